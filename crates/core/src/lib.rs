@@ -1,0 +1,10 @@
+//! recapito core: registers, address matching, tax codes and deduplication.
+//! Pure Rust: no Node, no HTTP. JSON keys and languages live in the TypeScript layer.
+#![deny(clippy::all)]
+
+pub mod error;
+pub mod normalize;
+pub mod ops;
+pub mod register;
+
+pub use error::{Error, Result};

@@ -1,0 +1,101 @@
+//! The one entry point the Node binding calls: an operation name and a JSON input, answered
+//! with JSON bytes. Batches come in as one call and go out as one buffer.
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::register::{Municipality, MunicipalityPeriod, Register};
+use crate::{Error, Result};
+
+pub fn compute(register: Option<&Register>, op: &str, input: &[u8]) -> Result<Vec<u8>> {
+    let need = || register.ok_or_else(|| Error::RegisterMissing("(not opened)".into()));
+    match op {
+        "register.info" => answer(&register_info(need()?)),
+        "municipality.find" => answer(&find_municipalities(need()?, &parse(input)?)),
+        other => Err(Error::UnknownOp(other.to_string())),
+    }
+}
+
+pub fn parse<T: DeserializeOwned>(input: &[u8]) -> Result<T> {
+    serde_json::from_slice(input).map_err(|e| Error::BadInput(e.to_string()))
+}
+
+pub fn answer<T: Serialize>(value: &T) -> Result<Vec<u8>> {
+    Ok(serde_json::to_vec(value)?)
+}
+
+#[derive(Serialize)]
+struct RegisterInfo<'a> {
+    summary: &'a crate::register::ImportSummary,
+    municipalities: usize,
+    active_municipalities: usize,
+    countries: usize,
+    attributions: Vec<String>,
+}
+
+fn register_info(register: &Register) -> RegisterInfo<'_> {
+    RegisterInfo {
+        summary: &register.summary,
+        municipalities: register.municipalities.len(),
+        active_municipalities: register.municipalities.active_count(),
+        countries: register.countries.len(),
+        attributions: register.attributions(),
+    }
+}
+
+#[derive(Deserialize, Default)]
+pub struct MunicipalityQuery {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub province: Option<String>,
+    #[serde(default)]
+    pub cadastral_code: Option<String>,
+    #[serde(default)]
+    pub istat_code: Option<String>,
+    #[serde(default)]
+    pub postcode: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct MunicipalityHit<'a> {
+    pub cadastral_code: &'a str,
+    pub current: Option<&'a Municipality>,
+    pub periods: &'a [MunicipalityPeriod],
+}
+
+fn find_municipalities<'a>(
+    register: &'a Register,
+    q: &MunicipalityQuery,
+) -> Vec<MunicipalityHit<'a>> {
+    let m = &register.municipalities;
+    let mut hits: Vec<&crate::register::municipality::MunicipalityRecord> = Vec::new();
+    if let Some(code) = &q.cadastral_code {
+        hits.extend(m.by_cadastral(code));
+    } else if let Some(code) = &q.istat_code {
+        hits.extend(m.by_istat(code));
+    } else if let Some(name) = &q.name {
+        hits = m.by_name(name);
+    } else if let Some(pc) = &q.postcode {
+        hits = m.by_postcode(pc);
+    }
+    if let Some(prov) = q
+        .province
+        .as_deref()
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
+        let prov = prov.to_uppercase();
+        hits.retain(|r| {
+            r.current.as_ref().is_some_and(|c| c.province == prov)
+                || r.periods.iter().any(|p| p.province == prov)
+        });
+    }
+    hits.into_iter()
+        .map(|r| MunicipalityHit {
+            cadastral_code: &r.cadastral_code,
+            current: r.current.as_ref(),
+            periods: &r.periods,
+        })
+        .collect()
+}

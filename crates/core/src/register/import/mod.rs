@@ -1,0 +1,145 @@
+//! `recapito import`: reads open data in the formats its publishers use and writes the register.
+//! Each source format is a module of its own; this one orchestrates them and reports progress.
+
+pub mod comuni;
+pub mod esteri;
+pub mod source;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use super::store::{self, Databases};
+use super::{DatasetSummary, ImportSummary};
+use crate::{Error, Result};
+
+/// Shared progress of the import running in this process, read by the CLI's progress bar.
+pub struct Progress {
+    stage: Mutex<String>,
+    done: AtomicU64,
+    total: AtomicU64,
+}
+
+pub static PROGRESS: Progress = Progress {
+    stage: Mutex::new(String::new()),
+    done: AtomicU64::new(0),
+    total: AtomicU64::new(0),
+};
+
+impl Progress {
+    pub fn start(&self, stage: &str, total: u64) {
+        *self.stage.lock().unwrap_or_else(|e| e.into_inner()) = stage.to_string();
+        self.total.store(total, Ordering::Relaxed);
+        self.done.store(0, Ordering::Relaxed);
+    }
+
+    pub fn advance(&self, n: u64) {
+        self.done.fetch_add(n, Ordering::Relaxed);
+    }
+
+    pub fn snapshot(&self) -> (String, u64, u64) {
+        (
+            self.stage.lock().unwrap_or_else(|e| e.into_inner()).clone(),
+            self.done.load(Ordering::Relaxed),
+            self.total.load(Ordering::Relaxed),
+        )
+    }
+}
+
+/// Everything an importer module needs: the source folder, the write transaction, the summary.
+pub struct ImportContext<'a> {
+    pub source: &'a Path,
+    pub env: &'a heed::Env,
+    pub dbs: &'a Databases,
+    pub datasets: Vec<DatasetSummary>,
+}
+
+impl ImportContext<'_> {
+    pub fn record(&mut self, name: &str, file: &Path, rows: u64, attribution: &str) {
+        self.datasets.push(DatasetSummary {
+            name: name.to_string(),
+            file: file
+                .strip_prefix(self.source)
+                .unwrap_or(file)
+                .display()
+                .to_string(),
+            rows,
+            attribution: attribution.to_string(),
+        });
+    }
+}
+
+/// Builds the register from `source` into `<data_dir>/register`, replacing any previous one
+/// only once the new one is complete.
+pub fn run(source: &Path, data_dir: &Path) -> Result<ImportSummary> {
+    let started = Instant::now();
+    source::check(source)?;
+    std::fs::create_dir_all(data_dir)?;
+    let building: PathBuf = data_dir.join(format!("register.building-{}", std::process::id()));
+    if building.exists() {
+        std::fs::remove_dir_all(&building)?;
+    }
+    let env = store::create(&building)?;
+    let mut wtxn = env.write_txn()?;
+    let dbs = Databases::create(&env, &mut wtxn)?;
+    wtxn.commit()?;
+
+    let mut ctx = ImportContext {
+        source,
+        env: &env,
+        dbs: &dbs,
+        datasets: Vec::new(),
+    };
+    comuni::import(&mut ctx)?;
+    esteri::import(&mut ctx)?;
+
+    let mut summary = ImportSummary {
+        imported_at: chrono::Utc::now().to_rfc3339(),
+        source: source.display().to_string(),
+        datasets: ctx.datasets,
+        duration_ms: 0,
+        size_bytes: 0,
+    };
+    summary.duration_ms = started.elapsed().as_millis() as u64;
+    let mut wtxn = env.write_txn()?;
+    dbs.meta
+        .put(&mut wtxn, "summary", &serde_json::to_value(&summary)?)?;
+    wtxn.commit()?;
+    env.force_sync()?;
+    drop(env);
+    summary.size_bytes = std::fs::metadata(building.join("data.mdb"))?.len();
+
+    let target = store::register_dir(data_dir);
+    if target.exists() {
+        std::fs::remove_dir_all(&target)?;
+    }
+    std::fs::rename(&building, &target)?;
+    Ok(summary)
+}
+
+/// Opens the text every importer reads: gunzipped when the name says so, BOM skipped.
+pub fn open_text(path: &Path) -> Result<Box<dyn std::io::BufRead>> {
+    use std::io::BufRead;
+    let file =
+        std::fs::File::open(path).map_err(|_| Error::SourceMissing(path.display().to_string()))?;
+    let mut reader: Box<dyn std::io::BufRead> = if path.extension().is_some_and(|e| e == "gz") {
+        Box::new(std::io::BufReader::with_capacity(
+            1 << 16,
+            flate2::read::MultiGzDecoder::new(std::io::BufReader::new(file)),
+        ))
+    } else {
+        Box::new(std::io::BufReader::with_capacity(1 << 16, file))
+    };
+    if reader.fill_buf()?.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        reader.consume(3);
+    }
+    Ok(reader)
+}
+
+pub fn csv_reader(path: &Path, delimiter: u8) -> Result<csv::Reader<Box<dyn std::io::BufRead>>> {
+    Ok(csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .flexible(true)
+        .from_reader(open_text(path)?))
+}

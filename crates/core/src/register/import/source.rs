@@ -1,0 +1,38 @@
+//! Where the open data is expected, and what to tell a user who does not have it.
+
+use std::path::Path;
+
+use crate::{Error, Result};
+
+/// Files the default register needs, relative to the source folder, with where to get them.
+pub const REQUIRED: &[(&str, &str)] = &[
+    (
+        "it/comuni/anpr_archivio_comuni.csv.gz",
+        "ANPR archivio storico dei comuni (ANPR_archivio_comuni.csv, gzip it): https://github.com/italia/anpr/tree/master/src/archivi",
+    ),
+    (
+        "it/comuni/istat_elenco_comuni_2023-11.csv.gz",
+        "ISTAT Elenco comuni italiani (Elenco-comuni-italiani.csv, UTF-8, gzip it): https://www.istat.it/classificazione/codici-dei-comuni-delle-province-e-delle-regioni/",
+    ),
+    (
+        "it/esteri/anpr_stati_esteri.csv",
+        "ANPR tabella Stati esteri (tab_Stati_Esteri.xlsx saved as CSV): https://github.com/italia/anpr/tree/master/src/_static/xlsx",
+    ),
+];
+
+pub fn check(source: &Path) -> Result<()> {
+    let missing: Vec<String> = REQUIRED
+        .iter()
+        .filter(|(rel, _)| !source.join(rel).exists())
+        .map(|(rel, how)| format!("  {} — {}", source.join(rel).display(), how))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(Error::SourceMissing(format!(
+        "the open data the register is built from is not in {}. Download these files and put them at the paths shown:\n{}\nThen run `recapito import --source {}`. docs/data.md lists every optional dataset too.",
+        source.display(),
+        missing.join("\n"),
+        source.display()
+    )))
+}

@@ -1,0 +1,72 @@
+//! National registers: municipalities, foreign countries (and, later, streets and house numbers),
+//! imported from open data into LMDB and opened read-only by every worker.
+
+pub mod country;
+pub mod import;
+pub mod municipality;
+pub mod store;
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+pub use country::{Countries, Country};
+pub use municipality::{Municipalities, Municipality, MunicipalityPeriod};
+
+use crate::Result;
+
+/// What an import wrote, kept in the store so a running service can tell what it serves.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct ImportSummary {
+    pub imported_at: String,
+    pub source: String,
+    pub datasets: Vec<DatasetSummary>,
+    pub duration_ms: u64,
+    pub size_bytes: u64,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct DatasetSummary {
+    pub name: String,
+    pub file: String,
+    pub rows: u64,
+    pub attribution: String,
+}
+
+/// The register as the matching code sees it: read-only, loaded once per process.
+pub struct Register {
+    pub dir: PathBuf,
+    pub summary: ImportSummary,
+    pub municipalities: Municipalities,
+    pub countries: Countries,
+}
+
+impl Register {
+    pub fn open(data_dir: &Path) -> Result<Register> {
+        let dir = store::register_dir(data_dir);
+        let env = store::open_read_only(&dir)?;
+        let rtxn = env.read_txn()?;
+        let dbs = store::Databases::open(&env, &rtxn)?;
+        let summary = dbs.summary(&rtxn)?;
+        let municipalities = Municipalities::load(&dbs, &rtxn)?;
+        let countries = Countries::load(&dbs, &rtxn)?;
+        drop(rtxn);
+        Ok(Register {
+            dir,
+            summary,
+            municipalities,
+            countries,
+        })
+    }
+
+    /// Attribution lines of every dataset in service, one per source, deduplicated.
+    pub fn attributions(&self) -> Vec<String> {
+        let mut lines: Vec<String> = Vec::new();
+        for d in &self.summary.datasets {
+            if !d.attribution.is_empty() && !lines.contains(&d.attribution) {
+                lines.push(d.attribution.clone());
+            }
+        }
+        lines
+    }
+}
