@@ -1,0 +1,50 @@
+import type { z } from 'zod';
+
+import type { Language } from './language.js';
+import type { OutcomeLabel } from './outcomes.js';
+
+export type Counter = 'contact' | 'dedupe' | 'light';
+
+/** What a capability's `process` knows about the call it serves. */
+export interface ProcessContext {
+  language: Language;
+  dataDir: string;
+  /** Tests only: lets website/email checks reach 127.0.0.1 (SSRF guard off). */
+  allowPrivateNetwork: boolean;
+  /** Tests only: DNS server to use instead of the system's, as `host:port`. */
+  dnsServer?: string;
+}
+
+/** One item's answer. English keys; the framework adds outcome_label/reason when absent and maps keys for Italian. */
+export interface ItemResult {
+  ok?: boolean;
+  outcome: string[];
+  outcome_label?: OutcomeLabel;
+  reason?: string;
+  [field: string]: unknown;
+}
+
+/**
+ * A capability declares what it verifies; the shared machinery (src/http/endpoint.ts) gives it the
+ * single / batch / async routes, Italian keys, languages, rate limits, credits and jobs.
+ */
+export interface Capability<Item = unknown> {
+  /** Also the job kind and the name in the credit report's endpoint map: 'tax-code'. */
+  name: string;
+  /** English path first, then the Italian alias: ['/api/v1/tax-code', '/api/v1/codicefiscale']. */
+  paths: string[];
+  counter: Counter;
+  /** Items per synchronous call (spec's Limits). */
+  batchCap: number;
+  asyncAllowed: boolean;
+  /** One item, English keys (Italian keys and option values are mapped before validation). */
+  item: z.ZodType<Item>;
+  /** Top-level fields of a batch call copied into every item that lacks them (e.g. action, dns, format). */
+  batchOptions?: string[];
+  /** Billing units of an item, known before processing (phone: numbers in the field). 0 = free. */
+  units(item: Item): number;
+  /** Processes a batch: one answer per item, same order. Must not throw for bad data in one item. */
+  process(items: Item[], ctx: ProcessContext): Promise<ItemResult[]>;
+  /** Columns of `GET ?job=&format=csv`, English names (Italian with language it). */
+  csvColumns: string[];
+}
