@@ -1,0 +1,242 @@
+import parsePhoneNumber, { type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
+
+import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
+import { contactData, type ContactData } from '../import/contact-store.js';
+import './outcomes.js';
+import { recordCountry } from './country.js';
+import { districtOf, operatorOf, specialNumber, typeFromLibrary, type PhoneType } from './italy.js';
+import { phoneItem, type PhoneItem } from './schema.js';
+import { splitPhoneField } from './split.js';
+
+export type PhoneClass = 'mobile' | 'landline' | 'special' | 'foreign';
+
+/** What the service found about one number. */
+export interface PhoneNumberResult {
+  phone: string;
+  class?: PhoneClass;
+  type?: PhoneType;
+  district?: string;
+  operator?: string;
+  e164?: string;
+  country_code?: string;
+  country_prefix?: string;
+  national_number?: string;
+  outcome: string[];
+  form_changed: boolean;
+}
+
+/** Numbering plans read as Italy's: the Vatican shares +39 and the 06 698 block. */
+const ITALIAN_PLAN = new Set<string>(['IT', 'VA']);
+
+function parse(text: string, country: CountryCode): PhoneNumber | undefined {
+  try {
+    return parsePhoneNumber(text, country);
+  } catch {
+    return undefined;
+  }
+}
+
+function isValid(text: string, country: CountryCode): boolean {
+  return parse(text, country)?.isValid() ?? false;
+}
+
+/** A number written with 00 or + is international; 39 written without the plus is Italy's code when nothing else fits. */
+function readDigits(raw: string, home: CountryCode): { text: string; international: boolean } {
+  let text = raw.replace(/[^\d+]/g, '').replace(/(?!^)\+/g, '');
+  if (text.startsWith('00')) text = '+' + text.slice(2);
+  if (!text.startsWith('+') && home === 'IT' && text.startsWith('39') && text.length >= 8) {
+    const rest = text.slice(2);
+    if (!isValid(text, 'IT') && isValid(rest, 'IT')) text = '+39' + rest;
+  }
+  return { text, international: text.startsWith('+') };
+}
+
+function formatted(pn: PhoneNumber, home: CountryCode, format: 'national' | 'international'): string {
+  const own = pn.country === home || (ITALIAN_PLAN.has(home) && ITALIAN_PLAN.has(pn.country ?? ''));
+  if (format === 'national' && own) return nationalDigits(pn);
+  return `+${pn.countryCallingCode} ${pn.nationalNumber}`;
+}
+
+/** The number as dialled inside its country, trunk prefix included (030…, 0212…), digits only. */
+function nationalDigits(pn: PhoneNumber): string {
+  return pn.formatNational().replace(/\D/g, '');
+}
+
+export function analyseNumber(
+  raw: string,
+  home: CountryCode,
+  format: 'national' | 'international',
+  data: ContactData,
+): PhoneNumberResult {
+  const { text, international } = readDigits(raw, home);
+  const digits = text.replace(/\D/g, '');
+  const italianHome = ITALIAN_PLAN.has(home);
+  const written = raw.trim();
+
+  if (digits.length < 3) return { phone: written || digits, outcome: ['PHONE_INVALID'], form_changed: false };
+
+  // Italian short public-utility codes and special numbers the library does not validate
+  if (!international && italianHome) {
+    const special = specialNumber(data, digits);
+    const pn = parse(digits, 'IT');
+    if (special && !(pn?.isValid() ?? false)) {
+      const service = special.type === 'public utility';
+      return {
+        phone: digits,
+        class: 'special',
+        ...(special.type ? { type: special.type } : {}),
+        national_number: digits,
+        outcome: [service ? 'PHONE_SERVICE' : 'PHONE_SPECIAL'],
+        form_changed: digits !== written,
+      };
+    }
+  }
+
+  let pn = parse(text, home);
+  // a trunk zero written after the country code (+44 (0)20…) belongs to the national form only
+  if (international && pn && !pn.isValid()) {
+    const m = /^\+(\d{1,3}?)0(\d+)$/.exec(text);
+    if (m) {
+      const retry = parse(`+${m[1]}${m[2]}`, home);
+      if (retry?.isValid() && !ITALIAN_PLAN.has(retry.country ?? '')) pn = retry;
+    }
+  }
+  if (!pn) return { phone: digits, outcome: ['PHONE_INVALID'], form_changed: digits !== written };
+
+  const country = pn.country;
+  const italian = ITALIAN_PLAN.has(country ?? '') || (pn.countryCallingCode === '39' && !country);
+  const own = country === home || (italian && italianHome);
+  const phone = formatted(pn, home, format);
+  const base = {
+    phone,
+    e164: pn.number,
+    form_changed: phone !== written,
+  };
+
+  if (!pn.isValid()) {
+    const national = italian ? pn.nationalNumber : '';
+    let code = 'PHONE_INVALID';
+    if (italian) code = /^[03]/.test(national) ? 'PHONE_LENGTH_ANOMALOUS' : 'PHONE_OUT_OF_PLAN';
+    else if (pn.isPossible() === false) code = 'PHONE_LENGTH_ANOMALOUS';
+    return {
+      phone: international ? text : digits,
+      ...(italian ? {} : { country_code: country, country_prefix: `+${pn.countryCallingCode}` }),
+      outcome: italian ? [code] : ['PHONE_FOREIGN', code],
+      form_changed: (international ? text : digits) !== written,
+    };
+  }
+
+  const libType = pn.getType();
+  const type = typeFromLibrary(libType);
+  let cls: PhoneClass;
+  if (!own) cls = 'foreign';
+  else if (type || libType === 'UAN' || libType === 'PERSONAL_NUMBER' || libType === 'VOIP') cls = 'special';
+  else if (libType === 'MOBILE') cls = 'mobile';
+  else cls = 'landline';
+
+  const result: PhoneNumberResult = { ...base, class: cls, outcome: [] };
+  if (type) result.type = type;
+  if (italian) {
+    const national = pn.nationalNumber;
+    if (libType === 'MOBILE') {
+      const operator = operatorOf(data, national);
+      if (operator) result.operator = operator;
+    } else if (libType === 'FIXED_LINE' || libType === 'FIXED_LINE_OR_MOBILE') {
+      const district = districtOf(data, national);
+      if (district) result.district = district;
+    }
+  } else {
+    result.outcome.push('PHONE_FOREIGN');
+    if (country) result.country_code = country;
+    result.country_prefix = `+${pn.countryCallingCode}`;
+  }
+  if (own) result.national_number = nationalDigits(pn);
+  if (type === 'toll-free' || type === 'premium rate' || type === 'shared cost' || libType === 'PERSONAL_NUMBER' || libType === 'UAN')
+    result.outcome.push('PHONE_SPECIAL');
+  return result;
+}
+
+/** Row outcome: conditions in order of first appearance, then MODIFIED PHONE_FORM when any number was rewritten. */
+function rowOutcome(numbers: PhoneNumberResult[], withExtension: boolean, split: boolean): string[] {
+  const conditions: string[] = [];
+  for (const n of numbers) for (const c of n.outcome) if (!conditions.includes(c)) conditions.push(c);
+  if (withExtension) conditions.push('PHONE_WITH_EXTENSION');
+  const changed = split || numbers.some((n) => n.form_changed);
+  return changed ? [...conditions, 'MODIFIED', 'PHONE_FORM'] : conditions;
+}
+
+const completeFor = (home: CountryCode) => (digits: string) => {
+  const { text } = readDigits(digits, home);
+  return isValid(text, home);
+};
+
+export function verifyPhone(item: PhoneItem, data: ContactData): ItemResult {
+  const home = recordCountry(item.country_code, item.country) ?? 'IT';
+  const format = item.format ?? 'national';
+  const field = item.phone?.trim() ?? '';
+  if (!field) return { ok: false, phone: '', outcome: ['PHONE_EMPTY'] };
+
+  const split = splitPhoneField(field, completeFor(home));
+  if (split.numbers.length === 0) {
+    return { ok: false, phone: field, outcome: ['PHONE_INVALID'], ...(split.note ? { note: split.note } : {}) };
+  }
+  const numbers = split.numbers.map((n) => analyseNumber(n, home, format, data));
+  const first = numbers[0]!;
+  const outcome = rowOutcome(numbers, Boolean(split.extension || split.note), numbers.length > 1);
+  const result: ItemResult = {
+    ok: !first.outcome.some((c) => c === 'PHONE_INVALID' || c === 'PHONE_LENGTH_ANOMALOUS' || c === 'PHONE_OUT_OF_PLAN'),
+    phone: first.phone,
+    ...(numbers[1] ? { phone2: numbers[1].phone } : {}),
+    ...(numbers[2] ? { phone3: numbers[2].phone } : {}),
+    ...describe(first),
+    ...(split.extension ? { extension: split.extension } : {}),
+    ...(split.note ? { note: split.note } : {}),
+    outcome,
+  };
+  if (numbers.length > 1) {
+    result.numbers = numbers.map((n) => ({ ...describe(n), phone: n.phone, outcome: n.outcome }));
+  }
+  if (split.dropped > 0) result.comments = [`${split.dropped} more number(s) in the field were not kept (at most 3)`];
+  return result;
+}
+
+function describe(n: PhoneNumberResult): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of ['class', 'type', 'district', 'operator', 'e164', 'country_code', 'country_prefix', 'national_number'] as const) {
+    if (n[key] !== undefined) out[key] = n[key];
+  }
+  return out;
+}
+
+/** Numbers a field holds (billing units): the same split the verification uses, at most 3. */
+export function countNumbers(item: PhoneItem): number {
+  const field = item.phone?.trim() ?? '';
+  if (!field) return 0;
+  const home = recordCountry(item.country_code, item.country) ?? 'IT';
+  return splitPhoneField(field, completeFor(home)).numbers.length;
+}
+
+export const capability: Capability<PhoneItem> = {
+  name: 'phone',
+  paths: ['/api/v1/phone', '/api/v1/telefono'],
+  counter: 'light',
+  batchCap: 5000,
+  asyncAllowed: true,
+  item: phoneItem,
+  batchOptions: ['format', 'country_code', 'country'],
+  units: countNumbers,
+  async process(items: PhoneItem[], ctx: ProcessContext): Promise<ItemResult[]> {
+    const data = contactData(ctx.dataDir);
+    return items.map((item) => {
+      try {
+        return verifyPhone(item, data);
+      } catch {
+        return { ok: false, phone: item.phone ?? '', outcome: ['PHONE_INVALID'] };
+      }
+    });
+  },
+  csvColumns: [
+    'id', 'phone', 'phone2', 'phone3', 'class', 'type', 'district', 'operator', 'e164', 'country_code',
+    'national_number', 'extension', 'outcome', 'outcome_label', 'reason',
+  ],
+};

@@ -1,0 +1,174 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import test from 'ava';
+import { parse } from 'csv-parse/sync';
+import parsePhoneNumber from 'libphonenumber-js/max';
+
+import { PROJECT_ROOT } from '../src/config.js';
+import type { ItemResult } from '../src/http/capability.js';
+import { labelOf } from '../src/http/outcomes.js';
+import { importContactData } from '../src/import/contact.js';
+import { capability } from '../src/phone/service.js';
+
+const SOURCE = path.join(PROJECT_ROOT, '..', 'shared', 'data');
+const PHONE_DATA = path.join(SOURCE, 'contact', 'phone');
+let dataDir = '';
+
+test.before(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'recapito-phone-'));
+  await importContactData(SOURCE, dataDir);
+});
+
+async function verify(item: Record<string, unknown>): Promise<ItemResult> {
+  const [result] = await capability.process([capability.item.parse(item)], {
+    language: 'en',
+    dataDir,
+    allowPrivateNetwork: false,
+  });
+  if (!result) throw new Error('no result');
+  return result;
+}
+
+async function csvRows(file: string): Promise<Record<string, string>[]> {
+  return parse(await readFile(path.join(PHONE_DATA, file), 'utf8'), { columns: true, skip_empty_lines: true }) as Record<string, string>[];
+}
+
+test('every district prefix of the plan file names its district on a landline', async (t) => {
+  const rows = (await csvRows('it_prefissi_distretti.csv')).filter((r) => /^0\d+$/.test(r.prefisso ?? ''));
+  const prefixes = rows.map((r) => r.prefisso!);
+  t.true(rows.length > 200);
+  let checked = 0;
+  for (const row of rows) {
+    const prefix = row.prefisso!;
+    // fill to a 10-digit number whose digits after the prefix start no longer district prefix
+    const number = (prefix + '9876543210').slice(0, 10);
+    if (prefixes.some((p) => p.length > prefix.length && number.startsWith(p))) continue;
+    if (!parsePhoneNumber(number, 'IT')?.isValid()) continue;
+    const r = await verify({ phone: number });
+    t.is(r.class, 'landline', number);
+    t.is(r.district, row.distretto, number);
+    t.is(r.national_number, number);
+    t.is(r.e164, `+39${number}`);
+    checked++;
+  }
+  t.true(checked > 200, `checked ${checked}`);
+});
+
+test('every mobile block of the libphonenumber carrier file gives its original assignee', async (t) => {
+  const text = await readFile(path.join(PHONE_DATA, 'libphonenumber', 'carrier_en_39.txt'), 'utf8');
+  const blocks = text
+    .split('\n')
+    .filter((l) => /^\d+\|/.test(l))
+    .map((l) => l.split('|') as [string, string]);
+  t.true(blocks.length >= 10);
+  for (const [prefix, carrier] of blocks) {
+    const national = prefix.slice(2);
+    const longer = blocks.some(([p]) => p.length > prefix.length && p.startsWith(prefix));
+    const number = (national + (longer ? '5' : '') + '1234567').slice(0, 10);
+    const r = await verify({ phone: number });
+    t.is(r.class, 'mobile', number);
+    t.is(r.operator, carrier, number);
+  }
+});
+
+test('a field with several numbers, labels and slashes splits into phone, phone2, phone3', async (t) => {
+  const r = await verify({ phone: 'tel. 02/12345678 cell. 339-1234567; 0471 123456 / 06 87654321' });
+  t.is(r.phone, '0212345678');
+  t.is(r.phone2, '3391234567');
+  t.is(r.phone3, '0471123456');
+  t.deepEqual(r.outcome, ['MODIFIED', 'PHONE_FORM']);
+  t.truthy(r.comments, 'the fourth number is reported as not kept');
+  t.is(capability.units(capability.item.parse({ phone: 'tel. 02/12345678 cell. 339-1234567; 0471 123456 / 06 87654321' })), 3);
+  t.is(capability.units(capability.item.parse({ phone: '02 1234 5678' })), 1);
+});
+
+test('extensions and notes are kept aside with PHONE_WITH_EXTENSION', async (t) => {
+  const ext = await verify({ phone: '02 12345678 int. 23' });
+  t.is(ext.phone, '0212345678');
+  t.is(ext.extension, '23');
+  t.deepEqual(ext.outcome, ['PHONE_WITH_EXTENSION']);
+  const note = await verify({ phone: '0471 123456 (ore pasti)' });
+  t.is(note.phone, '0471123456');
+  t.is(note.note, 'ore pasti');
+  t.true(note.outcome.includes('PHONE_WITH_EXTENSION'));
+});
+
+test('39 written without plus is removed when only that reading is a number', async (t) => {
+  const r = await verify({ phone: '393391234567' });
+  t.is(r.phone, '3391234567');
+  t.is(r.class, 'mobile');
+  t.deepEqual(r.outcome, ['MODIFIED', 'PHONE_FORM']);
+  // 39… that is itself a valid mobile stays as written
+  const own = await verify({ phone: '3931234567' });
+  t.is(own.phone, '3931234567');
+  t.deepEqual(own.outcome, []);
+});
+
+test('trunk zero after an international prefix is removed and the number is foreign', async (t) => {
+  const r = await verify({ phone: '+44 (0)20 7946 0958' });
+  t.is(r.e164, '+442079460958');
+  t.is(r.class, 'foreign');
+  t.is(r.country_code, 'GB');
+  t.is(r.national_number, undefined);
+  t.deepEqual(r.outcome, ['PHONE_FOREIGN', 'MODIFIED', 'PHONE_FORM']);
+});
+
+test('a national number of a foreign record is read in that country and is not foreign to it', async (t) => {
+  const r = await verify({ phone: '030 1234567', country: 'Germania' });
+  t.is(r.e164, '+49301234567');
+  t.is(r.class, 'landline');
+  t.is(r.national_number, '0301234567');
+  t.is(r.country_code, 'DE');
+  t.true(r.outcome.includes('PHONE_FOREIGN'));
+  const byCode = await verify({ phone: '030 1234567', country_code: 'DEU' });
+  t.is(byCode.e164, '+49301234567');
+});
+
+test('international format, Italian option value accepted', async (t) => {
+  const r = await verify({ phone: '339 1234567', format: 'internazionale' });
+  t.is(r.phone, '+39 3391234567');
+  t.is(r.national_number, '3391234567');
+});
+
+test('special numbers from the curated table and the plan: type and outcome', async (t) => {
+  const rows = await csvRows('it_numerazioni_speciali.csv');
+  const expectations: Record<string, [string, string]> = {
+    numero_verde: ['toll-free', 'PHONE_SPECIAL'],
+    sovrapprezzo: ['premium rate', 'PHONE_SPECIAL'],
+    addebito_ripartito: ['shared cost', 'PHONE_SPECIAL'],
+    emergenza: ['public utility', 'PHONE_SERVICE'],
+    pubblica_utilita: ['public utility', 'PHONE_SERVICE'],
+  };
+  let checked = 0;
+  for (const row of rows) {
+    const want = expectations[row.categoria ?? ''];
+    const length = Number((row.lunghezza_cifre ?? '').split('-')[0]);
+    if (!want || !length) continue;
+    const number = (row.prefisso! + '123456789').slice(0, length);
+    const r = await verify({ phone: number });
+    t.is(r.class, 'special', `${number} ${row.descrizione}`);
+    t.is(r.type, want[0], `${number} ${row.descrizione}`);
+    t.true(r.outcome.includes(want[1]), `${number}: ${r.outcome.join(' ')}`);
+    checked++;
+  }
+  t.true(checked >= 15, `checked ${checked}`);
+});
+
+test('errors: empty, not a number, out of plan, anomalous length', async (t) => {
+  const empty = await verify({ phone: '  ' });
+  t.deepEqual(empty.outcome, ['PHONE_EMPTY']);
+  t.false(empty.ok);
+  t.deepEqual((await verify({ phone: 'chiamare' })).outcome, ['PHONE_INVALID']);
+  const outOfPlan = await verify({ phone: '2 12345678' });
+  t.deepEqual(outOfPlan.outcome, ['PHONE_OUT_OF_PLAN']);
+  t.is(labelOf(outOfPlan.outcome), 'error');
+  t.deepEqual((await verify({ phone: '339 123' })).outcome, ['PHONE_LENGTH_ANOMALOUS']);
+  t.is((await verify({ phone: '339 123' })).phone, '339123', 'phone is never empty when a number exists');
+});
+
+test('bad option values are rejected by the schema', (t) => {
+  t.false(capability.item.safeParse({ phone: '02 1234567', format: 'local' }).success);
+  t.true(capability.item.safeParse({ phone: 3391234567 }).success);
+});
