@@ -6,5 +6,6 @@ pub mod error;
 pub mod normalize;
 pub mod ops;
 pub mod register;
+pub mod tax_code;
 
 pub use error::{Error, Result};

@@ -1,0 +1,340 @@
+//! The Italian tax code (codice fiscale) of natural persons: generate, validate, extract, compare.
+//!
+//! The one implementation the whole service uses. Other modules call these plain functions:
+//!
+//! - [`validate()`]`(register, code) -> Validation`: cleans spaces, separators and case, completes a
+//!   15-character code with its check character, decodes homocodes (`homocode`, `decoded`), runs
+//!   every check (`outcome` holds `TAX_CODE_INVALID` and the `TAX_CODE_*` checks, `error` the short
+//!   form of the first: empty, length, format, homocode, month, date, place, check_digit) and
+//!   rebuilds the correct code in `suggestion` when it can. `valid` and `person` (the decoded
+//!   fields) are what callers usually need.
+//! - [`extract()`]`(register, &person, today) -> Option<Extraction>`: birth date with the century
+//!   chosen (`ambiguous_year`), age, gender and [`BirthPlace`] named as on the birth date.
+//! - [`generate()`]`(register, &Person, today) -> Result<Generated, GenerateError>`; the error names
+//!   the missing or unresolved datum ([`GenerateError::datum`]).
+//! - [`compare()`]`(register, code, &Person, today) -> Comparison` with `differences`;
+//!   [`consistent_with()`]`(register, code, last_name, first_name, gender, birth_date) -> bool`
+//!   (each datum `Option<&str>`, None = not given) for contact verification and deduplication.
+//! - [`parse_gender`], [`parse_birth_date`] for the forms people type.
+//!
+//! [`batch()`] serves the `tax_code.batch` operation: `{action, items, today?}` in, one
+//! [`ItemResult`] per item out (English keys and codes; texts are chosen in TypeScript).
+
+pub mod code;
+pub mod compare;
+pub mod dates;
+pub mod extract;
+pub mod generate;
+pub mod place;
+pub mod validate;
+
+#[cfg(test)]
+mod tests;
+
+use chrono::NaiveDate;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+pub use compare::{compare, consistent_with, Comparison};
+pub use dates::parse_birth_date;
+pub use extract::{extract, Extraction};
+pub use generate::{generate, parse_gender, GenerateError, Generated, Person};
+pub use place::{BirthPlace, PlaceOption};
+pub use validate::{validate, Decoded, Validation};
+
+use crate::register::Register;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Generate,
+    Validate,
+    Extract,
+    Compare,
+}
+
+impl Action {
+    /// English or Italian action names.
+    pub fn parse(text: &str) -> Option<Action> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "generate" | "genera" => Some(Action::Generate),
+            "validate" | "valida" => Some(Action::Validate),
+            "extract" | "estrai" => Some(Action::Extract),
+            "compare" | "confronta" => Some(Action::Compare),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct BatchItem {
+    #[serde(default)]
+    pub action: Option<String>,
+    #[serde(default)]
+    pub id: Option<serde_json::Value>,
+    #[serde(default)]
+    pub tax_code: Option<String>,
+    #[serde(default)]
+    pub last_name: Option<String>,
+    #[serde(default)]
+    pub first_name: Option<String>,
+    #[serde(default)]
+    pub gender: Option<String>,
+    #[serde(default)]
+    pub birth_date: Option<String>,
+    #[serde(default)]
+    pub birth_place: Option<String>,
+    /// A foreign country the caller recognised in a language the register does not hold.
+    #[serde(default)]
+    pub birth_place_iso3: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct BatchInput {
+    #[serde(default)]
+    pub action: Option<String>,
+    pub items: Vec<BatchItem>,
+    /// ISO date standing for today (ages, future dates, centuries); the real date when absent.
+    #[serde(default)]
+    pub today: Option<String>,
+}
+
+/// One item's answer: English keys, outcome codes and note codes (texts are chosen in TypeScript).
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct ItemResult {
+    pub ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tax_code: Option<String>,
+    pub outcome: Vec<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub homocode: Option<bool>,
+    /// The homocode with its letters turned back into digits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decoded: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub birth_date: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub age: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gender: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ambiguous_year: Option<bool>,
+    /// Municipality (as named on the birth date) or foreign country of birth.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub place: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub province: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cadastral_code: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub born_abroad: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub birth_country: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iso3: Option<String>,
+    /// Today's name of a municipality renamed since the birth date.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub differences: Option<Vec<&'static str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub options: Option<Vec<PlaceOption>>,
+    /// Note codes: homocode, place_ceased, place_renamed, place_not_in_force, italy_needs_municipality,
+    /// transliteration, ambiguous_year, unreadable_gender, unreadable_birth_date, unreadable_birth_place.
+    pub notes: Vec<&'static str>,
+}
+
+pub fn today_or(text: Option<&str>) -> NaiveDate {
+    text.and_then(|t| NaiveDate::parse_from_str(t.trim(), "%Y-%m-%d").ok())
+        .unwrap_or_else(|| chrono::Utc::now().date_naive())
+}
+
+/// Serves `tax_code.batch`: every item in parallel, answers in request order.
+pub fn batch(register: &Register, input: &BatchInput) -> Vec<ItemResult> {
+    let today = today_or(input.today.as_deref());
+    input
+        .items
+        .par_iter()
+        .map(|item| {
+            let action = item.action.as_deref().or(input.action.as_deref());
+            let mut r = match action.and_then(Action::parse) {
+                Some(a) => process(register, a, item, today),
+                None => ItemResult {
+                    error: Some("action"),
+                    ..Default::default()
+                },
+            };
+            r.id = item.id.clone();
+            r
+        })
+        .collect()
+}
+
+pub fn process(
+    register: &Register,
+    action: Action,
+    item: &BatchItem,
+    today: NaiveDate,
+) -> ItemResult {
+    let person = Person {
+        last_name: item.last_name.as_deref(),
+        first_name: item.first_name.as_deref(),
+        gender: item.gender.as_deref(),
+        birth_date: item.birth_date.as_deref(),
+        birth_place: item.birth_place.as_deref(),
+        birth_place_iso3: item
+            .birth_place_iso3
+            .as_deref()
+            .filter(|s| !s.trim().is_empty()),
+    };
+    let code = item.tax_code.as_deref().unwrap_or("");
+    match action {
+        Action::Generate => generated(register, &person, today),
+        Action::Validate => validated(register, &validate(register, code), today, false),
+        Action::Extract => validated(register, &validate(register, code), today, true),
+        Action::Compare => compared(&compare(register, code, &person, today)),
+    }
+}
+
+fn put_place(r: &mut ItemResult, p: &BirthPlace) {
+    r.place = Some(p.name.clone());
+    r.province = p.province.clone();
+    r.cadastral_code = Some(p.cadastral_code.clone());
+    r.born_abroad = Some(p.born_abroad);
+    if p.born_abroad {
+        r.birth_country = Some(p.name.clone());
+        r.iso3 = p.iso3.clone();
+    }
+    if p.ceased {
+        r.notes.push("place_ceased");
+    }
+    if let Some(now) = &p.current_name {
+        if !p.ceased {
+            r.current_name = Some(now.clone());
+            r.notes.push("place_renamed");
+        }
+    }
+    if p.in_force == Some(false) {
+        r.notes.push("place_not_in_force");
+    }
+}
+
+fn validation_fields(v: &Validation) -> ItemResult {
+    let mut r = ItemResult {
+        ok: v.valid,
+        tax_code: Some(v.tax_code.clone()).filter(|c| !c.is_empty()),
+        outcome: v.outcome.clone(),
+        error: v.error,
+        suggestion: v.suggestion.clone(),
+        ..Default::default()
+    };
+    if v.valid {
+        r.homocode = Some(v.homocode);
+        r.decoded = v.decoded.clone();
+        if v.homocode {
+            r.notes.push("homocode");
+        }
+    }
+    r
+}
+
+fn validated(register: &Register, v: &Validation, today: NaiveDate, full: bool) -> ItemResult {
+    let mut r = validation_fields(v);
+    let Some(person) = &v.person else {
+        return r;
+    };
+    let Some(e) = extract(register, person, today) else {
+        return r;
+    };
+    if let Some(p) = &e.place {
+        put_place(&mut r, p);
+    }
+    if full {
+        r.birth_date = Some(e.birth_date.to_string());
+        r.age = Some(e.age);
+        r.gender = Some(e.gender.to_string());
+        r.ambiguous_year = Some(e.ambiguous_year);
+        if e.ambiguous_year {
+            r.notes.push("ambiguous_year");
+        }
+    }
+    r
+}
+
+fn generated(register: &Register, person: &Person, today: NaiveDate) -> ItemResult {
+    match generate(register, person, today) {
+        Ok(g) => {
+            let mut r = ItemResult {
+                ok: true,
+                tax_code: Some(g.tax_code),
+                outcome: vec!["GENERATED"],
+                birth_date: Some(g.birth_date.to_string()),
+                gender: Some(g.gender.to_string()),
+                ..Default::default()
+            };
+            put_place(&mut r, &g.place);
+            r
+        }
+        Err(e) => {
+            let mut r = ItemResult {
+                outcome: vec!["TAX_CODE_NOT_GENERATED"],
+                error: Some(e.datum()),
+                ..Default::default()
+            };
+            match e {
+                GenerateError::AmbiguousPlace(options) => r.options = Some(options),
+                GenerateError::BirthPlace {
+                    not_in_force,
+                    italy,
+                } => {
+                    if not_in_force {
+                        r.notes.push("place_not_in_force");
+                    }
+                    if italy {
+                        r.notes.push("italy_needs_municipality");
+                    }
+                }
+                _ => {}
+            }
+            r
+        }
+    }
+}
+
+fn compared(c: &Comparison) -> ItemResult {
+    let mut r = validation_fields(&c.validation);
+    for field in &c.unreadable {
+        r.notes.push(match *field {
+            "gender" => "unreadable_gender",
+            "birth_date" => "unreadable_birth_date",
+            _ => "unreadable_birth_place",
+        });
+    }
+    if !c.validation.valid {
+        r.ok = false;
+        return r;
+    }
+    if c.compared.is_empty() {
+        r.ok = false;
+        r.outcome = vec!["TAX_CODE_DATA_MISSING"];
+        r.error = Some("last_name");
+        return r;
+    }
+    let mut outcome = vec![if c.differences.is_empty() {
+        "MATCH"
+    } else {
+        "MISMATCH"
+    }];
+    outcome.extend(c.validation.outcome.iter().copied());
+    r.outcome = outcome;
+    r.differences = Some(c.differences.clone());
+    if c.transliteration {
+        r.notes.push("transliteration");
+    }
+    r
+}

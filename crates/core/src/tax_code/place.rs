@@ -1,0 +1,251 @@
+//! Places of birth: the cadastral code in a tax code read back as a municipality (named as it
+//! was on the birth date) or a foreign country, and a typed place resolved to its code.
+
+use chrono::NaiveDate;
+use serde::Serialize;
+
+use crate::normalize::fold;
+use crate::register::municipality::MunicipalityRecord;
+use crate::register::{Country, Register};
+
+/// A place of birth as the tax code sees it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct BirthPlace {
+    pub cadastral_code: String,
+    /// Municipality name on the birth date (or latest known), or the country's Italian name.
+    pub name: String,
+    /// Province abbreviation on the birth date; None abroad.
+    pub province: Option<String>,
+    pub born_abroad: bool,
+    /// ISO alpha-3 of a foreign country that still exists.
+    pub iso3: Option<String>,
+    /// The municipality or state no longer exists (suppressed, merged, dissolved).
+    pub ceased: bool,
+    /// Name today when the municipality has been renamed since the birth date.
+    pub current_name: Option<String>,
+    /// Whether the place existed on the birth date (None when the date is not known).
+    pub in_force: Option<bool>,
+}
+
+/// One candidate of an ambiguous place name.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PlaceOption {
+    pub cadastral_code: String,
+    pub name: String,
+    pub province: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlaceError {
+    Missing,
+    /// Nothing by that name or code; `not_in_force` when the name exists but not on the birth date.
+    Unresolved {
+        not_in_force: bool,
+        italy: bool,
+    },
+    Ambiguous(Vec<PlaceOption>),
+}
+
+fn iso(date: NaiveDate) -> String {
+    date.format("%Y-%m-%d").to_string()
+}
+
+/// The place a cadastral code stands for, named as on `date`.
+pub fn place_of_code(
+    register: &Register,
+    code: &str,
+    date: Option<NaiveDate>,
+) -> Option<BirthPlace> {
+    let code = code.trim().to_uppercase();
+    if code.starts_with('Z') {
+        return register
+            .countries
+            .by_code(&code)
+            .map(|c| country_place(c, date));
+    }
+    register
+        .municipalities
+        .by_cadastral(&code)
+        .map(|r| municipality_place(r, date))
+}
+
+fn country_place(c: &Country, date: Option<NaiveDate>) -> BirthPlace {
+    BirthPlace {
+        cadastral_code: c.cadastral_code.clone(),
+        name: c.name.clone(),
+        province: None,
+        born_abroad: true,
+        iso3: c.iso3.clone(),
+        ceased: !c.active,
+        current_name: None,
+        in_force: date.map(|d| country_in_force(c, &iso(d))),
+    }
+}
+
+fn country_in_force(c: &Country, iso_date: &str) -> bool {
+    (c.valid_from.is_empty() || c.valid_from.as_str() <= iso_date)
+        && (c.valid_to.is_empty() || iso_date < c.valid_to.as_str())
+}
+
+fn municipality_place(r: &MunicipalityRecord, date: Option<NaiveDate>) -> BirthPlace {
+    let iso_date = date.map(iso);
+    let (name, province) = r
+        .name_on(iso_date.as_deref())
+        .map(|(n, p)| (n.to_string(), p.to_string()))
+        .unwrap_or_default();
+    let current_name = r
+        .current
+        .as_ref()
+        .filter(|c| fold(&c.name) != fold(&name))
+        .map(|c| c.name.clone());
+    BirthPlace {
+        cadastral_code: r.cadastral_code.clone(),
+        name,
+        province: Some(province).filter(|p| !p.is_empty()),
+        born_abroad: false,
+        iso3: None,
+        ceased: r.current.is_none(),
+        current_name,
+        in_force: iso_date.as_deref().map(|d| r.period_on(d).is_some()),
+    }
+}
+
+fn looks_like_cadastral(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() == 4 && b[0].is_ascii_alphabetic() && b[1..].iter().all(u8::is_ascii_digit)
+}
+
+/// Splits `Roma (RM)`, `Roma RM`, `Roma, RM`, `Roma - RM` into name and province; the whole
+/// text comes first, because some names end in a two-letter word (Vo', Ne).
+fn readings(text: &str) -> Vec<(String, Option<String>)> {
+    let mut out = Vec::new();
+    if let (Some(open), true) = (text.rfind('('), text.trim_end().ends_with(')')) {
+        let inside = fold(&text[open + 1..text.trim_end().len() - 1]);
+        let name = fold(&text[..open]);
+        if inside.len() == 2 && !name.is_empty() {
+            out.push((name, Some(inside)));
+            return out;
+        }
+    }
+    let folded = fold(text);
+    out.push((folded.clone(), None));
+    if let Some((name, last)) = folded.rsplit_once(' ') {
+        if last.len() == 2 && last.bytes().all(|b| b.is_ascii_alphabetic()) {
+            out.push((name.to_string(), Some(last.to_string())));
+        }
+    }
+    out
+}
+
+fn province_fits(r: &MunicipalityRecord, province: &str) -> bool {
+    r.current.as_ref().is_some_and(|c| c.province == province)
+        || r.periods.iter().any(|p| p.province == province)
+}
+
+fn option_of(r: &MunicipalityRecord, date: NaiveDate) -> PlaceOption {
+    let p = municipality_place(r, Some(date));
+    PlaceOption {
+        cadastral_code: p.cadastral_code,
+        name: p.name,
+        province: p.province,
+    }
+}
+
+/// Resolves a typed place of birth (municipality with or without province, a cadastral code, a
+/// foreign country in Italian or English, or `iso3` found by the caller in another language)
+/// to the code in force on the birth date.
+pub fn resolve(
+    register: &Register,
+    text: &str,
+    iso3: Option<&str>,
+    date: NaiveDate,
+) -> Result<BirthPlace, PlaceError> {
+    let text = text.trim();
+    if text.is_empty() && iso3.is_none() {
+        return Err(PlaceError::Missing);
+    }
+    let day = iso(date);
+    let compact: String = fold(text).replace(' ', "");
+    if looks_like_cadastral(&compact) {
+        return place_of_code(register, &compact, Some(date)).ok_or(PlaceError::Unresolved {
+            not_in_force: false,
+            italy: false,
+        });
+    }
+    let mut not_in_force = false;
+    for (name, province) in readings(text) {
+        let mut records = register.municipalities.by_name(&name);
+        if let Some(p) = &province {
+            records.retain(|r| province_fits(r, p));
+        }
+        if records.is_empty() {
+            continue;
+        }
+        // The municipality that bore this name on the birth date...
+        let mut named: Vec<&MunicipalityRecord> = records
+            .iter()
+            .copied()
+            .filter(|r| {
+                r.period_on(&day)
+                    .is_some_and(|p| fold(&p.name) == name || fold(&p.alt_name) == name)
+            })
+            .collect();
+        // ...else one that existed then under another name (renamed since, or before).
+        if named.is_empty() {
+            named = records
+                .iter()
+                .copied()
+                .filter(|r| r.period_on(&day).is_some())
+                .collect();
+        }
+        if let Some(p) = &province {
+            let on_date: Vec<&MunicipalityRecord> = named
+                .iter()
+                .copied()
+                .filter(|r| r.period_on(&day).is_some_and(|x| &x.province == p))
+                .collect();
+            if !on_date.is_empty() {
+                named = on_date;
+            }
+        }
+        match named.as_slice() {
+            [] => not_in_force = true,
+            [one] => return Ok(municipality_place(one, Some(date))),
+            many => {
+                let mut options: Vec<PlaceOption> =
+                    many.iter().map(|r| option_of(r, date)).collect();
+                options.sort_by(|a, b| (&a.name, &a.province).cmp(&(&b.name, &b.province)));
+                return Err(PlaceError::Ambiguous(options));
+            }
+        }
+    }
+    if not_in_force {
+        return Err(PlaceError::Unresolved {
+            not_in_force: true,
+            italy: false,
+        });
+    }
+    let mut countries = register.countries.by_name(text);
+    if countries.is_empty() {
+        if let Some(code) = iso3 {
+            countries.extend(register.countries.by_iso3(code));
+        }
+    }
+    let in_force: Vec<&Country> = countries
+        .iter()
+        .copied()
+        .filter(|c| country_in_force(c, &day))
+        .collect();
+    match (in_force.first(), countries.is_empty()) {
+        (Some(c), _) => Ok(country_place(c, Some(date))),
+        (None, false) => Err(PlaceError::Unresolved {
+            not_in_force: true,
+            italy: false,
+        }),
+        (None, true) => Err(PlaceError::Unresolved {
+            not_in_force: false,
+            italy: iso3.is_some_and(|c| c.eq_ignore_ascii_case("ITA"))
+                || matches!(fold(text).as_str(), "ITALIA" | "ITALY"),
+        }),
+    }
+}
