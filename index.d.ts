@@ -15,6 +15,9 @@ export declare function compute(op: string, input: Buffer): Promise<Buffer>
 /** The same operation on the calling thread, for workers already off the main thread. */
 export declare function computeSync(op: string, input: Buffer): Buffer
 
+/** The core's text folding, so that TypeScript compares names with the very same normaliser. */
+export declare function foldText(text: string): string
+
 /** Progress of the import running in this process. */
 export declare function importProgress(): ImportProgress
 
@@ -27,8 +30,11 @@ export interface ImportProgress {
 /** Builds the register from open data in `source` into `dataDir`; resolves to the summary JSON. */
 export declare function importRegister(source: string, dataDir: string): Promise<string>
 
-/** Opens (or reopens, after an import) the register under `dataDir` for this process. */
-export declare function openRegister(dataDir: string): void
+/**
+ * Opens the register under `dataDir` for the whole process (every worker thread shares it).
+ * A second call for the same folder is a no-op unless `reopen` is true (after an import replaced it).
+ */
+export declare function openRegister(dataDir: string, reopen?: boolean | undefined | null): void
 
 /** Whether a complete register exists under `dataDir`. */
 export declare function registerExists(dataDir: string): boolean

@@ -1,3 +1,4 @@
+import type { ItemResult } from './capability.js';
 import type { Language, Texts } from './language.js';
 
 export type OutcomeLabel = 'ok' | 'modified' | 'warning' | 'error';
@@ -64,4 +65,15 @@ export function reasonOf(outcome: readonly string[], language: Language): string
     parts.push(fields.length ? `${head}: ${fields.join(', ')}` : head);
   }
   return parts.join('; ');
+}
+
+/** outcome_label and reason are filled from the outcome codes when the capability left them out. */
+export function finishResult(result: ItemResult, language: Language): ItemResult {
+  const outcome = result.outcome ?? [];
+  return {
+    ...result,
+    outcome,
+    outcome_label: result.outcome_label ?? labelOf(outcome),
+    reason: result.reason ?? reasonOf(outcome, language),
+  };
 }

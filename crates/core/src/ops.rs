@@ -12,6 +12,8 @@ pub fn compute(register: Option<&Register>, op: &str, input: &[u8]) -> Result<Ve
     match op {
         "register.info" => answer(&register_info(need()?)),
         "municipality.find" => answer(&find_municipalities(need()?, &parse(input)?)),
+        "dedupe.run" => answer(&crate::dedupe::run(need()?, parse(input)?)?),
+        "dedupe.incremental" => answer(&crate::dedupe::incremental(need()?, parse(input)?)?),
         "tax_code.batch" => answer(&crate::tax_code::batch(need()?, &parse(input)?)),
         other => Err(Error::UnknownOp(other.to_string())),
     }

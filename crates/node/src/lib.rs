@@ -25,11 +25,21 @@ fn to_napi(e: recapito_core::Error) -> Error {
     Error::new(status, e.to_string())
 }
 
-/// Opens (or reopens, after an import) the register under `dataDir` for this process.
+/// Opens the register under `dataDir` for the whole process (every worker thread shares it).
+/// A second call for the same folder is a no-op unless `reopen` is true (after an import replaced it).
 #[napi]
-pub fn open_register(data_dir: String) -> Result<()> {
-    let register = Register::open(&PathBuf::from(data_dir)).map_err(to_napi)?;
-    *REGISTER.write().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(register));
+pub fn open_register(data_dir: String, reopen: Option<bool>) -> Result<()> {
+    let wanted = recapito_core::register::store::register_dir(&PathBuf::from(&data_dir));
+    let mut slot = REGISTER.write().unwrap_or_else(|e| e.into_inner());
+    if let Some(open) = slot.as_ref() {
+        if open.dir == wanted && !reopen.unwrap_or(false) {
+            return Ok(());
+        }
+    }
+    // the old environment must be closed before the same path can be opened again
+    *slot = None;
+    let register = guard(|| Register::open(&PathBuf::from(&data_dir)).map_err(to_napi))?;
+    *slot = Some(Arc::new(register));
     Ok(())
 }
 
@@ -140,4 +150,10 @@ pub fn import_progress() -> ImportProgress {
         done: done as f64,
         total: total as f64,
     }
+}
+
+/// The core's text folding, so that TypeScript compares names with the very same normaliser.
+#[napi]
+pub fn fold_text(text: String) -> String {
+    recapito_core::normalize::fold(&text)
 }

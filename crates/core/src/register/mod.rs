@@ -39,6 +39,8 @@ pub struct Register {
     pub summary: ImportSummary,
     pub municipalities: Municipalities,
     pub countries: Countries,
+    /// First-name equivalences and role mailboxes for deduplication (empty when not imported).
+    pub names: crate::dedupe::names::Names,
 }
 
 impl Register {
@@ -50,12 +52,14 @@ impl Register {
         let summary = dbs.summary(&rtxn)?;
         let municipalities = Municipalities::load(&dbs, &rtxn)?;
         let countries = Countries::load(&dbs, &rtxn)?;
+        let names = crate::dedupe::names::Names::load(&dbs, &rtxn)?;
         drop(rtxn);
         Ok(Register {
             dir,
             summary,
             municipalities,
             countries,
+            names,
         })
     }
 

@@ -3,6 +3,7 @@
 
 pub mod comuni;
 pub mod esteri;
+pub mod names;
 pub mod source;
 
 use std::path::{Path, PathBuf};
@@ -93,6 +94,7 @@ pub fn run(source: &Path, data_dir: &Path) -> Result<ImportSummary> {
     };
     comuni::import(&mut ctx)?;
     esteri::import(&mut ctx)?;
+    names::import(&mut ctx)?;
 
     let mut summary = ImportSummary {
         imported_at: chrono::Utc::now().to_rfc3339(),

@@ -1,0 +1,404 @@
+//! Pairs into groups (union-find, strongest pairs first), the record to keep and why, and the
+//! consolidated record: best name, union of addresses, phones and e-mails with provenance.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::prepare::{same_place, AddressOut, Prepared};
+use super::score::{Level, Pair};
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct PairOut {
+    pub a: Value,
+    pub b: Value,
+    pub a_index: usize,
+    pub b_index: usize,
+    pub level: Level,
+    pub score: u8,
+    pub reasons: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct MainRecord {
+    pub id: Value,
+    pub index: usize,
+    /// valid_tax_code, most_complete or first_in_list.
+    pub reason: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AddressMerged {
+    #[serde(flatten)]
+    pub address: AddressOut,
+    pub provenance: Vec<Value>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct DetailMerged {
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    pub type_normalized: &'static str,
+    pub value: String,
+    pub provenance: Vec<Value>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Consolidated {
+    pub last_name: String,
+    pub first_name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gender: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tax_code: Option<String>,
+    pub addresses: Vec<AddressMerged>,
+    pub phones: Vec<DetailMerged>,
+    pub emails: Vec<DetailMerged>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Group {
+    /// 1-based number, stable for the saved job (review and incremental matching use it).
+    pub group: usize,
+    pub members: Vec<Value>,
+    pub member_index: Vec<usize>,
+    pub level: Level,
+    pub reasons: Vec<String>,
+    pub pairs: Vec<PairOut>,
+    pub main_record: MainRecord,
+    pub record: Consolidated,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Single {
+    pub id: Value,
+    pub index: usize,
+    pub outcome: Vec<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record: Option<Consolidated>,
+}
+
+/// A group of a saved job, fed back for incremental matching.
+#[derive(Debug, Clone, Deserialize)]
+pub struct SeedGroup {
+    pub group: usize,
+    pub member_index: Vec<usize>,
+    pub level: Level,
+    #[serde(default)]
+    pub reasons: Vec<String>,
+    #[serde(default)]
+    pub pairs: Vec<PairOut>,
+}
+
+struct UnionFind {
+    parent: Vec<usize>,
+}
+
+impl UnionFind {
+    fn new(n: usize) -> UnionFind {
+        UnionFind {
+            parent: (0..n).collect(),
+        }
+    }
+    fn find(&mut self, mut x: usize) -> usize {
+        while self.parent[x] != x {
+            self.parent[x] = self.parent[self.parent[x]];
+            x = self.parent[x];
+        }
+        x
+    }
+}
+
+/// Groups from the pairs at or above `min_level`; a group's level is its weakest link.
+pub fn build(
+    records: &[Prepared],
+    pairs: &[Pair],
+    min_level: Level,
+    seeds: &[SeedGroup],
+) -> (Vec<Group>, Vec<Single>) {
+    let n = records.len();
+    let mut uf = UnionFind::new(n);
+    // Per root: level, reasons, pairs, the seed number it continues.
+    let mut level: Vec<Option<Level>> = vec![None; n];
+    let mut reasons: Vec<BTreeSet<String>> = vec![BTreeSet::new(); n];
+    let mut links: Vec<Vec<PairOut>> = vec![Vec::new(); n];
+    let mut number: Vec<Option<usize>> = vec![None; n];
+    // Valid tax codes consistent with the name in each group: two different ones never join,
+    // even through a third record whose code weighs nothing.
+    let mut codes: Vec<Vec<&str>> = records
+        .iter()
+        .map(|p| {
+            p.tax
+                .as_ref()
+                .filter(|t| t.consistent)
+                .map(|t| vec![t.code.as_str()])
+                .unwrap_or_default()
+        })
+        .collect();
+
+    for s in seeds {
+        let members: Vec<usize> = s.member_index.iter().copied().filter(|&i| i < n).collect();
+        let Some(&root) = members.first() else {
+            continue;
+        };
+        for &m in &members[1..] {
+            let r = uf.find(m);
+            if r != root {
+                uf.parent[r] = root;
+                let moved = std::mem::take(&mut codes[r]);
+                codes[root].extend(moved);
+            }
+        }
+        level[root] = Some(s.level);
+        reasons[root].extend(s.reasons.iter().cloned());
+        links[root].extend(s.pairs.iter().cloned());
+        number[root] = Some(s.group);
+    }
+
+    let mut order: Vec<&Pair> = pairs.iter().filter(|p| p.level >= min_level).collect();
+    order.sort_by(|x, y| {
+        (y.level, y.score)
+            .cmp(&(x.level, x.score))
+            .then((x.a, x.b).cmp(&(y.a, y.b)))
+    });
+    for p in order {
+        let (ra, rb) = (uf.find(p.a), uf.find(p.b));
+        let out = PairOut {
+            a: records[p.a].id.clone(),
+            b: records[p.b].id.clone(),
+            a_index: p.a,
+            b_index: p.b,
+            level: p.level,
+            score: p.score,
+            reasons: p.reasons.clone(),
+        };
+        if ra == rb {
+            // Within an existing group: recorded, but it does not change the weakest link.
+            links[ra].push(out);
+            continue;
+        }
+        if codes[ra].iter().any(|x| codes[rb].iter().any(|y| x != y)) {
+            continue;
+        }
+        let (keep, gone) = if ra < rb { (ra, rb) } else { (rb, ra) };
+        uf.parent[gone] = keep;
+        let moved = std::mem::take(&mut codes[gone]);
+        codes[keep].extend(moved);
+        let joined = [level[keep], level[gone], Some(p.level)]
+            .into_iter()
+            .flatten()
+            .min();
+        level[keep] = joined;
+        let moved = std::mem::take(&mut reasons[gone]);
+        reasons[keep].extend(moved);
+        reasons[keep].extend(p.reasons.iter().cloned());
+        let moved = std::mem::take(&mut links[gone]);
+        links[keep].extend(moved);
+        links[keep].push(out);
+        number[keep] = match (number[keep], number[gone]) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        };
+    }
+
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for i in 0..n {
+        let r = uf.find(i);
+        members[r].push(i);
+    }
+    let mut groups: Vec<Group> = Vec::new();
+    let mut singles: Vec<Single> = Vec::new();
+    let mut next = seeds.iter().map(|s| s.group).max().unwrap_or(0);
+    let mut roots: Vec<usize> = (0..n).filter(|&r| !members[r].is_empty()).collect();
+    // Seeded groups keep their numbers; new ones follow in input order.
+    roots.sort_by_key(|&r| (number[r].is_none(), number[r], members[r][0]));
+    for r in roots {
+        let m = &members[r];
+        if m.len() == 1 {
+            let p = &records[m[0]];
+            singles.push(Single {
+                id: p.id.clone(),
+                index: m[0],
+                outcome: if p.internal_duplicate {
+                    vec!["INTERNAL_DUPLICATE"]
+                } else {
+                    vec![]
+                },
+                record: p.internal_duplicate.then(|| consolidate(records, m, m[0])),
+            });
+            continue;
+        }
+        let group = number[r].unwrap_or_else(|| {
+            next += 1;
+            next
+        });
+        let main = main_record(records, m);
+        let mut pairs = std::mem::take(&mut links[r]);
+        pairs.sort_by_key(|p| (p.a_index, p.b_index));
+        groups.push(Group {
+            group,
+            members: m.iter().map(|&i| records[i].id.clone()).collect(),
+            member_index: m.clone(),
+            level: level[r].unwrap_or(Level::Ambiguous),
+            reasons: std::mem::take(&mut reasons[r]).into_iter().collect(),
+            pairs,
+            record: consolidate(records, m, main.index),
+            main_record: main,
+        });
+    }
+    groups.sort_by_key(|g| g.group);
+    singles.sort_by_key(|s| s.index);
+    (groups, singles)
+}
+
+fn completeness(p: &Prepared) -> usize {
+    let full_address = p
+        .addresses
+        .iter()
+        .any(|a| !a.street.is_empty() && !a.number.is_empty());
+    let named = !p.first_key.is_empty() && p.first_key.compact.len() > 1;
+    3 * full_address as usize + named as usize + p.addresses.len() + p.phones.len() + p.emails.len()
+}
+
+/// The record to keep: a valid tax code consistent with the name first, then the most
+/// complete record (full address, first name, number of details), then the first in the list.
+pub fn main_record(records: &[Prepared], members: &[usize]) -> MainRecord {
+    let taxed: Vec<usize> = members
+        .iter()
+        .copied()
+        .filter(|&i| records[i].tax.as_ref().is_some_and(|t| t.consistent))
+        .collect();
+    let pool: &[usize] = if taxed.is_empty() || taxed.len() == members.len() {
+        members
+    } else {
+        &taxed
+    };
+    let best = pool
+        .iter()
+        .map(|&i| completeness(&records[i]))
+        .max()
+        .unwrap_or(0);
+    let top: Vec<usize> = pool
+        .iter()
+        .copied()
+        .filter(|&i| completeness(&records[i]) == best)
+        .collect();
+    let index = top[0];
+    let reason = if pool.len() < members.len() {
+        "valid_tax_code"
+    } else if top.len() == 1 && members.len() > 1 {
+        "most_complete"
+    } else {
+        "first_in_list"
+    };
+    MainRecord {
+        id: records[index].id.clone(),
+        index,
+        reason,
+    }
+}
+
+/// Best name: a full first name (not a nickname or an initial), preferring the main record.
+fn best_name(records: &[Prepared], members: &[usize], main: usize) -> usize {
+    let rank = |i: usize| {
+        let p = &records[i];
+        let k = &p.first_key;
+        (
+            p.has_name(),
+            k.compact.len() > 1,
+            k.canonical.len() == 1 && k.known,
+            k.canonical.len() == 1,
+            i == main,
+            k.compact.len(),
+        )
+    };
+    members
+        .iter()
+        .copied()
+        .max_by_key(|&i| (rank(i), std::cmp::Reverse(i)))
+        .unwrap_or(main)
+}
+
+pub fn consolidate(records: &[Prepared], members: &[usize], main: usize) -> Consolidated {
+    let named = &records[best_name(records, members, main)];
+    // Main record first, so its forms and labels win ties.
+    let order: Vec<usize> = std::iter::once(main)
+        .chain(members.iter().copied().filter(|&i| i != main))
+        .collect();
+    let mut addresses: Vec<(super::prepare::Addr, Vec<Value>)> = Vec::new();
+    let mut phones: Vec<DetailMerged> = Vec::new();
+    let mut normalized_phones: Vec<String> = Vec::new();
+    let mut emails: Vec<DetailMerged> = Vec::new();
+    let mut normalized_emails: Vec<String> = Vec::new();
+    for &i in &order {
+        let p = &records[i];
+        for a in &p.addresses {
+            match addresses.iter_mut().find(|(x, _)| same_place(x, a)) {
+                Some((x, prov)) => {
+                    push_unique(prov, &p.id);
+                    if x.shown.label.is_none() {
+                        x.shown.label = a.shown.label.clone();
+                        x.shown.type_normalized = a.shown.type_normalized;
+                    }
+                }
+                None => addresses.push((a.clone(), vec![p.id.clone()])),
+            }
+        }
+        for (list, seen, details) in [
+            (&mut phones, &mut normalized_phones, &p.phones),
+            (&mut emails, &mut normalized_emails, &p.emails),
+        ] {
+            for d in details {
+                match seen.iter().position(|v| *v == d.value) {
+                    Some(k) => {
+                        push_unique(&mut list[k].provenance, &p.id);
+                        if list[k].label.is_none() && d.label.is_some() {
+                            list[k].label = d.label.clone();
+                            list[k].type_normalized = d.type_normalized;
+                        }
+                    }
+                    None => {
+                        seen.push(d.value.clone());
+                        list.push(DetailMerged {
+                            label: d.label.clone(),
+                            type_normalized: d.type_normalized,
+                            value: d.original.trim().to_string(),
+                            provenance: vec![p.id.clone()],
+                        });
+                    }
+                }
+            }
+        }
+    }
+    let tax = order
+        .iter()
+        .filter_map(|&i| records[i].tax.as_ref())
+        .find(|t| t.consistent)
+        .map(|t| t.code.clone());
+    let gender = order
+        .iter()
+        .find_map(|&i| records[i].gender)
+        .map(|g| g.to_string());
+    Consolidated {
+        last_name: named.last_shown.clone(),
+        first_name: named.first_shown.clone(),
+        gender,
+        tax_code: tax,
+        addresses: addresses
+            .into_iter()
+            .map(|(a, provenance)| AddressMerged {
+                address: a.shown,
+                provenance,
+            })
+            .collect(),
+        phones,
+        emails,
+    }
+}
+
+fn push_unique(list: &mut Vec<Value>, id: &Value) {
+    if !list.contains(id) {
+        list.push(id.clone());
+    }
+}

@@ -1,0 +1,560 @@
+//! Deduplication of contact lists: normalise (names, addresses through the contact engine,
+//! phones, e-mails, tax codes), block, score pairs, cluster. Three modes: one list, a list
+//! searched in a reference list, and new records matched against a saved result.
+
+pub mod block;
+pub mod cluster;
+pub mod names;
+pub mod prepare;
+pub mod record;
+pub mod score;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use cluster::{Group, SeedGroup, Single};
+use prepare::{Foreign, Prepared};
+use record::DedupeRecord;
+use score::{Level, Pair};
+
+use crate::register::Register;
+use crate::{Error, Result};
+
+#[derive(Debug, Deserialize)]
+pub struct RunInput {
+    pub records: Vec<DedupeRecord>,
+    #[serde(default)]
+    pub reference: Option<Vec<DedupeRecord>>,
+    #[serde(default)]
+    pub min_level: Option<String>,
+    #[serde(default)]
+    pub foreign: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct GroupsResult {
+    pub groups: Vec<Group>,
+    pub singles: Vec<Single>,
+    pub min_level: Level,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Match {
+    pub id: Value,
+    pub index: usize,
+    pub reference_id: Value,
+    pub reference_index: usize,
+    pub level: Level,
+    pub score: u8,
+    pub reasons: Vec<String>,
+    /// Further reference records at or above the level, best first.
+    pub others: Vec<OtherMatch>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct OtherMatch {
+    pub reference_id: Value,
+    pub reference_index: usize,
+    pub level: Level,
+    pub score: u8,
+}
+
+#[derive(Debug, Serialize)]
+pub struct NotFound {
+    pub id: Value,
+    pub index: usize,
+}
+
+#[derive(Debug, Serialize)]
+pub struct MatchesResult {
+    pub matches: Vec<Match>,
+    pub not_found: Vec<NotFound>,
+    pub min_level: Level,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum RunResult {
+    Groups(GroupsResult),
+    Matches(MatchesResult),
+}
+
+fn options(min_level: Option<&str>, foreign: Option<&str>) -> Result<(Level, Foreign)> {
+    let level = Level::parse(min_level).ok_or_else(|| {
+        Error::BadInput(format!(
+            "min_level must be certain, probable or ambiguous, not {:?}",
+            min_level.unwrap_or("")
+        ))
+    })?;
+    let foreign = Foreign::parse(foreign).ok_or_else(|| {
+        Error::BadInput(format!(
+            "foreign must be declared or detect, not {:?}",
+            foreign.unwrap_or("")
+        ))
+    })?;
+    Ok((level, foreign))
+}
+
+pub fn prepare_all(
+    register: &Register,
+    records: &[DedupeRecord],
+    offset: usize,
+    foreign: Foreign,
+) -> Vec<Prepared> {
+    records
+        .par_iter()
+        .enumerate()
+        .map(|(i, r)| prepare::prepare(register, r, offset + i, foreign))
+        .collect()
+}
+
+fn score_pairs(records: &[Prepared], keep: &(dyn Fn(usize, usize) -> bool + Sync)) -> Vec<Pair> {
+    block::candidate_pairs(records, keep)
+        .par_iter()
+        .filter_map(|&(a, b)| {
+            let (a, b) = (a as usize, b as usize);
+            score::score(&records[a], &records[b]).map(|(level, score, reasons)| Pair {
+                a,
+                b,
+                level,
+                score,
+                reasons: reasons.into_iter().map(str::to_string).collect(),
+            })
+        })
+        .collect()
+}
+
+pub fn run(register: &Register, input: RunInput) -> Result<RunResult> {
+    let (min_level, foreign) = options(input.min_level.as_deref(), input.foreign.as_deref())?;
+    match input.reference {
+        None => {
+            let records = prepare_all(register, &input.records, 0, foreign);
+            let pairs = score_pairs(&records, &|_, _| true);
+            let (groups, singles) = cluster::build(&records, &pairs, min_level, &[]);
+            Ok(RunResult::Groups(GroupsResult {
+                groups,
+                singles,
+                min_level,
+            }))
+        }
+        Some(reference) => Ok(RunResult::Matches(two_lists(
+            register,
+            &input.records,
+            &reference,
+            min_level,
+            foreign,
+        ))),
+    }
+}
+
+/// Each record searched in the reference list; pairs inside one list are not compared.
+fn two_lists(
+    register: &Register,
+    records: &[DedupeRecord],
+    reference: &[DedupeRecord],
+    min_level: Level,
+    foreign: Foreign,
+) -> MatchesResult {
+    let n = records.len();
+    let mut all = prepare_all(register, records, 0, foreign);
+    // Reference ids default to their own position in the reference list.
+    all.extend(prepare_all(register, reference, 0, foreign));
+    let pairs = score_pairs(&all, &|a, b| (a < n) != (b < n));
+    let mut per_record: Vec<Vec<&Pair>> = vec![Vec::new(); n];
+    for p in pairs.iter().filter(|p| p.level >= min_level) {
+        per_record[p.a.min(p.b)].push(p);
+    }
+    let mut matches = Vec::new();
+    let mut not_found = Vec::new();
+    for (i, mut found) in per_record.into_iter().enumerate() {
+        if found.is_empty() {
+            not_found.push(NotFound {
+                id: all[i].id.clone(),
+                index: i,
+            });
+            continue;
+        }
+        found.sort_by(|x, y| {
+            (y.level, y.score)
+                .cmp(&(x.level, x.score))
+                .then(x.a.max(x.b).cmp(&y.a.max(y.b)))
+        });
+        let best = found[0];
+        let r = best.a.max(best.b);
+        matches.push(Match {
+            id: all[i].id.clone(),
+            index: i,
+            reference_id: all[r].id.clone(),
+            reference_index: r - n,
+            level: best.level,
+            score: best.score,
+            reasons: best.reasons.clone(),
+            others: found[1..]
+                .iter()
+                .map(|p| {
+                    let r = p.a.max(p.b);
+                    OtherMatch {
+                        reference_id: all[r].id.clone(),
+                        reference_index: r - n,
+                        level: p.level,
+                        score: p.score,
+                    }
+                })
+                .collect(),
+        });
+    }
+    MatchesResult {
+        matches,
+        not_found,
+        min_level,
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct IncrementalInput {
+    /// The saved job's records, in their order.
+    pub records: Vec<DedupeRecord>,
+    /// The saved job's groups (member_index, level, reasons, pairs).
+    pub groups: Vec<SeedGroup>,
+    pub new_records: Vec<DedupeRecord>,
+    #[serde(default)]
+    pub min_level: Option<String>,
+    #[serde(default)]
+    pub foreign: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Added {
+    pub id: Value,
+    pub index: usize,
+    /// Group joined or formed; None when the record stands alone.
+    pub group: Option<usize>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct IncrementalResult {
+    pub groups: Vec<Group>,
+    pub singles: Vec<Single>,
+    pub added: Vec<Added>,
+    pub min_level: Level,
+}
+
+/// New records against a saved result: only pairs with a new record are scored; saved groups
+/// stay as they were and may grow or merge.
+pub fn incremental(register: &Register, input: IncrementalInput) -> Result<IncrementalResult> {
+    let (min_level, foreign) = options(input.min_level.as_deref(), input.foreign.as_deref())?;
+    let n = input.records.len();
+    if let Some(bad) = input
+        .groups
+        .iter()
+        .flat_map(|g| g.member_index.iter())
+        .find(|&&i| i >= n)
+    {
+        return Err(Error::BadInput(format!(
+            "group member index {bad} is beyond the saved records"
+        )));
+    }
+    let mut all = prepare_all(register, &input.records, 0, foreign);
+    all.extend(prepare_all(register, &input.new_records, n, foreign));
+    let pairs = score_pairs(&all, &|a, b| a >= n || b >= n);
+    let (groups, singles) = cluster::build(&all, &pairs, min_level, &input.groups);
+    let mut group_of: Vec<Option<usize>> = vec![None; all.len()];
+    for g in &groups {
+        for &i in &g.member_index {
+            group_of[i] = Some(g.group);
+        }
+    }
+    let added = (n..all.len())
+        .map(|i| Added {
+            id: all[i].id.clone(),
+            index: i,
+            group: group_of[i],
+        })
+        .collect();
+    Ok(IncrementalResult {
+        groups,
+        singles,
+        added,
+        min_level,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::sync::OnceLock;
+
+    use serde_json::json;
+
+    use super::*;
+
+    /// The register built once from `../shared/data` (the real ANPR/ISTAT and names files).
+    fn register() -> Option<&'static Register> {
+        static REG: OnceLock<Option<Register>> = OnceLock::new();
+        REG.get_or_init(|| {
+            let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data");
+            if !source
+                .join("it/comuni/anpr_archivio_comuni.csv.gz")
+                .exists()
+            {
+                eprintln!("skipping dedupe tests: {} not found", source.display());
+                return None;
+            }
+            let dir =
+                std::env::temp_dir().join(format!("recapito-dedupe-test-{}", std::process::id()));
+            crate::register::import::run(&source, &dir).expect("import");
+            Some(Register::open(&dir).expect("open"))
+        })
+        .as_ref()
+    }
+
+    fn groups(records: Value, min_level: &str) -> Option<GroupsResult> {
+        let reg = register()?;
+        let input: RunInput =
+            serde_json::from_value(json!({"records": records, "min_level": min_level})).unwrap();
+        match run(reg, input).unwrap() {
+            RunResult::Groups(g) => Some(g),
+            RunResult::Matches(_) => panic!("expected groups"),
+        }
+    }
+
+    fn tax_code(first15: &str) -> String {
+        let c = crate::tax_code::code::check_char(first15.as_bytes()).unwrap();
+        format!("{first15}{}", c as char)
+    }
+
+    #[test]
+    fn nickname_abbreviation_and_missing_postcode_are_one_person() {
+        let Some(r) = groups(
+            json!([
+                {"id": "a", "first_name": "Giuseppe", "last_name": "Verdi", "address": "Via San Vitale 12", "postcode": "40125", "city": "Bologna"},
+                {"id": "b", "first_name": "Beppe", "last_name": "Verdi", "address": "V. S. Vitale, 12", "city": "bologna"},
+                {"id": "c", "first_name": "Anna", "last_name": "Verdi", "address": "Via San Vitale 12", "city": "Bologna"}
+            ]),
+            "probable",
+        ) else {
+            return;
+        };
+        assert_eq!(r.groups.len(), 1);
+        let g = &r.groups[0];
+        assert_eq!(g.members, vec![json!("a"), json!("b")]);
+        assert_eq!(g.level, Level::Certain);
+        assert!(
+            g.reasons.contains(&"nickname".to_string()),
+            "{:?}",
+            g.reasons
+        );
+        assert_eq!(g.record.first_name, "Giuseppe");
+        assert_eq!(g.record.addresses.len(), 1);
+        assert_eq!(
+            g.record.addresses[0].provenance,
+            vec![json!("a"), json!("b")]
+        );
+        // Anna Verdi lives there too: family, not a duplicate.
+        assert_eq!(r.singles.len(), 1);
+        assert_eq!(r.singles[0].id, json!("c"));
+    }
+
+    #[test]
+    fn swapped_names_and_typos() {
+        let Some(r) = groups(
+            json!([
+                {"first_name": "Mario", "last_name": "Rossi", "address": "Corso Buenos Aires 33", "city": "Milano"},
+                {"first_name": "Rossi", "last_name": "Mario", "address": "C.so Buenos Aires 33", "city": "Milano", "province": "MI"},
+                {"first_name": "Francesca", "last_name": "Bianchini", "address": "Via Dazio 90", "city": "Alessandria"},
+                {"first_name": "Francesca", "last_name": "Bianchni", "address": "Via Dazio 90", "city": "Alessandria"},
+                {"first_name": "Marco", "last_name": "Neri", "address": "Via Dazio 90", "city": "Alessandria"},
+                {"first_name": "Mirco", "last_name": "Neri", "address": "Via Dazio 90", "city": "Alessandria"}
+            ]),
+            "probable",
+        ) else {
+            return;
+        };
+        let members: Vec<Vec<Value>> = r.groups.iter().map(|g| g.members.clone()).collect();
+        assert_eq!(
+            members,
+            vec![vec![json!(1), json!(2)], vec![json!(3), json!(4)]]
+        );
+        assert!(r.groups[0].reasons.contains(&"swapped_names".to_string()));
+        assert!(r.groups[1].reasons.contains(&"name_typo".to_string()));
+        // Marco and Mirco are two common names, not a typo.
+        assert_eq!(r.singles.len(), 2);
+    }
+
+    #[test]
+    fn levels_follow_house_number_and_contact_details() {
+        let records = json!([
+            {"id": 1, "first_name": "Luca", "last_name": "Ferrari", "address": "Strada Maggiore 4", "city": "Bologna"},
+            {"id": 2, "first_name": "Luca", "last_name": "Ferrari", "address": "Strada Maggiore", "city": "Bologna"},
+            {"id": 3, "first_name": "Paola", "last_name": "Galli", "phone": "+39 335 123 4567", "city": "Torino"},
+            {"id": 4, "first_name": "Paola", "last_name": "Galli", "phones": [{"type": "cellulare", "value": "3351234567"}], "city": "Roma"},
+            {"id": 5, "first_name": "Sara", "last_name": "Conti", "email": "info@studioconti.it"},
+            {"id": 6, "first_name": "Sara", "last_name": "Conti", "emails": ["INFO@studioconti.it"], "city": "Napoli"},
+            {"id": 7, "first_name": "Sara", "last_name": "Moretti", "phone": "3351234567"}
+        ]);
+        let Some(certain) = groups(records.clone(), "certain") else {
+            return;
+        };
+        assert!(certain.groups.is_empty());
+        let probable = groups(records.clone(), "probable").unwrap();
+        assert_eq!(probable.groups.len(), 1);
+        assert_eq!(probable.groups[0].members, vec![json!(3), json!(4)]);
+        assert_eq!(probable.groups[0].level, Level::Probable);
+        assert!(probable.groups[0]
+            .reasons
+            .contains(&"same_phone".to_string()));
+        let ambiguous = groups(records, "ambiguous").unwrap();
+        let members: Vec<Vec<Value>> = ambiguous.groups.iter().map(|g| g.members.clone()).collect();
+        assert_eq!(
+            members,
+            vec![
+                vec![json!(1), json!(2)],
+                vec![json!(3), json!(4)],
+                vec![json!(5), json!(6)]
+            ]
+        );
+        assert!(ambiguous.groups[2]
+            .reasons
+            .contains(&"shared_email".to_string()));
+        assert_eq!(ambiguous.groups[0].level, Level::Ambiguous);
+        assert!(ambiguous.groups[0]
+            .reasons
+            .contains(&"house_number_missing".to_string()));
+    }
+
+    #[test]
+    fn tax_codes_decide_or_forbid() {
+        let rossi = tax_code("RSSMRA80A01H501");
+        let other = tax_code("RSSMRA85T10A562");
+        let wrong_name = tax_code("BNCLCU80A01H501");
+        let Some(r) = groups(
+            json!([
+                {"id": "a", "first_name": "Mario", "last_name": "Rossi", "tax_code": rossi, "city": "Roma"},
+                {"id": "b", "first_name": "Mario", "last_name": "Rossi", "tax_code": rossi.to_lowercase(), "address": "Via Appia Nuova 10", "city": "Roma"},
+                {"id": "c", "first_name": "Mario", "last_name": "Rossi", "tax_code": other, "address": "Via Appia Nuova 10", "city": "Roma"},
+                {"id": "d", "first_name": "Mario", "last_name": "Rossi", "tax_code": wrong_name, "address": "Via Appia Nuova 10", "city": "Roma"}
+            ]),
+            "probable",
+        ) else {
+            return;
+        };
+        // a-b: same tax code. c has another valid code: never probable with them. d's code
+        // belongs to someone else's name, so it weighs nothing and the address decides.
+        assert_eq!(r.groups.len(), 1);
+        let g = &r.groups[0];
+        let pair_ab = g
+            .pairs
+            .iter()
+            .find(|p| p.a == json!("a") && p.b == json!("b"))
+            .unwrap();
+        assert_eq!(pair_ab.reasons, vec!["same_tax_code".to_string()]);
+        assert!(g.members.contains(&json!("d")));
+        assert!(!g.members.contains(&json!("c")));
+        assert_eq!(g.main_record.reason, "valid_tax_code");
+    }
+
+    #[test]
+    fn countries_never_mix_and_foreign_is_detected() {
+        let Some(r) = groups(
+            json!([
+                {"first_name": "Anna", "last_name": "Weber", "address": "Hauptstrasse 5", "city": "Bolzano", "country": "Italia"},
+                {"first_name": "Anna", "last_name": "Weber", "address": "Hauptstrasse 5", "city": "Bolzano", "country": "Germania"},
+                {"first_name": "Anna", "last_name": "Weber", "address": "Hauptstrasse 5", "city": "Bolzano", "country_code": "AT"}
+            ]),
+            "ambiguous",
+        ) else {
+            return;
+        };
+        assert!(r.groups.is_empty());
+    }
+
+    #[test]
+    fn address_book_contact_matches_on_any_address_and_repeats_itself() {
+        let Some(r) = groups(
+            json!([
+                {"id": "x", "first_name": "Giovanni", "last_name": "Esposito",
+                 "addresses": [{"type": "work", "address": "Via Dante 7", "city": "Milano"},
+                               {"type": "home", "address": "Via Mazzini 3", "city": "Alessandria"}],
+                 "phones": ["02 1234567", {"type": "Ufficio", "value": "+39 02 1234567"}]},
+                {"id": "y", "first_name": "Gianni", "last_name": "Esposito", "address": "via Mazzini, 3", "postcode": "15121", "city": "Alessandria",
+                 "email": [{"type": "casa", "value": "gianni.esposito@example.it"}]}
+            ]),
+            "probable",
+        ) else {
+            return;
+        };
+        assert_eq!(r.groups.len(), 1);
+        let rec = &r.groups[0].record;
+        assert_eq!(rec.first_name, "Giovanni");
+        assert_eq!(rec.addresses.len(), 2);
+        assert_eq!(rec.phones.len(), 1, "{:?}", rec.phones);
+        assert_eq!(rec.phones[0].type_normalized, "work");
+        assert_eq!(rec.emails[0].type_normalized, "home");
+
+        let alone = groups(
+            json!([{"id": "z", "last_name": "Colombo", "phones": ["333 1112222", "+393331112222"]}]),
+            "probable",
+        )
+        .unwrap();
+        assert_eq!(alone.singles[0].outcome, vec!["INTERNAL_DUPLICATE"]);
+        assert_eq!(alone.singles[0].record.as_ref().unwrap().phones.len(), 1);
+    }
+
+    #[test]
+    fn two_lists_and_incremental() {
+        let Some(reg) = register() else { return };
+        let input: RunInput = serde_json::from_value(json!({
+            "records": [
+                {"id": "n1", "first_name": "Beppe", "last_name": "Verdi", "address": "Via San Vitale 12", "city": "Bologna"},
+                {"id": "n2", "first_name": "Carla", "last_name": "Fontana", "address": "Via Dazio 90", "city": "Alessandria"}
+            ],
+            "reference": [
+                {"id": "r1", "first_name": "Giuseppe", "last_name": "Verdi", "address": "Via San Vitale 12", "city": "Bologna"}
+            ]
+        }))
+        .unwrap();
+        let RunResult::Matches(m) = run(reg, input).unwrap() else {
+            panic!()
+        };
+        assert_eq!(m.matches.len(), 1);
+        assert_eq!(
+            (m.matches[0].id.clone(), m.matches[0].reference_id.clone()),
+            (json!("n1"), json!("r1"))
+        );
+        assert_eq!(m.not_found[0].id, json!("n2"));
+
+        let old = json!([
+            {"id": 1, "first_name": "Mario", "last_name": "Rossi", "address": "Corso Buenos Aires 33", "city": "Milano"},
+            {"id": 2, "first_name": "Mario", "last_name": "Rossi", "address": "C.so Buenos Aires 33", "city": "Milano"},
+            {"id": 3, "first_name": "Paola", "last_name": "Galli", "address": "Via Dazio 90", "city": "Alessandria"}
+        ]);
+        let first = groups(old.clone(), "probable").unwrap();
+        let saved = serde_json::to_value(&first.groups).unwrap();
+        let inc: IncrementalInput = serde_json::from_value(json!({
+            "records": old, "groups": saved,
+            "new_records": [
+                {"id": 4, "first_name": "Mario", "last_name": "Rossi", "address": "Corso Buenos Aires, 33", "postcode": "20124", "city": "Milano"},
+                {"id": 5, "first_name": "Paola", "last_name": "Galli", "address": "Via Dazio 90", "city": "Alessandria"},
+                {"id": 6, "first_name": "Ugo", "last_name": "Bassi", "address": "Via Ugo Bassi 1", "city": "Bologna"}
+            ]
+        }))
+        .unwrap();
+        let r = incremental(reg, inc).unwrap();
+        assert_eq!(r.groups.len(), 2);
+        assert_eq!(r.groups[0].group, 1);
+        assert_eq!(r.groups[0].members, vec![json!(1), json!(2), json!(4)]);
+        assert_eq!(r.groups[1].group, 2);
+        assert_eq!(r.groups[1].members, vec![json!(3), json!(5)]);
+        let joined: Vec<Option<usize>> = r.added.iter().map(|a| a.group).collect();
+        assert_eq!(joined, vec![Some(1), Some(2), None]);
+    }
+
+    #[test]
+    fn bad_options_are_bad_input() {
+        let Some(reg) = register() else { return };
+        let input: RunInput =
+            serde_json::from_value(json!({"records": [], "min_level": "sure"})).unwrap();
+        assert!(matches!(run(reg, input), Err(Error::BadInput(_))));
+    }
+}

@@ -1,0 +1,247 @@
+//! First names that denote the same person (Beppe = Giuseppe, Gianni = Giovanni, Niccolò =
+//! Nicolò, Bill = William), and how two personal names compare.
+
+use std::collections::{HashMap, HashSet};
+
+use heed::RoTxn;
+use serde::{Deserialize, Serialize};
+
+use crate::register::store::Databases;
+use crate::Result;
+
+/// Key of the names data in the register's `meta` database (written by `import::names`).
+pub const NAMES_KEY: &str = "names";
+
+/// Canonical full forms of one written form, all compact-folded (`GIUSEPPE`, `GIOVANNIBATTISTA`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct NameEntry {
+    pub canonical: Vec<String>,
+    /// The short form stands for several names (Pippo: Filippo or Giuseppe): a weak signal.
+    pub weak: bool,
+}
+
+/// What the importer stores.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct NamesData {
+    pub forms: Vec<(String, NameEntry)>,
+    pub role_localparts: Vec<String>,
+    /// First names common enough to be names in their own right, with gender M, F or U.
+    #[serde(default)]
+    pub known: Vec<(String, char)>,
+}
+
+#[derive(Default)]
+pub struct Names {
+    forms: HashMap<String, NameEntry>,
+    role_localparts: HashSet<String>,
+    known: HashMap<String, char>,
+}
+
+impl Names {
+    /// Empty when the register was built without the names data.
+    pub fn load(dbs: &Databases, rtxn: &RoTxn) -> Result<Names> {
+        match dbs.meta.get(rtxn, NAMES_KEY)? {
+            Some(v) => Ok(Names::from_data(serde_json::from_value(v)?)),
+            None => Ok(Names::default()),
+        }
+    }
+
+    pub fn from_data(data: NamesData) -> Names {
+        Names {
+            forms: data.forms.into_iter().collect(),
+            role_localparts: data.role_localparts.into_iter().collect(),
+            known: data.known.into_iter().collect(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.forms.is_empty()
+    }
+
+    /// The form itself plus its canonical full forms; `weak` when the short form is ambiguous.
+    pub fn canonical(&self, compact_first: &str) -> (Vec<String>, bool) {
+        let mut out = vec![compact_first.to_string()];
+        let mut weak = false;
+        if let Some(e) = self.forms.get(compact_first) {
+            out.extend(e.canonical.iter().cloned());
+            weak = e.weak;
+        }
+        (out, weak)
+    }
+
+    /// Gender of a common first name (compact-folded), None when not a common name.
+    pub fn known_gender(&self, compact_first: &str) -> Option<char> {
+        self.known.get(compact_first).copied()
+    }
+
+    /// `info`, `segreteria`, `amministrazione`...: a mailbox of an office, not of a person.
+    pub fn is_role_localpart(&self, localpart: &str) -> bool {
+        let lp = localpart.to_lowercase();
+        if self.role_localparts.contains(&lp) {
+            return true;
+        }
+        // `info.milano`, `ufficio-tecnico`: the first element decides.
+        lp.split(['.', '-', '_'])
+            .next()
+            .is_some_and(|head| head != lp && self.role_localparts.contains(head))
+    }
+}
+
+/// How two first names relate, best first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FirstName {
+    Different,
+    /// `G.` against `Giuseppe`, or one name missing.
+    Initial,
+    /// One typo (`Giusepe`).
+    Typo,
+    /// Nickname whose short form stands for several names (Nino: Antonino, Antonio, Giovanni).
+    WeakNickname,
+    /// Nickname or spelling variant (Beppe = Giuseppe, Niccolò = Nicolò, Gianmarco = Gian Marco).
+    Nickname,
+    Equal,
+}
+
+/// A first name as compared: compact form, canonical forms, ambiguity.
+#[derive(Debug, Clone, Default)]
+pub struct FirstNameKey {
+    pub compact: String,
+    /// First element of a compound name (`MARIA` of `MARIA GRAZIA`).
+    pub head: String,
+    pub canonical: Vec<String>,
+    pub weak: bool,
+    /// A common first name of its own (so Marco and Mirco are two names, not a typo).
+    pub known: bool,
+}
+
+impl FirstNameKey {
+    pub fn new(names: &Names, folded: &str) -> FirstNameKey {
+        let compact: String = folded.chars().filter(|c| *c != ' ').collect();
+        let head = folded.split(' ').next().unwrap_or("").to_string();
+        let (mut canonical, weak) = names.canonical(&compact);
+        if head != compact {
+            let (more, _) = names.canonical(&head);
+            canonical.extend(more.into_iter().skip(1));
+        }
+        let known = names.known_gender(&compact).is_some();
+        FirstNameKey {
+            compact,
+            head,
+            canonical,
+            weak,
+            known,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.compact.is_empty()
+    }
+
+    /// Is this just an initial (`G`) or a register abbreviation not in the data?
+    fn is_initial(&self) -> bool {
+        self.compact.len() == 1
+    }
+}
+
+pub fn compare_first(a: &FirstNameKey, b: &FirstNameKey) -> FirstName {
+    if a.is_empty() || b.is_empty() {
+        return FirstName::Initial;
+    }
+    if a.compact == b.compact {
+        return FirstName::Equal;
+    }
+    // Each one's canonical forms against the other's: Pina and Giusy meet on Giuseppina.
+    let shared = a.canonical.iter().any(|x| b.canonical.contains(x));
+    if shared {
+        return if a.weak || b.weak {
+            FirstName::WeakNickname
+        } else {
+            FirstName::Nickname
+        };
+    }
+    if a.is_initial() || b.is_initial() {
+        let (i, full) = if a.is_initial() { (a, b) } else { (b, a) };
+        return if full.compact.starts_with(&i.compact) {
+            FirstName::Initial
+        } else {
+            FirstName::Different
+        };
+    }
+    if !(a.known && b.known) && is_typo(&a.compact, &b.compact) {
+        return FirstName::Typo;
+    }
+    // Compound name against its first element: Maria Grazia and Maria.
+    if (a.head == b.compact || b.head == a.compact) && a.head.len() > 2 {
+        return FirstName::Initial;
+    }
+    FirstName::Different
+}
+
+/// One edit (Damerau) for names of 4+ letters, two for 9+; first letter must agree.
+pub fn is_typo(a: &str, b: &str) -> bool {
+    let (la, lb) = (a.chars().count(), b.chars().count());
+    let shortest = la.min(lb);
+    if shortest < 4 || a.chars().next() != b.chars().next() {
+        return false;
+    }
+    let allowed = if shortest >= 9 { 2 } else { 1 };
+    if la.abs_diff(lb) > allowed {
+        return false;
+    }
+    strsim::damerau_levenshtein(a, b) <= allowed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::normalize::fold;
+
+    fn names() -> Names {
+        let e = |c: &[&str], weak| NameEntry {
+            canonical: c.iter().map(|s| s.to_string()).collect(),
+            weak,
+        };
+        Names::from_data(NamesData {
+            forms: vec![
+                ("BEPPE".into(), e(&["GIUSEPPE"], false)),
+                ("GIANNI".into(), e(&["GIOVANNI"], false)),
+                ("PINA".into(), e(&["GIUSEPPINA", "GIUSEPPA"], false)),
+                ("GIUSY".into(), e(&["GIUSEPPINA", "GIUSEPPA"], false)),
+                ("NINO".into(), e(&["ANTONINO", "ANTONIO", "GIOVANNI"], true)),
+            ],
+            role_localparts: vec!["info".into(), "segreteria".into()],
+            known: vec![('M', "MARCO"), ('M', "MIRCO"), ('M', "GIUSEPPE")]
+                .into_iter()
+                .map(|(g, n)| (n.to_string(), g))
+                .collect(),
+        })
+    }
+
+    fn key(n: &Names, s: &str) -> FirstNameKey {
+        FirstNameKey::new(n, &fold(s))
+    }
+
+    #[test]
+    fn nicknames_variants_typos_initials() {
+        let n = names();
+        let c = |a: &str, b: &str| compare_first(&key(&n, a), &key(&n, b));
+        assert_eq!(c("Beppe", "Giuseppe"), FirstName::Nickname);
+        assert_eq!(c("Pina", "Giusy"), FirstName::Nickname);
+        assert_eq!(c("Nino", "Giovanni"), FirstName::WeakNickname);
+        assert_eq!(c("Gianni", "Giuseppe"), FirstName::Different);
+        assert_eq!(c("Giusepe", "Giuseppe"), FirstName::Typo);
+        assert_eq!(c("G.", "Giuseppe"), FirstName::Initial);
+        assert_eq!(c("M.", "Giuseppe"), FirstName::Different);
+        assert_eq!(c("Maria Grazia", "Maria"), FirstName::Initial);
+        assert_eq!(c("Gian Marco", "Gianmarco"), FirstName::Equal);
+        assert_eq!(c("Marco", "Mirco"), FirstName::Different);
+    }
+
+    #[test]
+    fn role_mailboxes() {
+        let n = names();
+        assert!(n.is_role_localpart("Info"));
+        assert!(n.is_role_localpart("segreteria.milano"));
+        assert!(!n.is_role_localpart("mario.rossi"));
+    }
+}

@@ -1,0 +1,604 @@
+//! From a record as sent to the comparable form: folded names with their canonical first
+//! names, addresses through the contact engine's normalisation, phones and e-mails in one
+//! form each, the tax code checked against the name, the country.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::names::FirstNameKey;
+use super::record::{vcard_type, AddressIn, DedupeRecord, DetailIn};
+use crate::normalize::{compact, fold};
+use crate::register::Register;
+
+/// Where records without a declared country are placed; `detect` may move them abroad.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Foreign {
+    #[default]
+    Declared,
+    Detect,
+}
+
+impl Foreign {
+    pub fn parse(s: Option<&str>) -> Option<Foreign> {
+        match s.map(|s| s.trim().to_lowercase()).as_deref() {
+            None | Some("") | Some("declared") | Some("dichiarati") => Some(Foreign::Declared),
+            Some("detect") | Some("rileva") => Some(Foreign::Detect),
+            _ => None,
+        }
+    }
+}
+
+/// An address as compared, and as shown in the consolidated record.
+#[derive(Debug, Clone, Default)]
+pub struct Addr {
+    /// `IT`, an ISO code, or a folded name for a country the register does not know.
+    pub country: String,
+    /// Cadastral code of the municipality when known, else the folded city.
+    pub city: String,
+    pub postcode: String,
+    /// Comparison form of the street (the contact engine's `address_key`), empty when none.
+    pub street: String,
+    pub number: String,
+    pub shown: AddressOut,
+}
+
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct AddressOut {
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    pub type_normalized: &'static str,
+    pub address: String,
+    pub postcode: String,
+    pub city: String,
+    pub province: String,
+    pub country_code: String,
+    pub address_key: String,
+}
+
+/// A phone or an e-mail in comparable form.
+#[derive(Debug, Clone)]
+pub struct Detail {
+    pub value: String,
+    /// Landline, fax, role mailbox: belongs to a place, not to a person.
+    pub shared: bool,
+    pub label: Option<String>,
+    pub type_normalized: &'static str,
+    /// As received.
+    pub original: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct TaxCode {
+    pub code: String,
+    /// Letters of last and first name agree with the code: only then does it weigh.
+    pub consistent: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub id: Value,
+    pub last: String,
+    pub first: String,
+    pub last_compact: String,
+    pub first_key: FirstNameKey,
+    pub gender: Option<char>,
+    pub tax: Option<TaxCode>,
+    pub country: String,
+    pub addresses: Vec<Addr>,
+    pub phones: Vec<Detail>,
+    pub emails: Vec<Detail>,
+    /// Same address, phone or e-mail written twice inside this one record.
+    pub internal_duplicate: bool,
+    /// Names as received, for the consolidated record.
+    pub last_shown: String,
+    pub first_shown: String,
+}
+
+impl Prepared {
+    pub fn has_name(&self) -> bool {
+        !self.last_compact.is_empty()
+    }
+}
+
+pub fn prepare(
+    register: &Register,
+    rec: &DedupeRecord,
+    index: usize,
+    foreign: Foreign,
+) -> Prepared {
+    let id = rec
+        .id
+        .clone()
+        .filter(|v| !v.is_null())
+        .unwrap_or_else(|| Value::from(index as u64 + 1));
+    let last = fold(rec.last_name());
+    let first = fold(rec.first_name());
+    let first_key = FirstNameKey::new(&register.names, &first);
+    let gender = match rec.gender().to_uppercase().as_str() {
+        "M" | "MALE" | "MASCHIO" | "MASCHILE" | "UOMO" => Some('M'),
+        "F" | "FEMALE" | "FEMMINA" | "FEMMINILE" | "DONNA" => Some('F'),
+        _ => None,
+    };
+    let (code, name, ee) = rec.declared_country();
+    let declared = country_key(register, code, name, ee);
+
+    let mut addresses: Vec<Addr> = rec
+        .all_addresses()
+        .iter()
+        .map(|a| address(register, a, &declared, foreign))
+        .collect();
+    let country = addresses
+        .first()
+        .map(|a| a.country.clone())
+        .unwrap_or_else(|| declared.clone().unwrap_or_else(|| "IT".into()));
+    let phones: Vec<Detail> = rec
+        .all_phones()
+        .iter()
+        .map(|d| phone(d, &country))
+        .collect();
+    let emails: Vec<Detail> = rec
+        .all_emails()
+        .iter()
+        .map(|d| email(register, d))
+        .collect();
+
+    let before = addresses.len() + phones.len() + emails.len();
+    let (p, e) = (dedup_details(phones), dedup_details(emails));
+    addresses = dedup_addresses(addresses);
+    let internal_duplicate = addresses.len() + p.len() + e.len() < before;
+
+    let tax = tax_code(rec.tax_code(), &last, &first);
+    Prepared {
+        id,
+        last_compact: last.replace(' ', ""),
+        last,
+        first,
+        first_key,
+        gender,
+        tax,
+        country,
+        addresses,
+        phones: p,
+        emails: e,
+        internal_duplicate,
+        last_shown: rec.last_name().to_string(),
+        first_shown: rec.first_name().to_string(),
+    }
+}
+
+fn dedup_details(list: Vec<Detail>) -> Vec<Detail> {
+    let mut out: Vec<Detail> = Vec::with_capacity(list.len());
+    for d in list {
+        if d.value.is_empty() {
+            continue;
+        }
+        match out.iter_mut().find(|o| o.value == d.value) {
+            // Keep the more telling label of the two.
+            Some(o) if o.label.is_none() => {
+                o.label = d.label;
+                o.type_normalized = d.type_normalized;
+            }
+            Some(_) => {}
+            None => out.push(d),
+        }
+    }
+    out
+}
+
+fn dedup_addresses(list: Vec<Addr>) -> Vec<Addr> {
+    let mut out: Vec<Addr> = Vec::with_capacity(list.len());
+    for a in list {
+        if out.iter().any(|o| same_place(o, &a)) {
+            continue;
+        }
+        out.push(a);
+    }
+    out
+}
+
+/// One place written twice: same country, city, street and number.
+pub fn same_place(a: &Addr, b: &Addr) -> bool {
+    a.country == b.country
+        && a.city == b.city
+        && a.street == b.street
+        && a.number == b.number
+        && (!a.street.is_empty() || a.postcode == b.postcode)
+}
+
+/// Countries compare by ISO code when one is known; `EE` without a name is "abroad, unknown".
+pub fn country_key(register: &Register, code: &str, name: &str, ee: bool) -> Option<String> {
+    let code = code.trim().to_uppercase();
+    if code.len() == 2 && code.chars().all(|c| c.is_ascii_alphabetic()) {
+        return Some(code);
+    }
+    let folded = if name.trim().is_empty() {
+        fold(&code)
+    } else {
+        fold(name)
+    };
+    if folded.is_empty() {
+        return ee.then(|| "EE".to_string());
+    }
+    if matches!(
+        folded.as_str(),
+        "IT" | "ITA"
+            | "ITALIA"
+            | "ITALY"
+            | "ITALIE"
+            | "ITALIEN"
+            | "ITALIEN "
+            | "REPUBBLICA ITALIANA"
+    ) {
+        return Some("IT".into());
+    }
+    if let Some(c) = register.countries.by_name(&folded).first() {
+        return Some(c.iso3.clone().unwrap_or_else(|| c.cadastral_code.clone()));
+    }
+    if let Some(c) = register.countries.by_iso3(&folded) {
+        return Some(c.iso3.clone().unwrap_or_default());
+    }
+    Some(folded)
+}
+
+/// Two country keys that surely name different countries. `DE` and `DEU` are not compared
+/// (the register has no ISO alpha-2), so only keys of one kind can disagree.
+pub fn countries_differ(a: &str, b: &str) -> bool {
+    if a == b || a == "EE" || b == "EE" {
+        return false;
+    }
+    let kind = |s: &str| match s.len() {
+        2 => 2,
+        3 => 3,
+        _ => 0,
+    };
+    if a == "IT" || b == "IT" {
+        // Italy against anything else is a difference: ITA never reaches here (mapped to IT).
+        return true;
+    }
+    kind(a) == kind(b) && kind(a) != 0 || (kind(a) == 0 && kind(b) == 0)
+}
+
+fn address(
+    register: &Register,
+    a: &AddressIn,
+    declared: &Option<String>,
+    foreign: Foreign,
+) -> Addr {
+    let own = country_key(
+        register,
+        a.country_code(),
+        a.country(),
+        a.province().eq_ignore_ascii_case("EE"),
+    );
+    let mut country = own.or_else(|| declared.clone());
+    let city_folded = fold(a.city());
+    let province = a.province().trim().to_uppercase();
+    let postcode: String = a
+        .postcode()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    let mut city = String::new();
+    if country.as_deref().unwrap_or("IT") == "IT" {
+        city = municipality(register, &city_folded, &province, &postcode).unwrap_or_default();
+        if country.is_none() && foreign == Foreign::Detect && city.is_empty() {
+            country = detect_foreign(register, &city_folded, &postcode, &a.address());
+        }
+    }
+    if city.is_empty() {
+        city = city_folded.clone();
+    }
+    let country = country.unwrap_or_else(|| "IT".into());
+    let (street, number) = street_and_number(&a.address());
+    Addr {
+        country: country.clone(),
+        city,
+        postcode: postcode.clone(),
+        street: street.clone(),
+        number,
+        shown: AddressOut {
+            label: a
+                .label
+                .as_ref()
+                .map(|l| l.as_str().to_string())
+                .filter(|l| !l.is_empty()),
+            type_normalized: vcard_type(a.label.as_ref().map(|l| l.as_str())),
+            address: a.address().trim().to_string(),
+            postcode,
+            city: a.city().to_string(),
+            province,
+            country_code: country,
+            address_key: street,
+        },
+    }
+}
+
+/// Cadastral code of the municipality named (or, failing that, of the only one with that postcode).
+fn municipality(register: &Register, city: &str, province: &str, postcode: &str) -> Option<String> {
+    let m = &register.municipalities;
+    let pick = |hits: Vec<&crate::register::municipality::MunicipalityRecord>| {
+        let active: Vec<_> = hits
+            .into_iter()
+            .filter(|r| {
+                province.is_empty()
+                    || province == "EE"
+                    || r.current.as_ref().is_some_and(|c| c.province == province)
+                    || r.periods.iter().any(|p| p.province == province)
+            })
+            .collect();
+        let current: Vec<_> = active.iter().filter(|r| r.current.is_some()).collect();
+        match (current.len(), active.len()) {
+            (1, _) => Some(current[0].cadastral_code.clone()),
+            (0, 1) => Some(active[0].cadastral_code.clone()),
+            _ => None,
+        }
+    };
+    if !city.is_empty() {
+        if let Some(c) = pick(m.by_name(city)) {
+            return Some(c);
+        }
+    }
+    if postcode.len() == 5 {
+        return pick(m.by_postcode(postcode));
+    }
+    None
+}
+
+/// `foreign: detect`: a country named at the end of the city or address line, or a
+/// postcode that cannot be Italian with a city Italy does not have.
+fn detect_foreign(register: &Register, city: &str, postcode: &str, line: &str) -> Option<String> {
+    for text in [city.to_string(), fold(line)] {
+        let words: Vec<&str> = text.split(' ').collect();
+        for take in (1..=3.min(words.len())).rev() {
+            let tail = words[words.len() - take..].join(" ");
+            if let Some(c) = register.countries.by_name(&tail).first() {
+                return Some(c.iso3.clone().unwrap_or_else(|| c.cadastral_code.clone()));
+            }
+        }
+    }
+    let italian_form = postcode.len() == 5 && postcode.chars().all(|c| c.is_ascii_digit());
+    (!postcode.is_empty() && !italian_form && !city.is_empty()).then(|| "EE".to_string())
+}
+
+/// Street types written short in Italian lists (after folding: `P.zza` is `P ZZA`).
+const STREET_TYPES: &[(&[&str], &str)] = &[
+    (&["V"], "VIA"),
+    (&["VLE"], "VIALE"),
+    (&["V", "LE"], "VIALE"),
+    (&["P", "ZZA"], "PIAZZA"),
+    (&["PZZA"], "PIAZZA"),
+    (&["PZA"], "PIAZZA"),
+    (&["P", "ZA"], "PIAZZA"),
+    (&["P", "LE"], "PIAZZALE"),
+    (&["PLE"], "PIAZZALE"),
+    (&["C", "SO"], "CORSO"),
+    (&["CSO"], "CORSO"),
+    (&["L", "GO"], "LARGO"),
+    (&["LGO"], "LARGO"),
+    (&["V", "LO"], "VICOLO"),
+    (&["VLO"], "VICOLO"),
+    (&["STR"], "STRADA"),
+    (&["LOC"], "LOCALITA"),
+    (&["FRAZ"], "FRAZIONE"),
+    (&["FRZ"], "FRAZIONE"),
+    (&["B", "GO"], "BORGO"),
+    (&["BGO"], "BORGO"),
+    (&["LUNGOTEV"], "LUNGOTEVERE"),
+];
+
+const TITLES: &[(&str, &str)] = &[
+    ("S", "SAN"),
+    ("SS", "SANTISSIMA"),
+    ("STA", "SANTA"),
+    ("GEN", "GENERALE"),
+    ("MONS", "MONSIGNOR"),
+    ("DOTT", "DOTTOR"),
+    ("PROF", "PROFESSOR"),
+    ("F LLI", "FRATELLI"),
+];
+
+/// Stand-in for the contact engine's `address_key` and house number until `address::verify`
+/// serves dedupe: street types and common titles spelled out, articles and numbers removed.
+pub fn street_and_number(line: &str) -> (String, String) {
+    let folded = fold(line);
+    let mut tokens: Vec<&str> = folded.split(' ').filter(|t| !t.is_empty()).collect();
+    let mut number = String::new();
+    // The house number: the last token with a digit after the street name (Via 4 Novembre 12),
+    // unless it belongs to a sub-address (int 5, scala 2).
+    let numeric = |t: &str| t.chars().next().is_some_and(|c| c.is_ascii_digit());
+    let sub = |t: &str| {
+        matches!(
+            t,
+            "INT" | "INTERNO" | "SC" | "SCALA" | "PIANO" | "P" | "APP" | "APPARTAMENTO"
+        )
+    };
+    let candidates: Vec<usize> = (1..tokens.len()).filter(|&i| numeric(tokens[i])).collect();
+    let chosen = candidates
+        .iter()
+        .rev()
+        .find(|&&i| !sub(tokens[i - 1]))
+        .or(candidates.first())
+        .copied();
+    if let Some(pos) = chosen {
+        let digits: String = tokens[pos]
+            .chars()
+            .take_while(|c| c.is_ascii_digit())
+            .collect();
+        let rest: String = tokens[pos]
+            .chars()
+            .skip_while(|c| c.is_ascii_digit())
+            .collect();
+        number = digits.trim_start_matches('0').to_string();
+        let suffix = if !rest.is_empty() {
+            rest
+        } else {
+            tokens
+                .get(pos + 1)
+                .filter(|t| t.len() == 1 && t.chars().all(|c| c.is_ascii_alphabetic()))
+                .map(|t| t.to_string())
+                .unwrap_or_default()
+        };
+        if suffix.len() <= 2 && !suffix.is_empty() && suffix != "SN" {
+            number.push_str(&suffix);
+        }
+        tokens.truncate(pos);
+    }
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    if let Some((abbr, full)) = STREET_TYPES
+        .iter()
+        .find(|(abbr, _)| tokens.len() > abbr.len() && tokens[..abbr.len()] == abbr[..])
+    {
+        out.push(full.to_string());
+        i = abbr.len();
+    }
+    while i < tokens.len() {
+        let t = tokens[i];
+        i += 1;
+        if matches!(
+            t,
+            "DI" | "DEL"
+                | "DELLA"
+                | "DELLO"
+                | "DEI"
+                | "DEGLI"
+                | "DELLE"
+                | "D"
+                | "DELL"
+                | "DE"
+                | "DA"
+                | "LA"
+                | "IL"
+                | "LO"
+                | "L"
+        ) {
+            continue;
+        }
+        let full = TITLES
+            .iter()
+            .find(|(a, _)| *a == t)
+            .map(|(_, f)| *f)
+            .unwrap_or(t);
+        out.push(full.to_string());
+    }
+    (out.join(" "), number)
+}
+
+fn phone(d: &DetailIn, country: &str) -> Detail {
+    let raw = d.value();
+    let mut digits: String = raw.chars().filter(|c| c.is_ascii_digit()).collect();
+    let international = raw.trim_start().starts_with('+') || digits.starts_with("00");
+    if raw.trim_start().starts_with('+') {
+        digits.insert_str(0, "00");
+    }
+    let italian = if let Some(rest) = digits.strip_prefix("0039") {
+        digits = rest.to_string();
+        true
+    } else {
+        !international && country == "IT"
+    };
+    let type_normalized = vcard_type(d.label());
+    // A national number of a foreign record is kept apart from the same digits in Italy.
+    let value = if italian || international {
+        digits.clone()
+    } else {
+        format!("{country}:{digits}")
+    };
+    // Italian landlines start with 0, mobiles with 3: a landline rings in a place.
+    let shared =
+        matches!(type_normalized, "fax" | "pager" | "main") || (italian && digits.starts_with('0'));
+    Detail {
+        value: if digits.len() < 6 {
+            String::new()
+        } else {
+            value
+        },
+        shared,
+        label: d.label().map(str::to_string),
+        type_normalized,
+        original: raw.to_string(),
+    }
+}
+
+fn email(register: &Register, d: &DetailIn) -> Detail {
+    let value = d
+        .value()
+        .trim()
+        .trim_start_matches("mailto:")
+        .to_lowercase();
+    let valid = value.split('@').count() == 2 && !value.starts_with('@') && !value.ends_with('@');
+    let localpart = value.split('@').next().unwrap_or("");
+    let shared = register.names.is_role_localpart(localpart);
+    Detail {
+        value: if valid { value.clone() } else { String::new() },
+        shared,
+        label: d.label().map(str::to_string),
+        type_normalized: vcard_type(d.label()),
+        original: d.value().to_string(),
+    }
+}
+
+/// A well-formed tax code, and whether its name letters agree with the record's name.
+/// Built on `crate::tax_code` (check character and name letters), never a second copy of it.
+fn tax_code(text: &str, last: &str, first: &str) -> Option<TaxCode> {
+    use crate::tax_code::code::{check_char, decode_homocode, first_name_part, last_name_part};
+    let code = compact(text);
+    if code.len() != 16 || !code.is_ascii() {
+        return None;
+    }
+    let bytes = code.as_bytes();
+    if check_char(&bytes[..15]) != Some(bytes[15]) {
+        return None;
+    }
+    let plain = decode_homocode(bytes);
+    let consistent = !last.is_empty()
+        && !first.is_empty()
+        && last_name_part(last) == code[..3]
+        && first_name_part(first) == code[3..6];
+    Some(TaxCode {
+        code: String::from_utf8_lossy(&plain).to_string(),
+        consistent,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn street_forms_meet() {
+        assert_eq!(
+            street_and_number("P.zza della Repubblica, 10/A"),
+            ("PIAZZA REPUBBLICA".into(), "10A".into())
+        );
+        assert_eq!(
+            street_and_number("Piazza Repubblica 10 a"),
+            ("PIAZZA REPUBBLICA".into(), "10A".into())
+        );
+        assert_eq!(
+            street_and_number("C.so Buenos Aires 033"),
+            ("CORSO BUENOS AIRES".into(), "33".into())
+        );
+        assert_eq!(
+            street_and_number("Via S. Vitale"),
+            ("VIA SAN VITALE".into(), "".into())
+        );
+        assert_eq!(
+            street_and_number("Via XX Settembre 5"),
+            ("VIA XX SETTEMBRE".into(), "5".into())
+        );
+        assert_eq!(
+            street_and_number("Via 4 Novembre 12 int. 3"),
+            ("VIA 4 NOVEMBRE".into(), "12".into())
+        );
+    }
+
+    #[test]
+    fn countries() {
+        assert!(countries_differ("IT", "DE"));
+        assert!(countries_differ("IT", "DEU"));
+        assert!(!countries_differ("DE", "DEU"));
+        assert!(countries_differ("FRA", "DEU"));
+        assert!(!countries_differ("EE", "DEU"));
+    }
+}

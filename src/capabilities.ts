@@ -1,0 +1,17 @@
+import type { Capability } from './http/capability.js';
+
+/**
+ * Every capability served through the shared machinery, by name. Loaded lazily so that a job worker
+ * thread imports only the capability it runs.
+ */
+export const CAPABILITY_MODULES: Record<string, () => Promise<Capability<unknown>>> = {};
+
+export async function loadCapability(name: string): Promise<Capability<unknown>> {
+  const load = CAPABILITY_MODULES[name];
+  if (!load) throw new Error(`unknown capability ${name}`);
+  return load();
+}
+
+export async function loadAllCapabilities(): Promise<Capability<unknown>[]> {
+  return Promise.all(Object.values(CAPABILITY_MODULES).map((load) => load()));
+}

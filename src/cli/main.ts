@@ -1,0 +1,124 @@
+import path from 'node:path';
+
+import { Command } from 'commander';
+
+import { addPack, setAutoTopup, subscribe } from '../credit/ledger.js';
+import { creditReport } from '../credit/report.js';
+import { createAccount, createToken, listTokens, regenerateToken, revokeToken } from '../account/tokens.js';
+import { defaultDataDir, defaultSourceDir } from '../config.js';
+import type { Counter } from '../http/capability.js';
+import { native } from '../native.js';
+import { buildService } from '../server.js';
+import { openState } from '../state/db.js';
+import { printImportSummary, runImport } from './import.js';
+
+const program = new Command('recapito').description('address and contact verification service').option('--data-dir <dir>', 'data folder (env RECAPITO_DATA_DIR)');
+
+const dataDir = (): string => path.resolve((program.opts().dataDir as string | undefined) ?? defaultDataDir());
+const state = () => openState(dataDir());
+
+function counterArg(value: string): Counter {
+  if (value !== 'contact' && value !== 'dedupe' && value !== 'light') throw new Error('counter is contact, dedupe or light');
+  return value;
+}
+
+program
+  .command('serve')
+  .description('start the HTTP service (imports the default register on first start)')
+  .option('--port <port>', 'port (env PORT)', process.env.PORT ?? '8080')
+  .option('--host <host>', 'host (env HOST)', process.env.HOST ?? '127.0.0.1')
+  .option('--source <dir>', 'open data for the first import', defaultSourceDir())
+  .action(async (opts: { port: string; host: string; source: string }) => {
+    if (!native.registerExists(dataDir())) {
+      console.error(`no register in ${dataDir()}: importing from ${opts.source}`);
+      printImportSummary(await runImport(opts.source, dataDir()));
+    }
+    const service = await buildService({ dataDir: dataDir(), port: Number(opts.port), host: opts.host });
+    const address = await service.app.listen({ port: Number(opts.port), host: opts.host });
+    console.log(`recapito listening on ${address}/api/v1/`);
+    const stop = async () => {
+      await service.app.close();
+      await service.jobs.stop();
+      process.exit(0);
+    };
+    process.once('SIGINT', () => void stop());
+    process.once('SIGTERM', () => void stop());
+  });
+
+program
+  .command('import')
+  .description('build the register indexes from open data in their published formats')
+  .option('--source <dir>', 'folder with it/, world/, contact/ (default ../shared/data)', defaultSourceDir())
+  .action(async (opts: { source: string }) => printImportSummary(await runImport(opts.source, dataDir())));
+
+const account = program.command('account').description('accounts');
+account
+  .command('create <name>')
+  .option('--language <lang>', 'language of texts for this account', 'en')
+  .action((name: string, opts: { language: string }) => {
+    const a = createAccount(state(), name, opts.language);
+    console.log(`account ${a.name} created (language ${a.language})`);
+  });
+
+const token = program.command('token').description('API tokens (stored hashed)');
+token
+  .command('create')
+  .option('--account <name>', 'account the token belongs to')
+  .option('--expires <iso>', 'expiry, ISO-8601')
+  .action((opts: { account?: string; expires?: string }) => {
+    const { token: t, record } = createToken(state(), opts.account ?? null, opts.expires ?? null);
+    console.log(`token ${record.id} for ${record.account ?? '(no account)'}${record.expiry ? `, expires ${record.expiry}` : ''}`);
+    console.log(t);
+  });
+token
+  .command('list')
+  .requiredOption('--account <name>')
+  .action((opts: { account: string }) => {
+    console.table(listTokens(state(), opts.account).map((t) => ({ id: t.id, created: t.created, expiry: t.expiry ?? '', revoked: t.revoked ?? '', last_used: t.last_used ?? '', requests: t.requests })));
+  });
+token.command('revoke <token>').action((t: string) => console.log(`token ${revokeToken(state(), t).id} revoked`));
+token.command('regenerate <token>').action((t: string) => {
+  const { token: fresh, record } = regenerateToken(state(), t);
+  console.log(`old token revoked; new token ${record.id}`);
+  console.log(fresh);
+});
+
+const credit = program.command('credit').description('operator commands for credits');
+credit
+  .command('show')
+  .requiredOption('--account <name>')
+  .action((opts: { account: string }) => console.log(JSON.stringify(creditReport(state(), opts.account, {}), null, 2)));
+credit
+  .command('add-pack')
+  .requiredOption('--account <name>')
+  .requiredOption('--counter <counter>', 'contact | dedupe | light', counterArg)
+  .requiredOption('--size <n>', 'operations in the pack', Number)
+  .action((opts: { account: string; counter: Counter; size: number }) => {
+    addPack(state(), opts.account, opts.counter, opts.size);
+    console.log(`pack of ${opts.size} ${opts.counter} operations added to ${opts.account}`);
+  });
+credit
+  .command('subscribe')
+  .requiredOption('--account <name>')
+  .requiredOption('--counter <counter>', 'contact | dedupe | light', counterArg)
+  .requiredOption('--size <n>', 'operations a month', Number)
+  .action((opts: { account: string; counter: Counter; size: number }) => {
+    subscribe(state(), opts.account, opts.counter, opts.size);
+    console.log(`monthly subscription of ${opts.size} ${opts.counter} operations for ${opts.account}`);
+  });
+credit
+  .command('auto-topup')
+  .requiredOption('--account <name>')
+  .requiredOption('--counter <counter>', 'contact | dedupe | light', counterArg)
+  .requiredOption('--size <n>', 'operations per pack bought', Number)
+  .requiredOption('--cap-eur <eur>', 'monthly cap in euro', Number)
+  .option('--off', 'deactivate')
+  .action((opts: { account: string; counter: Counter; size: number; capEur: number; off?: boolean }) => {
+    setAutoTopup(state(), opts.account, opts.counter, opts.size, opts.capEur, !opts.off);
+    console.log(`auto top-up ${opts.off ? 'off' : 'on'} for ${opts.account} ${opts.counter}: packs of ${opts.size}, cap €${opts.capEur}/month`);
+  });
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});

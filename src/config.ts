@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The project folder (where package.json lives), whether running from src or dist. */
+export const PROJECT_ROOT = (() => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) return process.cwd();
+    dir = parent;
+  }
+  return dir;
+})();
+
+export interface ServiceConfig {
+  dataDir: string;
+  host: string;
+  port: number;
+  /** Host names answered with Italian keys and codes by default (the legacy host). */
+  legacyHosts: string[];
+  /** Tests only: let network checks reach loopback/private addresses. */
+  allowPrivateNetwork: boolean;
+  /** Tests only: DNS server `host:port` used by email/website checks. */
+  dnsServer?: string;
+  /** Worker threads for asynchronous jobs. */
+  jobWorkers: number;
+  /** Requests a minute per token and class (spec: 60 single, 10 batch, 300 autocomplete). */
+  rateLimits: { single: number; batch: number; autocomplete: number };
+}
+
+export function defaultDataDir(): string {
+  return path.resolve(process.env.RECAPITO_DATA_DIR ?? path.join(PROJECT_ROOT, 'data'));
+}
+
+/** Where the open data is read from by default: ../shared/data beside the project, when present. */
+export function defaultSourceDir(): string {
+  return path.resolve(process.env.RECAPITO_SOURCE_DIR ?? path.join(PROJECT_ROOT, '..', 'shared', 'data'));
+}
+
+export function configFromEnv(overrides: Partial<ServiceConfig> = {}): ServiceConfig {
+  const legacy = process.env.RECAPITO_LEGACY_HOSTS ?? '';
+  return {
+    dataDir: defaultDataDir(),
+    host: process.env.HOST ?? '127.0.0.1',
+    port: Number(process.env.PORT ?? 8080),
+    legacyHosts: legacy.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    allowPrivateNetwork: process.env.RECAPITO_ALLOW_PRIVATE_NETWORK === '1',
+    dnsServer: process.env.RECAPITO_DNS_SERVER || undefined,
+    jobWorkers: Number(process.env.RECAPITO_JOB_WORKERS ?? 1),
+    rateLimits: {
+      single: Number(process.env.RECAPITO_RATE_SINGLE ?? 60),
+      batch: Number(process.env.RECAPITO_RATE_BATCH ?? 10),
+      autocomplete: Number(process.env.RECAPITO_RATE_AUTOCOMPLETE ?? 300),
+    },
+    ...overrides,
+  };
+}

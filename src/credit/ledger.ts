@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+
+import type { Counter } from '../http/capability.js';
+import { ApiError } from '../http/errors.js';
+import type { CreditRecord, StateDb } from '../state/db.js';
+
+export const COUNTERS: readonly Counter[] = ['contact', 'dedupe', 'light'];
+
+/** Free operations a month (spec, Limits), reset on the 1st. */
+export const FREE_MONTHLY: Record<Counter, number> = { contact: 50, dedupe: 100, light: 500 };
+
+/** Price of one operation bought in a pack, in euro: what the auto top-up cap is measured against. */
+export const UNIT_PRICE_EUR: Record<Counter, number> = { contact: 0.02, dedupe: 0.01, light: 0.002 };
+
+export interface Bucket {
+  operations: number;
+  remaining: number;
+}
+
+/** The `credit` object of every consuming response. */
+export interface CreditCharge {
+  counter: Counter;
+  charged: number;
+  free: Bucket;
+  subscription: Bucket;
+  packs: Bucket;
+  available: number;
+  auto_topup: number;
+  note: string | null;
+}
+
+/** Where a charge was taken from, so that a refund gives back exactly the same operations. */
+export interface ChargeTicket {
+  account: string;
+  counter: Counter;
+  month: string;
+  free: number;
+  subscription: number;
+  packs: { id: string; n: number }[];
+}
+
+const month = (now: Date): string => now.toISOString().slice(0, 7);
+const day = (d: Date): string => d.toISOString().slice(0, 10);
+
+export function nextMonthFirst(now: Date): string {
+  return day(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)));
+}
+
+function key(account: string, counter: Counter): string {
+  return `${account}/${counter}`;
+}
+
+function fresh(account: string, counter: Counter, now: Date): CreditRecord {
+  return {
+    account,
+    counter,
+    month: month(now),
+    free_used: 0,
+    subscription: null,
+    packs: [],
+    auto_topup: { active: false, size: 0, monthly_cap_eur: 0, spent_month_eur: 0 },
+    used_month: 0,
+    used_total: 0,
+    last_used: null,
+    bought_ever: false,
+  };
+}
+
+/** The record as it stands today: a new month resets the allowance; a due subscription renews. */
+export function current(db: StateDb, account: string, counter: Counter, now = new Date()): CreditRecord {
+  const stored = db.credits.get(key(account, counter));
+  const r: CreditRecord = stored ? structuredClone(stored) : fresh(account, counter, now);
+  if (r.month !== month(now)) {
+    r.month = month(now);
+    r.free_used = 0;
+    r.used_month = 0;
+    r.auto_topup.spent_month_eur = 0;
+  }
+  while (r.subscription && r.subscription.renews_on <= day(now)) {
+    r.subscription.left = r.subscription.size;
+    r.subscription.renews_on = nextMonthFirst(new Date(`${r.subscription.renews_on}T00:00:00Z`));
+  }
+  return r;
+}
+
+export function availableOf(r: CreditRecord): number {
+  return freeLeft(r) + (r.subscription?.left ?? 0) + r.packs.reduce((s, p) => s + p.left, 0);
+}
+
+function freeLeft(r: CreditRecord): number {
+  return Math.max(0, FREE_MONTHLY[r.counter as Counter] - r.free_used);
+}
+
+function packPrice(counter: Counter, size: number): number {
+  return Math.round(size * UNIT_PRICE_EUR[counter] * 100) / 100;
+}
+
+/**
+ * Takes `units` operations in the order free → subscription → packs → auto top-up, in one write
+ * transaction: two callers racing for the last unit never both get it. Throws 402 and writes nothing
+ * when the credit does not cover the whole call.
+ */
+export function consume(db: StateDb, account: string, counter: Counter, units: number, now = new Date()): { charge: CreditCharge; ticket: ChargeTicket } {
+  return db.root.transactionSync(() => {
+    const r = current(db, account, counter, now);
+    const ticket: ChargeTicket = { account, counter, month: r.month, free: 0, subscription: 0, packs: [] };
+    let need = units;
+    const take = (have: number): number => {
+      const n = Math.min(have, need);
+      need -= n;
+      return n;
+    };
+    ticket.free = take(freeLeft(r));
+    r.free_used += ticket.free;
+    if (r.subscription) {
+      ticket.subscription = take(r.subscription.left);
+      r.subscription.left -= ticket.subscription;
+    }
+    for (const p of r.packs) {
+      if (need === 0) break;
+      const n = take(p.left);
+      if (n > 0) {
+        p.left -= n;
+        ticket.packs.push({ id: p.id, n });
+      }
+    }
+    let bought = 0;
+    const a = r.auto_topup;
+    while (need > 0 && a.active && a.size > 0) {
+      const price = packPrice(counter, a.size);
+      if (a.spent_month_eur + price > a.monthly_cap_eur + 1e-9) break;
+      const pack = { id: randomUUID().slice(0, 8), size: a.size, left: a.size, bought_on: now.toISOString(), auto: true, price_eur: price };
+      a.spent_month_eur = Math.round((a.spent_month_eur + price) * 100) / 100;
+      r.packs.push(pack);
+      r.bought_ever = true;
+      bought += 1;
+      const n = take(pack.left);
+      pack.left -= n;
+      ticket.packs.push({ id: pack.id, n });
+    }
+    if (need > 0) {
+      throw new ApiError('payment_required', { counter, needed: units, available: availableOf(current(db, account, counter, now)) }, {
+        counter,
+        needed: units,
+        available: availableOf(current(db, account, counter, now)),
+      });
+    }
+    if (units > 0) {
+      r.used_month += units;
+      r.used_total += units;
+      r.last_used = now.toISOString();
+    }
+    db.credits.put(key(account, counter), r);
+    const packsTaken = ticket.packs.reduce((s, p) => s + p.n, 0);
+    const charge: CreditCharge = {
+      counter,
+      charged: units,
+      free: { operations: ticket.free, remaining: freeLeft(r) },
+      subscription: { operations: ticket.subscription, remaining: r.subscription?.left ?? 0 },
+      packs: { operations: packsTaken, remaining: r.packs.reduce((s, p) => s + p.left, 0) },
+      available: availableOf(r),
+      auto_topup: bought,
+      note: bought > 0 ? `auto top-up bought ${bought} pack(s) of ${a.size}` : null,
+    };
+    return { charge, ticket };
+  });
+}
+
+/**
+ * Gives back operations that were charged but not processed (a failed call, a stopped job): to the
+ * packs and subscription they came from, and to the free allowance when still in the same month.
+ */
+export function refund(db: StateDb, ticket: ChargeTicket, units: number, now = new Date()): number {
+  if (units <= 0) return 0;
+  return db.root.transactionSync(() => {
+    const r = current(db, ticket.account, ticket.counter, now);
+    let left = units;
+    const give = (max: number): number => {
+      const n = Math.min(max, left);
+      left -= n;
+      return n;
+    };
+    for (const t of [...ticket.packs].reverse()) {
+      const pack = r.packs.find((p) => p.id === t.id);
+      if (pack) pack.left += give(t.n);
+    }
+    if (r.subscription) r.subscription.left = Math.min(r.subscription.size, r.subscription.left + give(ticket.subscription));
+    if (ticket.month === r.month) r.free_used = Math.max(0, r.free_used - give(ticket.free));
+    const given = units - left;
+    r.used_month = Math.max(0, r.used_month - given);
+    r.used_total = Math.max(0, r.used_total - given);
+    db.credits.put(key(ticket.account, ticket.counter), r);
+    return given;
+  });
+}
+
+export function addPack(db: StateDb, account: string, counter: Counter, size: number, now = new Date()): CreditRecord {
+  return db.root.transactionSync(() => {
+    const r = current(db, account, counter, now);
+    r.packs.push({ id: randomUUID().slice(0, 8), size, left: size, bought_on: now.toISOString(), auto: false, price_eur: packPrice(counter, size) });
+    r.bought_ever = true;
+    db.credits.put(key(account, counter), r);
+    return r;
+  });
+}
+
+export function subscribe(db: StateDb, account: string, counter: Counter, size: number, now = new Date()): CreditRecord {
+  return db.root.transactionSync(() => {
+    const r = current(db, account, counter, now);
+    r.subscription = { size, left: size, activated_on: day(now), renews_on: nextMonthFirst(now) };
+    r.bought_ever = true;
+    db.credits.put(key(account, counter), r);
+    return r;
+  });
+}
+
+export function setAutoTopup(db: StateDb, account: string, counter: Counter, size: number, capEur: number, active = true, now = new Date()): CreditRecord {
+  return db.root.transactionSync(() => {
+    const r = current(db, account, counter, now);
+    r.auto_topup = { ...r.auto_topup, active, size, monthly_cap_eur: capEur };
+    db.credits.put(key(account, counter), r);
+    return r;
+  });
+}

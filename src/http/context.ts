@@ -1,0 +1,77 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+import type { Caller } from '../account/tokens.js';
+import { accountLanguage } from '../account/tokens.js';
+import type { ServiceConfig } from '../config.js';
+import type { StateDb } from '../state/db.js';
+import { ApiError } from './errors.js';
+import { isLanguage, languageFromAcceptHeader, type Language } from './language.js';
+import { toItalianOutput } from './keys.js';
+
+/** What every handler knows about the request it serves. */
+export interface RequestContext {
+  caller?: Caller;
+  language: Language;
+  /** Italian keys and codes in the answer: language it, or the legacy host without an explicit language. */
+  italian: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx: RequestContext;
+  }
+}
+
+export interface Services {
+  config: ServiceConfig;
+  db: StateDb;
+}
+
+function explicitLanguage(req: FastifyRequest): string | undefined {
+  const body = req.body as Record<string, unknown> | undefined;
+  const query = req.query as Record<string, unknown> | undefined;
+  for (const source of [body, query]) {
+    if (source && typeof source === 'object' && !Array.isArray(source)) {
+      const v = source.language ?? source.lingua;
+      if (v !== undefined) return String(v);
+    }
+  }
+  return undefined;
+}
+
+function isLegacyHost(req: FastifyRequest, config: ServiceConfig): boolean {
+  const host = (req.headers.host ?? '').split(':')[0]?.toLowerCase() ?? '';
+  return config.legacyHosts.includes(host);
+}
+
+/**
+ * Language, in the order the spec lists: `language` in the body, then the query, then
+ * Accept-Language, then the account's language; English otherwise (Italian on the legacy host).
+ */
+export function negotiate(req: FastifyRequest, config: ServiceConfig): RequestContext {
+  const legacy = isLegacyHost(req, config);
+  const explicit = explicitLanguage(req);
+  if (explicit !== undefined && !isLanguage(explicit.trim().toLowerCase())) {
+    throw new ApiError('validation_failed', { field: 'language', problem: `one of it en de fr es nl pt sv no fi da is el` }, [
+      { field: 'language', problem: 'unsupported language' },
+    ]);
+  }
+  const chosen =
+    (explicit?.trim().toLowerCase() as Language | undefined) ??
+    languageFromAcceptHeader(req.headers['accept-language']) ??
+    accountLanguage(req.ctx.caller) ??
+    (legacy ? 'it' : 'en');
+  return { caller: req.ctx.caller, language: chosen, italian: chosen === 'it' || (legacy && explicit === undefined) };
+}
+
+/** Sends a body in the request's language and key set. */
+export function answer(req: FastifyRequest, reply: FastifyReply, body: unknown, status = 200): FastifyReply {
+  reply.header('Content-Language', req.ctx.language);
+  return reply.code(status).send(req.ctx.italian ? toItalianOutput(body) : body);
+}
+
+export function requireAccount(req: FastifyRequest): string {
+  const account = req.ctx.caller?.account?.name;
+  if (!account) throw new ApiError('account_required');
+  return account;
+}

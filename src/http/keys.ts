@@ -1,0 +1,365 @@
+/**
+ * The English↔Italian mapping of the interface (spec, Versioning). Input: Italian keys, Italian option
+ * values and common synonyms become English before validation. Output: with Italian, keys, enumerated
+ * values and outcome codes become Italian. Everything in between speaks English.
+ */
+import { englishCode, italianCode } from './outcomes.js';
+
+/** Field names, English → Italian, word for word from the spec. */
+export const FIELD_IT: Readonly<Record<string, string>> = {
+  account: 'account',
+  members: 'membri',
+  action: 'azione',
+  method: 'metodo',
+  activated_on: 'attivato_il',
+  metric: 'metrico',
+  active: 'attiva',
+  min_level: 'livello_minimo',
+  active_packs: 'attivi',
+  missing: 'mancano',
+  address: 'indirizzo',
+  modified: 'modificati',
+  address_key: 'indirizzo_confronto',
+  month: 'mese',
+  addresses: 'indirizzi',
+  monthly_cap_eur: 'tetto_mese_eur',
+  after: 'dopo',
+  multiple_postcodes: 'multicap',
+  age: 'eta',
+  municipality: 'comune',
+  agreement: 'consenso',
+  municipality_code: 'comune_codice',
+  ambiguous_year: 'anno_ambiguo',
+  municipality_code_type: 'comune_codice_tipo',
+  area: 'area',
+  n_records: 'n_anagrafiche',
+  async: 'asincrono',
+  name_id: 'nome_id',
+  auto_topup: 'auto_ricarica',
+  name_original: 'nome_originale',
+  available: 'disponibile',
+  national_number: 'nazionale',
+  before: 'prima',
+  nearby: 'vicino',
+  belfiore_code: 'codice_belfiore',
+  needed: 'necessarie',
+  birth_country: 'nazione_nascita',
+  needs_topup: 'da_ricaricare',
+  birth_date: 'data_nascita',
+  network: 'rete',
+  birth_place: 'comune_nascita',
+  normalized: 'normalizzato',
+  birth_place_name: 'luogo_nascita',
+  normalized_postal: 'normalizzato_postale',
+  birth_province: 'provincia_nascita',
+  not_found: 'non_trovati',
+  born_abroad: 'nato_estero',
+  note: 'nota',
+  bought: 'comprati',
+  notes: 'note',
+  building: 'edificio',
+  number: 'numero',
+  cadastral_code: 'catastale',
+  numbers: 'numeri',
+  canonical_address: 'indirizzo_canonico',
+  occurrences: 'occorrenze',
+  canonical_city: 'localita_canonica',
+  operations: 'elaborazioni',
+  care_of: 'presso',
+  operator: 'operatore',
+  certificate_ok: 'certificato_ok',
+  origin: 'origine',
+  changed: 'modificato',
+  other: 'altro',
+  changes: 'modifiche',
+  outcome: 'esito',
+  charged: 'consumate',
+  outcome_label: 'esito_label',
+  check: 'controlla',
+  outcomes: 'esiti',
+  check_digit: 'controllo',
+  overall_cap_eur: 'tetto_globale_eur',
+  city: 'localita',
+  packs: 'pacchetti',
+  city_key: 'localita_confronto',
+  parsed: 'letto',
+  city_passes: 'cicli_localita',
+  phase: 'fase',
+  city_type: 'localita_tipo',
+  phone: 'telefono',
+  class: 'classe',
+  phone2: 'telefono2',
+  code: 'codice',
+  phone3: 'telefono3',
+  colour: 'colore',
+  phones: 'telefoni',
+  comments: 'commenti',
+  place: 'luogo',
+  conditions: 'condizioni',
+  position: 'posizione',
+  confidence: 'confidenza',
+  postcode: 'cap',
+  confirmed: 'confermato',
+  postcode_check: 'cap_verifica',
+  consolidate: 'consolida',
+  precision: 'precisione',
+  contact: 'contatto',
+  preserve_original: 'preserva_originale',
+  contact_person: 'referente',
+  presumed: 'presunto',
+  corrected_from: 'corretta_da',
+  processed: 'lavorato',
+  counter: 'contatore',
+  processed_at: 'datalav',
+  counters: 'contatori',
+  profession: 'qualifica',
+  countries: 'nazioni',
+  provenance: 'provenienza',
+  country: 'nazione',
+  province: 'provincia',
+  country_code: 'nazione_iso2',
+  provincial_capital: 'capoluogo',
+  country_original: 'nazione_originale',
+  reachable: 'raggiungibile',
+  country_prefix: 'prefisso_paese',
+  reason: 'motivo',
+  created: 'creato',
+  record_outcome: 'esito_record',
+  credit: 'credito',
+  records: 'anagrafiche',
+  dedupe: 'deduplica',
+  redirects: 'redirect',
+  detail: 'dettaglio',
+  reference: 'riferimento',
+  differences: 'differenze',
+  reference_id: 'riferimento_id',
+  discarded: 'scartati',
+  remaining: 'rimaste',
+  disposable: 'usa_e_getta',
+  renews_on: 'si_rinnova_il',
+  district: 'quartiere',
+  reset_on: 'si_azzerano_il',
+  domain_checked: 'dominio_verificato',
+  rows: 'righe',
+  domain_exists: 'dominio_esiste',
+  salutation: 'saluto',
+  done: 'fatte',
+  save: 'salva',
+  duration_ms: 'durata_ms',
+  segment_passes: 'cicli_arcostradale',
+  e164: 'formato_e164',
+  session: 'sessione',
+  education: 'titolo_studio',
+  short: 'breve',
+  entries: 'schede',
+  singles: 'singoli',
+  error: 'errore',
+  size: 'taglia',
+  exists: 'esiste',
+  source: 'fonte',
+  expiry: 'scadenza',
+  specificity: 'specificita',
+  explanations: 'spiegazioni',
+  spent_month_eur: 'speso_mese_eur',
+  extension: 'estensione',
+  spent_overall_month_eur: 'speso_globale_mese_eur',
+  field: 'campo',
+  state: 'stato',
+  final_url: 'url_finale',
+  states: 'stati',
+  first_name: 'nome',
+  street: 'strada',
+  foreign: 'esteri',
+  street_id: 'via_id',
+  foreign_address: 'estero',
+  street_name: 'toponimo',
+  formal_salutation: 'saluto_formale',
+  street_passes: 'cicli_toponimo',
+  format: 'formato',
+  street_proper_name: 'duf',
+  found: 'trovato',
+  street_type: 'dug',
+  free: 'gratuite',
+  sub_address: 'subindirizzo',
+  free_forever: 'gratis_per_sempre',
+  sub_address_confirmed: 'subindirizzo_confermato',
+  full_name: 'nominativo',
+  subject_type: 'tipo_soggetto',
+  gender: 'sesso',
+  subscription: 'abbonamento',
+  gender_source: 'fonte_sesso',
+  suffix: 'esponente',
+  generic: 'generica',
+  suggestion: 'suggerimento',
+  group: 'gruppo',
+  summary: 'riepilogo',
+  groups: 'gruppi',
+  supported: 'supportato',
+  hamlet: 'frazione',
+  syntax: 'sintassi',
+  hints: 'suggerimenti',
+  tax_code: 'codice_fiscale',
+  homocode: 'omocodo',
+  tax_code_outcome: 'codice_fiscale_esito',
+  house_number: 'civico',
+  territory: 'territorio',
+  house_number_label: 'civico_label',
+  text: 'testo',
+  house_number_verified: 'civico_verificato',
+  time_ms: 'tempo_ms',
+  house_numbers: 'civici',
+  title: 'titolo',
+  informal_salutation: 'saluto_informale',
+  to_check: 'da_controllare',
+  iso2: 'codice_iso2',
+  total: 'totali',
+  iso3: 'codice_iso3',
+  town: 'citta',
+  istat_code: 'istat',
+  truncated: 'troncato',
+  items: 'elementi',
+  type: 'tipo',
+  job: 'lavoro',
+  type_normalized: 'tipo_norm',
+  language: 'lingua',
+  types: 'tipi',
+  languages: 'lingue',
+  unresolved: 'non_risolti',
+  last_name: 'cognome',
+  url_normalized: 'url_normalizzato',
+  last_on: 'ultimo_il',
+  used: 'usate',
+  last_used: 'ultimo_uso',
+  valid: 'valida',
+  left: 'residuo',
+  value: 'valore',
+  legacy_default: 'default_storico',
+  warning: 'avviso',
+  level: 'livello',
+  warnings: 'avvisi',
+  light: 'leggere',
+  website: 'sito',
+  long: 'lungo',
+  website2: 'sito2',
+  long_name: 'nome_esteso',
+  website3: 'sito3',
+  main_record: 'principale',
+  websites: 'siti',
+  match: 'corrisponde',
+  zoned: 'zonato',
+  matches: 'abbinamenti',
+};
+
+/** Synonyms accepted on input (and in batch file headers). */
+const SYNONYMS: Readonly<Record<string, string>> = {
+  zip: 'postcode',
+  zipcode: 'postcode',
+  zip_code: 'postcode',
+  postal_code: 'postcode',
+  surname: 'last_name',
+  family_name: 'last_name',
+  given_name: 'first_name',
+  phone_number: 'phone',
+  telephone: 'phone',
+  date_of_birth: 'birth_date',
+  dob: 'birth_date',
+  place_of_birth: 'birth_place',
+  e_mail: 'email',
+  mail: 'email',
+  codice_fiscale: 'tax_code',
+  codicefiscale: 'tax_code',
+  cf: 'tax_code',
+  nome_cognome: 'full_name',
+};
+
+/** Option values, Italian → English, for the fields that carry them. */
+const VALUE_EN: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  format: { nazionale: 'national', internazionale: 'international' },
+  action: { genera: 'generate', valida: 'validate', estrai: 'extract', confronta: 'compare', seleziona: 'select', suggerisci: 'suggest' },
+  foreign: { dichiarati: 'declared', rileva: 'detect' },
+  min_level: { certo: 'certain', probabile: 'probable', ambiguo: 'ambiguous' },
+};
+
+/** Enumerated values answered in Italian, by the field that carries them. */
+const VALUE_IT: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  level: { certain: 'certo', probable: 'probabile', ambiguous: 'ambiguo' },
+  min_level: { certain: 'certo', probable: 'probabile', ambiguous: 'ambiguo' },
+  confidence: { certain: 'certo', probable: 'probabile', ambiguous: 'ambiguo' },
+  state: {
+    queued: 'in_coda', running: 'in_corso', completed: 'completato', failed: 'fallito', cancelled: 'annullato',
+    never_used: 'mai_usato', free: 'gratuito', free_used_up: 'gratuito_esaurito', active: 'attivo',
+    awaiting_renewal: 'in_attesa_rinnovo', used_up: 'esaurito',
+  },
+  outcome_label: { ok: 'ok', modified: 'modificato', warning: 'avviso', error: 'errore' },
+  format: { national: 'nazionale', international: 'internazionale' },
+  action: { generate: 'genera', validate: 'valida', extract: 'estrai', compare: 'confronta', select: 'seleziona', suggest: 'suggerisci' },
+  foreign: { declared: 'dichiarati', detect: 'rileva' },
+  counter: { contact: 'contatto', dedupe: 'deduplica', light: 'leggere' },
+};
+
+const FIELD_EN: Readonly<Record<string, string>> = Object.fromEntries([
+  ...Object.entries(FIELD_IT).map(([en, it]) => [it, en]),
+  ...Object.entries(SYNONYMS),
+]);
+
+/** Fields whose values are outcome codes. */
+const OUTCOME_FIELDS = new Set(['outcome', 'record_outcome', 'tax_code_outcome']);
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** An input key as the service understands it: Italian and synonyms become English; case and hyphens folded. */
+export function englishKey(key: string): string {
+  const k = key.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  return FIELD_EN[k] ?? k;
+}
+
+/** Italian keys, synonyms and Italian option values of a request body, recursively, become English. */
+export function toEnglishInput(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toEnglishInput);
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [rawKey, raw] of Object.entries(value)) {
+    const key = englishKey(rawKey);
+    let v = toEnglishInput(raw);
+    const values = VALUE_EN[key];
+    if (values && typeof v === 'string') v = values[v.trim().toLowerCase()] ?? v;
+    // an English key wins over its Italian twin when a client sends both
+    if (!(key in out) || rawKey === key) out[key] = v;
+  }
+  return out;
+}
+
+/** A response body with Italian keys, Italian enumerated values and Italian outcome codes. */
+export function toItalianOutput(value: unknown, parentKey = ''): unknown {
+  if (Array.isArray(value)) {
+    if (OUTCOME_FIELDS.has(parentKey)) return value.map((c) => (typeof c === 'string' ? italianCode(c) : c));
+    return value.map((v) => toItalianOutput(v, parentKey));
+  }
+  if (!isObject(value)) {
+    const values = VALUE_IT[parentKey];
+    if (values && typeof value === 'string') return values[value] ?? value;
+    return value;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    // outcome counts are keyed by label kinds: translate those keys too
+    out[FIELD_IT[key] ?? key] = toItalianOutput(v, key);
+  }
+  return out;
+}
+
+/** A CSV header or field name in the response language. */
+export function fieldName(key: string, italian: boolean): string {
+  return italian ? (FIELD_IT[key] ?? key) : key;
+}
+
+/** Outcome codes from an Italian client (e.g. in a saved batch file) read back as English. */
+export function englishOutcome(codes: readonly string[]): string[] {
+  return codes.map(englishCode);
+}
+
+export type { Json };

@@ -1,0 +1,32 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+import type { ServiceConfig } from '../config.js';
+import { ApiError } from './errors.js';
+
+export type RateClass = 'single' | 'batch' | 'autocomplete';
+
+/** Autocomplete by path; a call with `items` (sync or async) is a batch call; everything else single. */
+export function rateClass(req: FastifyRequest): RateClass {
+  const path = req.url.split('?')[0] ?? '';
+  if (/\/(suggest|suggerisci)\/?$/.test(path)) return 'autocomplete';
+  const body = req.body as Record<string, unknown> | undefined;
+  if (body && typeof body === 'object' && (Array.isArray(body.items) || Array.isArray(body.elementi) || Array.isArray(body.records) || Array.isArray(body.anagrafiche))) return 'batch';
+  return 'single';
+}
+
+/** Per token, per class, one minute windows; 429 with retry_after in the body and Retry-After. */
+export async function registerRateLimits(app: FastifyInstance, config: ServiceConfig): Promise<void> {
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'preHandler',
+    timeWindow: 60_000,
+    allowList: (req) => !req.ctx?.caller,
+    keyGenerator: (req) => `${req.ctx?.caller?.tokenId ?? req.ip}:${rateClass(req)}`,
+    max: (_req, key) => config.rateLimits[(key.split(':').pop() ?? 'single') as RateClass] ?? config.rateLimits.single,
+    errorResponseBuilder: (req, context) => {
+      const retryAfter = Math.max(1, Math.ceil(context.ttl / 1000));
+      return new ApiError('rate_limited', { class: rateClass(req), max: context.max, retry_after: retryAfter }, { class: rateClass(req), max: context.max }, { retry_after: retryAfter });
+    },
+  });
+}

@@ -1,0 +1,13 @@
+/**
+ * Importers written in TypeScript that run after the native register import (contact dictionaries...).
+ * Each reads open data in its published format from `source` and writes under `dataDir`.
+ */
+export interface DatasetReport {
+  name: string;
+  file: string;
+  rows: number;
+}
+
+export type Importer = (source: string, dataDir: string) => Promise<{ datasets: DatasetReport[] }>;
+
+export const TS_IMPORTERS: { name: string; load: () => Promise<Importer> }[] = [];

@@ -1,0 +1,136 @@
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+
+import { authenticate } from './account/tokens.js';
+import { loadAllCapabilities } from './capabilities.js';
+import { configFromEnv, type ServiceConfig } from './config.js';
+import { countryRoutes } from './countries/index.js';
+import { CREDIT_PATHS, registerCredit } from './credit/route.js';
+import type { Counter } from './http/capability.js';
+import { negotiate, type Services } from './http/context.js';
+import { registerCapability } from './http/endpoint.js';
+import { ApiError, ERROR_MESSAGES, fill } from './http/errors.js';
+import { languageFromAcceptHeader } from './http/language.js';
+import { registerRateLimits } from './http/rate-limit.js';
+import { JobService } from './jobs/service.js';
+import { registerIndex, type ExtraEndpoint } from './meta/index-route.js';
+import { registerOpenApi } from './meta/openapi.js';
+import { computeJsonSync, openRegister } from './native.js';
+import { openState } from './state/db.js';
+
+const PUBLIC = new Set(['/api/v1/', '/api/v1', '/api/v1/openapi.json']);
+
+export interface Service {
+  app: FastifyInstance;
+  services: Services;
+  jobs: JobService;
+  close(): Promise<void>;
+}
+
+/** Routes beyond the generic capabilities (dedupe, suggest...), registered with the shared machinery. */
+export interface RouteModule {
+  endpoints: ExtraEndpoint[];
+  counters: Record<string, Counter>;
+  register(app: FastifyInstance, services: Services, jobs: JobService): void;
+}
+
+const ROUTE_MODULES: (() => Promise<RouteModule>)[] = [countryRoutes];
+
+function attributions(): string[] {
+  try {
+    return computeJsonSync<{ attributions: string[] }>('register.info', {}).attributions;
+  } catch {
+    return [];
+  }
+}
+
+function sendError(req: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  let language = req.ctx?.language ?? languageFromAcceptHeader(req.headers['accept-language']) ?? 'en';
+  if (!req.ctx) language = languageFromAcceptHeader(req.headers['accept-language']) ?? 'en';
+  const message = fill(ERROR_MESSAGES[error.code][language], error.params);
+  if (error.code === 'rate_limited' || error.code === 'session_budget') reply.header('Retry-After', String(error.extra.retry_after ?? 60));
+  reply.header('Content-Language', language);
+  return reply.code(error.status).send({ ok: false, code: error.code, message, details: error.details ?? null, ...error.extra });
+}
+
+/** Fastify's own errors (bad JSON, body too large, wrong content type) in our error body. */
+function asApiError(error: FastifyError): ApiError {
+  if (error instanceof ApiError) return error;
+  const status = error.statusCode ?? 500;
+  if (status === 413) return new ApiError('payload_too_large');
+  if (status === 400 && (error instanceof SyntaxError || /JSON/i.test(error.code ?? '') || /JSON/.test(error.message))) return new ApiError('invalid_json');
+  if (status >= 400 && status < 500) return new ApiError('bad_request', { detail: error.message });
+  return new ApiError('internal_error');
+}
+
+export async function buildService(overrides: Partial<ServiceConfig> = {}): Promise<Service> {
+  const config = configFromEnv(overrides);
+  openRegister(config.dataDir);
+  const db = openState(config.dataDir);
+  const services: Services = { config, db };
+  const jobs = new JobService(services);
+  const app = Fastify({ logger: process.env.RECAPITO_LOG === '1', bodyLimit: 128 * 1024 * 1024, trustProxy: true });
+
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const set = methodsByPath.get(route.url) ?? new Set<string>();
+    methods.forEach((m) => set.add(m));
+    methodsByPath.set(route.url, set);
+  });
+
+  app.decorateRequest('ctx', null as never);
+  app.addHook('onRequest', async (req) => {
+    req.ctx = { language: 'en', italian: false };
+    const path = req.url.split('?')[0] ?? '';
+    if (PUBLIC.has(path) || req.method === 'OPTIONS') return;
+    if (!methodsByPath.has(path)) return; // 404/405 are answered without asking for a token
+    req.ctx.caller = authenticate(db, req.headers.authorization);
+  });
+  app.addHook('preHandler', async (req) => {
+    req.ctx = negotiate(req, config);
+  });
+  await registerRateLimits(app, config);
+
+  app.setErrorHandler((error: FastifyError, req, reply) => {
+    const apiError = asApiError(error);
+    if (apiError.status >= 500) req.log.error(error);
+    if (apiError.code === 'internal_error' && !(error instanceof ApiError)) console.error(error);
+    return sendError(req, reply, apiError);
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '';
+    const allowed = methodsByPath.get(path);
+    if (allowed) {
+      reply.header('Allow', [...allowed].join(', '));
+      return sendError(req, reply, new ApiError('method_not_allowed', { method: req.method, path, allowed: [...allowed].join(', ') }));
+    }
+    return sendError(req, reply, new ApiError('not_found', { what: path }));
+  });
+
+  const capabilities = await loadAllCapabilities();
+  const modules = await Promise.all(ROUTE_MODULES.map((load) => load()));
+  const counters: Record<string, Counter> = Object.fromEntries(capabilities.map((c) => [c.name, c.counter]));
+  for (const m of modules) Object.assign(counters, m.counters);
+
+  registerIndex(app, capabilities, [
+    ...modules.flatMap((m) => m.endpoints),
+    { method: 'GET', path: CREDIT_PATHS[0] ?? '', italian_path: CREDIT_PATHS[1], purpose: 'counters report; consumes nothing; needs an account token' },
+    { method: 'GET', path: '/api/v1/openapi.json', purpose: 'OpenAPI 3.1 document, generated from the request schemas' },
+  ], attributions);
+  registerOpenApi(app, capabilities);
+  registerCredit(app, services, counters);
+  for (const cap of capabilities) registerCapability(app, services, jobs, cap);
+  for (const m of modules) m.register(app, services, jobs);
+
+  await app.ready();
+  jobs.resume();
+  return {
+    app,
+    services,
+    jobs,
+    close: async () => {
+      await app.close();
+      await jobs.close();
+    },
+  };
+}

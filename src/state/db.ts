@@ -1,0 +1,103 @@
+import path from 'node:path';
+
+import { open, type Database, type RootDatabase } from 'lmdb';
+
+/**
+ * Service state (accounts, tokens, credits, jobs, sessions) in one LMDB environment under
+ * `<data-dir>/state`. lmdb-js serialises write transactions across threads and processes, which is
+ * what makes credit consumption exact under concurrency.
+ */
+export interface StateDb {
+  root: RootDatabase;
+  accounts: Database<AccountRecord, string>;
+  tokens: Database<TokenRecord, string>;
+  credits: Database<CreditRecord, string>;
+  jobs: Database<JobRecord, string>;
+  jobChunks: Database<unknown[], string>;
+  jobResults: Database<unknown[], string>;
+  kv: Database<unknown, string>;
+}
+
+export interface AccountRecord {
+  name: string;
+  language: string;
+  created: string;
+}
+
+export interface TokenRecord {
+  /** Public id (first characters of the hash): what lists show, never the token. */
+  id: string;
+  account: string | null;
+  created: string;
+  expiry: string | null;
+  revoked: string | null;
+  last_used: string | null;
+  requests: number;
+}
+
+export interface CreditRecord {
+  account: string;
+  counter: string;
+  /** YYYY-MM of the free allowance and the monthly figures below. */
+  month: string;
+  free_used: number;
+  subscription: { size: number; left: number; activated_on: string; renews_on: string } | null;
+  packs: { id: string; size: number; left: number; bought_on: string; auto: boolean; price_eur: number }[];
+  auto_topup: { active: boolean; size: number; monthly_cap_eur: number; spent_month_eur: number };
+  used_month: number;
+  used_total: number;
+  last_used: string | null;
+  bought_ever: boolean;
+}
+
+export interface JobRecord {
+  job: string;
+  kind: string;
+  account: string;
+  language: string;
+  italian: boolean;
+  state: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+  rows: number;
+  done: number;
+  chunks: number;
+  chunks_done: number;
+  chunk_size: number;
+  created: string;
+  updated: string;
+  counter: string;
+  charged: number;
+  refunded: number;
+  outcomes: { ok: number; modified: number; to_check: number; unresolved: number };
+  error: string | null;
+  /** Units per chunk, to give back exactly what was not processed. */
+  chunk_units: number[];
+}
+
+const opened = new Map<string, StateDb>();
+
+export function openState(dataDir: string): StateDb {
+  const dir = path.join(dataDir, 'state');
+  const known = opened.get(dir);
+  if (known) return known;
+  const root = open({ path: dir, compression: false });
+  const db: StateDb = {
+    root,
+    accounts: root.openDB({ name: 'accounts' }),
+    tokens: root.openDB({ name: 'tokens' }),
+    credits: root.openDB({ name: 'credits' }),
+    jobs: root.openDB({ name: 'jobs' }),
+    jobChunks: root.openDB({ name: 'job_chunks' }),
+    jobResults: root.openDB({ name: 'job_results' }),
+    kv: root.openDB({ name: 'kv' }),
+  };
+  opened.set(dir, db);
+  return db;
+}
+
+export async function closeState(dataDir: string): Promise<void> {
+  const dir = path.join(dataDir, 'state');
+  const db = opened.get(dir);
+  if (!db) return;
+  opened.delete(dir);
+  await db.root.close();
+}
