@@ -1,0 +1,70 @@
+import { domainToASCII } from 'node:url';
+
+import emailAddresses from 'email-addresses';
+
+/** The written address after form cleaning, and which certain repairs were needed to make it an address. */
+export interface CleanedEmail {
+  address: string;
+  /** Spaces, case, mailto:, angle brackets, display name, trailing punctuation, extra addresses. */
+  formChanged: boolean;
+  /** Commas for dots or doubled dots in the domain: the written text was not an address at all. */
+  domainRepaired: boolean;
+}
+
+export function cleanEmail(raw: string): CleanedEmail {
+  const original = raw.normalize('NFC').trim();
+  let s = original;
+  // a field holding several addresses keeps the first
+  if ((s.match(/@/g)?.length ?? 0) > 1) {
+    const first = s.split(/[\s;,]+/).find((part) => part.includes('@'));
+    if (first && (first.match(/@/g)?.length ?? 0) === 1) s = first;
+  }
+  const angle = /<([^<>]*@[^<>]*)>/.exec(s);
+  if (angle?.[1]) s = angle[1];
+  s = s
+    .replace(/^mailto:/i, '')
+    .replace(/\?.*$/, '')
+    .replace(/^['(<[]+|['")>\].,;:]+$/g, '')
+    // spaces go, except inside a quoted local part ("mario rossi"@…)
+    .replace(/("[^"]*")|\s+/g, (_m, quoted: string | undefined) => quoted ?? '');
+  const at = s.lastIndexOf('@');
+  if (at <= 0) return { address: s, formChanged: s !== original, domainRepaired: false };
+  let local = s.slice(0, at);
+  let domain = s.slice(at + 1).toLowerCase();
+  const quoted = local.length > 1 && local.startsWith('"') && local.endsWith('"');
+  if (!quoted) local = local.replace(/,/g, '.').toLowerCase();
+  const formChanged = `${local}@${domain}` !== original;
+  const repaired = domain.replace(/,/g, '.').replace(/\.{2,}/g, '.').replace(/^\./, '');
+  const domainRepaired = repaired !== domain;
+  domain = repaired;
+  return { address: `${local}@${domain}`, formChanged, domainRepaired };
+}
+
+export interface ParsedEmail {
+  local: string;
+  /** As written (Unicode allowed). */
+  domain: string;
+  /** IDNA form used for DNS. */
+  asciiDomain: string;
+  /** `[192.0.2.1]`: valid syntax, nothing to look up. */
+  literal: boolean;
+}
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+/** RFC 5321/5322 (with RFC 6531 UTF-8) addr-spec, then the SMTP length limits and a hostname domain. */
+export function parseEmail(address: string): ParsedEmail | undefined {
+  if (address.length > 254 * 4) return undefined;
+  const parsed = emailAddresses.parseOneAddress({ input: address, rfc6532: true, rejectTLD: true });
+  if (!parsed || parsed.type !== 'mailbox' || parsed.name) return undefined;
+  const { local, domain } = parsed;
+  if (Buffer.byteLength(local, 'utf8') > 64) return undefined;
+  if (/^\[.*\]$/.test(domain)) return { local, domain, asciiDomain: domain, literal: true };
+  const asciiDomain = domainToASCII(domain);
+  if (!asciiDomain || asciiDomain.length > 253) return undefined;
+  if (Buffer.byteLength(local, 'utf8') + 1 + asciiDomain.length > 254) return undefined;
+  const labels = asciiDomain.split('.');
+  if (labels.length < 2 || !labels.every((l) => LABEL.test(l))) return undefined;
+  if (/^\d+$/.test(labels[labels.length - 1]!)) return undefined;
+  return { local, domain, asciiDomain, literal: false };
+}

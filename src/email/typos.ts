@@ -1,0 +1,67 @@
+/**
+ * Well-known mail providers a typo is measured against: the international ones every list meets, plus the
+ * Italian free-mail and ISP domains of shared/data/contact/email (added at load time).
+ */
+export const INTERNATIONAL_PROVIDERS = [
+  'gmail.com', 'googlemail.com', 'yahoo.com', 'yahoo.it', 'ymail.com', 'hotmail.com', 'hotmail.it', 'outlook.com',
+  'outlook.it', 'live.com', 'live.it', 'msn.com', 'icloud.com', 'me.com', 'mac.com', 'aol.com', 'protonmail.com',
+  'proton.me', 'gmx.com', 'gmx.net', 'gmx.de', 'web.de', 'mail.com', 'yandex.com', 'zoho.com', 'orange.fr',
+  'free.fr', 'wanadoo.fr', 't-online.de',
+];
+
+/** Top-level domains mistyped so often that the intended one is clear; any other name keeps only a proposal. */
+const TLD_TYPOS: Record<string, string> = {
+  con: 'com', cmo: 'com', ocm: 'com', comm: 'com', coom: 'com', vom: 'com', xom: 'com', cpm: 'com', cim: 'com',
+  clm: 'com', coml: 'com', om: 'com', nte: 'net', nett: 'net', ent: 'net', ogr: 'org', orgg: 'org', rog: 'org',
+  itt: 'it', iit: 'it', ti: 'it', iy: 'it', ut: 'it',
+};
+
+/** Optimal string alignment distance (Damerau–Levenshtein with adjacent transpositions), capped at `max + 1`. */
+export function editDistance(a: string, b: string, max = 2): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) rows.push(Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    let best = Number.POSITIVE_INFINITY;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = d;
+      best = Math.min(best, d);
+    }
+    if (best > max) return max + 1;
+  }
+  return rows[a.length]![b.length]!;
+}
+
+export interface DomainTypo {
+  domain: string;
+  /** One edit from a well-known provider: certain when the written domain receives no mail. */
+  provider: boolean;
+}
+
+/** The domain the writer most likely meant, when the written one is not a known provider. */
+export function likelyDomain(domain: string, providers: ReadonlySet<string>): DomainTypo | undefined {
+  if (providers.has(domain)) return undefined;
+  let best: { domain: string; distance: number } | undefined;
+  let tie = false;
+  for (const p of providers) {
+    const d = editDistance(domain, p, 2);
+    if (d > 2) continue;
+    if (!best || d < best.distance) {
+      best = { domain: p, distance: d };
+      tie = false;
+    } else if (d === best.distance) tie = true;
+  }
+  if (best && !tie && best.distance === 1) return { domain: best.domain, provider: true };
+  const dot = domain.lastIndexOf('.');
+  const tld = TLD_TYPOS[domain.slice(dot + 1)];
+  if (dot > 0 && tld) {
+    const fixed = `${domain.slice(0, dot)}.${tld}`;
+    return { domain: fixed, provider: providers.has(fixed) };
+  }
+  // two edits from a provider, on a name long enough that two edits are still a small share of it
+  if (best && !tie && best.distance === 2 && domain.length >= 9) return { domain: best.domain, provider: false };
+  return undefined;
+}

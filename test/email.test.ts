@@ -1,0 +1,185 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { domainToASCII } from 'node:url';
+
+import test from 'ava';
+import { parse } from 'csv-parse/sync';
+
+import { PROJECT_ROOT } from '../src/config.js';
+import { clearDnsCache } from '../src/email/dns.js';
+import { capability } from '../src/email/service.js';
+import { editDistance, INTERNATIONAL_PROVIDERS } from '../src/email/typos.js';
+import type { ItemResult } from '../src/http/capability.js';
+import { labelOf } from '../src/http/outcomes.js';
+import { importContactData } from '../src/import/contact.js';
+import { startDnsResponder, type DnsResponder, type ZoneEntry } from './helpers/dns-server.js';
+
+const SOURCE = path.join(PROJECT_ROOT, '..', 'shared', 'data');
+let dataDir = '';
+let dns: DnsResponder;
+let freemail: string[] = [];
+let roles: string[] = [];
+
+const MX = (host: string): ZoneEntry => ({ MX: [{ exchange: `mx.${host}`, preference: 10 }] });
+
+test.before(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'recapito-email-'));
+  await importContactData(SOURCE, dataDir);
+  const rows = (file: string) =>
+    readFile(path.join(SOURCE, 'contact', 'email', file), 'utf8').then((t) => parse(t, { columns: true }) as Record<string, string>[]);
+  freemail = (await rows('it_freemail_isp_domains.csv')).map((r) => r.domain!);
+  roles = (await rows('it_role_localparts.csv')).map((r) => r.localpart!);
+  const zone = new Map<string, ZoneEntry>();
+  for (const d of [...freemail, ...INTERNATIONAL_PROVIDERS]) zone.set(d, MX(d));
+  zone.set('example.it', MX('example.it'));
+  zone.set('studiobianchi.com', { A: ['192.0.2.10'] });
+  zone.set('gmail.co', MX('gmail.co'));
+  zone.set('mailinator.com', MX('mailinator.com'));
+  zone.set('nomail.example.it', { MX: [{ exchange: '', preference: 0 }] });
+  zone.set('empty.example.it', {});
+  zone.set(domainToASCII('perché.it'), MX('perche.it'));
+  zone.set('slow.example.it', { silent: true });
+  dns = await startDnsResponder(zone);
+});
+
+test.after.always(async () => {
+  await dns?.close();
+});
+
+async function verify(item: Record<string, unknown>): Promise<ItemResult> {
+  const [result] = await capability.process([capability.item.parse(item)], {
+    language: 'en',
+    dataDir,
+    allowPrivateNetwork: false,
+    dnsServer: dns.server,
+  });
+  if (!result) throw new Error('no result');
+  return result;
+}
+
+test('form cleaning: spaces, case, mailto:, angle brackets and display name', async (t) => {
+  for (const written of [' Mario.Rossi@Example.IT ', 'mailto:mario.rossi@example.it', 'Mario Rossi <mario.rossi@example.it>', '<MARIO.ROSSI@EXAMPLE.IT>']) {
+    const r = await verify({ email: written });
+    t.is(r.email, 'mario.rossi@example.it', written);
+    t.deepEqual(r.outcome, ['MODIFIED', 'EMAIL_FORM'], written);
+    t.is(r.domain_exists, true);
+    t.is(r.corrected_from, undefined);
+  }
+  const clean = await verify({ email: 'mario.rossi@example.it' });
+  t.deepEqual(clean.outcome, []);
+  t.true(clean.domain_checked as boolean);
+});
+
+test('a comma for a dot is a certain correction with corrected_from', async (t) => {
+  const r = await verify({ email: 'mario.rossi@libero,it' });
+  t.is(r.email, 'mario.rossi@libero.it');
+  t.is(r.corrected_from, 'mario.rossi@libero,it');
+  t.deepEqual(r.outcome, ['MODIFIED', 'EMAIL_DOMAIN']);
+  t.is(labelOf(r.outcome), 'modified');
+});
+
+test('every Italian free-mail domain one transposition away, receiving no mail, is corrected', async (t) => {
+  const providers = new Set([...freemail, ...INTERNATIONAL_PROVIDERS]);
+  let checked = 0;
+  for (const domain of freemail) {
+    const name = domain.split('.')[0]!;
+    if (name.length < 4) continue;
+    const typo = `${name[0]}${name[2]}${name[1]}${name.slice(3)}.${domain.split('.').slice(1).join('.')}`;
+    // only typos whose nearest provider is unique, and which are not themselves a provider
+    const near = [...providers].filter((p) => editDistance(typo, p, 1) <= 1);
+    if (providers.has(typo) || near.length !== 1) continue;
+    const r = await verify({ email: `anna.verdi@${typo}` });
+    t.is(r.email, `anna.verdi@${domain}`, typo);
+    t.is(r.corrected_from, `anna.verdi@${typo}`);
+    t.deepEqual(r.outcome, ['MODIFIED', 'EMAIL_DOMAIN'], typo);
+    t.true(r.domain_exists as boolean);
+    checked++;
+  }
+  t.true(checked >= 20, `checked ${checked}`);
+});
+
+test('a provider typo whose written domain takes mail, or unchecked, stays a proposal', async (t) => {
+  const live = await verify({ email: 'luca@gmail.co' });
+  t.is(live.email, 'luca@gmail.co');
+  t.is(live.suggestion, 'luca@gmail.com');
+  t.deepEqual(live.outcome, ['EMAIL_TYPO']);
+  const offline = await verify({ email: 'luca@gmial.com', dns: false });
+  t.is(offline.email, 'luca@gmial.com');
+  t.is(offline.suggestion, 'luca@gmail.com');
+  t.false(offline.domain_checked as boolean);
+  t.is(offline.domain_exists, null);
+  t.deepEqual(offline.outcome, ['EMAIL_TYPO']);
+});
+
+test('a typo on another domain is a proposal and the checks run on the suggestion', async (t) => {
+  const r = await verify({ email: 'info@studiobianchi.con' });
+  t.is(r.email, 'info@studiobianchi.con');
+  t.is(r.suggestion, 'info@studiobianchi.com');
+  t.true(r.domain_exists as boolean, 'A record of the suggested domain counts (no MX)');
+  t.deepEqual(r.outcome, ['EMAIL_TYPO', 'EMAIL_ROLE_BASED']);
+});
+
+test('domain lookup: NXDOMAIN, null MX and no records are not found; dns:false skips', async (t) => {
+  for (const domain of ['nowhere-at-all.it', 'nomail.example.it', 'empty.example.it']) {
+    const r = await verify({ email: `a.b@${domain}` });
+    t.deepEqual(r.outcome, ['EMAIL_DOMAIN_NOT_FOUND'], domain);
+    t.false(r.ok as boolean);
+    t.true(r.domain_checked as boolean);
+  }
+  const skipped = await verify({ email: 'a.b@nowhere-at-all.it', dns: 'false' });
+  t.deepEqual(skipped.outcome, []);
+  t.false(skipped.domain_checked as boolean);
+});
+
+test('a DNS server that does not answer leaves the domain unchecked, bounded by the timeout', async (t) => {
+  const r = await verify({ email: 'a.b@slow.example.it' });
+  t.false(r.domain_checked as boolean);
+  t.is(r.domain_exists, null);
+  t.deepEqual(r.outcome, []);
+});
+
+test('lookups are cached: a second address on the same domain asks nothing', async (t) => {
+  clearDnsCache();
+  await verify({ email: 'uno@example.it' });
+  const before = dns.queries.length;
+  await capability.process([{ email: 'due@example.it' }, { email: 'tre@example.it' }], {
+    language: 'en', dataDir, allowPrivateNetwork: false, dnsServer: dns.server,
+  });
+  t.is(dns.queries.length, before);
+});
+
+test('disposable domains and every Italian role local part', async (t) => {
+  const d = await verify({ email: 'xyz@mailinator.com' });
+  t.true(d.outcome.includes('EMAIL_DISPOSABLE'));
+  t.true(d.disposable as boolean);
+  for (const local of roles) {
+    const r = await verify({ email: `${local}@example.it` });
+    t.deepEqual(r.outcome, ['EMAIL_ROLE_BASED'], local);
+    t.is(labelOf(r.outcome), 'ok', 'a note, not an error');
+  }
+  t.deepEqual((await verify({ email: 'giulia.neri@example.it' })).outcome, []);
+});
+
+test('syntax by the RFC parser: quoted local parts, IDN, length limits', async (t) => {
+  t.deepEqual((await verify({ email: '"mario rossi"@example.it' })).outcome, []);
+  const idn = await verify({ email: 'anna@perché.it' });
+  t.deepEqual(idn.outcome, []);
+  t.true(idn.domain_exists as boolean, 'looked up as punycode');
+  for (const bad of ['mario@', '@example.it', 'mario.example.it', 'mario@localhost', `${'a'.repeat(65)}@example.it`, 'ma rio@@example.it', 'mario@exa_mple.it', `a@${'b'.repeat(64)}.it`]) {
+    const r = await verify({ email: bad });
+    t.deepEqual(r.outcome, ['EMAIL_INVALID'], bad);
+    t.false(r.ok as boolean);
+  }
+  t.deepEqual((await verify({ email: '   ' })).outcome, ['EMAIL_EMPTY']);
+  t.deepEqual((await verify({})).outcome, ['EMAIL_EMPTY']);
+});
+
+test('a batch keeps order and the schema rejects a non-boolean dns', async (t) => {
+  const results = await capability.process(
+    ['a@example.it', 'b@libero,it', ''].map((email) => capability.item.parse({ email, dns: true })),
+    { language: 'en', dataDir, allowPrivateNetwork: false, dnsServer: dns.server },
+  );
+  t.deepEqual(results.map((r) => r.email), ['a@example.it', 'b@libero.it', '']);
+  t.false(capability.item.safeParse({ email: 'a@b.it', dns: 'maybe' }).success);
+});
