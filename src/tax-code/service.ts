@@ -1,0 +1,127 @@
+import { resolveCountry } from '../countries/resolve.js';
+import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
+import type { Language } from '../http/language.js';
+import { reasonOf } from '../http/outcomes.js';
+import { computeJson, computeJsonSync } from '../native.js';
+import { DATUM_TEXTS, NOTE_TEXTS, VALUE_IT } from './messages.js';
+import './outcomes.js';
+import { taxCodeItem, type TaxCodeItem } from './schema.js';
+
+/** One item as the Rust core takes it (`tax_code.batch`). */
+interface NativeItem {
+  action: string;
+  tax_code?: string;
+  last_name?: string;
+  first_name?: string;
+  gender?: string;
+  birth_date?: string;
+  birth_place?: string;
+  birth_place_iso3?: string;
+}
+
+interface PlaceOption {
+  cadastral_code: string;
+  name: string;
+  province?: string | null;
+}
+
+/** One answer of the Rust core: codes and data, no texts. */
+export interface NativeResult {
+  ok: boolean;
+  tax_code?: string;
+  outcome: string[];
+  error?: string;
+  suggestion?: string;
+  homocode?: boolean;
+  decoded?: string;
+  birth_date?: string;
+  age?: number;
+  gender?: string;
+  ambiguous_year?: boolean;
+  place?: string;
+  province?: string;
+  cadastral_code?: string;
+  born_abroad?: boolean;
+  birth_country?: string;
+  iso3?: string;
+  current_name?: string;
+  differences?: string[];
+  options?: PlaceOption[];
+  notes: string[];
+}
+
+/** The core's input: a country typed in any language the core does not know reaches it as ISO alpha-3. */
+export function nativeInput(items: TaxCodeItem[], today?: string): { items: NativeItem[]; today?: string } {
+  return {
+    ...(today ? { today } : {}),
+    items: items.map((item) => {
+      const { id: _id, ...fields } = item;
+      const wantsPlace = item.action === 'generate' || item.action === 'compare';
+      const iso3 = wantsPlace && item.birth_place ? resolveCountry(item.birth_place)?.iso3 : undefined;
+      return { ...fields, ...(iso3 ? { birth_place_iso3: iso3 } : {}) };
+    }),
+  };
+}
+
+function fill(template: string, values: Record<string, string | undefined>): string {
+  return template.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
+}
+
+/** Texts in the request language; `error` and `differences` in Italian for Italian clients. */
+export function present(r: NativeResult, language: Language): ItemResult {
+  const italian = language === 'it';
+  const otherYear = r.birth_date ? String(Number(r.birth_date.slice(0, 4)) - 100) : undefined;
+  const values = { place: r.place, current_name: r.current_name, decoded: r.decoded, other_year: otherYear };
+  const notes = r.notes.map((n) => {
+    const texts = NOTE_TEXTS[n];
+    return texts ? fill(texts[language], values) : n;
+  });
+  const { notes: _codes, ...data } = r;
+  const result: ItemResult = { ...data, outcome: r.outcome };
+  if (notes.length > 0) result.notes = notes;
+  if (r.born_abroad && r.iso3) {
+    const country = resolveCountry(r.iso3);
+    if (country) result.country_code = country.iso2;
+  }
+  if (r.error) {
+    const datum = DATUM_TEXTS[r.error];
+    if (datum) result.reason = `${reasonOf(r.outcome, language)}: ${datum[language]}`;
+    if (italian) result.error = VALUE_IT[r.error] ?? r.error;
+  }
+  if (italian && r.differences) result.differences = r.differences.map((d) => VALUE_IT[d] ?? d);
+  return result;
+}
+
+function failed(): ItemResult {
+  return { ok: false, outcome: ['TAX_CODE_INVALID'] };
+}
+
+/** Generates, validates, extracts or compares a batch in one call to the core (libuv pool). */
+export async function processTaxCodes(items: TaxCodeItem[], language: Language, today?: string): Promise<ItemResult[]> {
+  const out = await computeJson<NativeResult[]>('tax_code.batch', nativeInput(items, today));
+  return out.map((r) => (r ? present(r, language) : failed()));
+}
+
+/** The same on the calling thread, for job workers already off the main thread. */
+export function processTaxCodesSync(items: TaxCodeItem[], language: Language, today?: string): ItemResult[] {
+  const out = computeJsonSync<NativeResult[]>('tax_code.batch', nativeInput(items, today));
+  return out.map((r) => (r ? present(r, language) : failed()));
+}
+
+export const capability: Capability<TaxCodeItem> = {
+  name: 'tax-code',
+  paths: ['/api/v1/tax-code', '/api/v1/codicefiscale'],
+  counter: 'light',
+  batchCap: 2000,
+  asyncAllowed: true,
+  item: taxCodeItem,
+  batchOptions: ['action'],
+  units: () => 1,
+  process(items: TaxCodeItem[], ctx: ProcessContext): Promise<ItemResult[]> {
+    return processTaxCodes(items, ctx.language);
+  },
+  csvColumns: [
+    'id', 'tax_code', 'outcome', 'outcome_label', 'reason', 'error', 'suggestion', 'homocode', 'birth_date', 'age',
+    'gender', 'ambiguous_year', 'place', 'province', 'cadastral_code', 'born_abroad', 'country_code', 'differences', 'notes',
+  ],
+};
