@@ -4,7 +4,9 @@ import type { Capability } from './http/capability.js';
  * Every capability served through the shared machinery, by name. Loaded lazily so that a job worker
  * thread imports only the capability it runs.
  */
-export const CAPABILITY_MODULES: Record<string, () => Promise<Capability<unknown>>> = {};
+export const CAPABILITY_MODULES: Record<string, () => Promise<Capability<unknown>>> = {
+  phone: async () => (await import('./phone/service.js')).capability as Capability<unknown>,
+};
 
 export async function loadCapability(name: string): Promise<Capability<unknown>> {
   const load = CAPABILITY_MODULES[name];

@@ -77,3 +77,24 @@ export function finishResult(result: ItemResult, language: Language): ItemResult
     reason: result.reason ?? reasonOf(outcome, language),
   };
 }
+
+// The two codes every capability shares: nothing to report, and the marker before the changed fields.
+defineOutcomes({
+  OK: {
+    it: 'OK',
+    label: 'ok',
+    reason: {
+      en: 'Nothing to report', it: 'Nessuna segnalazione', de: 'Nichts zu melden', fr: 'Rien à signaler', es: 'Nada que señalar',
+      nl: 'Niets te melden', pt: 'Nada a assinalar', sv: 'Inget att anmärka', no: 'Ingenting å melde', fi: 'Ei huomautettavaa',
+      da: 'Intet at bemærke', is: 'Ekkert að athuga', el: 'Τίποτα προς αναφορά',
+    },
+  },
+  MODIFIED: {
+    it: 'MODIFICATO',
+    label: 'modified',
+    reason: {
+      en: 'Corrected', it: 'Corretto', de: 'Korrigiert', fr: 'Corrigé', es: 'Corregido', nl: 'Gecorrigeerd', pt: 'Corrigido',
+      sv: 'Korrigerat', no: 'Korrigert', fi: 'Korjattu', da: 'Rettet', is: 'Leiðrétt', el: 'Διορθώθηκε',
+    },
+  },
+});

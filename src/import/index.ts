@@ -10,4 +10,6 @@ export interface DatasetReport {
 
 export type Importer = (source: string, dataDir: string) => Promise<{ datasets: DatasetReport[] }>;
 
-export const TS_IMPORTERS: { name: string; load: () => Promise<Importer> }[] = [];
+export const TS_IMPORTERS: { name: string; load: () => Promise<Importer> }[] = [
+  { name: 'contact', load: async () => (await import('./contact.js')).importContactData },
+];

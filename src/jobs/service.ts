@@ -194,7 +194,8 @@ export class JobService {
 
   private csv(cap: Capability<unknown>, record: JobRecord, req: FastifyRequest, reply: FastifyReply): FastifyReply {
     const italian = req.ctx.italian;
-    const columns = ['id', ...cap.csvColumns, 'outcome', 'outcome_label', 'reason'].map((spec) => {
+    const specs = [...new Set(['id', ...cap.csvColumns, 'outcome', 'outcome_label', 'reason'])];
+    const columns = specs.map((spec) => {
       const [name = spec, path = name] = spec.split('=');
       return { name, path: path.split('.') };
     });

@@ -30,9 +30,12 @@ fn to_napi(e: recapito_core::Error) -> Error {
 #[napi]
 pub fn open_register(data_dir: String, reopen: Option<bool>) -> Result<()> {
     let wanted = recapito_core::register::store::register_dir(&PathBuf::from(&data_dir));
+    // a data dir may link to a register built elsewhere: compare where they really are
+    let wanted = std::fs::canonicalize(&wanted).unwrap_or(wanted);
     let mut slot = REGISTER.write().unwrap_or_else(|e| e.into_inner());
     if let Some(open) = slot.as_ref() {
-        if open.dir == wanted && !reopen.unwrap_or(false) {
+        let open_dir = std::fs::canonicalize(&open.dir).unwrap_or_else(|_| open.dir.clone());
+        if open_dir == wanted && !reopen.unwrap_or(false) {
             return Ok(());
         }
     }
