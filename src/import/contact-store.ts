@@ -12,6 +12,8 @@ export interface TitleRow {
   category: string;
   abbrM: string;
   abbrF: string;
+  nameM: string;
+  nameF: string;
   salutationM: string;
   salutationF: string;
   /** Folded written forms (abbreviations and full words) that name this title. */
@@ -32,6 +34,8 @@ export interface LegalFormRow {
   category: string;
   /** giuridica, giuridica_probabile, fisica_imprenditore, ente_di_gestione, ambiguo */
   subject: string;
+  /** Where the marker usually sits: prefisso, suffisso, prefisso/suffisso. */
+  position: string;
   /** Folded variants, longest first. */
   variants: string[];
 }

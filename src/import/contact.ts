@@ -113,6 +113,8 @@ export async function importContactData(
       category: field(r, 'categoria'),
       abbrM: field(r, 'abbr_m'),
       abbrF: field(r, 'abbr_f'),
+      nameM: field(r, 'titolo_m'),
+      nameF: field(r, 'titolo_f'),
       salutationM: field(r, 'saluto_m'),
       salutationF: field(r, 'saluto_f'),
       forms: [...new Set(written.map(foldKey).filter(Boolean))],
@@ -141,6 +143,7 @@ export async function importContactData(
     description: field(r, 'descrizione'),
     category: field(r, 'categoria'),
     subject: field(r, 'soggetto'),
+    position: field(r, 'posizione_tipica'),
     variants: [...new Set(splitList(field(r, 'varianti'), /\|/).map(foldKey).filter(Boolean))].sort(
       (a, b) => b.length - a.length,
     ),

@@ -1,0 +1,149 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import test from 'ava';
+import { parse } from 'csv-parse/sync';
+
+import { PROJECT_ROOT } from '../src/config.js';
+import { capability } from '../src/enrichment/service.js';
+import type { ItemResult } from '../src/http/capability.js';
+import type { Language } from '../src/http/language.js';
+import { LANGUAGES } from '../src/http/language.js';
+import { labelOf } from '../src/http/outcomes.js';
+import { importContactData } from '../src/import/contact.js';
+
+const SOURCE = path.join(PROJECT_ROOT, '..', 'shared', 'data');
+let dataDir = '';
+
+test.before(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'recapito-enrich-'));
+  await importContactData(SOURCE, dataDir);
+});
+
+async function rows(...p: string[]): Promise<Record<string, string>[]> {
+  return parse(await readFile(path.join(SOURCE, 'contact', ...p), 'utf8'), { columns: true, skip_empty_lines: true, relax_quotes: true }) as Record<string, string>[];
+}
+
+async function enrichAll(items: Record<string, unknown>[], language: Language = 'it'): Promise<ItemResult[]> {
+  return capability.process(items.map((i) => capability.item.parse(i)), { language, dataDir, allowPrivateNetwork: false });
+}
+
+async function enrich(item: Record<string, unknown>, language: Language = 'it'): Promise<ItemResult> {
+  const [r] = await enrichAll([item], language);
+  if (!r) throw new Error('no result');
+  return r;
+}
+
+test('first-name gender agrees with the independent births file on its clear names', async (t) => {
+  // the service leans on the administrators' register; the births file is a second, independent source
+  const births = (await rows('names', 'it_firstnames_gender_births_italiatools.csv')).filter((r) => {
+    const m = Number(r.male_weight);
+    const f = Number(r.female_weight);
+    return r.gender_signal === '1' && m + f >= 50 && Math.max(m, f) / (m + f) >= 0.98;
+  });
+  t.true(births.length > 300, `${births.length} names`);
+  const results = await enrichAll(births.map((r) => ({ last_name: 'Rossi', first_name: r.name })));
+  let agree = 0;
+  let decided = 0;
+  results.forEach((r, i) => {
+    const row = births[i]!;
+    const expected = Number(row.male_weight) > Number(row.female_weight) ? 'M' : 'F';
+    if (r.gender) decided++;
+    if (r.gender === expected) agree++;
+  });
+  t.true(decided / births.length >= 0.97, `decided ${decided}/${births.length}`);
+  t.true(agree / decided >= 0.98, `agree ${agree}/${decided}`);
+});
+
+test('every unambiguous hypocoristic gives its gender', async (t) => {
+  const forms = (await rows('names', 'it_hypocoristics.csv')).filter((r) => r.ambiguo === '0' && (r.genere === 'M' || r.genere === 'F'));
+  const results = await enrichAll(forms.map((r) => ({ last_name: 'Bianchi', first_name: r.forma_breve })));
+  let agree = 0;
+  results.forEach((r, i) => {
+    if (r.gender === forms[i]!.genere) agree++;
+  });
+  t.true(agree / forms.length >= 0.95, `${agree}/${forms.length}`);
+});
+
+test('written gender: words, letters, titles, X organisation, G family', async (t) => {
+  for (const [gender, expected] of [['male', 'M'], ['Maschio', 'M'], ['f', 'F'], ['female', 'F'], ['Sig.ra', 'F'], ['Dott.ssa', 'F'], ['Sig.', 'M'], ['G', 'G']] as const) {
+    const r = await enrich({ last_name: 'Rossi', first_name: 'Kim', gender });
+    t.is(r.gender, expected, gender);
+    t.is(r.gender_source, 'written');
+  }
+  const org = await enrich({ last_name: 'Acme', gender: 'X' });
+  t.deepEqual(org.outcome, ['LEGAL_PERSON']);
+  t.is(org.subject_type, 'organisation');
+  const family = await enrich({ last_name: 'ROSSI', gender: 'G' });
+  t.is(family.formal_salutation, 'Gentile Famiglia Rossi');
+  t.deepEqual(family.outcome, ['ENRICHED']);
+});
+
+test('every legal-form marker makes a legal person of its type', async (t) => {
+  const forms = await rows('legal', 'it_legal_form_markers.csv');
+  let typed = 0;
+  for (const row of forms) {
+    const variant = row.varianti!.split('|')[0]!;
+    const prefix = /^prefisso/.test(row.posizione_tipica ?? '');
+    const name = prefix ? `${variant} Rossi Bianchi` : `Rossi Bianchi ${variant}`;
+    const r = await enrich({ last_name: name });
+    t.deepEqual(r.outcome, ['LEGAL_PERSON'], name);
+    t.is(labelOf(r.outcome), 'ok');
+    if (r.subject_type === (row.forma === 'IN_LIQUIDAZIONE' ? 'company' : row.forma!.toLowerCase())) typed++;
+  }
+  // a few first variants are shared by two forms (scarl: cooperative or consortium): the longest marker decides
+  t.true(typed >= forms.length - 4, `${typed}/${forms.length}`);
+  t.is((await enrich({ last_name: 'Rossi Mario & C. S.n.c.' })).subject_type, 'snc');
+  t.is((await enrich({ last_name: 'Rossi', first_name: 'Mario' })).subject_type, 'natural_person');
+});
+
+test('title from profession or education, feminine forms, Italian formal salutation', async (t) => {
+  const professions = (await rows('names', 'it_professioni_titoli.csv')).filter((r) => r.abbr_m && r.abbr_f);
+  for (const p of professions) {
+    const man = await enrich({ last_name: 'ROSSI', first_name: 'GIUSEPPE', profession: p.professione });
+    t.is(man.title, p.abbr_m, p.professione);
+    const woman = await enrich({ last_name: 'ROSSI', first_name: 'FRANCESCA', profession: p.professione_f || p.professione });
+    t.is(woman.title, p.abbr_f, p.professione_f);
+  }
+  const dott = await enrich({ last_name: 'Verdi', first_name: 'Giulia', education: 'Laurea magistrale' });
+  t.is(dott.title, 'Dott.ssa');
+  t.is(dott.formal_salutation, 'Gentile Dott.ssa Verdi');
+  t.is((await enrich({ last_name: 'Neri', first_name: 'Luca', profession: 'avvocato' })).formal_salutation, 'Egregio Avv. Neri');
+  t.is((await enrich({ last_name: 'Neri', first_name: 'Luca', education: 'diploma' })).title, null);
+});
+
+test('salutations follow the request language in all 13', async (t) => {
+  const seen = new Set<string>();
+  for (const language of LANGUAGES) {
+    const man = await enrich({ last_name: 'ROSSI', first_name: 'MARIO' }, language);
+    const woman = await enrich({ last_name: 'ROSSI', first_name: 'MARIA' }, language);
+    t.true(String(man.formal_salutation).endsWith('Rossi'), language);
+    t.true(String(woman.informal_salutation).endsWith('Maria'), language);
+    t.not(man.formal_salutation, woman.formal_salutation, language);
+    seen.add(String(man.formal_salutation));
+  }
+  t.is(seen.size, LANGUAGES.length);
+  t.is((await enrich({ last_name: 'Rossi', first_name: 'Mario' }, 'de')).formal_salutation, 'Sehr geehrter Herr Rossi');
+});
+
+test('married form "X in Y": a woman, both surnames in detail', async (t) => {
+  const r = await enrich({ last_name: 'BIANCHI IN ROSSI', first_name: 'LUCIA' });
+  t.is(r.gender, 'F');
+  t.deepEqual(r.detail, { birth_surname: 'Bianchi', married_surname: 'Rossi' });
+  const noName = await enrich({ last_name: 'Bianchi in Rossi' });
+  t.is(noName.gender, 'F');
+  t.is(noName.gender_source, 'married_name');
+  t.deepEqual(noName.outcome, ['PARTIAL'], 'first name missing');
+});
+
+test('PARTIAL when the first name is missing or says nothing', async (t) => {
+  t.deepEqual((await enrich({ last_name: 'Rossi' })).outcome, ['PARTIAL']);
+  const unknown = await enrich({ last_name: 'Rossi', first_name: 'Xqzvw' });
+  t.deepEqual(unknown.outcome, ['PARTIAL']);
+  t.is(unknown.gender, null);
+  t.is(unknown.formal_salutation, 'Gentile Xqzvw Rossi');
+  const empty = await enrich({});
+  t.false(empty.ok as boolean);
+  t.is(capability.batchCap, 2000);
+});
