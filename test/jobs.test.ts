@@ -1,12 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-
 import test from 'ava';
 
 import { createAccount, createToken } from '../src/account/tokens.js';
-import { PROJECT_ROOT } from '../src/config.js';
 import { addPack, current } from '../src/credit/ledger.js';
 import { closeState, openState } from '../src/state/db.js';
+import { startServerProcess } from './helpers/process.js';
 import { call, freshDataDir, startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -82,22 +79,6 @@ test('cancelling a job gives back exactly the operations it did not process', as
   t.true(final.body.done > 0 && final.body.done < 20_000);
 });
 
-function startProcess(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'recapito.js'), '--data-dir', dataDir, 'serve', '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, RECAPITO_RATE_BATCH: '1000' },
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
-      if (m?.[1]) resolve({ child, url: m[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-  });
-}
-
 test('a server killed with SIGKILL mid-job resumes it: no row lost, none twice, nothing charged twice', async (t) => {
   const dataDir = await freshDataDir();
   const db = openState(dataDir);
@@ -108,7 +89,7 @@ test('a server killed with SIGKILL mid-job resumes it: no row lost, none twice, 
   const units = phones(rows).length;
   const usedBefore = current(db, 'kill', 'light').used_total;
 
-  const first = await startProcess(dataDir);
+  const first = await startServerProcess(dataDir, { RECAPITO_RATE_BATCH: '1000' });
   const fake = { url: first.url, token } as TestServer;
   const queued = await call(fake, 'POST', '/api/v1/phone', { async: true, items: phones(rows) });
   t.is(queued.status, 200);
@@ -118,7 +99,7 @@ test('a server killed with SIGKILL mid-job resumes it: no row lost, none twice, 
   await new Promise((r) => first.child.once('exit', r));
   t.true(mid.body.done < rows, `killed after ${mid.body.done} rows`);
 
-  const second = await startProcess(dataDir);
+  const second = await startServerProcess(dataDir, { RECAPITO_RATE_BATCH: '1000' });
   try {
     const again = { url: second.url, token } as TestServer;
     const done = await waitFor(() => call(again, 'GET', `/api/v1/phone?job=${job}`), (r) => r.body.state === 'completed', 120_000);

@@ -1,0 +1,60 @@
+/**
+ * Queue and drain a 100,000-row asynchronous job on a real server process: rows/s, peak RSS of the server, and
+ * how responsive the HTTP side stays meanwhile (latency of small calls sent during the job).
+ */
+import { createAccount, createToken } from '../src/account/tokens.js';
+import { addPack } from '../src/credit/ledger.js';
+import { closeState, openState } from '../src/state/db.js';
+import { startServerProcess } from '../test/helpers/process.js';
+import { freshDataDir } from '../test/helpers/server.js';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+async function main(): Promise<void> {
+  const dataDir = await freshDataDir();
+  const db = openState(dataDir);
+  createAccount(db, 'bench');
+  addPack(db, 'bench', 'light', ROWS * 3);
+  const token = createToken(db, 'bench').token;
+  const server = await startServerProcess(dataDir, { RECAPITO_RATE_SINGLE: '100000', RECAPITO_RATE_BATCH: '100000' });
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const items = Array.from({ length: ROWS }, (_, i) => ({ id: i, phone: i % 4 === 0 ? `333 ${String(1000000 + i)}` : `02 ${String(1000000 + (i % 8999999))}` }));
+  try {
+    const t0 = performance.now();
+    const queued = (await (await fetch(`${server.url}/api/v1/phone`, { method: 'POST', headers, body: JSON.stringify({ async: true, items }) })).json()) as { job: string };
+    const queuedMs = performance.now() - t0;
+    const latencies: number[] = [];
+    let state = 'queued';
+    while (state !== 'completed' && state !== 'failed') {
+      const s = performance.now();
+      const r = (await (await fetch(`${server.url}/api/v1/phone?job=${queued.job}`, { headers })).json()) as { state: string };
+      latencies.push(performance.now() - s);
+      state = r.state;
+      await new Promise((r2) => setTimeout(r2, 100));
+    }
+    const totalMs = performance.now() - t0;
+    latencies.sort((a, b) => a - b);
+    console.table([
+      {
+        endpoint: 'phone (async)',
+        rows: ROWS,
+        state,
+        'queue call ms': Math.round(queuedMs),
+        'total s': (totalMs / 1000).toFixed(1),
+        'rows/s': Math.round(ROWS / (totalMs / 1000)),
+        'peak RSS MiB': server.peakRssMiB(),
+        'job read p50 ms (during job)': percentile(latencies, 50).toFixed(1),
+        'job read p99 ms (during job)': percentile(latencies, 99).toFixed(1),
+      },
+    ]);
+  } finally {
+    server.child.kill('SIGTERM');
+    await closeState(dataDir);
+  }
+}
+
+await main();
