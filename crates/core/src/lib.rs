@@ -2,6 +2,7 @@
 //! Pure Rust: no Node, no HTTP. JSON keys and languages live in the TypeScript layer.
 #![deny(clippy::all)]
 
+pub mod address;
 pub mod dedupe;
 pub mod error;
 pub mod normalize;

@@ -14,6 +14,7 @@ pub fn compute(register: Option<&Register>, op: &str, input: &[u8]) -> Result<Ve
         "municipality.find" => answer(&find_municipalities(need()?, &parse(input)?)),
         "dedupe.run" => answer(&crate::dedupe::run(need()?, parse(input)?)?),
         "dedupe.incremental" => answer(&crate::dedupe::incremental(need()?, parse(input)?)?),
+        "contact.verify" => answer(&verify_contacts(need()?, parse(input)?)),
         "tax_code.batch" => answer(&crate::tax_code::batch(need()?, &parse(input)?)),
         other => Err(Error::UnknownOp(other.to_string())),
     }
@@ -101,4 +102,15 @@ fn find_municipalities<'a>(
             periods: &r.periods,
         })
         .collect()
+}
+
+#[derive(Deserialize)]
+pub struct ContactBatch {
+    pub items: Vec<crate::address::ContactInput>,
+    #[serde(default)]
+    pub options: crate::address::VerifyOptions,
+}
+
+fn verify_contacts(register: &Register, batch: ContactBatch) -> Vec<crate::address::ContactResult> {
+    crate::address::verify_batch(register, &batch.items, &batch.options)
 }

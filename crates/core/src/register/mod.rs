@@ -5,6 +5,7 @@ pub mod country;
 pub mod import;
 pub mod municipality;
 pub mod store;
+pub mod street;
 
 use std::path::{Path, PathBuf};
 
@@ -41,6 +42,10 @@ pub struct Register {
     pub countries: Countries,
     /// First-name equivalences and role mailboxes for deduplication (empty when not imported).
     pub names: crate::dedupe::names::Names,
+    /// Streets and house numbers, loaded per municipality on first use.
+    pub streets: street::StreetIndex,
+    /// Fuzzy index of municipality names for address matching, built on first use.
+    pub city_names: std::sync::OnceLock<crate::address::resolve::CityNames>,
 }
 
 impl Register {
@@ -53,13 +58,17 @@ impl Register {
         let municipalities = Municipalities::load(&dbs, &rtxn)?;
         let countries = Countries::load(&dbs, &rtxn)?;
         let names = crate::dedupe::names::Names::load(&dbs, &rtxn)?;
-        drop(rtxn);
+        // committing a read transaction keeps the database handles it opened valid for later ones
+        rtxn.commit()?;
+        let streets = street::StreetIndex::open(env, Some(dbs.streets), Some(dbs.street_fsts));
         Ok(Register {
             dir,
             summary,
             municipalities,
             countries,
             names,
+            streets,
+            city_names: std::sync::OnceLock::new(),
         })
     }
 

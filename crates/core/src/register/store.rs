@@ -3,11 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
-use heed::types::{SerdeJson, Str};
+use heed::types::{Bytes, SerdeJson, Str};
 use heed::{Database, Env, EnvFlags, EnvOpenOptions, RoTxn};
 
 use super::country::Country;
 use super::municipality::MunicipalityRecord;
+use super::street::CityStreetsRecord;
 use super::ImportSummary;
 use crate::{Error, Result};
 
@@ -55,6 +56,10 @@ pub struct Databases {
     pub meta: Database<Str, SerdeJson<serde_json::Value>>,
     pub municipalities: Database<Str, SerdeJson<MunicipalityRecord>>,
     pub countries: Database<Str, SerdeJson<Country>>,
+    /// Streets with their house numbers, per municipality (cadastral code).
+    pub streets: Database<Str, SerdeJson<CityStreetsRecord>>,
+    /// The fst of each municipality's street names (see `street.rs`).
+    pub street_fsts: Database<Str, Bytes>,
 }
 
 impl Databases {
@@ -68,6 +73,12 @@ impl Databases {
             countries: env
                 .open_database(rtxn, Some("countries"))?
                 .ok_or_else(missing)?,
+            streets: env
+                .open_database(rtxn, Some("streets"))?
+                .ok_or_else(missing)?,
+            street_fsts: env
+                .open_database(rtxn, Some("street_fsts"))?
+                .ok_or_else(missing)?,
         })
     }
 
@@ -76,6 +87,8 @@ impl Databases {
             meta: env.create_database(wtxn, Some("meta"))?,
             municipalities: env.create_database(wtxn, Some("municipalities"))?,
             countries: env.create_database(wtxn, Some("countries"))?,
+            streets: env.create_database(wtxn, Some("streets"))?,
+            street_fsts: env.create_database(wtxn, Some("street_fsts"))?,
         })
     }
 

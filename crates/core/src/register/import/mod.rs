@@ -1,10 +1,17 @@
 //! `recapito import`: reads open data in the formats its publishers use and writes the register.
 //! Each source format is a module of its own; this one orchestrates them and reports progress.
 
+pub mod alessandria;
+pub mod anncsu;
+pub mod bologna;
 pub mod comuni;
 pub mod esteri;
+pub mod milano;
 pub mod names;
+pub mod odonimi;
+pub mod reproject;
 pub mod source;
+pub mod streets;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -94,6 +101,7 @@ pub fn run(source: &Path, data_dir: &Path) -> Result<ImportSummary> {
     };
     comuni::import(&mut ctx)?;
     esteri::import(&mut ctx)?;
+    streets::import(&mut ctx)?;
     names::import(&mut ctx)?;
 
     let mut summary = ImportSummary {

@@ -1,0 +1,852 @@
+//! Contact verification for Italy: the address line parsed, the municipality, street and house
+//! number resolved against the register, the postcode checked, a point found, and the result
+//! with the spec's outcome codes. `verify` is one contact; `verify_batch` runs a batch on rayon.
+
+pub mod key;
+pub mod outcome;
+pub mod parse;
+pub mod resolve;
+pub mod street_type;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::normalize::fold;
+use crate::register::import::comuni::title_case;
+use crate::register::street::{CityStreets, Street};
+use crate::register::{Municipality, Register};
+use outcome::{Change, Outcome};
+use parse::{NumberStatus, ParsedAddress, SubAddress};
+use resolve::{CityMatch, CityResolution, StreetMatch, StreetResolution};
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+pub struct ContactInput {
+    #[serde(default)]
+    pub address: Option<String>,
+    #[serde(default)]
+    pub postcode: Option<String>,
+    #[serde(default)]
+    pub city: Option<String>,
+    #[serde(default)]
+    pub province: Option<String>,
+    #[serde(default)]
+    pub country_code: Option<String>,
+    #[serde(default)]
+    pub country: Option<String>,
+    #[serde(default)]
+    pub tax_code: Option<String>,
+    #[serde(default)]
+    pub last_name: Option<String>,
+    #[serde(default)]
+    pub first_name: Option<String>,
+    #[serde(default)]
+    pub gender: Option<String>,
+    #[serde(default)]
+    pub birth_date: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Foreign {
+    /// Only records that state a country are foreign.
+    #[default]
+    #[serde(alias = "dichiarati")]
+    Declared,
+    /// A record without country that Italy does not know, naming a country clearly, is foreign.
+    #[serde(alias = "rileva")]
+    Detect,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct VerifyOptions {
+    /// 1 (exact forms only) to 5 (most tolerant); default 3. Above 3 matching is approximate.
+    #[serde(default = "default_precision")]
+    pub precision: u8,
+    #[serde(default)]
+    pub preserve_original: bool,
+    #[serde(default)]
+    pub postal_form: bool,
+    #[serde(default)]
+    pub foreign: Foreign,
+}
+
+fn default_precision() -> u8 {
+    3
+}
+
+impl Default for VerifyOptions {
+    fn default() -> Self {
+        VerifyOptions {
+            precision: 3,
+            preserve_original: false,
+            postal_form: false,
+            foreign: Foreign::Declared,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Normalized {
+    pub address: String,
+    pub postcode: String,
+    pub city: String,
+    pub province: String,
+    pub country: String,
+    pub country_code: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Geo {
+    pub lat: f64,
+    pub lon: f64,
+    /// house_number, interpolated, street, municipality
+    pub precision: &'static str,
+    /// anncsu, municipal (a municipality's own open data), wikidata (municipality centre)
+    pub source: &'static str,
+}
+
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Territory {
+    pub istat_code: String,
+    pub cadastral_code: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub street_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct CityType {
+    pub provincial_capital: Option<bool>,
+    /// provincial_capital, municipality, unknown (the text in the request language is chosen in TypeScript)
+    pub label: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PostcodeCheck {
+    pub source: &'static str,
+    /// house_number, interpolated, street, locality, municipality
+    pub precision: &'static str,
+    pub house_numbers: u32,
+    pub agreement: f64,
+    pub confirmed: bool,
+}
+
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct ContactResult {
+    pub ok: bool,
+    pub outcome: Vec<String>,
+    pub normalized: Normalized,
+    /// The postal form (upper case, no accents), with `postal_form`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub normalized_postal: Option<Normalized>,
+    /// The register's address and city, with `preserve_original` (normalized keeps what was written).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub canonical_address: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub canonical_city: Option<String>,
+    pub municipality: Option<String>,
+    pub district: Option<String>,
+    pub address_key: String,
+    pub geo: Option<Geo>,
+    pub territory: Option<Territory>,
+    pub city_type: Option<CityType>,
+    pub postcode_check: Option<PostcodeCheck>,
+    pub sub_address: Vec<SubAddress>,
+    /// true or null, never false: the register holds no units, so never true today.
+    pub sub_address_confirmed: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub care_of: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub foreign_address: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tax_code: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tax_code_outcome: Option<Vec<String>>,
+    /// Attribution lines of the data the answer used (the message is written from them).
+    pub attribution: Vec<&'static str>,
+}
+
+pub fn verify_batch(
+    register: &Register,
+    inputs: &[ContactInput],
+    options: &VerifyOptions,
+) -> Vec<ContactResult> {
+    inputs
+        .par_iter()
+        .map(|i| verify(register, i, options))
+        .collect()
+}
+
+fn text(s: &Option<String>) -> &str {
+    s.as_deref().map(str::trim).unwrap_or("")
+}
+
+pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions) -> ContactResult {
+    let mut r = ContactResult::default();
+    let mut out = Outcome::default();
+    let precision = options.precision.clamp(1, 5);
+    let address = text(&input.address);
+    let mut parsed = parse::parse(address);
+    if parsed.street_type.is_none() {
+        if let Some((ty, rest)) = resolve::mistyped_type(&parsed.name) {
+            parsed.street_type = Some(ty);
+            parsed.street_type_raw = parsed
+                .name
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_string();
+            parsed.name = rest;
+        }
+    }
+    r.sub_address = parsed.sub_address.clone();
+    r.care_of = parsed.care_of.clone();
+    r.address_key = input_key(&parsed);
+    tax_code(register, input, &mut r);
+
+    // a declared foreign country
+    if let Some(foreign) = foreign_country(register, input, options, &parsed) {
+        return foreign_result(r, input, address, foreign);
+    }
+
+    let city_in = if text(&input.city).is_empty() {
+        parsed.city.clone().unwrap_or_default()
+    } else {
+        text(&input.city).to_string()
+    };
+    let postcode_in = if text(&input.postcode).is_empty() {
+        parsed.postcode.clone().unwrap_or_default()
+    } else {
+        resolve::normalize_postcode(text(&input.postcode))
+    };
+    let province_in = text(&input.province).to_string();
+    r.normalized = Normalized {
+        address: address.to_string(),
+        postcode: postcode_in.clone(),
+        city: city_in.clone(),
+        province: province_in.to_uppercase(),
+        country: "Italia".into(),
+        country_code: "IT".into(),
+    };
+    if address.is_empty() && city_in.is_empty() && postcode_in.is_empty() {
+        out.condition("INCOMPLETE_DATA");
+        r.outcome = out.codes();
+        return r;
+    }
+
+    let probe = |cadastral: &str| -> bool {
+        register.streets.city(cadastral).is_some_and(|c| {
+            matches!(
+                resolve::street(&c, &parsed, "", precision),
+                StreetResolution::Found(..)
+            )
+        })
+    };
+    let (record, m, how) = match resolve::municipality(
+        register,
+        &city_in,
+        &postcode_in,
+        &province_in,
+        precision,
+        &probe,
+    ) {
+        CityResolution::Found(rec, m, how) => (rec, m, how),
+        CityResolution::Ambiguous(_) => {
+            out.condition("CITY_AMBIGUOUS");
+            r.outcome = out.codes();
+            return r;
+        }
+        CityResolution::NotFound => {
+            if options.foreign == Foreign::Detect {
+                if let Some(c) = detect_country(register, &city_in, address) {
+                    return foreign_result(r, input, address, c);
+                }
+            }
+            out.condition("CITY_NOT_FOUND");
+            r.outcome = out.codes();
+            return r;
+        }
+        CityResolution::Missing => {
+            out.condition("INCOMPLETE_DATA");
+            r.outcome = out.codes();
+            return r;
+        }
+    };
+    r.ok = true;
+    match how {
+        CityMatch::Same => {}
+        CityMatch::Form => out.change(Change::CityForm),
+        CityMatch::Changed => out.change(Change::City),
+    }
+    if province_in.is_empty() || !province_matches(&province_in, m) {
+        out.change(Change::Province);
+    }
+    r.municipality = Some(m.name.clone());
+    r.territory = Some(Territory {
+        istat_code: m.istat_code.clone(),
+        cadastral_code: record.cadastral_code.clone(),
+        street_id: None,
+    });
+    r.city_type = Some(CityType {
+        provincial_capital: m.provincial_capital,
+        label: match m.provincial_capital {
+            Some(true) => "provincial_capital",
+            Some(false) => "municipality",
+            None => "unknown",
+        },
+    });
+    r.attribution.push(ISTAT_ATTRIBUTION);
+
+    let streets = register.streets.city(&record.cadastral_code);
+    let mut found: Option<(&Street, StreetMatch)> = None;
+    let mut number_entry = None;
+    let mut geo: Option<Geo> = None;
+    let holder = streets.clone();
+    if let Some(po_box) = &parsed.po_box {
+        out.condition("PO_BOX");
+        r.normalized.address = format!("Casella Postale {po_box}");
+    } else if address.is_empty() {
+        out.condition("INCOMPLETE_DATA");
+        r.ok = false;
+    } else if let Some(city) = holder.as_ref() {
+        found = resolve_street(city, &parsed, &postcode_in, precision, &mut out);
+        if let Some((s, _)) = found {
+            r.attribution.push(STREET_ATTRIBUTION);
+            if let Some(t) = r.territory.as_mut() {
+                t.street_id = (s.id != 0).then(|| s.id.to_string());
+            }
+            r.district = Some(s.district.clone()).filter(|d| !d.is_empty());
+            number_entry = check_number(city, s, &parsed, &mut out, &mut geo);
+            if let Some(n) = number_entry {
+                if !n.district.is_empty() {
+                    r.district = Some(n.district.clone());
+                }
+            }
+            if geo.as_ref().is_some_and(|g| g.source == "municipal") {
+                if let Some(a) = municipal_attribution(&record.cadastral_code) {
+                    r.attribution.push(a);
+                }
+            } else if geo.as_ref().is_some_and(|g| g.source == "anncsu") {
+                r.attribution.push(INDIR_ATTRIBUTION);
+            }
+        }
+    }
+
+    // the normalised address line
+    let number_text = parsed
+        .house_number
+        .as_ref()
+        .map(|h| h.display())
+        .unwrap_or_default();
+    if let Some((s, how)) = found {
+        let line = street_line(s, &number_text, &parsed);
+        match how {
+            StreetMatch::Same => {}
+            StreetMatch::Form => out.change(Change::StreetForm),
+            StreetMatch::Changed => out.change(Change::Street),
+        }
+        r.address_key = key::address_key(&s.street_type, &s.name, &number_text);
+        if options.preserve_original {
+            r.canonical_address = Some(line);
+            r.normalized.address = written_line(&parsed, &number_text);
+        } else {
+            r.normalized.address = line;
+        }
+        if number_changed(&parsed) {
+            out.change(Change::Building);
+        }
+    } else if parsed.po_box.is_none() && !address.is_empty() {
+        r.normalized.address = written_line(&parsed, &number_text);
+    }
+
+    // postcode
+    let (postcode, check) = postcode(
+        m,
+        found.map(|(s, _)| s),
+        number_entry,
+        &postcode_in,
+        holder_source(&streets),
+        &mut out,
+    );
+    r.normalized.postcode = postcode;
+    r.postcode_check = Some(check);
+    r.normalized.province = m.province.clone();
+    if options.preserve_original && !city_in.is_empty() {
+        r.canonical_city = Some(m.name.clone());
+        r.normalized.city = city_in.clone();
+    } else {
+        r.normalized.city = m.name.clone();
+    }
+
+    // a point: the number, the street, the centre
+    if geo.is_none() {
+        if let Some((s, _)) = found {
+            if let (Some(lat), Some(lon)) = (s.lat, s.lon) {
+                geo = Some(Geo {
+                    lat,
+                    lon,
+                    precision: "street",
+                    source: holder_source(&streets),
+                });
+            }
+        }
+    }
+    if geo.is_none() {
+        if let (Some(lat), Some(lon)) = (m.lat, m.lon) {
+            geo = Some(Geo {
+                lat,
+                lon,
+                precision: "municipality",
+                source: "wikidata",
+            });
+        }
+    }
+    r.geo = geo;
+    if options.postal_form {
+        r.normalized_postal = Some(postal(&r.normalized));
+    }
+    if out.has("INCOMPLETE_DATA") {
+        r.ok = false;
+    }
+    r.attribution.dedup();
+    r.outcome = out.codes();
+    r
+}
+
+const ISTAT_ATTRIBUTION: &str = "Fonte: ISTAT – Elenco comuni italiani (novembre 2023), CC BY 4.0";
+const STREET_ATTRIBUTION: &str = crate::register::import::odonimi::ATTRIBUTION;
+const INDIR_ATTRIBUTION: &str = crate::register::import::anncsu::ATTRIBUTION;
+
+fn municipal_attribution(cadastral: &str) -> Option<&'static str> {
+    use crate::register::import::{alessandria, bologna, milano};
+    match cadastral {
+        "A182" => Some(alessandria::ATTRIBUTION),
+        "A944" => Some(bologna::ATTRIBUTION),
+        "F205" => Some(milano::ATTRIBUTION),
+        _ => None,
+    }
+}
+
+fn holder_source(streets: &Option<std::sync::Arc<CityStreets>>) -> &'static str {
+    match streets.as_ref().map(|c| c.record.numbers_source.as_str()) {
+        Some("municipal") => "municipal",
+        _ => "anncsu",
+    }
+}
+
+fn province_matches(written: &str, m: &Municipality) -> bool {
+    let w = fold(written.trim_matches(['(', ')']));
+    w == m.province || w == fold(&m.province_name)
+}
+
+fn input_key(parsed: &ParsedAddress) -> String {
+    if parsed.name.is_empty() && parsed.po_box.is_none() {
+        return String::new();
+    }
+    if let Some(po) = &parsed.po_box {
+        return format!("CASELLA POSTALE {po}");
+    }
+    let number = parsed
+        .house_number
+        .as_ref()
+        .map(|h| h.display())
+        .unwrap_or_default();
+    key::address_key(parsed.street_type.unwrap_or(""), &parsed.name, &number)
+}
+
+fn resolve_street<'c>(
+    city: &'c CityStreets,
+    parsed: &ParsedAddress,
+    postcode: &str,
+    precision: u8,
+    out: &mut Outcome,
+) -> Option<(&'c Street, StreetMatch)> {
+    if fold(&parsed.name).is_empty() {
+        if parsed.street_type.is_some_and(street_type::is_locality) || parsed.street_type.is_none()
+        {
+            out.condition("LOCALITY_WITHOUT_STREET");
+        } else {
+            out.condition("STREET_NOT_FOUND");
+        }
+        return None;
+    }
+    match resolve::street(city, parsed, postcode, precision) {
+        StreetResolution::Found(i, how) => Some((city.street(i), how)),
+        StreetResolution::Ambiguous(_) => {
+            out.condition("STREET_AMBIGUOUS");
+            None
+        }
+        StreetResolution::TypeMissing(_) => {
+            out.condition("STREET_TYPE_MISSING");
+            None
+        }
+        StreetResolution::NotFound => {
+            if parsed.street_type.is_some_and(street_type::is_locality) {
+                // a locality the register does not list as a street is still deliverable
+                out.condition("LOCALITY_WITHOUT_STREET");
+            } else {
+                out.condition("STREET_NOT_FOUND");
+                if parsed.street_type.is_none() {
+                    out.condition("STREET_TYPE_MISSING");
+                }
+            }
+            None
+        }
+    }
+}
+
+/// The house number against the street's numbers; sets the point.
+fn check_number<'s>(
+    city: &CityStreets,
+    street: &'s Street,
+    parsed: &ParsedAddress,
+    out: &mut Outcome,
+    geo: &mut Option<Geo>,
+) -> Option<&'s crate::register::street::HouseNumberEntry> {
+    let source = match city.record.numbers_source.as_str() {
+        "municipal" => "municipal",
+        _ => "anncsu",
+    };
+    match parsed.number_status {
+        NumberStatus::Missing => {
+            let locality = street_type::is_locality(&street.street_type);
+            if !locality {
+                out.condition("HOUSE_NUMBER_MISSING");
+            }
+            return None;
+        }
+        NumberStatus::InvalidFormat => {
+            out.condition("HOUSE_NUMBER_INVALID_FORMAT");
+            return None;
+        }
+        NumberStatus::Found => {}
+    }
+    let h = parsed.house_number.as_ref()?;
+    if h.without_number || h.km.is_some() || street.numbers.is_empty() {
+        return None;
+    }
+    if let Some(n) = resolve::find_number(street, h.number, &h.suffix) {
+        *geo = Some(Geo {
+            lat: n.lat,
+            lon: n.lon,
+            precision: "house_number",
+            source,
+        });
+        return Some(n);
+    }
+    if city.record.complete_numbers {
+        out.condition("HOUSE_NUMBER_NOT_FOUND");
+    }
+    if let Some((lat, lon)) = resolve::interpolate(street, h.number) {
+        *geo = Some(Geo {
+            lat,
+            lon,
+            precision: "interpolated",
+            source,
+        });
+    }
+    None
+}
+
+/// `Via Roma 12`: the register's type and name in the form people read, then the number.
+fn street_line(s: &Street, number: &str, parsed: &ParsedAddress) -> String {
+    let mut line = title_case(
+        &format!("{} {}", s.street_type, s.name)
+            .to_lowercase()
+            .to_uppercase(),
+    );
+    if !number.is_empty() {
+        line.push(' ');
+        line.push_str(number);
+    }
+    for extra in &parsed.extra {
+        line.push_str(", ");
+        line.push_str(extra);
+    }
+    line
+}
+
+/// The street as written, with the number in its normal form.
+fn written_line(parsed: &ParsedAddress, number: &str) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    if !parsed.street_type_raw.is_empty() {
+        parts.push(match parsed.street_type {
+            Some(t) => title_case(t),
+            None => parsed.street_type_raw.clone(),
+        });
+    }
+    if !parsed.name.is_empty() {
+        parts.push(parsed.name.clone());
+    }
+    if !number.is_empty() {
+        parts.push(number.to_string());
+    }
+    let mut line = parts.join(" ");
+    for extra in &parsed.extra {
+        line.push_str(", ");
+        line.push_str(extra);
+    }
+    line
+}
+
+/// The number was rewritten beyond spacing, case and separators (`12 bis` → `12/BIS` is form).
+fn number_changed(parsed: &ParsedAddress) -> bool {
+    let Some(h) = &parsed.house_number else {
+        return false;
+    };
+    let squash = |s: &str| -> String {
+        fold(s)
+            .split(' ')
+            .filter(|w| !matches!(*w, "N" | "NR" | "NUM" | "CIV" | "NO" | "KM"))
+            .collect::<String>()
+    };
+    squash(&parsed.house_number_raw) != squash(&h.display())
+}
+
+/// The postcode answered and how sure it is.
+fn postcode(
+    m: &Municipality,
+    street: Option<&Street>,
+    number: Option<&crate::register::street::HouseNumberEntry>,
+    given: &str,
+    source: &'static str,
+    out: &mut Outcome,
+) -> (String, PostcodeCheck) {
+    let in_city = |p: &str| m.postcodes.iter().any(|c| c == p);
+    // the number's own postcode
+    if let Some(n) = number.filter(|n| !n.postcode.is_empty()) {
+        if given != n.postcode {
+            out.change(Change::Postcode);
+        }
+        return (
+            n.postcode.clone(),
+            PostcodeCheck {
+                source,
+                precision: "house_number",
+                house_numbers: 1,
+                agreement: 1.0,
+                confirmed: true,
+            },
+        );
+    }
+    // one postcode for the municipality
+    if m.postcodes.len() == 1 {
+        let pc = m.postcodes[0].clone();
+        if given != pc {
+            out.change(Change::Postcode);
+        }
+        return (
+            pc,
+            PostcodeCheck {
+                source: "register",
+                precision: "municipality",
+                house_numbers: 0,
+                agreement: 1.0,
+                confirmed: true,
+            },
+        );
+    }
+    // the street's postcodes
+    if let Some(s) = street.filter(|s| !s.postcodes.is_empty()) {
+        let total: u32 = s.postcodes.iter().map(|(_, c)| *c).sum();
+        let (top, count) = s.postcodes[0].clone();
+        let agreement = if total == 0 {
+            1.0 / s.postcodes.len() as f64
+        } else {
+            f64::from(count) / f64::from(total)
+        };
+        let unanimous = s.postcodes.len() == 1;
+        if unanimous {
+            if given != top {
+                out.change(Change::Postcode);
+            }
+            return (
+                top,
+                PostcodeCheck {
+                    source,
+                    precision: "street",
+                    house_numbers: total,
+                    agreement: 1.0,
+                    confirmed: true,
+                },
+            );
+        }
+        let check = PostcodeCheck {
+            source,
+            precision: "street",
+            house_numbers: total,
+            agreement,
+            confirmed: false,
+        };
+        if s.postcodes.iter().any(|(p, _)| p == given) || (!given.is_empty() && in_city(given)) {
+            out.condition("POSTCODE_UNCONFIRMED");
+            return (given.to_string(), check);
+        }
+        out.condition("POSTCODE_PRESUMED");
+        out.change(Change::Postcode);
+        return (top, check);
+    }
+    let check = PostcodeCheck {
+        source: "register",
+        precision: "municipality",
+        house_numbers: 0,
+        agreement: if m.postcodes.is_empty() {
+            0.0
+        } else {
+            1.0 / m.postcodes.len() as f64
+        },
+        confirmed: false,
+    };
+    out.condition("POSTCODE_UNCONFIRMED");
+    (given.to_string(), check)
+}
+
+fn postal(n: &Normalized) -> Normalized {
+    let up = |s: &str| fold(s);
+    Normalized {
+        address: up(&n.address.replace('/', " ")).replace(" BIS", "BIS"),
+        postcode: n.postcode.clone(),
+        city: up(&n.city),
+        province: n.province.clone(),
+        country: up(&n.country),
+        country_code: n.country_code.clone(),
+    }
+}
+
+/// The tax code of the contact, checked by the tax-code module against the personal data.
+fn tax_code(register: &Register, input: &ContactInput, r: &mut ContactResult) {
+    use crate::tax_code::{process, Action, BatchItem};
+    let code = text(&input.tax_code);
+    if code.is_empty() {
+        return;
+    }
+    let item = BatchItem {
+        tax_code: Some(code.to_string()),
+        last_name: input.last_name.clone(),
+        first_name: input.first_name.clone(),
+        gender: input.gender.clone(),
+        birth_date: input.birth_date.clone(),
+        ..Default::default()
+    };
+    let personal = [
+        &input.last_name,
+        &input.first_name,
+        &input.gender,
+        &input.birth_date,
+    ]
+    .iter()
+    .any(|f| !text(f).is_empty());
+    let today = chrono::Utc::now().date_naive();
+    let validated = process(register, Action::Validate, &item, today);
+    let mut outcome: Vec<String> = validated.outcome.iter().map(|s| s.to_string()).collect();
+    if personal && validated.ok {
+        let compared = process(register, Action::Compare, &item, today);
+        if compared.outcome.contains(&"MISMATCH") {
+            outcome.insert(0, "TAX_CODE_MISMATCH".into());
+        }
+    }
+    r.tax_code = validated.tax_code.or_else(|| Some(code.to_string()));
+    r.tax_code_outcome = Some(outcome);
+}
+
+struct ForeignCountry {
+    name: String,
+    code: String,
+    resolved: bool,
+}
+
+/// A country stated by the record that is not Italy.
+fn foreign_country(
+    register: &Register,
+    input: &ContactInput,
+    _options: &VerifyOptions,
+    _parsed: &ParsedAddress,
+) -> Option<ForeignCountry> {
+    let code = text(&input.country_code).to_uppercase();
+    let name = text(&input.country);
+    if code.is_empty() && name.is_empty() {
+        return None;
+    }
+    if code == "IT" || code == "ITA" {
+        return None;
+    }
+    if !name.is_empty() && code.is_empty() {
+        let f = fold(name);
+        if matches!(
+            f.as_str(),
+            "ITALIA" | "ITALY" | "IT" | "ITA" | "ITALIEN" | "ITALIE" | "REPUBBLICA ITALIANA"
+        ) {
+            return None;
+        }
+        return Some(match country_by_name(register, name) {
+            Some(c) => c,
+            None => ForeignCountry {
+                name: name.to_string(),
+                code: String::new(),
+                resolved: false,
+            },
+        });
+    }
+    let resolved = code.len() == 2 && code.chars().all(|c| c.is_ascii_alphabetic());
+    Some(ForeignCountry {
+        name: if name.is_empty() {
+            code.clone()
+        } else {
+            name.to_string()
+        },
+        code: if resolved { code } else { String::new() },
+        resolved,
+    })
+}
+
+fn country_by_name(register: &Register, name: &str) -> Option<ForeignCountry> {
+    let c = register
+        .countries
+        .by_name(name)
+        .into_iter()
+        .find(|c| c.active)?;
+    if c.iso3.as_deref() == Some("ITA") {
+        return None;
+    }
+    Some(ForeignCountry {
+        name: c.name.clone(),
+        code: c.iso3.clone().unwrap_or_default(),
+        resolved: true,
+    })
+}
+
+/// `foreign: detect`: a country named in the city field or the last part of the address line.
+fn detect_country(register: &Register, city: &str, address: &str) -> Option<ForeignCountry> {
+    let last = address.rsplit([',', '-']).next().unwrap_or("");
+    [city, last]
+        .into_iter()
+        .filter(|t| fold(t).len() >= 4)
+        .find_map(|t| country_by_name(register, t))
+}
+
+fn foreign_result(
+    mut r: ContactResult,
+    input: &ContactInput,
+    address: &str,
+    c: ForeignCountry,
+) -> ContactResult {
+    let mut out = Outcome::default();
+    out.condition("FOREIGN");
+    if !c.resolved {
+        out.condition("COUNTRY_UNRESOLVED");
+    }
+    r.ok = true;
+    r.foreign_address = Some(true);
+    r.normalized = Normalized {
+        address: address.to_string(),
+        postcode: text(&input.postcode).to_string(),
+        city: text(&input.city).to_string(),
+        province: text(&input.province).to_string(),
+        country: c.name,
+        country_code: c.code,
+    };
+    r.outcome = out.codes();
+    r
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,719 @@
+//! The address line as Italians write it: `Via Roma 12`, `V.le S. Martino, 12/A scala B int. 3`,
+//! `C.da Agli snc`, `S.S. 106 km 3,5`, `c/o Rossi, Piazza Duomo 1`, `Casella Postale 45`.
+
+use serde::Serialize;
+
+use super::street_type;
+use crate::normalize::fold;
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct HouseNumber {
+    pub number: u32,
+    /// Letter or word after the number, upper case: `A`, `BIS`, or the second number of `12/1`.
+    pub suffix: String,
+    /// `12-14`: the last number of the range.
+    pub range_to: Option<u32>,
+    /// `km 3,5` written as `3.5`.
+    pub km: Option<String>,
+    /// `SNC`: senza numero civico.
+    pub without_number: bool,
+}
+
+impl HouseNumber {
+    /// The form the register and the normalised address use: `12`, `12/A`, `12-14`, `km 3.5`, `SNC`.
+    pub fn display(&self) -> String {
+        if self.without_number {
+            return "SNC".into();
+        }
+        if let Some(km) = &self.km {
+            return format!("km {km}");
+        }
+        let mut s = self.number.to_string();
+        if let Some(to) = self.range_to {
+            s.push('-');
+            s.push_str(&to.to_string());
+        }
+        if !self.suffix.is_empty() {
+            s.push('/');
+            s.push_str(&self.suffix);
+        }
+        s
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SubAddress {
+    /// unit, staircase, floor, block, building, building_number, block_number
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub value: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum NumberStatus {
+    #[default]
+    Missing,
+    Found,
+    InvalidFormat,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ParsedAddress {
+    /// Full type, folded (`VIA`, `PIAZZA`, `STRADA PROVINCIALE`); None when not recognisable.
+    pub street_type: Option<&'static str>,
+    /// The type as written, when one was found.
+    pub street_type_raw: String,
+    /// The street name as written, without type and number.
+    pub name: String,
+    pub house_number: Option<HouseNumber>,
+    pub number_status: NumberStatus,
+    /// The house number as written (for the outcome: what changed).
+    pub house_number_raw: String,
+    pub sub_address: Vec<SubAddress>,
+    pub po_box: Option<String>,
+    pub care_of: Option<String>,
+    /// A postcode and city written in the address line itself.
+    pub postcode: Option<String>,
+    pub city: Option<String>,
+    /// Parts not understood, kept as written.
+    pub extra: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+struct Token {
+    raw: String,
+    /// Folded, spaces removed: `P.ZZA` → `PZZA`, `12/a` → `12A`.
+    compact: String,
+}
+
+impl Token {
+    fn new(raw: &str) -> Token {
+        Token {
+            raw: raw.to_string(),
+            compact: fold(raw).replace(' ', ""),
+        }
+    }
+    fn starts_with_digit(&self) -> bool {
+        self.raw.chars().next().is_some_and(|c| c.is_ascii_digit())
+    }
+}
+
+pub fn parse(line: &str) -> ParsedAddress {
+    let mut out = ParsedAddress::default();
+    let line = km_decimal_comma(line.trim());
+    let line = take_care_of(&line, &mut out);
+    let segments: Vec<Vec<Token>> = line
+        .split([',', ';'])
+        .map(|seg| {
+            seg.split_whitespace()
+                .flat_map(split_glued)
+                .map(|w| Token::new(&w))
+                .filter(|t| !t.compact.is_empty() || t.raw == "/")
+                .collect::<Vec<Token>>()
+        })
+        .filter(|s: &Vec<Token>| !s.is_empty())
+        .collect();
+
+    let mut street: Vec<Token> = Vec::new();
+    let mut street_seen = false;
+    for mut seg in segments {
+        if take_po_box(&mut seg, &mut out) && seg.is_empty() {
+            continue;
+        }
+        // a segment that holds a postcode after the street is "20121 Milano"
+        if street_seen {
+            if let Some(pos) = seg.iter().position(is_postcode) {
+                if out.postcode.is_none() {
+                    out.postcode = Some(seg[pos].compact.clone());
+                    let city: Vec<&str> = seg[pos + 1..].iter().map(|t| t.raw.as_str()).collect();
+                    if !city.is_empty() {
+                        out.city = Some(strip_province_suffix(&city.join(" ")));
+                    }
+                    continue;
+                }
+            }
+        }
+        take_sub_address(&mut seg, &mut out, street_seen);
+        if seg.is_empty() {
+            continue;
+        }
+        if !street_seen {
+            // "12, Via Roma": a lone number segment before the street
+            if seg
+                .iter()
+                .all(|t| t.starts_with_digit() || is_suffix_word(t))
+                && out.house_number.is_none()
+                && !seg.is_empty()
+            {
+                parse_number_tokens(&seg, &mut out);
+                continue;
+            }
+            street = seg;
+            street_seen = true;
+            continue;
+        }
+        if out.house_number.is_none() && out.number_status == NumberStatus::Missing {
+            let number_like = strip_number_marker(&seg);
+            if !number_like.is_empty()
+                && (number_like[0].starts_with_digit() || is_snc(&number_like))
+                && number_like.len() <= 3
+            {
+                parse_number_tokens(&number_like, &mut out);
+                continue;
+            }
+        }
+        out.extra.push(
+            seg.iter()
+                .map(|t| t.raw.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+    }
+
+    if out.house_number.is_none() && out.number_status == NumberStatus::Missing {
+        take_trailing_number(&mut street, &mut out);
+    }
+    take_type(&mut street, &mut out);
+    out.name = street
+        .iter()
+        .map(|t| t.raw.trim_matches([',', ';']))
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    out
+}
+
+/// `KM 3,5` keeps its decimal comma from being read as a separator.
+fn km_decimal_comma(line: &str) -> String {
+    let upper = line.to_uppercase();
+    let Some(k) = upper.find("KM") else {
+        return line.to_string();
+    };
+    let bytes: Vec<char> = line.chars().collect();
+    let start = line[..k].chars().count();
+    let mut out: String = String::with_capacity(line.len());
+    for (i, &c) in bytes.iter().enumerate() {
+        let between_digits = i > start
+            && c == ','
+            && bytes.get(i - 1).is_some_and(|p| p.is_ascii_digit())
+            && bytes.get(i + 1).is_some_and(|n| n.is_ascii_digit());
+        out.push(if between_digits { '.' } else { c });
+    }
+    out
+}
+
+/// `c/o Rossi` and `presso Rossi` up to the next comma.
+fn take_care_of(line: &str, out: &mut ParsedAddress) -> String {
+    let upper = line.to_uppercase();
+    let mut found: Option<(usize, usize)> = None;
+    for marker in ["C/O ", "C/O.", "C.O. ", "PRESSO "] {
+        let mut from = 0;
+        while let Some(p) = upper[from..].find(marker) {
+            let at = from + p;
+            let boundary = at == 0
+                || !upper[..at]
+                    .chars()
+                    .last()
+                    .is_some_and(char::is_alphanumeric);
+            if boundary {
+                found = Some((at, marker.len()));
+                break;
+            }
+            from = at + marker.len();
+        }
+        if found.is_some() {
+            break;
+        }
+    }
+    let Some((at, len)) = found else {
+        return line.to_string();
+    };
+    let rest = &line[at + len..];
+    let end = rest.find([',', ';']).unwrap_or(rest.len());
+    let name = rest[..end].trim().trim_start_matches('.').trim();
+    if !name.is_empty() {
+        out.care_of = Some(name.to_string());
+    }
+    let mut remaining = String::with_capacity(line.len());
+    remaining.push_str(&line[..at]);
+    remaining.push(',');
+    remaining.push_str(&rest[end..]);
+    remaining
+}
+
+/// `12/A` stays one token; `Roma12` is two (`Roma`, `12`) only when digits follow letters
+/// without a dot; `n.12` → `n.`, `12`.
+fn split_glued(word: &str) -> Vec<String> {
+    let chars: Vec<char> = word.chars().collect();
+    // "n.12", "nr.12", "civ.12"
+    if let Some(dot) = word.find('.') {
+        let (head, tail) = word.split_at(dot + 1);
+        let head_c = fold(head).replace(' ', "");
+        if matches!(head_c.as_str(), "N" | "NR" | "NUM" | "CIV" | "NO")
+            && tail.chars().next().is_some_and(|c| c.is_ascii_digit())
+        {
+            return vec![head.to_string(), tail.to_string()];
+        }
+    }
+    if let Some(rest) = word.strip_prefix("n°").or_else(|| word.strip_prefix("N°")) {
+        if !rest.is_empty() {
+            return vec!["N".to_string(), rest.to_string()];
+        }
+    }
+    let first_digit = chars.iter().position(|c| c.is_ascii_digit());
+    if let Some(d) = first_digit {
+        if d >= 3 && chars[..d].iter().all(|c| c.is_alphabetic()) {
+            let (a, b) = chars.split_at(d);
+            return vec![a.iter().collect(), b.iter().collect()];
+        }
+    }
+    vec![word.to_string()]
+}
+
+fn is_postcode(t: &Token) -> bool {
+    t.compact.len() == 5 && t.compact.chars().all(|c| c.is_ascii_digit())
+}
+
+/// "Milano (MI)" → "Milano (MI)" stays for the resolver; only a trailing bare "MI" is kept too.
+fn strip_province_suffix(city: &str) -> String {
+    city.trim().to_string()
+}
+
+fn take_po_box(seg: &mut Vec<Token>, out: &mut ParsedAddress) -> bool {
+    let n = seg.len();
+    for i in 0..n {
+        let c = seg[i].compact.as_str();
+        let (marker_len, value_at) = match c {
+            "CASELLA" if seg.get(i + 1).is_some_and(|t| t.compact == "POSTALE") => (2, i + 2),
+            "CP" | "CPOST" | "CASPOST" | "POBOX" => (1, i + 1),
+            "PO" if seg.get(i + 1).is_some_and(|t| t.compact == "BOX") => (2, i + 2),
+            "C" if seg.get(i + 1).is_some_and(|t| t.compact == "P") => (2, i + 2),
+            _ => continue,
+        };
+        let mut value_end = value_at;
+        if seg
+            .get(value_at)
+            .is_some_and(|t| matches!(t.compact.as_str(), "N" | "NR" | "NUM"))
+        {
+            value_end += 1;
+        }
+        if let Some(v) = seg.get(value_end).filter(|t| t.starts_with_digit()) {
+            out.po_box = Some(v.compact.clone());
+            seg.drain(i..=value_end);
+            let _ = marker_len;
+            return true;
+        }
+    }
+    false
+}
+
+/// Sub-address keywords and their spec type. Recognised after the house number (or in a later
+/// segment), so `Via della Scala` and `Piazza Lotto` stay street names.
+fn sub_address_kind(compact: &str) -> Option<&'static str> {
+    Some(match compact {
+        "SCALA" | "SC" | "SCAL" => "staircase",
+        "PIANO" | "PT" | "PIAN" => "floor",
+        "INTERNO" | "INT" | "INTERNI" | "APPARTAMENTO" | "APP" | "APT" => "unit",
+        "LOTTO" | "LOTT" | "LT" => "block",
+        "ISOLATO" | "IS" | "ISOL" => "block_number",
+        "PALAZZINA" | "PAL" | "PALAZZ" | "EDIFICIO" | "ED" | "EDIF" | "FABBRICATO" | "FABB" => {
+            "building"
+        }
+        "TORRE" => "building",
+        _ => return None,
+    })
+}
+
+fn take_sub_address(seg: &mut Vec<Token>, out: &mut ParsedAddress, after_street: bool) {
+    // in the street segment, only after a number-like token
+    let start = if after_street {
+        0
+    } else {
+        match seg.iter().position(|t| t.starts_with_digit()) {
+            Some(p) => p + 1,
+            None => return,
+        }
+    };
+    let mut i = start;
+    while i < seg.len() {
+        let Some(kind) = sub_address_kind(&seg[i].compact) else {
+            i += 1;
+            continue;
+        };
+        // "PT" alone is "piano terra"
+        if seg[i].compact == "PT" {
+            out.sub_address.push(SubAddress {
+                kind,
+                value: "T".into(),
+            });
+            seg.remove(i);
+            continue;
+        }
+        let Some(value) = seg.get(i + 1) else {
+            break;
+        };
+        let v = value.compact.clone();
+        let plausible = !v.is_empty()
+            && (v.len() <= 4 || matches!(v.as_str(), "TERRA" | "RIALZATO" | "TERRENO"));
+        if !plausible {
+            i += 1;
+            continue;
+        }
+        let value = match v.as_str() {
+            "TERRA" | "TERRENO" => "T".to_string(),
+            "RIALZATO" => "R".to_string(),
+            _ => v,
+        };
+        out.sub_address.push(SubAddress { kind, value });
+        seg.drain(i..=i + 1);
+    }
+}
+
+fn is_suffix_word(t: &Token) -> bool {
+    let c = t.compact.as_str();
+    (c.len() == 1 && c.chars().all(|c| c.is_ascii_alphabetic()))
+        || matches!(c, "BIS" | "TER" | "QUATER" | "QUINQUIES")
+        || (t.raw.starts_with('/') && c.len() <= 3 && !c.is_empty())
+        || t.raw == "/"
+}
+
+fn is_snc(tokens: &[Token]) -> bool {
+    let joined: String = tokens.iter().map(|t| t.compact.as_str()).collect();
+    matches!(
+        joined.as_str(),
+        "SNC" | "SN" | "SENZANUMERO" | "SENZANUMEROCIVICO"
+    )
+}
+
+fn is_number_marker(t: &Token) -> bool {
+    matches!(
+        t.compact.as_str(),
+        "N" | "NR" | "NUM" | "NUMERO" | "CIV" | "CIVICO" | "NO"
+    )
+}
+
+fn strip_number_marker(seg: &[Token]) -> Vec<Token> {
+    let skip = usize::from(seg.first().is_some_and(is_number_marker) && seg.len() > 1);
+    seg[skip..].to_vec()
+}
+
+/// Finds the house number at the end of the street segment: `Roma 12`, `Roma 12 A`, `Roma n. 12/a`,
+/// `Roma 12-14`, `Roma SNC`, `SS 106 km 3,5`. A number followed by other words is part of the
+/// name (`Via 4 Novembre`).
+fn take_trailing_number(street: &mut Vec<Token>, out: &mut ParsedAddress) {
+    // km
+    if let Some(k) = street.iter().position(|t| t.compact == "KM") {
+        if let Some(v) = street.get(k + 1).filter(|t| t.starts_with_digit()) {
+            let km = v.raw.replace([',', '+'], ".");
+            out.house_number_raw = format!("{} {}", street[k].raw, v.raw);
+            out.house_number = Some(HouseNumber {
+                km: Some(km),
+                ..Default::default()
+            });
+            out.number_status = NumberStatus::Found;
+            street.drain(k..=k + 1);
+            return;
+        }
+    }
+    // SNC at the end
+    for take in [3usize, 2, 1] {
+        if street.len() > take && is_snc(&street[street.len() - take..]) {
+            let from = street.len() - take;
+            out.house_number_raw = street[from..]
+                .iter()
+                .map(|t| t.raw.as_str())
+                .collect::<Vec<_>>()
+                .join(" ");
+            out.house_number = Some(HouseNumber {
+                without_number: true,
+                ..Default::default()
+            });
+            out.number_status = NumberStatus::Found;
+            street.truncate(from);
+            return;
+        }
+    }
+    // the last number-like token followed only by suffix words
+    let Some(last_num) = street.iter().rposition(Token::starts_with_digit) else {
+        // a number first: "12 Via Roma"
+        return;
+    };
+    let tail_ok = street[last_num + 1..].iter().all(is_suffix_word) && street.len() - last_num <= 3;
+    if !tail_ok || last_num == 0 {
+        if last_num == 0 && street.len() > 1 && street_type::expand(&street[1].raw).is_some() {
+            // "12 Via Roma"
+            let tokens = vec![street[0].clone()];
+            street.remove(0);
+            parse_number_tokens(&tokens, out);
+        }
+        return;
+    }
+    let mut from = last_num;
+    if from >= 1 && is_number_marker(&street[from - 1]) && from >= 2 {
+        from -= 1;
+    }
+    let tokens = strip_number_marker(&street[from..]);
+    street.truncate(from);
+    parse_number_tokens(&tokens, out);
+}
+
+/// Reads `12`, `12/A`, `12A`, `12 A`, `12 bis`, `12/1`, `12-14`, `SNC` into a house number.
+fn parse_number_tokens(tokens: &[Token], out: &mut ParsedAddress) {
+    out.house_number_raw = tokens
+        .iter()
+        .map(|t| t.raw.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    if is_snc(tokens) {
+        out.house_number = Some(HouseNumber {
+            without_number: true,
+            ..Default::default()
+        });
+        out.number_status = NumberStatus::Found;
+        return;
+    }
+    let text: String = tokens
+        .iter()
+        .map(|t| t.raw.to_uppercase())
+        .collect::<Vec<_>>()
+        .join(" ");
+    match parse_number_text(&text) {
+        Some(n) => {
+            out.house_number = Some(n);
+            out.number_status = NumberStatus::Found;
+        }
+        None => out.number_status = NumberStatus::InvalidFormat,
+    }
+}
+
+/// The grammar of one house number: digits, then an optional range, then an optional suffix
+/// (letters, or `/` and a short code).
+pub fn parse_number_text(text: &str) -> Option<HouseNumber> {
+    let s: String = text
+        .trim()
+        .trim_end_matches(['.', ','])
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_uppercase();
+    let s = s.replace('°', "");
+    let digits: String = s.chars().take_while(char::is_ascii_digit).collect();
+    if digits.is_empty() || digits.len() > 5 {
+        return None;
+    }
+    let number: u32 = digits.parse().ok()?;
+    let mut rest = &s[digits.len()..];
+    let mut range_to = None;
+    if let Some(r) = rest.strip_prefix('-') {
+        let d: String = r.chars().take_while(char::is_ascii_digit).collect();
+        if !d.is_empty() {
+            range_to = d.parse().ok();
+            rest = &r[d.len()..];
+        }
+    }
+    let rest = rest.trim_start_matches(['/', '-', '.']);
+    let suffix = if rest.is_empty() {
+        String::new()
+    } else if rest.chars().all(|c| c.is_ascii_alphabetic()) && rest.len() <= 2
+        || matches!(rest, "BIS" | "TER" | "QUATER" | "QUINQUIES")
+        || (rest.chars().all(|c| c.is_ascii_alphanumeric()) && rest.len() <= 3)
+    {
+        rest.to_string()
+    } else {
+        return None;
+    };
+    Some(HouseNumber {
+        number,
+        suffix,
+        range_to,
+        km: None,
+        without_number: false,
+    })
+}
+
+/// The type at the start of the street part: one word (`V.le`), or a multi-word one
+/// (`Strada Provinciale`).
+fn take_type(street: &mut Vec<Token>, out: &mut ParsedAddress) {
+    if street.is_empty() {
+        return;
+    }
+    let folded: Vec<String> = street.iter().map(|t| t.compact.clone()).collect();
+    if let Some((full, n)) = street_type::multi_word_prefix(&folded) {
+        out.street_type = Some(full);
+        out.street_type_raw = street[..n]
+            .iter()
+            .map(|t| t.raw.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        street.drain(..n);
+        return;
+    }
+    // "P." alone is a piazza only when a name follows; "S." is a saint, never a type.
+    if street.len() >= 2 {
+        if let Some(full) = street_type::expand(&street[0].raw) {
+            // "V. Emanuele" could be Vittorio, but at the start of a line it is Via.
+            out.street_type = Some(full);
+            out.street_type_raw = street[0].raw.clone();
+            street.remove(0);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hn(n: u32, suffix: &str) -> Option<HouseNumber> {
+        Some(HouseNumber {
+            number: n,
+            suffix: suffix.into(),
+            ..Default::default()
+        })
+    }
+
+    #[test]
+    fn street_types_and_their_abbreviations() {
+        for (line, ty, name) in [
+            ("Via Roma 12", "VIA", "Roma"),
+            ("V. Roma 12", "VIA", "Roma"),
+            ("V.LE Europa 3", "VIALE", "Europa"),
+            ("P.ZZA Duomo 1", "PIAZZA", "Duomo"),
+            ("P.LE Loreto 2", "PIAZZALE", "Loreto"),
+            ("C.SO Buenos Aires 10", "CORSO", "Buenos Aires"),
+            ("L.GO Augusto 3", "LARGO", "Augusto"),
+            ("VIC. Stretto 4", "VICOLO", "Stretto"),
+            ("LOC. Lato 5", "LOCALITA", "Lato"),
+            (
+                "FRAZ. Valle San Bartolomeo 90",
+                "FRAZIONE",
+                "Valle San Bartolomeo",
+            ),
+            (
+                "STR. Vicinale dei Boschi 7",
+                "STRADA",
+                "Vicinale dei Boschi",
+            ),
+            ("C.DA Agli 7", "CONTRADA", "Agli"),
+            ("Strada Provinciale 12 km 3", "STRADA PROVINCIALE", "12"),
+        ] {
+            let p = parse(line);
+            assert_eq!(p.street_type, Some(ty), "{line}");
+            assert_eq!(p.name, name, "{line}");
+        }
+    }
+
+    #[test]
+    fn house_numbers_in_every_form() {
+        for (line, expected) in [
+            ("Via Roma 12", hn(12, "")),
+            ("Via Roma, 12", hn(12, "")),
+            ("Via Roma 12/A", hn(12, "A")),
+            ("Via Roma 12 A", hn(12, "A")),
+            ("Via Roma 12a", hn(12, "A")),
+            ("Via Roma 12 bis", hn(12, "BIS")),
+            ("Via Roma 12/1", hn(12, "1")),
+            ("Via Roma n. 12", hn(12, "")),
+            ("Via Roma n.12", hn(12, "")),
+            ("12, Via Roma", hn(12, "")),
+            ("12 Via Roma", hn(12, "")),
+        ] {
+            let p = parse(line);
+            assert_eq!(p.house_number, expected, "{line}");
+            assert_eq!(p.name, "Roma", "{line}");
+            assert_eq!(p.number_status, NumberStatus::Found, "{line}");
+        }
+        let range = parse("Via Roma 12-14");
+        assert_eq!(
+            range.house_number,
+            Some(HouseNumber {
+                number: 12,
+                range_to: Some(14),
+                ..Default::default()
+            })
+        );
+        assert_eq!(range.house_number.unwrap().display(), "12-14");
+        let snc = parse("Contrada Agli SNC");
+        assert!(snc.house_number.unwrap().without_number);
+        assert_eq!(snc.name, "Agli");
+        let km = parse("S.S. 106 KM 3,5");
+        assert_eq!(km.house_number.unwrap().km.as_deref(), Some("3.5"));
+        assert_eq!(km.street_type, Some("STRADA STATALE"));
+        assert_eq!(km.name, "106");
+    }
+
+    #[test]
+    fn numbers_inside_names_stay_in_the_name() {
+        let p = parse("Via 4 Novembre 21");
+        assert_eq!(p.name, "4 Novembre");
+        assert_eq!(p.house_number, hn(21, ""));
+        let p = parse("Via XX Settembre");
+        assert_eq!(p.name, "XX Settembre");
+        assert_eq!(p.number_status, NumberStatus::Missing);
+        let p = parse("Corso 22 Marzo");
+        assert_eq!(p.name, "22 Marzo");
+        assert!(p.house_number.is_none());
+    }
+
+    #[test]
+    fn invalid_number_forms_are_flagged() {
+        let p = parse("Via Roma 12/A/B/CCCC");
+        assert_eq!(p.number_status, NumberStatus::InvalidFormat);
+    }
+
+    #[test]
+    fn sub_address_parts() {
+        let p = parse("Via Roma 12 scala B piano 3 interno 7");
+        assert_eq!(p.house_number, hn(12, ""));
+        assert_eq!(
+            p.sub_address,
+            vec![
+                SubAddress {
+                    kind: "staircase",
+                    value: "B".into()
+                },
+                SubAddress {
+                    kind: "floor",
+                    value: "3".into()
+                },
+                SubAddress {
+                    kind: "unit",
+                    value: "7".into()
+                },
+            ]
+        );
+        let p = parse("Via Roma 12, sc. A, int. 5, lotto 4, palazzina C, edificio 2");
+        assert_eq!(p.house_number, hn(12, ""));
+        let kinds: Vec<&str> = p.sub_address.iter().map(|s| s.kind).collect();
+        assert_eq!(
+            kinds,
+            vec!["staircase", "unit", "block", "building", "building"]
+        );
+        // keywords inside the name before any number stay in the name
+        let p = parse("Via della Scala 5");
+        assert_eq!(p.name, "della Scala");
+        assert!(p.sub_address.is_empty());
+    }
+
+    #[test]
+    fn po_boxes_and_care_of() {
+        let p = parse("CASELLA POSTALE 45");
+        assert_eq!(p.po_box.as_deref(), Some("45"));
+        let p = parse("C.P. 123");
+        assert_eq!(p.po_box.as_deref(), Some("123"));
+        let p = parse("c/o Mario Rossi, Via Roma 12");
+        assert_eq!(p.care_of.as_deref(), Some("Mario Rossi"));
+        assert_eq!(p.name, "Roma");
+        assert_eq!(p.house_number, hn(12, ""));
+        let p = parse("Via Roma 12 presso Studio Bianchi");
+        assert_eq!(p.care_of.as_deref(), Some("Studio Bianchi"));
+        assert_eq!(p.house_number, hn(12, ""));
+    }
+
+    #[test]
+    fn postcode_and_city_in_the_line() {
+        let p = parse("Via Roma 12, 20121 Milano");
+        assert_eq!(p.postcode.as_deref(), Some("20121"));
+        assert_eq!(p.city.as_deref(), Some("Milano"));
+        assert_eq!(p.house_number, hn(12, ""));
+    }
+}

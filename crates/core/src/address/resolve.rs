@@ -1,0 +1,624 @@
+//! Resolution against the register: the municipality from city, postcode and province; the
+//! street within it; then the house number. Each step says how sure it is, and a step that is
+//! not sure answers "not found" or "ambiguous" rather than a guess.
+
+use fst::automaton::Levenshtein;
+use fst::{IntoStreamer, Streamer};
+
+use super::key::{full_key, loose_key, loose_tokens, sorted_key};
+use super::parse::ParsedAddress;
+use super::street_type;
+use crate::normalize::{compact, fold};
+use crate::register::municipality::MunicipalityRecord;
+use crate::register::street::{edit_distance, CityStreets, HouseNumberEntry, KeyKind, Street};
+use crate::register::{Municipality, Register};
+
+/// Fuzzy lookup of municipality names, built once per process from the register.
+pub struct CityNames {
+    fst: fst::Map<Vec<u8>>,
+    slots: Vec<Vec<usize>>,
+    provinces: std::collections::HashMap<String, String>,
+}
+
+fn city_names(register: &Register) -> &CityNames {
+    register
+        .city_names
+        .get_or_init(|| CityNames::build(register))
+}
+
+impl CityNames {
+    pub fn build(register: &Register) -> CityNames {
+        let mut by_key: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
+        let mut provinces = std::collections::HashMap::new();
+        for (i, r) in register.municipalities.records.iter().enumerate() {
+            let Some(c) = &r.current else { continue };
+            let mut names = vec![c.name.as_str(), c.alt_name.as_str()];
+            names.extend(c.former_names.iter().map(String::as_str));
+            for n in names.into_iter().filter(|n| !n.is_empty()) {
+                let v = by_key.entry(compact(n)).or_default();
+                if !v.contains(&i) {
+                    v.push(i);
+                }
+            }
+            provinces.insert(fold(&c.province_name), c.province.clone());
+            provinces.insert(c.province.clone(), c.province.clone());
+        }
+        let mut b = fst::MapBuilder::memory();
+        let mut slots = Vec::new();
+        for (i, (k, v)) in by_key.into_iter().enumerate() {
+            if b.insert(k.as_bytes(), i as u64).is_ok() {
+                slots.push(v);
+            }
+        }
+        let bytes = b.into_inner().unwrap_or_default();
+        let fst = fst::Map::new(bytes).unwrap_or_default();
+        CityNames {
+            fst,
+            slots,
+            provinces,
+        }
+    }
+
+    fn near(&self, name: &str, distance: u32) -> Vec<(usize, u32)> {
+        let key = compact(name);
+        let mut out = Vec::new();
+        let Ok(lev) = Levenshtein::new(&key, distance) else {
+            return out;
+        };
+        let mut stream = self.fst.search(&lev).into_stream();
+        while let Some((k, slot)) = stream.next() {
+            let d = std::str::from_utf8(k)
+                .ok()
+                .and_then(|k| edit_distance(k, &key, distance as usize))
+                .unwrap_or(distance as usize) as u32;
+            for &i in &self.slots[slot as usize] {
+                out.push((i, d));
+            }
+        }
+        out
+    }
+
+    /// `MI`, `mi`, `Milano`, `(MI)` → `MI`.
+    pub fn province_code(&self, text: &str) -> Option<String> {
+        let f = fold(text);
+        if f.is_empty() {
+            return None;
+        }
+        self.provinces.get(&f).cloned()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CityMatch {
+    /// Written as the register writes it (case aside).
+    Same,
+    /// Same name, other accents or punctuation.
+    Form,
+    /// Another name: former, second language, typo, or found from the postcode.
+    Changed,
+}
+
+pub enum CityResolution<'r> {
+    Found(&'r MunicipalityRecord, &'r Municipality, CityMatch),
+    Ambiguous(Vec<&'r MunicipalityRecord>),
+    NotFound,
+    Missing,
+}
+
+/// The city as written, the postcode and province; `street_probe` tells candidates apart when
+/// the name alone cannot (the municipality that has the street wins).
+pub fn municipality<'r>(
+    register: &'r Register,
+    city: &str,
+    postcode: &str,
+    province: &str,
+    precision: u8,
+    street_probe: &dyn Fn(&str) -> bool,
+) -> CityResolution<'r> {
+    let names = city_names(register);
+    let (city, province_in_city) = split_province(city);
+    let province = if province.trim().is_empty() {
+        province_in_city.unwrap_or_default()
+    } else {
+        province.trim().to_string()
+    };
+    let province = names.province_code(&province);
+    let records = &register.municipalities.records;
+    let active = |r: &'r MunicipalityRecord| r.current.as_ref().map(|c| (r, c));
+
+    let mut how = CityMatch::Same;
+    let mut cands: Vec<(&MunicipalityRecord, &Municipality)>;
+    if !fold(&city).is_empty() {
+        cands = register
+            .municipalities
+            .by_name(&city)
+            .into_iter()
+            .filter_map(active)
+            .collect();
+        if cands.is_empty() {
+            let c = compact(&city);
+            let d = match (precision, c.chars().count()) {
+                (1, _) => 0,
+                (_, n) if n >= 9 => 2 + u32::from(precision >= 5),
+                (_, n) if n >= 4 => 1 + u32::from(precision >= 4),
+                _ => 0,
+            };
+            let near = names.near(&city, d);
+            if let Some(best) = near.iter().map(|(_, d)| *d).min() {
+                let mut idx: Vec<usize> = near
+                    .iter()
+                    .filter(|(_, dd)| *dd == best)
+                    .map(|(i, _)| *i)
+                    .collect();
+                idx.sort();
+                idx.dedup();
+                cands = idx
+                    .into_iter()
+                    .filter_map(|i| active(&records[i]))
+                    .collect();
+                how = if best == 0 {
+                    CityMatch::Form
+                } else {
+                    CityMatch::Changed
+                };
+            }
+        } else {
+            let written = fold(&city);
+            let canonical = cands.iter().any(|(_, c)| fold(&c.name) == written);
+            how = if canonical {
+                if cands
+                    .iter()
+                    .any(|(_, c)| c.name.to_lowercase() == city.trim().to_lowercase())
+                {
+                    CityMatch::Same
+                } else {
+                    CityMatch::Form
+                }
+            } else {
+                CityMatch::Changed
+            };
+        }
+        if cands.is_empty() {
+            // the city may be unknown while the postcode is certain
+            let by_pc = by_postcode(register, postcode, province.as_deref());
+            if by_pc.len() == 1 {
+                let (r, c) = by_pc[0];
+                return CityResolution::Found(r, c, CityMatch::Changed);
+            }
+            return CityResolution::NotFound;
+        }
+    } else if !postcode.trim().is_empty() {
+        cands = by_postcode(register, postcode, province.as_deref());
+        how = CityMatch::Changed;
+        if cands.is_empty() {
+            return CityResolution::NotFound;
+        }
+    } else {
+        return CityResolution::Missing;
+    }
+
+    if cands.len() > 1 {
+        if let Some(p) = &province {
+            let same: Vec<_> = cands
+                .iter()
+                .copied()
+                .filter(|(_, c)| &c.province == p)
+                .collect();
+            if !same.is_empty() {
+                cands = same;
+            }
+        }
+    }
+    if cands.len() > 1 {
+        let pc = postcode.trim();
+        let same: Vec<_> = cands
+            .iter()
+            .copied()
+            .filter(|(_, c)| c.postcodes.iter().any(|p| p == pc))
+            .collect();
+        if !same.is_empty() {
+            cands = same;
+        }
+    }
+    if cands.len() > 1 {
+        let with_street: Vec<_> = cands
+            .iter()
+            .copied()
+            .filter(|(r, _)| street_probe(&r.cadastral_code))
+            .collect();
+        if with_street.len() == 1 {
+            cands = with_street;
+        }
+    }
+    if cands.len() > 1 {
+        // a typo that lands on several names is no answer
+        return CityResolution::Ambiguous(cands.into_iter().map(|(r, _)| r).collect());
+    }
+    let (r, c) = cands[0];
+    CityResolution::Found(r, c, how)
+}
+
+fn by_postcode<'r>(
+    register: &'r Register,
+    postcode: &str,
+    province: Option<&str>,
+) -> Vec<(&'r MunicipalityRecord, &'r Municipality)> {
+    let pc = normalize_postcode(postcode);
+    if pc.len() != 5 {
+        return Vec::new();
+    }
+    let mut out: Vec<_> = register
+        .municipalities
+        .by_postcode(&pc)
+        .into_iter()
+        .filter_map(|r| r.current.as_ref().map(|c| (r, c)))
+        .collect();
+    if let Some(p) = province {
+        let same: Vec<_> = out
+            .iter()
+            .copied()
+            .filter(|(_, c)| c.province == p)
+            .collect();
+        if !same.is_empty() {
+            out = same;
+        }
+    }
+    out
+}
+
+/// Postcodes lose their leading zeros in spreadsheets: `118` → `00118`.
+pub fn normalize_postcode(text: &str) -> String {
+    let digits: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let digits = digits
+        .trim_start_matches("I-")
+        .trim_start_matches("IT-")
+        .to_string();
+    if digits.len() >= 3 && digits.len() < 5 && digits.chars().all(|c| c.is_ascii_digit()) {
+        return format!("{digits:0>5}");
+    }
+    digits
+}
+
+/// `Milano (MI)` → (`Milano`, `MI`); `Milano MI` stays a name unless the last word is a known code.
+fn split_province(city: &str) -> (String, Option<String>) {
+    let t = city.trim();
+    if let (Some(open), true) = (t.rfind('('), t.ends_with(')')) {
+        let inner = t[open + 1..t.len() - 1].trim();
+        if inner.len() == 2 {
+            return (t[..open].trim().to_string(), Some(inner.to_uppercase()));
+        }
+    }
+    (t.to_string(), None)
+}
+
+/// How a street was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StreetMatch {
+    Same,
+    Form,
+    Changed,
+}
+
+pub enum StreetResolution {
+    Found(u32, StreetMatch),
+    Ambiguous(Vec<u32>),
+    TypeMissing(Vec<u32>),
+    NotFound,
+}
+
+/// Finds the street of `parsed` among a municipality's streets, loosening step by step:
+/// full name; name without type and particles; any word order; typos; partial names (first
+/// names, titles and initials left out). Each step stops at the first unique answer.
+pub fn street(
+    city: &CityStreets,
+    parsed: &ParsedAddress,
+    postcode: &str,
+    precision: u8,
+) -> StreetResolution {
+    let ty = parsed.street_type.unwrap_or("");
+    let name = parsed.name.as_str();
+    if fold(name).is_empty() {
+        return StreetResolution::NotFound;
+    }
+    let number = parsed
+        .house_number
+        .as_ref()
+        .map(|h| (h.number, h.suffix.as_str()));
+    let pick = |hits: &[u32]| -> Option<Vec<u32>> {
+        let mut v: Vec<u32> = hits.to_vec();
+        v.sort();
+        v.dedup();
+        if v.len() > 1 {
+            v = disambiguate(city, v, postcode, number);
+        }
+        (!v.is_empty()).then_some(v)
+    };
+
+    // 1. the full name, type included
+    let full = full_key(&format!("{ty} {name}"));
+    if let Some(v) = pick(city.by_key(KeyKind::Full, &full)) {
+        if v.len() == 1 {
+            let s = city.street(v[0]);
+            let same = fold(&format!("{} {}", s.street_type, s.name))
+                == fold(&format!("{ty} {name}"))
+                && (parsed.street_type_raw.is_empty()
+                    || fold(&parsed.street_type_raw) == s.street_type);
+            return StreetResolution::Found(
+                v[0],
+                if same {
+                    StreetMatch::Same
+                } else {
+                    StreetMatch::Form
+                },
+            );
+        }
+        return StreetResolution::Ambiguous(v);
+    }
+    // a name that begins with a type the parser did not take ("Vecchia" of "Via Vecchia X")
+    if ty.is_empty() {
+        if let Some(v) = pick(city.by_key(KeyKind::Full, &full_key(name))) {
+            if v.len() == 1 {
+                return StreetResolution::Found(v[0], StreetMatch::Form);
+            }
+        }
+    }
+
+    // 2. without type and particles, then 3. in any word order
+    for (kind, key) in [
+        (KeyKind::Loose, loose_key(name)),
+        (KeyKind::Sorted, sorted_key(name)),
+    ] {
+        if precision < 2 && kind == KeyKind::Sorted {
+            break;
+        }
+        if let Some(r) = by_name(city, city.by_key(kind, &key), ty, &pick) {
+            return r;
+        }
+    }
+    if precision < 2 {
+        return StreetResolution::NotFound;
+    }
+
+    // 4. typos
+    let loose = loose_key(name);
+    let len = loose.chars().count();
+    let d = match len {
+        n if n >= 10 => 2,
+        n if n >= 5 => 1,
+        _ => 0,
+    } + u32::from(precision >= 4 && len >= 4)
+        + u32::from(precision >= 5 && len >= 8);
+    if precision >= 3 && d > 0 {
+        let near = city.fuzzy(&loose, d);
+        if let Some(best) = near.iter().map(|(_, d)| *d).min() {
+            let hits: Vec<u32> = near
+                .iter()
+                .filter(|(_, dd)| *dd == best)
+                .map(|(i, _)| *i)
+                .collect();
+            if let Some(r) = by_name(city, &hits, ty, &pick) {
+                return match r {
+                    StreetResolution::Found(i, _) => {
+                        StreetResolution::Found(i, StreetMatch::Changed)
+                    }
+                    other => other,
+                };
+            }
+        }
+    }
+
+    // 5. partial names: every word written is a word (or an initial) of the street's name
+    if let Some(r) = partial(city, name, ty, precision, &pick) {
+        return r;
+    }
+    StreetResolution::NotFound
+}
+
+/// Candidates found by name only: the type decides, else the only one, else ambiguity.
+fn by_name(
+    city: &CityStreets,
+    hits: &[u32],
+    ty: &str,
+    pick: &dyn Fn(&[u32]) -> Option<Vec<u32>>,
+) -> Option<StreetResolution> {
+    let v = pick(hits)?;
+    if !ty.is_empty() {
+        let same: Vec<u32> = v
+            .iter()
+            .copied()
+            .filter(|&i| city.street(i).street_type == ty)
+            .collect();
+        if same.len() == 1 {
+            return Some(StreetResolution::Found(same[0], StreetMatch::Changed));
+        }
+        if same.len() > 1 {
+            return Some(StreetResolution::Ambiguous(same));
+        }
+    }
+    if v.len() == 1 {
+        return Some(StreetResolution::Found(v[0], StreetMatch::Changed));
+    }
+    let types: std::collections::HashSet<&str> = v
+        .iter()
+        .map(|&i| city.street(i).street_type.as_str())
+        .collect();
+    if ty.is_empty() && types.len() > 1 {
+        return Some(StreetResolution::TypeMissing(v));
+    }
+    Some(StreetResolution::Ambiguous(v))
+}
+
+fn partial(
+    city: &CityStreets,
+    name: &str,
+    ty: &str,
+    precision: u8,
+    pick: &dyn Fn(&[u32]) -> Option<Vec<u32>>,
+) -> Option<StreetResolution> {
+    let tokens = loose_tokens(name);
+    let words: Vec<&String> = tokens.iter().filter(|t| t.len() >= 3).collect();
+    let anchor = words.iter().max_by_key(|t| t.len())?;
+    let typo = |t: &str| -> usize {
+        if precision < 3 || t.len() < 5 {
+            0
+        } else {
+            1
+        }
+    };
+    let mut cands: Vec<u32> = Vec::new();
+    for near in city.tokens_near(anchor, typo(anchor) as u32) {
+        cands.extend_from_slice(city.by_token(near));
+    }
+    cands.sort();
+    cands.dedup();
+    let covers = |s: &Street| -> Option<usize> {
+        let mut st = loose_tokens(&s.name);
+        for alt in &s.alt_names {
+            st.extend(loose_tokens(alt));
+        }
+        let all = tokens.iter().all(|t| {
+            st.iter().any(|w| {
+                w == t
+                    || (t.len() == 1 && w.starts_with(t.as_str()))
+                    || (typo(t) > 0 && edit_distance(w, t, typo(t)).is_some())
+            })
+        });
+        all.then(|| loose_tokens(&s.name).len().saturating_sub(tokens.len()))
+    };
+    let mut scored: Vec<(u32, usize)> = cands
+        .into_iter()
+        .filter_map(|i| covers(city.street(i)).map(|extra| (i, extra)))
+        .collect();
+    if scored.is_empty() {
+        return None;
+    }
+    if !ty.is_empty() {
+        let same: Vec<(u32, usize)> = scored
+            .iter()
+            .copied()
+            .filter(|(i, _)| city.street(*i).street_type == ty)
+            .collect();
+        if !same.is_empty() {
+            scored = same;
+        }
+    }
+    let v: Vec<u32> = scored.iter().map(|(i, _)| *i).collect();
+    let v = pick(&v)?;
+    if v.len() == 1 {
+        return Some(StreetResolution::Found(v[0], StreetMatch::Changed));
+    }
+    Some(StreetResolution::Ambiguous(v))
+}
+
+/// Several streets of the same name: the postcode, then the house number, tell them apart.
+fn disambiguate(
+    city: &CityStreets,
+    v: Vec<u32>,
+    postcode: &str,
+    number: Option<(u32, &str)>,
+) -> Vec<u32> {
+    let pc = postcode.trim();
+    let mut v = v;
+    if !pc.is_empty() {
+        let same: Vec<u32> = v
+            .iter()
+            .copied()
+            .filter(|&i| city.street(i).postcodes.iter().any(|(p, _)| p == pc))
+            .collect();
+        if !same.is_empty() {
+            v = same;
+        }
+    }
+    if v.len() > 1 {
+        if let Some((n, suffix)) = number {
+            let same: Vec<u32> = v
+                .iter()
+                .copied()
+                .filter(|&i| find_number(city.street(i), n, suffix).is_some())
+                .collect();
+            if !same.is_empty() {
+                v = same;
+            }
+        }
+    }
+    if v.len() > 1 {
+        // one spelling from the national list and one from a municipal list of the same street:
+        // the one that carries house numbers is the street
+        let with_numbers: Vec<u32> = v
+            .iter()
+            .copied()
+            .filter(|&i| !city.street(i).numbers.is_empty())
+            .collect();
+        if with_numbers.len() == 1 {
+            let s = city.street(with_numbers[0]);
+            let k = full_key(&format!("{} {}", s.street_type, s.name));
+            if v.iter().all(|&i| {
+                let o = city.street(i);
+                full_key(&format!("{} {}", o.street_type, o.name)) == k
+            }) {
+                v = with_numbers;
+            }
+        }
+    }
+    v
+}
+
+pub fn find_number<'s>(
+    street: &'s Street,
+    number: u32,
+    suffix: &str,
+) -> Option<&'s HouseNumberEntry> {
+    let from = street.numbers.partition_point(|n| n.number < number);
+    street.numbers[from..]
+        .iter()
+        .take_while(|n| n.number == number)
+        .find(|n| n.suffix == suffix)
+}
+
+/// A point between the nearest numbers on the same side of the street (same parity).
+pub fn interpolate(street: &Street, number: u32) -> Option<(f64, f64)> {
+    let side = |n: &&HouseNumberEntry| n.number % 2 == number % 2;
+    let below = street
+        .numbers
+        .iter()
+        .filter(side)
+        .filter(|n| n.number < number)
+        .max_by_key(|n| n.number);
+    let above = street
+        .numbers
+        .iter()
+        .filter(side)
+        .filter(|n| n.number > number)
+        .min_by_key(|n| n.number);
+    match (below, above) {
+        (Some(a), Some(b)) => {
+            let t = f64::from(number - a.number) / f64::from(b.number - a.number);
+            Some((a.lat + (b.lat - a.lat) * t, a.lon + (b.lon - a.lon) * t))
+        }
+        (Some(a), None) | (None, Some(a)) => Some((a.lat, a.lon)),
+        (None, None) => None,
+    }
+}
+
+/// Whether the first word of a name is a street type typed wrong (`Vai`, `Piaza`, `Coso`).
+pub fn mistyped_type(name: &str) -> Option<(&'static str, String)> {
+    let mut words = name.split_whitespace();
+    let first = words.next()?;
+    let rest: Vec<&str> = words.collect();
+    if rest.is_empty() {
+        return None;
+    }
+    let f = compact(first);
+    let found = street_type::FULL_TYPES.iter().find(|t| {
+        !t.contains(' ')
+            && ((t.len() >= 5 && f.len() >= 4 && edit_distance(t, &f, 1).is_some())
+                || (t.len() == 3 && f.len() == 3 && {
+                    let mut a: Vec<char> = t.chars().collect();
+                    let mut b: Vec<char> = f.chars().collect();
+                    a.sort();
+                    b.sort();
+                    a == b && **t != f
+                }))
+    })?;
+    Some((found, rest.join(" ")))
+}

@@ -1,0 +1,249 @@
+//! Matching against the real register, imported from `shared/data` for the regions that have
+//! house numbers (Piemonte: Alessandria; Lombardia: Milano; Emilia-Romagna: Bologna; Calabria:
+//! Lamezia Terme) to keep the test fast.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use super::*;
+use crate::register::Register;
+
+fn shared() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
+}
+
+/// A source folder with links to the subset of `shared/data` the tests need.
+fn subset_source(into: &Path) -> std::io::Result<()> {
+    let it = shared().join("it");
+    std::fs::create_dir_all(into.join("it/anncsu_odonimi"))?;
+    for dir in ["comuni", "esteri", "civici", "anncsu_indirizzi"] {
+        std::os::unix::fs::symlink(it.join(dir), into.join("it").join(dir))?;
+    }
+    for region in ["01", "03", "08", "18"] {
+        let name = format!("odonimi_{region}.csv.gz");
+        std::os::unix::fs::symlink(
+            it.join("anncsu_odonimi").join(&name),
+            into.join("it/anncsu_odonimi").join(&name),
+        )?;
+    }
+    Ok(())
+}
+
+fn register() -> Option<&'static Register> {
+    static REGISTER: OnceLock<Option<Register>> = OnceLock::new();
+    REGISTER
+        .get_or_init(|| {
+            // a register already imported (the subset below, or all Italy) saves the import
+            if let Ok(dir) = std::env::var("RECAPITO_TEST_REGISTER") {
+                return Some(Register::open(Path::new(&dir)).expect("open RECAPITO_TEST_REGISTER"));
+            }
+            if !shared().join("it/anncsu_odonimi").exists() {
+                eprintln!("skipping: {} is absent", shared().display());
+                return None;
+            }
+            let base =
+                std::env::temp_dir().join(format!("recapito-address-{}", std::process::id()));
+            let source = base.join("source");
+            subset_source(&source).expect("subset");
+            let dir = base.join("data");
+            crate::register::import::run(&source, &dir).expect("import");
+            let register = Register::open(&dir).expect("open");
+            // the environment stays mapped after the files are unlinked
+            if std::env::var("RECAPITO_KEEP_TEST_REGISTER").is_err() {
+                let _ = std::fs::remove_dir_all(&base);
+            } else {
+                eprintln!("register kept in {}", dir.display());
+            }
+            Some(register)
+        })
+        .as_ref()
+}
+
+fn contact(address: &str, postcode: &str, city: &str, province: &str) -> ContactInput {
+    ContactInput {
+        address: Some(address.into()),
+        postcode: Some(postcode.into()),
+        city: Some(city.into()),
+        province: Some(province.into()),
+        ..Default::default()
+    }
+}
+
+fn check(address: &str, postcode: &str, city: &str, province: &str) -> ContactResult {
+    let r = register().expect("register");
+    verify(
+        r,
+        &contact(address, postcode, city, province),
+        &VerifyOptions::default(),
+    )
+}
+
+#[test]
+fn exact_address_with_house_number_is_ok() {
+    if register().is_none() {
+        return;
+    }
+    // Bologna 2012: Via del Faggiolo 5, 40132, with its point
+    let r = check("Via del Faggiolo 5", "40132", "Bologna", "BO");
+    assert_eq!(r.outcome, Vec::<String>::new(), "{r:?}");
+    assert!(r.ok);
+    assert_eq!(r.normalized.address, "Via del Faggiolo 5");
+    let geo = r.geo.expect("geo");
+    assert_eq!(geo.precision, "house_number");
+    assert!((geo.lat - 44.5119072).abs() < 1e-6);
+    assert_eq!(
+        r.territory.as_ref().map(|t| t.cadastral_code.as_str()),
+        Some("A944")
+    );
+    assert!(r.postcode_check.expect("check").confirmed);
+    assert_eq!(r.district.as_deref(), Some("Borgo Panigale"));
+}
+
+#[test]
+fn abbreviations_and_case_are_form_changes() {
+    if register().is_none() {
+        return;
+    }
+    let r = check("v. del faggiolo, 5", "40132", "bologna", "bo");
+    assert_eq!(r.outcome, vec!["MODIFIED", "STREET_FORM"], "{r:?}");
+    assert_eq!(r.normalized.address, "Via del Faggiolo 5");
+}
+
+#[test]
+fn missing_postcode_and_province_are_filled_from_the_house_number() {
+    if register().is_none() {
+        return;
+    }
+    let r = check("Via Normandia 90", "", "Bologna", "");
+    assert_eq!(r.outcome, vec!["MODIFIED", "POSTCODE", "PROVINCE"], "{r:?}");
+    assert_eq!(r.normalized.postcode, "40132");
+    assert_eq!(r.normalized.province, "BO");
+}
+
+#[test]
+fn wrong_postcode_is_corrected() {
+    if register().is_none() {
+        return;
+    }
+    let r = check("Via Normandia 90", "40121", "Bologna", "BO");
+    assert_eq!(r.outcome, vec!["MODIFIED", "POSTCODE"], "{r:?}");
+    assert_eq!(r.normalized.postcode, "40132");
+}
+
+#[test]
+fn typo_in_street_and_city() {
+    if register().is_none() {
+        return;
+    }
+    let r = check("Via Normadia 90", "40132", "Bolgona", "BO");
+    assert_eq!(r.outcome, vec!["MODIFIED", "CITY", "STREET"], "{r:?}");
+    assert_eq!(r.normalized.address, "Via Normandia 90");
+    assert_eq!(r.normalized.city, "Bologna");
+}
+
+#[test]
+fn house_number_not_found_where_the_register_is_complete() {
+    if register().is_none() {
+        return;
+    }
+    let r = check("Via del Faggiolo 9999", "40132", "Bologna", "BO");
+    assert!(
+        r.outcome.contains(&"HOUSE_NUMBER_NOT_FOUND".to_string()),
+        "{r:?}"
+    );
+    let r = check("Via del Faggiolo", "40132", "Bologna", "BO");
+    assert!(
+        r.outcome.contains(&"HOUSE_NUMBER_MISSING".to_string()),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn street_not_found_is_said_not_guessed() {
+    if register().is_none() {
+        return;
+    }
+    let r = check("Via Inesistente dei Test 3", "40132", "Bologna", "BO");
+    assert!(r.outcome.contains(&"STREET_NOT_FOUND".to_string()), "{r:?}");
+    assert!(
+        r.address_key.contains("INESISTENTE"),
+        "address_key is always returned"
+    );
+}
+
+#[test]
+fn city_not_found_and_incomplete() {
+    if register().is_none() {
+        return;
+    }
+    let r = check("Via Roma 1", "", "Xyzzyville", "");
+    assert_eq!(r.outcome, vec!["CITY_NOT_FOUND"]);
+    let r = check("", "", "", "");
+    assert_eq!(r.outcome, vec!["INCOMPLETE_DATA"]);
+    assert!(!r.ok);
+}
+
+#[test]
+fn alessandria_house_numbers_converted_from_gauss_boaga() {
+    if register().is_none() {
+        return;
+    }
+    // numeri-civici: Via Dazio 90/H, 15122, Valle San Bartolomeo; PROJ puts it at 44.9586803, 8.6473254
+    let r = check("Via Dazio 90/H", "15122", "Alessandria", "AL");
+    let geo = r.geo.expect("geo");
+    assert_eq!(geo.precision, "house_number", "{:?}", r.outcome);
+    assert!(
+        (geo.lat - 44.9586803).abs() < 5e-5 && (geo.lon - 8.6473254).abs() < 5e-5,
+        "{geo:?}"
+    );
+    assert_eq!(r.normalized.postcode, "15122");
+}
+
+#[test]
+fn lamezia_from_the_anncsu_indir_extract() {
+    if register().is_none() {
+        return;
+    }
+    let r = check("Atrio Addolorata 7", "88046", "Lamezia Terme", "CZ");
+    let geo = r.geo.expect("geo");
+    assert_eq!(geo.precision, "house_number", "{:?}", r.outcome);
+    assert_eq!(geo.source, "anncsu");
+    assert_eq!(
+        r.territory.and_then(|t| t.street_id).as_deref(),
+        Some("1245026")
+    );
+}
+
+#[test]
+fn milano_postcode_from_municipio_5() {
+    if register().is_none() {
+        return;
+    }
+    let r = check("Via Giuseppe Scalarini 7", "", "Milano", "MI");
+    assert_eq!(r.normalized.postcode, "20139", "{r:?}");
+    // a partial name (first name left out) is the same street
+    let r2 = check("Via Scalarini 7", "20139", "Milano", "MI");
+    assert_eq!(r2.normalized.address, r.normalized.address, "{r2:?}");
+    assert_eq!(r2.address_key, r.address_key);
+}
+
+#[test]
+fn foreign_and_po_box() {
+    if register().is_none() {
+        return;
+    }
+    let reg = register().expect("register");
+    let mut c = contact("10 Downing Street", "SW1A 2AA", "London", "");
+    c.country = Some("Regno Unito".into());
+    let r = verify(reg, &c, &VerifyOptions::default());
+    assert_eq!(r.outcome[0], "FOREIGN");
+    let r = check("Casella Postale 45", "40121", "Bologna", "BO");
+    assert!(r.outcome.contains(&"PO_BOX".to_string()), "{r:?}");
+}
+
+#[test]
+fn street_index_loads() {
+    let Some(r) = register() else { return };
+    let city = r.streets.city("A944").expect("Bologna has streets");
+    assert!(city.streets().len() > 1500);
+}

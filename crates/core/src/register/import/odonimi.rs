@@ -1,0 +1,72 @@
+//! ANNCSU street names of all Italy, one file per region as onData publishes them
+//! (`odonimi_XX.csv.gz`: Progressivo_nazionale, Codice_comunale, DUG, DUF, Denominazione_lingua1,
+//! Denominazione_lingua2, codice_belfiore, codice_regione). A missing region is reported, not fatal.
+
+use super::streets::StreetBuilder;
+use super::{csv_reader, ImportContext, PROGRESS};
+use crate::normalize::fold;
+use crate::register::street::Street;
+use crate::Result;
+
+pub const FOLDER: &str = "it/anncsu_odonimi";
+pub const ATTRIBUTION: &str = "Fonte: ANNCSU – Archivio Nazionale dei Numeri Civici e delle Strade Urbane (Agenzia delle Entrate – ISTAT), CC BY 4.0; estrazione e riorganizzazione per regione: onData, https://github.com/ondata/archivio_anncsu (CC BY 4.0)";
+
+/// Reads every region present; returns the two-digit codes of the regions missing.
+pub fn import(ctx: &mut ImportContext, builder: &mut StreetBuilder) -> Result<Vec<String>> {
+    let mut missing = Vec::new();
+    PROGRESS.start("streets: ANNCSU odonimi", 1_212_881);
+    for region in 1..=20 {
+        let path = ctx
+            .source
+            .join(FOLDER)
+            .join(format!("odonimi_{region:02}.csv.gz"));
+        if !path.exists() {
+            missing.push(format!("{region:02}"));
+            continue;
+        }
+        let rows = read(&path, builder)?;
+        ctx.record(&format!("streets_{region:02}"), &path, rows, ATTRIBUTION);
+    }
+    Ok(missing)
+}
+
+fn read(path: &std::path::Path, builder: &mut StreetBuilder) -> Result<u64> {
+    let mut rdr = csv_reader(path, b',')?;
+    let headers = rdr.headers()?.clone();
+    let col = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
+    let (id, dug, duf, l1, l2, belfiore) = (
+        col("Progressivo_nazionale"),
+        col("DUG"),
+        col("DUF"),
+        col("Denominazione_lingua1"),
+        col("Denominazione_lingua2"),
+        col("codice_belfiore"),
+    );
+    let mut rows = 0;
+    let mut record = csv::StringRecord::new();
+    while rdr.read_record(&mut record)? {
+        let get = |i: Option<usize>| i.and_then(|i| record.get(i)).unwrap_or("").trim();
+        let cadastral = get(belfiore);
+        let name = get(duf);
+        if cadastral.is_empty() || name.is_empty() {
+            continue;
+        }
+        let alt_names: Vec<String> = [get(l1), get(l2)]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect();
+        builder.city(cadastral).add_registered(Street {
+            id: get(id).parse().unwrap_or(0),
+            street_type: fold(get(dug)),
+            name: name.to_string(),
+            alt_names,
+            ..Default::default()
+        });
+        rows += 1;
+        if rows % 10_000 == 0 {
+            PROGRESS.advance(10_000);
+        }
+    }
+    Ok(rows)
+}

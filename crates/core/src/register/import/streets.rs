@@ -1,0 +1,205 @@
+//! Streets and house numbers from every source, merged per municipality and written to LMDB.
+//! ANNCSU street names come first (they carry the national street id); house-number datasets
+//! then attach their numbers to the ANNCSU street with the same name, or add the street.
+
+use std::collections::HashMap;
+
+use super::{alessandria, anncsu, bologna, milano, odonimi, ImportContext, PROGRESS};
+use crate::address::key::{full_key, loose_key, sorted_key};
+use crate::register::street::{build_fst, CityStreetsRecord, HouseNumberEntry, Street};
+use crate::Result;
+
+#[derive(Default)]
+pub struct CityBuild {
+    pub streets: Vec<Street>,
+    by_id: HashMap<u64, usize>,
+    /// Built on first use by a municipal source.
+    keys: Option<HashMap<String, Vec<usize>>>,
+    pub complete_numbers: bool,
+    pub numbers_source: String,
+}
+
+impl CityBuild {
+    /// An ANNCSU street; the same id seen twice (odonimi and STRAD) is one street.
+    pub fn add_registered(&mut self, street: Street) -> usize {
+        if street.id != 0 {
+            if let Some(&i) = self.by_id.get(&street.id) {
+                let known = &mut self.streets[i];
+                for alt in street.alt_names {
+                    if !known.alt_names.contains(&alt) {
+                        known.alt_names.push(alt);
+                    }
+                }
+                if known.locality.is_empty() {
+                    known.locality = street.locality;
+                }
+                return i;
+            }
+        }
+        let i = self.streets.len();
+        if street.id != 0 {
+            self.by_id.insert(street.id, i);
+        }
+        if let Some(keys) = self.keys.as_mut() {
+            for k in keys_of(&street) {
+                keys.entry(k).or_default().push(i);
+            }
+        }
+        self.streets.push(street);
+        i
+    }
+
+    pub fn by_id(&self, id: u64) -> Option<usize> {
+        self.by_id.get(&id).copied()
+    }
+
+    /// The street a municipal source names: same full name, else the only one with the same
+    /// name without type or in another word order and the same type; else a new street.
+    pub fn find_or_add(&mut self, street_type: &str, name: &str) -> usize {
+        if self.keys.is_none() {
+            let mut keys: HashMap<String, Vec<usize>> = HashMap::new();
+            for (i, s) in self.streets.iter().enumerate() {
+                for k in keys_of(s) {
+                    keys.entry(k).or_default().push(i);
+                }
+            }
+            self.keys = Some(keys);
+        }
+        let probe = Street {
+            street_type: street_type.to_string(),
+            name: name.to_string(),
+            ..Default::default()
+        };
+        let found = self.keys.as_ref().and_then(|keys| {
+            keys_of(&probe).into_iter().enumerate().find_map(|(n, k)| {
+                let hits: Vec<usize> = keys
+                    .get(&k)
+                    .map(Vec::as_slice)
+                    .unwrap_or(&[])
+                    .iter()
+                    .copied()
+                    .filter(|&i| n == 0 || self.streets[i].street_type == street_type)
+                    .collect();
+                (hits.len() == 1).then(|| hits[0])
+            })
+        });
+        if let Some(i) = found {
+            return i;
+        }
+        self.add_registered(probe)
+    }
+
+    pub fn add_number(&mut self, street: usize, entry: HouseNumberEntry) {
+        self.streets[street].numbers.push(entry);
+    }
+}
+
+/// Full key first, then loose and sorted keys (prefixed so they never collide).
+fn keys_of(s: &Street) -> Vec<String> {
+    vec![
+        format!("F{}", full_key(&format!("{} {}", s.street_type, s.name))),
+        format!("L{}", loose_key(&s.name)),
+        format!("S{}", sorted_key(&s.name)),
+    ]
+}
+
+#[derive(Default)]
+pub struct StreetBuilder {
+    pub cities: HashMap<String, CityBuild>,
+}
+
+impl StreetBuilder {
+    pub fn city(&mut self, cadastral: &str) -> &mut CityBuild {
+        self.cities.entry(cadastral.to_string()).or_default()
+    }
+}
+
+/// Imports every street and house-number source present and writes them. Returns the regions
+/// whose ANNCSU street file is missing (reported in the summary).
+pub fn import(ctx: &mut ImportContext) -> Result<()> {
+    let mut builder = StreetBuilder::default();
+    let missing = odonimi::import(ctx, &mut builder)?;
+    if !missing.is_empty() {
+        ctx.record(
+            "streets_missing_regions",
+            &ctx.source.join(odonimi::FOLDER),
+            missing.len() as u64,
+            "",
+        );
+        if let Some(last) = ctx.datasets.last_mut() {
+            last.name = format!("streets_missing_regions: {}", missing.join(" "));
+        }
+    }
+    anncsu::import(ctx, &mut builder)?;
+    alessandria::import(ctx, &mut builder)?;
+    bologna::import(ctx, &mut builder)?;
+    milano::import(ctx, &mut builder)?;
+    write(ctx, builder)
+}
+
+fn write(ctx: &mut ImportContext, builder: StreetBuilder) -> Result<()> {
+    PROGRESS.start("streets: writing indexes", builder.cities.len() as u64);
+    let mut cities: Vec<(String, CityBuild)> = builder.cities.into_iter().collect();
+    cities.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut wtxn = ctx.env.write_txn()?;
+    for (code, city) in cities {
+        let mut streets = city.streets;
+        for s in &mut streets {
+            finish_street(s);
+        }
+        let record = CityStreetsRecord {
+            complete_numbers: city.complete_numbers,
+            numbers_source: city.numbers_source,
+            streets,
+        };
+        let (fst, _) = build_fst(&record)?;
+        ctx.dbs.streets.put(&mut wtxn, &code, &record)?;
+        ctx.dbs
+            .street_fsts
+            .put(&mut wtxn, &code, fst.as_fst().as_bytes())?;
+        PROGRESS.advance(1);
+    }
+    wtxn.commit()?;
+    Ok(())
+}
+
+/// Numbers sorted and deduplicated, postcodes counted, a point for the street.
+fn finish_street(s: &mut Street) {
+    s.numbers
+        .sort_by(|a, b| (a.number, &a.suffix).cmp(&(b.number, &b.suffix)));
+    s.numbers
+        .dedup_by(|a, b| a.number == b.number && a.suffix == b.suffix);
+    if s.numbers.is_empty() {
+        return;
+    }
+    let mut counts: HashMap<&str, u32> = HashMap::new();
+    let mut districts: HashMap<&str, u32> = HashMap::new();
+    for n in &s.numbers {
+        if !n.postcode.is_empty() {
+            *counts.entry(n.postcode.as_str()).or_default() += 1;
+        }
+        if !n.district.is_empty() {
+            *districts.entry(n.district.as_str()).or_default() += 1;
+        }
+    }
+    if !counts.is_empty() {
+        let mut pc: Vec<(String, u32)> = counts
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+        pc.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        s.postcodes = pc;
+    }
+    if s.district.is_empty() {
+        if let Some((d, _)) = districts.into_iter().max_by_key(|(_, c)| *c) {
+            s.district = d.to_string();
+        }
+    }
+    // the median point, so one stray number does not drag the street's point away
+    let mut lats: Vec<f64> = s.numbers.iter().map(|n| n.lat).collect();
+    let mut lons: Vec<f64> = s.numbers.iter().map(|n| n.lon).collect();
+    lats.sort_by(f64::total_cmp);
+    lons.sort_by(f64::total_cmp);
+    s.lat = Some(lats[lats.len() / 2]);
+    s.lon = Some(lons[lons.len() / 2]);
+}

@@ -1,0 +1,538 @@
+//! Streets and house numbers of every municipality: stored per municipality in LMDB (one record
+//! of streets with their house numbers, and one fst of their names), loaded into an in-memory
+//! index the first time a municipality is asked for, and shared by every thread afterwards.
+//!
+//! The fst maps the loose key of every street name (`address::key::loose_key`) to a slot of
+//! street ids, so prefix search (autocomplete) and Levenshtein search (typos) are automaton
+//! walks over a few kilobytes, without touching the street records.
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+use fst::automaton::{Levenshtein, Str};
+use fst::{Automaton, IntoStreamer, Streamer};
+use heed::types::{Bytes, SerdeJson, Str as HeedStr};
+use heed::{Database, Env};
+use serde::{Deserialize, Serialize};
+
+use crate::address::key::{full_key, loose_key, loose_tokens, sorted_key};
+use crate::Result;
+
+/// One house number (accesso) with its point, and its postcode / district where the source has them.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct HouseNumberEntry {
+    #[serde(rename = "n")]
+    pub number: u32,
+    /// Upper case: `A`, `BIS`, `1` (of `12/1`). Empty when none.
+    #[serde(rename = "s", default, skip_serializing_if = "String::is_empty")]
+    pub suffix: String,
+    #[serde(rename = "p", default, skip_serializing_if = "String::is_empty")]
+    pub postcode: String,
+    #[serde(rename = "d", default, skip_serializing_if = "String::is_empty")]
+    pub district: String,
+    #[serde(rename = "y")]
+    pub lat: f64,
+    #[serde(rename = "x")]
+    pub lon: f64,
+}
+
+impl HouseNumberEntry {
+    pub fn display(&self) -> String {
+        if self.suffix.is_empty() {
+            self.number.to_string()
+        } else {
+            format!("{}/{}", self.number, self.suffix)
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Street {
+    /// ANNCSU national street id (progressivo nazionale); 0 for a street only a municipal source has.
+    pub id: u64,
+    /// Street type as the register writes it, folded: `VIA`, `LOCALITA`, `STRADA PROVINCIALE`.
+    pub street_type: String,
+    /// Street name as the register writes it (upper case, accents as apostrophes in ANNCSU).
+    pub name: String,
+    /// Names in a second or third official language, and other spellings of the municipal sources.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alt_names: Vec<String>,
+    /// Locality (frazione) the street belongs to, where the source says.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub locality: String,
+    /// Postcodes of the street with the count of house numbers each (street-level CAP tables too).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub postcodes: Vec<(String, u32)>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub district: String,
+    /// A point of the street: the centre of its house numbers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lat: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lon: Option<f64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub numbers: Vec<HouseNumberEntry>,
+}
+
+/// What is stored per municipality.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct CityStreetsRecord {
+    /// True when a source lists every house number of the municipality: only then can a number
+    /// be declared not found.
+    pub complete_numbers: bool,
+    /// Where the house numbers come from (`anncsu`, `municipal`), for geo.source.
+    #[serde(default)]
+    pub numbers_source: String,
+    pub streets: Vec<Street>,
+}
+
+/// The keys every street is found under, computed the same way at import and at query time.
+pub fn street_keys(street: &Street) -> Vec<(KeyKind, String)> {
+    let mut keys = vec![
+        (
+            KeyKind::Full,
+            full_key(&format!("{} {}", street.street_type, street.name)),
+        ),
+        (KeyKind::Loose, loose_key(&street.name)),
+        (KeyKind::Sorted, sorted_key(&street.name)),
+    ];
+    for alt in &street.alt_names {
+        keys.push((KeyKind::Full, full_key(alt)));
+        keys.push((KeyKind::Loose, loose_key(alt)));
+        keys.push((KeyKind::Sorted, sorted_key(alt)));
+    }
+    keys.retain(|(_, k)| !k.is_empty());
+    keys
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KeyKind {
+    Full,
+    Loose,
+    Sorted,
+}
+
+/// The in-memory index of one municipality's streets.
+pub struct CityStreets {
+    pub record: CityStreetsRecord,
+    keys: HashMap<(KeyKind, String), Vec<u32>>,
+    /// Canonical name token → streets having it (for partial names: `Garibaldi` → `Giuseppe Garibaldi`).
+    tokens: HashMap<String, Vec<u32>>,
+    /// Loose key → slot in `slots`.
+    fst: fst::Map<Vec<u8>>,
+    slots: Vec<Vec<u32>>,
+}
+
+impl CityStreets {
+    pub fn build(record: CityStreetsRecord, fst_bytes: Option<Vec<u8>>) -> Result<CityStreets> {
+        let mut keys: HashMap<(KeyKind, String), Vec<u32>> = HashMap::new();
+        let mut tokens: HashMap<String, Vec<u32>> = HashMap::new();
+        for (i, s) in record.streets.iter().enumerate() {
+            let i = i as u32;
+            for k in street_keys(s) {
+                let v = keys.entry(k).or_default();
+                if v.last() != Some(&i) {
+                    v.push(i);
+                }
+            }
+            let mut toks = loose_tokens(&s.name);
+            for alt in &s.alt_names {
+                toks.extend(loose_tokens(alt));
+            }
+            toks.sort();
+            toks.dedup();
+            for t in toks {
+                tokens.entry(t).or_default().push(i);
+            }
+        }
+        let (fst, slots) = match fst_bytes {
+            Some(bytes) => {
+                let map =
+                    fst::Map::new(bytes).map_err(|e| crate::Error::BadInput(e.to_string()))?;
+                (map, fst_slots(&record))
+            }
+            None => build_fst(&record)?,
+        };
+        Ok(CityStreets {
+            record,
+            keys,
+            tokens,
+            fst,
+            slots,
+        })
+    }
+
+    pub fn streets(&self) -> &[Street] {
+        &self.record.streets
+    }
+
+    pub fn street(&self, i: u32) -> &Street {
+        &self.record.streets[i as usize]
+    }
+
+    pub fn by_key(&self, kind: KeyKind, key: &str) -> &[u32] {
+        self.keys
+            .get(&(kind, key.to_string()))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    pub fn by_token(&self, token: &str) -> &[u32] {
+        self.tokens.get(token).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Tokens of the municipality within `distance` edits of `token` (typo-tolerant token lookup).
+    pub fn tokens_near(&self, token: &str, distance: u32) -> Vec<&str> {
+        if distance == 0 {
+            return self
+                .tokens
+                .get_key_value(token)
+                .map(|(k, _)| vec![k.as_str()])
+                .unwrap_or_default();
+        }
+        self.tokens
+            .keys()
+            .filter(|k| k.len().abs_diff(token.len()) <= distance as usize)
+            .filter(|k| edit_distance(k, token, distance as usize).is_some())
+            .map(String::as_str)
+            .collect()
+    }
+
+    /// Streets whose loose key is within `distance` edits of `key`, with that distance.
+    pub fn fuzzy(&self, key: &str, distance: u32) -> Vec<(u32, u32)> {
+        let mut out: Vec<(u32, u32)> = Vec::new();
+        if key.is_empty() {
+            return out;
+        }
+        let Ok(lev) = Levenshtein::new(key, distance) else {
+            return out;
+        };
+        let mut stream = self.fst.search(&lev).into_stream();
+        while let Some((k, slot)) = stream.next() {
+            let d = std::str::from_utf8(k)
+                .ok()
+                .and_then(|k| edit_distance(k, key, distance as usize))
+                .unwrap_or(distance as usize) as u32;
+            for &s in &self.slots[slot as usize] {
+                out.push((s, d));
+            }
+        }
+        out
+    }
+
+    /// Streets whose loose key starts with `prefix` (autocomplete), at most `limit` of them.
+    pub fn prefix(&self, prefix: &str, limit: usize) -> Vec<u32> {
+        let mut out: Vec<u32> = Vec::new();
+        let auto = Str::new(prefix).starts_with();
+        let mut stream = self.fst.search(auto).into_stream();
+        while let Some((_, slot)) = stream.next() {
+            for &s in &self.slots[slot as usize] {
+                if !out.contains(&s) {
+                    out.push(s);
+                }
+            }
+            if out.len() >= limit {
+                break;
+            }
+        }
+        out.truncate(limit);
+        out
+    }
+}
+
+/// Loose keys sorted, each with the streets under it: the fst's value is the slot number.
+fn fst_entries(record: &CityStreetsRecord) -> Vec<(String, Vec<u32>)> {
+    let mut by_key: std::collections::BTreeMap<String, Vec<u32>> = Default::default();
+    for (i, s) in record.streets.iter().enumerate() {
+        let mut names = vec![s.name.as_str()];
+        names.extend(s.alt_names.iter().map(String::as_str));
+        for n in names {
+            let k = loose_key(n);
+            if k.is_empty() {
+                continue;
+            }
+            let v = by_key.entry(k).or_default();
+            if v.last() != Some(&(i as u32)) {
+                v.push(i as u32);
+            }
+        }
+    }
+    by_key.into_iter().collect()
+}
+
+fn fst_slots(record: &CityStreetsRecord) -> Vec<Vec<u32>> {
+    fst_entries(record).into_iter().map(|(_, v)| v).collect()
+}
+
+/// The fst of one municipality's street names, as stored in LMDB.
+/// The fst and, for each of its values, the streets under that key.
+pub type StreetFst = (fst::Map<Vec<u8>>, Vec<Vec<u32>>);
+
+pub fn build_fst(record: &CityStreetsRecord) -> Result<StreetFst> {
+    let entries = fst_entries(record);
+    let mut builder = fst::MapBuilder::memory();
+    let mut slots = Vec::with_capacity(entries.len());
+    for (i, (k, v)) in entries.into_iter().enumerate() {
+        builder
+            .insert(k.as_bytes(), i as u64)
+            .map_err(|e| crate::Error::BadInput(e.to_string()))?;
+        slots.push(v);
+    }
+    let bytes = builder
+        .into_inner()
+        .map_err(|e| crate::Error::BadInput(e.to_string()))?;
+    let map = fst::Map::new(bytes).map_err(|e| crate::Error::BadInput(e.to_string()))?;
+    Ok((map, slots))
+}
+
+/// Bounded Levenshtein distance (None when above `max`).
+pub fn edit_distance(a: &str, b: &str, max: usize) -> Option<usize> {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len().abs_diff(b.len()) > max {
+        return None;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        let mut row_min = cur[0];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            row_min = row_min.min(cur[j]);
+        }
+        if row_min > max {
+            return None;
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    let d = prev[b.len()];
+    (d <= max).then_some(d)
+}
+
+/// The LMDB databases of streets, and the per-process cache of loaded municipalities.
+pub struct StreetIndex {
+    env: Option<Env>,
+    streets: Option<Database<HeedStr, SerdeJson<CityStreetsRecord>>>,
+    fsts: Option<Database<HeedStr, Bytes>>,
+    cache: RwLock<HashMap<String, Arc<CityStreets>>>,
+}
+
+impl StreetIndex {
+    pub fn empty() -> StreetIndex {
+        StreetIndex {
+            env: None,
+            streets: None,
+            fsts: None,
+            cache: RwLock::new(HashMap::new()),
+        }
+    }
+
+    pub fn open(
+        env: Env,
+        streets: Option<Database<HeedStr, SerdeJson<CityStreetsRecord>>>,
+        fsts: Option<Database<HeedStr, Bytes>>,
+    ) -> StreetIndex {
+        StreetIndex {
+            env: Some(env),
+            streets,
+            fsts,
+            cache: RwLock::new(HashMap::new()),
+        }
+    }
+
+    /// The streets of a municipality by cadastral code; None when the register has none.
+    pub fn city(&self, cadastral: &str) -> Option<Arc<CityStreets>> {
+        if let Some(c) = self
+            .cache
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(cadastral)
+        {
+            return Some(c.clone());
+        }
+        let loaded = match self.load(cadastral) {
+            Ok(l) => l?,
+            Err(e) => {
+                eprintln!("streets of {cadastral}: {e}");
+                return None;
+            }
+        };
+        let arc = Arc::new(loaded);
+        self.cache
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(cadastral.to_string(), arc.clone());
+        Some(arc)
+    }
+
+    fn load(&self, cadastral: &str) -> Result<Option<CityStreets>> {
+        let (Some(env), Some(db)) = (&self.env, &self.streets) else {
+            return Ok(None);
+        };
+        let rtxn = env.read_txn()?;
+        let Some(record) = db.get(&rtxn, cadastral)? else {
+            return Ok(None);
+        };
+        let fst_bytes = match &self.fsts {
+            Some(f) => f.get(&rtxn, cadastral)?.map(<[u8]>::to_vec),
+            None => None,
+        };
+        Ok(Some(CityStreets::build(record, fst_bytes)?))
+    }
+
+    /// Whether the register has streets at all (an import without ANNCSU has none).
+    pub fn available(&self) -> bool {
+        self.streets.is_some()
+    }
+}
+
+/// One street found by a lookup, for autocomplete.
+#[derive(Debug, Clone, Serialize)]
+pub struct StreetHit {
+    pub cadastral_code: String,
+    pub street_id: u64,
+    pub index: u32,
+    pub street_type: String,
+    pub name: String,
+    pub distance: u32,
+}
+
+/// Prefix and typo-tolerant search of street names within one municipality: prefix hits first,
+/// then names within one or two edits. `query` is what the user typed so far (type optional).
+pub fn search_streets(
+    index: &StreetIndex,
+    cadastral: &str,
+    query: &str,
+    limit: usize,
+) -> Vec<StreetHit> {
+    let Some(city) = index.city(cadastral) else {
+        return Vec::new();
+    };
+    let parsed = crate::address::parse::parse(query);
+    let key = loose_key(if parsed.name.is_empty() {
+        query
+    } else {
+        &parsed.name
+    });
+    let mut hits: Vec<StreetHit> = Vec::new();
+    let push = |i: u32, d: u32, hits: &mut Vec<StreetHit>| {
+        if hits.iter().any(|h| h.index == i) {
+            return;
+        }
+        let s = city.street(i);
+        if let Some(t) = parsed.street_type {
+            if d > 0 && s.street_type != t {
+                return;
+            }
+        }
+        hits.push(StreetHit {
+            cadastral_code: cadastral.to_string(),
+            street_id: s.id,
+            index: i,
+            street_type: s.street_type.clone(),
+            name: s.name.clone(),
+            distance: d,
+        });
+    };
+    for i in city.prefix(&key, limit * 2) {
+        push(i, 0, &mut hits);
+    }
+    if hits.len() < limit {
+        let d = if key.len() >= 8 { 2 } else { 1 };
+        let mut near = city.fuzzy(&key, d);
+        near.sort_by_key(|(_, d)| *d);
+        for (i, d) in near {
+            push(i, d.max(1), &mut hits);
+        }
+    }
+    hits.truncate(limit);
+    hits
+}
+
+/// The same across every municipality of a province (car-plate code: `MI`).
+pub fn search_streets_in_province(
+    register: &super::Register,
+    province: &str,
+    query: &str,
+    limit: usize,
+) -> Vec<StreetHit> {
+    let province = province.trim().to_uppercase();
+    let mut hits: Vec<StreetHit> = Vec::new();
+    for r in &register.municipalities.records {
+        let Some(m) = &r.current else { continue };
+        if m.province != province {
+            continue;
+        }
+        hits.extend(search_streets(
+            &register.streets,
+            &r.cadastral_code,
+            query,
+            limit,
+        ));
+    }
+    hits.sort_by_key(|h| h.distance);
+    hits.truncate(limit);
+    hits
+}
+
+/// The house numbers of a street, in order: what autocomplete offers after the street.
+pub fn house_numbers(
+    index: &StreetIndex,
+    cadastral: &str,
+    street_index: u32,
+) -> Vec<HouseNumberEntry> {
+    let Some(city) = index.city(cadastral) else {
+        return Vec::new();
+    };
+    let Some(street) = city.streets().get(street_index as usize) else {
+        return Vec::new();
+    };
+    let mut numbers = street.numbers.clone();
+    numbers.sort_by(|a, b| (a.number, &a.suffix).cmp(&(b.number, &b.suffix)));
+    numbers
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn city() -> CityStreets {
+        let streets = [
+            "GIUSEPPE GARIBALDI",
+            "ROMA",
+            "SAN GIOVANNI BOSCO",
+            "DEL DUOMO",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, n)| Street {
+            id: i as u64 + 1,
+            street_type: "VIA".into(),
+            name: n.to_string(),
+            ..Default::default()
+        })
+        .collect();
+        CityStreets::build(
+            CityStreetsRecord {
+                streets,
+                ..Default::default()
+            },
+            None,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn prefix_and_fuzzy_search() {
+        let c = city();
+        assert_eq!(c.prefix("SANGIO", 10), vec![2]);
+        let near = c.fuzzy(&loose_key("Garibladi Giuseppe"), 2);
+        assert!(near.is_empty(), "word order is not a typo");
+        let near = c.fuzzy(&loose_key("Giuseppe Garibaldo"), 1);
+        assert_eq!(near, vec![(0, 1)]);
+        assert_eq!(c.by_key(KeyKind::Loose, &loose_key("Duomo")), &[3]);
+        assert_eq!(edit_distance("ROMA", "RMOA", 2), Some(2));
+    }
+}
