@@ -6,6 +6,10 @@ import type { Capability } from './http/capability.js';
  */
 export const CAPABILITY_MODULES: Record<string, () => Promise<Capability<unknown>>> = {
   phone: async () => (await import('./phone/service.js')).capability as Capability<unknown>,
+  contact: async () => (await import('./contact/service.js')).capability as Capability<unknown>,
+  email: async () => (await import('./email/service.js')).capability as Capability<unknown>,
+  website: async () => (await import('./website/service.js')).capability as Capability<unknown>,
+  enrichment: async () => (await import('./enrichment/service.js')).capability as Capability<unknown>,
 };
 
 export async function loadCapability(name: string): Promise<Capability<unknown>> {

@@ -183,3 +183,24 @@ test('a batch keeps order and the schema rejects a non-boolean dns', async (t) =
   t.deepEqual(results.map((r) => r.email), ['a@example.it', 'b@libero.it', '']);
   t.false(capability.item.safeParse({ email: 'a@b.it', dns: 'maybe' }).success);
 });
+
+test('over HTTP: correction with Italian keys and codes, batch of 3 charged 3', async (t) => {
+  const { call, startServer } = await import('./helpers/server.js');
+  const server = await startServer({ dnsServer: dns.server });
+  try {
+    const it = await call(server, 'POST', '/api/v1/email', { email: 'Mario.Rossi@libero,it', lingua: 'it' });
+    t.is(it.status, 200);
+    t.is(it.body.email, 'mario.rossi@libero.it');
+    t.is(it.body.corretta_da, 'Mario.Rossi@libero,it');
+    t.deepEqual(it.body.esito, ['MODIFICATO', 'EMAIL_FORMA', 'EMAIL_DOMINIO']);
+    t.true(it.body.dominio_esiste);
+    const batch = await call(server, 'POST', '/api/v1/email', { dns: false, items: [{ email: 'a@example.it' }, { email: 'info@example.it' }, { email: '' }] });
+    t.is(batch.status, 200);
+    t.deepEqual(batch.body.results.map((r: { result: { outcome: string[] } }) => r.result.outcome), [[], ['EMAIL_ROLE_BASED'], ['EMAIL_EMPTY']]);
+    t.is(batch.headers.get('x-service-charged'), '3');
+    const tooMany = await call(server, 'POST', '/api/v1/email', { items: Array.from({ length: 501 }, () => ({ email: 'a@example.it' })) });
+    t.is(tooMany.status, 413);
+  } finally {
+    await server.close();
+  }
+});

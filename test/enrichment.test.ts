@@ -147,3 +147,22 @@ test('PARTIAL when the first name is missing or says nothing', async (t) => {
   t.false(empty.ok as boolean);
   t.is(capability.batchCap, 2000);
 });
+
+test('over HTTP: Italian alias and keys, salutations in the request language', async (t) => {
+  const { call, startServer } = await import('./helpers/server.js');
+  const server = await startServer();
+  try {
+    const it = await call(server, 'POST', '/api/v1/arricchimento', { cognome: 'BIANCHI IN ROSSI', nome: 'MARIA', qualifica: 'avvocato', lingua: 'it' });
+    t.is(it.status, 200);
+    t.is(it.body.sesso, 'F');
+    t.is(it.body.titolo, 'Avv.');
+    t.is(it.body.saluto_formale, 'Gentile Avv. Bianchi in Rossi');
+    t.deepEqual(it.body.esito, ['ARRICCHITO']);
+    const en = await call(server, 'POST', '/api/v1/enrichment', { language: 'en', items: [{ last_name: 'Rossi', first_name: 'Mario' }, { last_name: 'Rossi S.p.A.' }] });
+    t.is(en.body.results[0].result.formal_salutation, 'Dear Mr Rossi');
+    t.deepEqual(en.body.results[1].result.outcome, ['LEGAL_PERSON']);
+    t.is(en.headers.get('x-service-charged'), '2');
+  } finally {
+    await server.close();
+  }
+});

@@ -172,3 +172,23 @@ test('bad option values are rejected by the schema', (t) => {
   t.false(capability.item.safeParse({ phone: '02 1234567', format: 'local' }).success);
   t.true(capability.item.safeParse({ phone: 3391234567 }).success);
 });
+
+test('over HTTP: Italian alias, keys and codes with language it; one light operation per number', async (t) => {
+  const { call, startServer } = await import('./helpers/server.js');
+  const server = await startServer();
+  try {
+    const it = await call(server, 'POST', '/api/v1/telefono', { telefono: '02 1234 5678 int. 12', lingua: 'it' });
+    t.is(it.status, 200);
+    t.is(it.body.telefono, '0212345678');
+    t.is(it.body.quartiere, 'Milano');
+    t.deepEqual(it.body.esito, ['TELEFONO_CON_INTERNO']);
+    const batch = await call(server, 'POST', '/api/v1/phone', { items: [{ id: 'a', phone: '3391234567 / 0212345678' }, { id: 'b', phone: '0471 123456' }] });
+    t.is(batch.status, 200);
+    t.is(batch.body.count, 2);
+    t.is(batch.body.results[0].id, 'a');
+    t.is(batch.body.results[0].result.phone2, '0212345678');
+    t.is(batch.headers.get('x-service-charged'), '3');
+  } finally {
+    await server.close();
+  }
+});

@@ -242,3 +242,21 @@ test('up to three addresses a row, each billed', async (t) => {
   t.is((r.websites as unknown[]).length, 3);
   t.is(capability.units(capability.item.parse({ website: field })), 3);
 });
+
+test('over HTTP: Italian alias and keys, one light operation per address', async (t) => {
+  const { call, startServer } = await import('./helpers/server.js');
+  const server = await startServer({ dnsServer: dns.server, allowPrivateNetwork: true });
+  try {
+    const it = await call(server, 'POST', '/api/v1/sito', { sito: `http://site.test:${port.http}/r1 http://site.test:${port.http}/gone`, lingua: 'it' });
+    t.is(it.status, 200);
+    t.is(it.body.url_finale, `http://site.test:${port.http}/ok`);
+    t.true(it.body.raggiungibile);
+    t.is(it.body.sito2, `http://site.test:${port.http}/gone`);
+    t.deepEqual(it.body.esito, ['SITO_PAGINA_INESISTENTE']);
+    t.is(it.headers.get('x-service-charged'), '2');
+    const offline = await call(server, 'POST', '/api/v1/website', { network: false, items: [{ website: 'www.example.com' }] });
+    t.deepEqual(offline.body.results[0].result.outcome, ['MODIFIED', 'WEBSITE_FORM']);
+  } finally {
+    await server.close();
+  }
+});
