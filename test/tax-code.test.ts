@@ -16,6 +16,7 @@ import { native, openRegister } from '../src/native.js';
 import { NOTE_TEXTS } from '../src/tax-code/messages.js';
 import { taxCodeItem } from '../src/tax-code/schema.js';
 import { processTaxCodes } from '../src/tax-code/service.js';
+import { call, startServer, type TestServer } from './helpers/server.js';
 
 // The peer ships CommonJS exporting `{ CodiceFiscale }`; its typings describe a default export.
 type Peer = typeof import('codice-fiscale-js').default;
@@ -23,14 +24,17 @@ const { CodiceFiscale } = createRequire(import.meta.url)('codice-fiscale-js') as
 
 const SOURCE = path.join(PROJECT_ROOT, '..', 'shared', 'data');
 let dataDir = '';
+let server: TestServer;
 
 test.before(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'recapito-tax-code-'));
   await native.importRegister(SOURCE, dataDir);
   openRegister(dataDir, true);
+  server = await startServer({ rateLimits: { single: 10_000, batch: 10_000, autocomplete: 10_000 } });
 });
 
 test.after.always(async () => {
+  await server?.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -386,4 +390,83 @@ test('compare lists differences; a name difference abroad carries the transliter
   t.deepEqual(translit.notes, [NOTE_TEXTS.transliteration!.en]);
   const nothing = await one('compare', { tax_code: abroad });
   t.deepEqual([nothing.outcome, nothing.error], [['TAX_CODE_DATA_MISSING'], 'last_name']);
+});
+
+async function waitFor<T>(probe: () => Promise<T>, done: (v: T) => boolean, ms = 60_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (done(v) || Date.now() > until) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+test('HTTP: one item, English; Italian alias, keys and codes; charged one light operation', async (t) => {
+  const g = await call(server, 'POST', '/api/v1/tax-code', { action: 'generate', last_name: 'Rossi', first_name: 'Mario', gender: 'M', birth_date: '1980-01-01', birth_place: 'Roma (RM)' });
+  t.is(g.status, 200);
+  t.deepEqual(g.body.outcome, ['GENERATED']);
+  t.is(g.body.outcome_label, 'ok');
+  t.is(g.body.reason, 'Tax code generated');
+  t.true(CodiceFiscale.check(g.body.tax_code));
+  t.is(g.headers.get('x-service-charged'), '1');
+  const code = g.body.tax_code as string;
+  const it = await call(server, 'POST', '/api/v1/codicefiscale', { azione: 'estrai', codice_fiscale: code.slice(0, 15).toLowerCase(), lingua: 'it' });
+  t.is(it.status, 200);
+  t.deepEqual(it.body.esito, ['MODIFICATO', 'CODICE_FISCALE', 'CODICE_FISCALE_FORMA']);
+  t.is(it.body.codice_fiscale, code);
+  t.is(it.body.data_nascita, '1980-01-01');
+  t.is(it.body.sesso, 'M');
+  t.is(it.body.luogo, 'Roma');
+  t.is(it.body.provincia, 'RM');
+  const wrong = await call(server, 'POST', '/api/v1/codicefiscale', { azione: 'valida', codice_fiscale: code.slice(0, 15) + (code[15] === 'A' ? 'B' : 'A'), lingua: 'it' });
+  t.deepEqual(wrong.body.esito, ['CODICE_FISCALE_NON_VALIDO', 'CODICE_FISCALE_CONTROLLO_ERRATO']);
+  t.is(wrong.body.errore, 'controllo');
+  t.is(wrong.body.suggerimento, code);
+  const nonLatin = await call(server, 'POST', '/api/v1/codicefiscale', { azione: 'genera', cognome: 'Петров', nome: 'Ivan', sesso: 'M', data_nascita: '1980-01-01', comune_nascita: 'Russia', lingua: 'it' });
+  t.is(nonLatin.body.errore, 'cognome_non_latino');
+  t.deepEqual(nonLatin.body.esito, ['CODICE_FISCALE_NON_GENERATO']);
+});
+
+test('HTTP: a batch keeps order and ids, the action applies to all, the cap is 2,000', async (t) => {
+  const base = (await one('generate', { last_name: 'Verdi', first_name: 'Giuseppe', gender: 'M', birth_date: '10/10/1913', birth_place: 'Busseto' })).tax_code as string;
+  const items = Array.from({ length: 300 }, (_, i) => ({ id: `row-${i}`, tax_code: i % 3 === 0 ? base.slice(0, 15) + 'Z' : base }));
+  const r = await call(server, 'POST', '/api/v1/tax-code', { action: 'valida', items });
+  t.is(r.status, 200);
+  t.is(r.body.count, 300);
+  t.is(r.headers.get('x-service-charged'), '300');
+  r.body.results.forEach((x: { id: string; result: ItemResult }, i: number) => {
+    t.is(x.id, `row-${i}`);
+    t.is(x.result.ok, i % 3 !== 0 || base[15] === 'Z');
+  });
+  const tooMany = await call(server, 'POST', '/api/v1/tax-code', { action: 'validate', items: Array.from({ length: 2001 }, () => ({ tax_code: base })) });
+  t.is(tooMany.status, 413);
+  const badAction = await call(server, 'POST', '/api/v1/tax-code', { action: 'guess', tax_code: base });
+  t.is(badAction.status, 400);
+  t.is(badAction.body.field ?? badAction.body.details?.[0]?.field, 'action');
+});
+
+test('HTTP: an asynchronous job gives the same answers, readable as JSON and CSV', async (t) => {
+  const items = Array.from({ length: 40 }, (_, i) => ({
+    id: `p${i}`,
+    last_name: 'Romano',
+    first_name: i % 2 ? 'Giulia' : 'Luca',
+    gender: i % 2 ? 'F' : 'M',
+    birth_date: `${(i % 28) + 1}/0${(i % 9) + 1}/19${50 + i}`,
+    birth_place: i % 4 === 0 ? 'Cecoslovacchia' : 'Bologna',
+  }));
+  const queued = await call(server, 'POST', '/api/v1/tax-code', { async: true, action: 'generate', items });
+  t.is(queued.status, 200);
+  const job = queued.body.job as string;
+  const done = await waitFor(() => call(server, 'GET', `/api/v1/tax-code?job=${job}`), (r) => r.body.state === 'completed');
+  t.is(done.body.state, 'completed');
+  const direct = await run('generate', items);
+  t.deepEqual(
+    done.body.results.map((r: { result?: ItemResult; tax_code?: string }) => r.result?.tax_code ?? r.tax_code),
+    direct.map((r) => r.tax_code),
+  );
+  const csv = await call(server, 'GET', `/api/v1/tax-code?job=${job}&format=csv`);
+  t.is(csv.status, 200);
+  const lines = String(csv.body).trim().split('\n');
+  t.is(lines.length, 41);
+  t.true(lines[0]!.includes('tax_code'));
 });
