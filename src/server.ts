@@ -5,6 +5,7 @@ import { loadAllCapabilities } from './capabilities.js';
 import { configFromEnv, type ServiceConfig } from './config.js';
 import { countryRoutes } from './countries/index.js';
 import { CREDIT_PATHS, registerCredit } from './credit/route.js';
+import { dedupeRoutes } from './dedupe/index.js';
 import type { Counter } from './http/capability.js';
 import { negotiate, type Services } from './http/context.js';
 import { registerCapability } from './http/endpoint.js';
@@ -33,7 +34,7 @@ export interface RouteModule {
   register(app: FastifyInstance, services: Services, jobs: JobService): void;
 }
 
-const ROUTE_MODULES: (() => Promise<RouteModule>)[] = [countryRoutes];
+const ROUTE_MODULES: (() => Promise<RouteModule>)[] = [countryRoutes, dedupeRoutes];
 
 function attributions(): string[] {
   try {

@@ -28,18 +28,26 @@ pub fn keys(p: &Prepared) -> Vec<String> {
     let name_forms = name_forms(p);
     for a in &p.addresses {
         let place = format!("{}|{}", a.country, a.city);
-        if !a.street.is_empty() {
-            keys.push(format!("S{place}|{}", a.street));
+        for street in a.streets().filter(|s| !s.is_empty()) {
+            keys.push(format!("S{place}|{street}"));
         }
         // Name in the city catches a street written two ways or a typo in it.
         for n in &name_forms {
             keys.push(format!("N{place}|{n}"));
+        }
+        // A typo in the city too: postcode and house number.
+        if !a.number.is_empty() && !a.postcode.is_empty() {
+            keys.push(format!("Z{}|{}|{}", a.country, a.postcode, a.number));
         }
         // A typo in the last name and one in the street: surname head and house number.
         if !a.number.is_empty() && p.last_compact.len() >= 3 {
             let head: String = p.last_compact.chars().take(3).collect();
             keys.push(format!("H{place}|{}|{head}", a.number));
         }
+    }
+    // The name alone, wherever the record lives: a typo in the city, or no address at all.
+    for n in &name_forms {
+        keys.push(format!("F{}|{n}", p.country));
     }
     keys.sort();
     keys.dedup();

@@ -258,11 +258,21 @@ fn completeness(p: &Prepared) -> usize {
         .iter()
         .any(|a| !a.street.is_empty() && !a.number.is_empty());
     let named = !p.first_key.is_empty() && p.first_key.compact.len() > 1;
-    3 * full_address as usize + named as usize + p.addresses.len() + p.phones.len() + p.emails.len()
+    let postcodes = p
+        .addresses
+        .iter()
+        .filter(|a| !a.postcode.is_empty())
+        .count();
+    3 * full_address as usize
+        + named as usize
+        + p.addresses.len()
+        + postcodes
+        + p.phones.len()
+        + p.emails.len()
 }
 
 /// The record to keep: a valid tax code consistent with the name first, then the most
-/// complete record (full address, first name, number of details), then the first in the list.
+/// complete record (full address, first name, postcodes, number of details), then the first in the list.
 pub fn main_record(records: &[Prepared], members: &[usize]) -> MainRecord {
     let taxed: Vec<usize> = members
         .iter()

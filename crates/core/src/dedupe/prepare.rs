@@ -10,6 +10,13 @@ use super::record::{vcard_type, AddressIn, DedupeRecord, DetailIn};
 use crate::normalize::{compact, fold};
 use crate::register::Register;
 
+impl Addr {
+    /// The street as normalised, then as written when that differs.
+    pub fn streets(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.street.as_str()).chain(self.street_as_written.as_deref())
+    }
+}
+
 /// Where records without a declared country are placed; `detect` may move them abroad.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Foreign {
@@ -36,8 +43,11 @@ pub struct Addr {
     /// Cadastral code of the municipality when known, else the folded city.
     pub city: String,
     pub postcode: String,
-    /// Comparison form of the street (the contact engine's `address_key`), empty when none.
+    /// Comparison form of the street as the contact engine normalised it, empty when none.
     pub street: String,
+    /// The same for the line as written, when the engine changed the street: a correction
+    /// that depends on the postcode must not keep two copies of one address apart.
+    pub street_as_written: Option<String>,
     pub number: String,
     pub shown: AddressOut,
 }
@@ -125,7 +135,7 @@ pub fn prepare(
     let mut addresses: Vec<Addr> = rec
         .all_addresses()
         .iter()
-        .map(|a| address(register, a, &declared, foreign))
+        .map(|a| address(register, a, rec, foreign))
         .collect();
     let country = addresses
         .first()
@@ -200,7 +210,7 @@ fn dedup_addresses(list: Vec<Addr>) -> Vec<Addr> {
 pub fn same_place(a: &Addr, b: &Addr) -> bool {
     a.country == b.country
         && a.city == b.city
-        && a.street == b.street
+        && a.streets().any(|x| b.streets().any(|y| x == y))
         && a.number == b.number
         && (!a.street.is_empty() || a.postcode == b.postcode)
 }
@@ -258,43 +268,83 @@ pub fn countries_differ(a: &str, b: &str) -> bool {
     kind(a) == kind(b) && kind(a) != 0 || (kind(a) == 0 && kind(b) == 0)
 }
 
-fn address(
-    register: &Register,
-    a: &AddressIn,
-    declared: &Option<String>,
-    foreign: Foreign,
-) -> Addr {
-    let own = country_key(
-        register,
-        a.country_code(),
-        a.country(),
-        a.province().eq_ignore_ascii_case("EE"),
-    );
-    let mut country = own.or_else(|| declared.clone());
-    let city_folded = fold(a.city());
-    let province = a.province().trim().to_uppercase();
-    let postcode: String = a
-        .postcode()
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect();
-    let mut city = String::new();
-    if country.as_deref().unwrap_or("IT") == "IT" {
-        city = municipality(register, &city_folded, &province, &postcode).unwrap_or_default();
-        if country.is_none() && foreign == Foreign::Detect && city.is_empty() {
-            country = detect_foreign(register, &city_folded, &postcode, &a.address());
-        }
-    }
-    if city.is_empty() {
-        city = city_folded.clone();
-    }
-    let country = country.unwrap_or_else(|| "IT".into());
-    let (street, number) = street_and_number(&a.address());
+/// One address through the contact engine (`address::verify`): municipality and street resolved
+/// against the register, postcode corrected, country recognised. The comparison form of the
+/// street is the engine's key of the normalised line, so a street found in the register meets
+/// its other spellings there.
+fn address(register: &Register, a: &AddressIn, record: &DedupeRecord, foreign: Foreign) -> Addr {
+    use crate::address::{self as engine, key, parse};
+    let own = !a.country().is_empty() || !a.country_code().is_empty();
+    let (code, name, _) = record.declared_country();
+    let input = engine::ContactInput {
+        address: Some(a.address()),
+        postcode: Some(a.postcode().to_string()),
+        city: Some(a.city().to_string()),
+        province: Some(a.province().to_string()),
+        country_code: Some(if own { a.country_code() } else { code }.to_string()),
+        country: Some(if own { a.country() } else { name }.to_string()),
+        ..Default::default()
+    };
+    let options = engine::VerifyOptions {
+        foreign: match foreign {
+            Foreign::Declared => engine::Foreign::Declared,
+            Foreign::Detect => engine::Foreign::Detect,
+        },
+        ..Default::default()
+    };
+    let verified = engine::verify(register, &input, &options);
+    let n = &verified.normalized;
+    let country = if n.country_code.is_empty() {
+        let ee = a.province().eq_ignore_ascii_case("EE");
+        let (c, nm) = (
+            input.country_code.as_deref().unwrap_or(""),
+            input.country.as_deref().unwrap_or(""),
+        );
+        country_key(register, c, nm, ee).unwrap_or_else(|| "IT".into())
+    } else {
+        n.country_code.to_uppercase()
+    };
+    let city = verified
+        .territory
+        .as_ref()
+        .map(|t| t.cadastral_code.clone())
+        .filter(|c| !c.is_empty())
+        .unwrap_or_else(|| fold(if n.city.is_empty() { a.city() } else { &n.city }));
+    let street_key = |line: &str| {
+        let parsed = parse::parse(line);
+        let number = parsed
+            .house_number
+            .as_ref()
+            .filter(|h| !h.without_number)
+            .map(|h| h.display().replace('/', ""))
+            .unwrap_or_default();
+        let street = if parsed.name.trim().is_empty() {
+            String::new()
+        } else {
+            key::address_key(parsed.street_type.unwrap_or(""), &parsed.name, "")
+        };
+        (street, number)
+    };
+    let written = street_key(&a.address());
+    let (street, number) = if n.address.trim().is_empty() {
+        written.clone()
+    } else {
+        street_key(&n.address)
+    };
+    let number = if number.is_empty() {
+        written.1.clone()
+    } else {
+        number
+    };
+    let street_as_written = (written.0 != street && !written.0.is_empty()).then_some(written.0);
+    let or = |x: &str, y: String| if x.is_empty() { y } else { x.to_string() };
+    let postcode = or(&n.postcode, a.postcode().replace(' ', ""));
     Addr {
         country: country.clone(),
         city,
         postcode: postcode.clone(),
-        street: street.clone(),
+        street,
+        street_as_written,
         number,
         shown: AddressOut {
             label: a
@@ -303,185 +353,14 @@ fn address(
                 .map(|l| l.as_str().to_string())
                 .filter(|l| !l.is_empty()),
             type_normalized: vcard_type(a.label.as_ref().map(|l| l.as_str())),
-            address: a.address().trim().to_string(),
+            address: or(&n.address, a.address().trim().to_string()),
             postcode,
-            city: a.city().to_string(),
-            province,
+            city: or(&n.city, a.city().to_string()),
+            province: or(&n.province, a.province().trim().to_uppercase()),
             country_code: country,
-            address_key: street,
+            address_key: verified.address_key,
         },
     }
-}
-
-/// Cadastral code of the municipality named (or, failing that, of the only one with that postcode).
-fn municipality(register: &Register, city: &str, province: &str, postcode: &str) -> Option<String> {
-    let m = &register.municipalities;
-    let pick = |hits: Vec<&crate::register::municipality::MunicipalityRecord>| {
-        let active: Vec<_> = hits
-            .into_iter()
-            .filter(|r| {
-                province.is_empty()
-                    || province == "EE"
-                    || r.current.as_ref().is_some_and(|c| c.province == province)
-                    || r.periods.iter().any(|p| p.province == province)
-            })
-            .collect();
-        let current: Vec<_> = active.iter().filter(|r| r.current.is_some()).collect();
-        match (current.len(), active.len()) {
-            (1, _) => Some(current[0].cadastral_code.clone()),
-            (0, 1) => Some(active[0].cadastral_code.clone()),
-            _ => None,
-        }
-    };
-    if !city.is_empty() {
-        if let Some(c) = pick(m.by_name(city)) {
-            return Some(c);
-        }
-    }
-    if postcode.len() == 5 {
-        return pick(m.by_postcode(postcode));
-    }
-    None
-}
-
-/// `foreign: detect`: a country named at the end of the city or address line, or a
-/// postcode that cannot be Italian with a city Italy does not have.
-fn detect_foreign(register: &Register, city: &str, postcode: &str, line: &str) -> Option<String> {
-    for text in [city.to_string(), fold(line)] {
-        let words: Vec<&str> = text.split(' ').collect();
-        for take in (1..=3.min(words.len())).rev() {
-            let tail = words[words.len() - take..].join(" ");
-            if let Some(c) = register.countries.by_name(&tail).first() {
-                return Some(c.iso3.clone().unwrap_or_else(|| c.cadastral_code.clone()));
-            }
-        }
-    }
-    let italian_form = postcode.len() == 5 && postcode.chars().all(|c| c.is_ascii_digit());
-    (!postcode.is_empty() && !italian_form && !city.is_empty()).then(|| "EE".to_string())
-}
-
-/// Street types written short in Italian lists (after folding: `P.zza` is `P ZZA`).
-const STREET_TYPES: &[(&[&str], &str)] = &[
-    (&["V"], "VIA"),
-    (&["VLE"], "VIALE"),
-    (&["V", "LE"], "VIALE"),
-    (&["P", "ZZA"], "PIAZZA"),
-    (&["PZZA"], "PIAZZA"),
-    (&["PZA"], "PIAZZA"),
-    (&["P", "ZA"], "PIAZZA"),
-    (&["P", "LE"], "PIAZZALE"),
-    (&["PLE"], "PIAZZALE"),
-    (&["C", "SO"], "CORSO"),
-    (&["CSO"], "CORSO"),
-    (&["L", "GO"], "LARGO"),
-    (&["LGO"], "LARGO"),
-    (&["V", "LO"], "VICOLO"),
-    (&["VLO"], "VICOLO"),
-    (&["STR"], "STRADA"),
-    (&["LOC"], "LOCALITA"),
-    (&["FRAZ"], "FRAZIONE"),
-    (&["FRZ"], "FRAZIONE"),
-    (&["B", "GO"], "BORGO"),
-    (&["BGO"], "BORGO"),
-    (&["LUNGOTEV"], "LUNGOTEVERE"),
-];
-
-const TITLES: &[(&str, &str)] = &[
-    ("S", "SAN"),
-    ("SS", "SANTISSIMA"),
-    ("STA", "SANTA"),
-    ("GEN", "GENERALE"),
-    ("MONS", "MONSIGNOR"),
-    ("DOTT", "DOTTOR"),
-    ("PROF", "PROFESSOR"),
-    ("F LLI", "FRATELLI"),
-];
-
-/// Stand-in for the contact engine's `address_key` and house number until `address::verify`
-/// serves dedupe: street types and common titles spelled out, articles and numbers removed.
-pub fn street_and_number(line: &str) -> (String, String) {
-    let folded = fold(line);
-    let mut tokens: Vec<&str> = folded.split(' ').filter(|t| !t.is_empty()).collect();
-    let mut number = String::new();
-    // The house number: the last token with a digit after the street name (Via 4 Novembre 12),
-    // unless it belongs to a sub-address (int 5, scala 2).
-    let numeric = |t: &str| t.chars().next().is_some_and(|c| c.is_ascii_digit());
-    let sub = |t: &str| {
-        matches!(
-            t,
-            "INT" | "INTERNO" | "SC" | "SCALA" | "PIANO" | "P" | "APP" | "APPARTAMENTO"
-        )
-    };
-    let candidates: Vec<usize> = (1..tokens.len()).filter(|&i| numeric(tokens[i])).collect();
-    let chosen = candidates
-        .iter()
-        .rev()
-        .find(|&&i| !sub(tokens[i - 1]))
-        .or(candidates.first())
-        .copied();
-    if let Some(pos) = chosen {
-        let digits: String = tokens[pos]
-            .chars()
-            .take_while(|c| c.is_ascii_digit())
-            .collect();
-        let rest: String = tokens[pos]
-            .chars()
-            .skip_while(|c| c.is_ascii_digit())
-            .collect();
-        number = digits.trim_start_matches('0').to_string();
-        let suffix = if !rest.is_empty() {
-            rest
-        } else {
-            tokens
-                .get(pos + 1)
-                .filter(|t| t.len() == 1 && t.chars().all(|c| c.is_ascii_alphabetic()))
-                .map(|t| t.to_string())
-                .unwrap_or_default()
-        };
-        if suffix.len() <= 2 && !suffix.is_empty() && suffix != "SN" {
-            number.push_str(&suffix);
-        }
-        tokens.truncate(pos);
-    }
-    let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    if let Some((abbr, full)) = STREET_TYPES
-        .iter()
-        .find(|(abbr, _)| tokens.len() > abbr.len() && tokens[..abbr.len()] == abbr[..])
-    {
-        out.push(full.to_string());
-        i = abbr.len();
-    }
-    while i < tokens.len() {
-        let t = tokens[i];
-        i += 1;
-        if matches!(
-            t,
-            "DI" | "DEL"
-                | "DELLA"
-                | "DELLO"
-                | "DEI"
-                | "DEGLI"
-                | "DELLE"
-                | "D"
-                | "DELL"
-                | "DE"
-                | "DA"
-                | "LA"
-                | "IL"
-                | "LO"
-                | "L"
-        ) {
-            continue;
-        }
-        let full = TITLES
-            .iter()
-            .find(|(a, _)| *a == t)
-            .map(|(_, f)| *f)
-            .unwrap_or(t);
-        out.push(full.to_string());
-    }
-    (out.join(" "), number)
 }
 
 fn phone(d: &DetailIn, country: &str) -> Detail {
@@ -564,34 +443,6 @@ fn tax_code(text: &str, last: &str, first: &str) -> Option<TaxCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn street_forms_meet() {
-        assert_eq!(
-            street_and_number("P.zza della Repubblica, 10/A"),
-            ("PIAZZA REPUBBLICA".into(), "10A".into())
-        );
-        assert_eq!(
-            street_and_number("Piazza Repubblica 10 a"),
-            ("PIAZZA REPUBBLICA".into(), "10A".into())
-        );
-        assert_eq!(
-            street_and_number("C.so Buenos Aires 033"),
-            ("CORSO BUENOS AIRES".into(), "33".into())
-        );
-        assert_eq!(
-            street_and_number("Via S. Vitale"),
-            ("VIA SAN VITALE".into(), "".into())
-        );
-        assert_eq!(
-            street_and_number("Via XX Settembre 5"),
-            ("VIA XX SETTEMBRE".into(), "5".into())
-        );
-        assert_eq!(
-            street_and_number("Via 4 Novembre 12 int. 3"),
-            ("VIA 4 NOVEMBRE".into(), "12".into())
-        );
-    }
 
     #[test]
     fn countries() {

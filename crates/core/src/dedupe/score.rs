@@ -180,7 +180,13 @@ fn compare_addresses(a: &Addr, b: &Addr, reasons: &mut Vec<&'static str>) -> Pla
     if countries_differ(&a.country, &b.country) {
         return Place::None;
     }
+    // Cities the register did not resolve stay as folded names: one typo apart is one city
+    // (a cadastral code never is: it has digits).
+    let named = |c: &str| !c.is_empty() && !c.chars().any(|x| x.is_ascii_digit());
     let same_city = (!a.city.is_empty() && a.city == b.city)
+        || (named(&a.city)
+            && named(&b.city)
+            && is_typo(&a.city.replace(' ', ""), &b.city.replace(' ', "")))
         || ((a.city.is_empty() || b.city.is_empty())
             && !a.postcode.is_empty()
             && a.postcode == b.postcode);
@@ -191,9 +197,13 @@ fn compare_addresses(a: &Addr, b: &Addr, reasons: &mut Vec<&'static str>) -> Pla
         reasons.push("same_city");
         return Place::City;
     }
-    let street_typo = if a.street == b.street {
+    let equal = a.streets().any(|x| b.streets().any(|y| x == y));
+    let street_typo = if equal {
         false
-    } else if similar_streets(&a.street, &b.street) {
+    } else if a
+        .streets()
+        .any(|x| b.streets().any(|y| similar_streets(x, y)))
+    {
         true
     } else {
         return Place::None;

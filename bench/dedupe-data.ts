@@ -1,0 +1,242 @@
+/**
+ * Labelled dedupe data: real Italian first names and surnames (shared/data/contact/names) on real
+ * house numbers of Bologna and Alessandria (shared/data/it/civici), perturbed into duplicates the
+ * way customer lists get dirty. Every record carries its entity, so precision and recall can be
+ * counted. Deterministic for a given seed.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+
+import { parse } from 'csv-parse/sync';
+
+import { defaultSourceDir } from '../src/config.js';
+
+export interface LabelledRecord {
+  id: number;
+  entity: number;
+  /** What was done to this copy (empty for the first copy of an entity). */
+  perturbations: string[];
+  record: Record<string, unknown>;
+}
+
+interface Place {
+  street: string;
+  number: string;
+  postcode: string;
+  city: string;
+  province: string;
+}
+
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const titleCase = (s: string) => s.toLowerCase().replace(/(^|[\s'-])(\p{L})/gu, (_, p: string, c: string) => p + c.toUpperCase());
+
+function csvRows(file: string, delimiter: string): Record<string, string>[] {
+  const raw = file.endsWith('.gz') ? gunzipSync(readFileSync(file)) : readFileSync(file);
+  return parse(raw, { columns: true, delimiter, skip_empty_lines: true, relax_column_count: true, bom: true }) as Record<string, string>[];
+}
+
+export interface Sources {
+  firstNames: { name: string; gender: 'M' | 'F' }[];
+  surnames: string[];
+  nicknames: Map<string, string[]>;
+  places: Place[];
+}
+
+export function loadSources(source = defaultSourceDir()): Sources {
+  const names = path.join(source, 'contact', 'names');
+  const births = csvRows(path.join(names, 'it_firstnames_gender_births_italiatools.csv'), ',')
+    .filter((r) => r.gender_signal === '1' && /^[A-Z]+$/.test(r.name ?? ''))
+    .map((r) => ({ name: titleCase(r.name ?? ''), m: Number(r.male_weight), f: Number(r.female_weight) }))
+    .sort((a, b) => b.m + b.f - (a.m + a.f))
+    .slice(0, 800);
+  const firstNames = births.map((b) => ({ name: b.name, gender: (b.m >= b.f ? 'M' : 'F') as 'M' | 'F' }));
+  const surnames = readFileSync(path.join(names, 'it_surnames_cognomix.txt'), 'utf8')
+    .split('\n')
+    .map((s) => s.trim())
+    .filter((s) => /^[A-Za-z]{4,}$/.test(s));
+  const nicknames = new Map<string, string[]>();
+  for (const r of csvRows(path.join(names, 'it_hypocoristics.csv'), ',')) {
+    if (r.ambiguo === '1') continue;
+    for (const full of (r.nomi_completi ?? '').split('|')) nicknames.set(full, [...(nicknames.get(full) ?? []), r.forma_breve ?? '']);
+  }
+  const civici = path.join(source, 'it', 'civici');
+  const places: Place[] = [];
+  for (const r of csvRows(path.join(civici, 'bologna', 'civici_2012.csv.gz'), ',')) {
+    if (!r.DENOMINAZI || !r.CIVICO || r.DATA_CESS) continue;
+    places.push({ street: titleCase(r.DENOMINAZI), number: `${r.CIVICO}${r.SUBCIV ? `/${r.SUBCIV}` : ''}`, postcode: r.CAP ?? '', city: 'Bologna', province: 'BO' });
+  }
+  for (const r of csvRows(path.join(civici, 'alessandria', 'numeri-civici.csv.gz'), ';')) {
+    if (!r.DUF || !r.Civico) continue;
+    places.push({ street: `${r.DUG} ${r.DUF}`, number: `${r.Civico}${r.Esponente ? `/${r.Esponente}` : ''}`, postcode: r.CAP ?? '', city: 'Alessandria', province: 'AL' });
+  }
+  return { firstNames, surnames, nicknames, places };
+}
+
+const ABBREVIATIONS: [RegExp, string][] = [
+  [/^Via /i, 'V. '],
+  [/^Viale /i, 'V.le '],
+  [/^Piazza /i, 'P.zza '],
+  [/^Corso /i, 'C.so '],
+  [/^Largo /i, 'L.go '],
+  [/^Vicolo /i, 'V.lo '],
+  [/^Strada /i, 'Str. '],
+  [/ San /i, ' S. '],
+  [/ Santa /i, ' S. '],
+];
+
+function typo(word: string, r: () => number): string {
+  if (word.length < 5) return word;
+  const i = 1 + Math.floor(r() * (word.length - 2));
+  const kind = Math.floor(r() * 3);
+  if (kind === 0) return word.slice(0, i) + word.slice(i + 1); // deletion
+  if (kind === 1) return word.slice(0, i) + (word[i + 1] ?? '') + (word[i] ?? '') + word.slice(i + 2); // transposition
+  const letters = 'aeiourstnlcm';
+  return word.slice(0, i) + letters[Math.floor(r() * letters.length)] + word.slice(i + 1); // substitution
+}
+
+const mobile = (r: () => number) => `3${Math.floor(r() * 5 + 2)}${String(Math.floor(r() * 1e8)).padStart(8, '0')}`;
+const landline = (place: Place, r: () => number) => `${place.city === 'Bologna' ? '051' : '0131'}${String(Math.floor(r() * 1e6)).padStart(6, '0')}`;
+
+/**
+ * `entities` people; a share of them get 1 to 3 dirty copies; some share an address with a family
+ * member, some have a namesake elsewhere (both are hard negatives: never the same person).
+ */
+export function generate(src: Sources, entities: number, seed = 7, dupShare = 0.3): LabelledRecord[] {
+  const r = rng(seed);
+  const pick = <T>(list: T[]): T => list[Math.floor(r() * list.length)] as T;
+  const out: LabelledRecord[] = [];
+  let entity = 0;
+  const person = (last?: string, place?: Place, home?: string, first?: { name: string; gender: 'M' | 'F' }) => {
+    const f = first ?? pick(src.firstNames);
+    const p = place ?? pick(src.places);
+    return { first: f.name, gender: f.gender, last: last ?? titleCase(pick(src.surnames)), place: p, mobile: mobile(r), home: home ?? landline(p, r), email: r() < 0.5 };
+  };
+  type Person = ReturnType<typeof person>;
+  const clean = (p: Person): Record<string, unknown> => ({
+    first_name: p.first,
+    last_name: p.last,
+    address: `${p.place.street} ${p.place.number}`,
+    postcode: p.place.postcode,
+    city: p.place.city,
+    province: p.place.province,
+    phone: p.mobile,
+    ...(p.email ? { email: `${p.first}.${p.last}@example.it`.toLowerCase() } : {}),
+  });
+  const push = (e: number, record: Record<string, unknown>, perturbations: string[] = []) => out.push({ id: out.length + 1, entity: e, perturbations, record });
+
+  const dirty = (p: Person): { record: Record<string, unknown>; done: string[] } => {
+    const rec = clean(p);
+    const done: string[] = [];
+    const ops: (() => void)[] = [
+      () => {
+        const nick = src.nicknames.get(p.first);
+        if (nick?.length) {
+          rec.first_name = pick(nick);
+          done.push('nickname');
+        }
+      },
+      () => {
+        [rec.first_name, rec.last_name] = [rec.last_name, rec.first_name];
+        done.push('swapped_names');
+      },
+      () => {
+        rec.last_name = typo(String(rec.last_name), r);
+        done.push('typo_last_name');
+      },
+      () => {
+        rec.first_name = typo(String(rec.first_name), r);
+        done.push('typo_first_name');
+      },
+      () => {
+        let a = String(rec.address);
+        for (const [re, short] of ABBREVIATIONS) a = a.replace(re, short);
+        rec.address = a;
+        done.push('abbreviation');
+      },
+      () => {
+        rec.address = String(rec.address).toUpperCase().replace(/ (\d+)/, ', $1');
+        rec.last_name = String(rec.last_name).toUpperCase();
+        done.push('case_punctuation');
+      },
+      () => {
+        delete rec.postcode;
+        done.push('missing_postcode');
+      },
+      () => {
+        rec.phones = [{ type: pick(['Cellulare', 'mobile', 'Casa', 'Lavoro']), value: `+39 ${p.mobile.slice(0, 3)} ${p.mobile.slice(3)}` }];
+        delete rec.phone;
+        done.push('phone_other_slot');
+      },
+      () => {
+        rec.address = String(rec.address).replace(/ (\d+)\/(\w+)$/, ' $1$2').replace(/ (\d+)$/, ' n. $1');
+        done.push('house_number_form');
+      },
+      () => {
+        rec.address = String(rec.address).replace(/[ ,]+(n\. )?\d+.*$/, '');
+        done.push('missing_house_number');
+      },
+      () => {
+        // moved: another address, same mobile
+        const q = pick(src.places);
+        Object.assign(rec, { address: `${q.street} ${q.number}`, postcode: q.postcode, city: q.city, province: q.province });
+        done.push('moved_same_phone');
+      },
+      () => {
+        if (rec.email) {
+          rec.emails = [{ type: 'Casa', value: String(rec.email).toUpperCase() }];
+          delete rec.email;
+          done.push('email_other_slot');
+        }
+      },
+    ];
+    const n = 1 + Math.floor(r() * 3);
+    for (let i = 0; i < n; i++) pick(ops)();
+    return { record: rec, done };
+  };
+
+  for (let i = 0; i < entities; i++) {
+    const p = person();
+    const e = ++entity;
+    push(e, clean(p));
+    if (r() < dupShare) {
+      const copies = 1 + Math.floor(r() * (r() < 0.8 ? 1 : 3));
+      for (let c = 0; c < copies; c++) {
+        const d = dirty(p);
+        push(e, d.record, d.done);
+      }
+    }
+    if (r() < 0.08) {
+      // family member: same surname, address and landline, another first name
+      let other = pick(src.firstNames);
+      while (other.name === p.first) other = pick(src.firstNames);
+      const fam = person(p.last, p.place, p.home, other);
+      push(++entity, { ...clean(fam), phones: [{ type: 'Casa', value: p.home }] }, ['family_member']);
+    }
+    if (r() < 0.03) {
+      // namesake: same name elsewhere
+      const twin = person(p.last, undefined, undefined, { name: p.first, gender: p.gender });
+      push(++entity, clean(twin), ['namesake']);
+    }
+  }
+  // shuffle, so duplicates are not neighbours in the list
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [out[i], out[j]] = [out[j] as LabelledRecord, out[i] as LabelledRecord];
+  }
+  out.forEach((x, i) => {
+    x.id = i + 1;
+    x.record = { id: i + 1, ...x.record };
+  });
+  return out;
+}

@@ -1,0 +1,201 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+import { consume, refund, type ChargeTicket } from '../credit/ledger.js';
+import { answer, requireAccount, type Services } from '../http/context.js';
+import { ASYNC_CAP, chargeHeaders } from '../http/endpoint.js';
+import { ApiError } from '../http/errors.js';
+import { toEnglishInput } from '../http/keys.js';
+import type { Language } from '../http/language.js';
+import { isPlainObject, validate } from '../http/validation.js';
+import './outcomes.js';
+import { compareRequest, reviewRequest, type CompareRequest } from './schema.js';
+import { compare, isGroups, matchNew, present, type CoreGroups } from './service.js';
+import { createSaved, getSaved, unfinished, updateSaved, type SavedDedupe } from './store.js';
+
+export const DEDUPE_PATHS = ['/api/v1/dedupe', '/api/v1/deduplica'] as const;
+
+/** Records plus reference per synchronous call (spec, Limits). */
+export const SYNC_CAP = 500;
+
+function tooMany(received: number, cap: number, mode: 'synchronous' | 'asynchronous'): ApiError {
+  return new ApiError('too_many_items', { received, cap, endpoint: DEDUPE_PATHS[0], mode }, { field: 'records', cap, received });
+}
+
+/** A core refusal of the input (BadInput) is the caller's 400, not our 500. */
+function coreError(error: unknown): unknown {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/^bad input: /.test(message)) return new ApiError('bad_request', { detail: message.replace(/^bad input: /, '') });
+  return error;
+}
+
+function jobCode(value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new ApiError('validation_failed', { field: 'job', problem: 'the job code is required' }, [{ field: 'job', problem: 'required' }]);
+  }
+  return value.trim();
+}
+
+function owned(services: Services, req: FastifyRequest, code: string): SavedDedupe {
+  const saved = getSaved(services.db, code, requireAccount(req));
+  if (!saved) throw new ApiError('job_not_found', { job: code });
+  return saved;
+}
+
+function view(saved: SavedDedupe, language: Language): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    ok: saved.state !== 'failed',
+    job: saved.job,
+    state: saved.state,
+    rows: saved.records.length + (saved.reference?.length ?? 0),
+    created: saved.created,
+    expires: saved.expires,
+  };
+  if (saved.result) Object.assign(body, present(saved.result, language, saved.processed));
+  if (saved.error) body.error = saved.error;
+  return body;
+}
+
+/** Runs a queued job; the charge taken at queuing goes back if it fails. */
+async function runSaved(services: Services, job: string, ticket: ChargeTicket | null): Promise<void> {
+  const saved = updateSaved(services.db, job, (s) => {
+    s.state = 'running';
+  });
+  if (!saved) return;
+  try {
+    const result = await compare({ records: saved.records, reference: saved.reference, min_level: saved.min_level, foreign: saved.foreign });
+    updateSaved(services.db, job, (s) => {
+      s.state = 'completed';
+      s.result = result;
+    });
+  } catch (error) {
+    const given = ticket ? refund(services.db, ticket, saved.charged) : 0;
+    updateSaved(services.db, job, (s) => {
+      s.state = 'failed';
+      s.error = `${error instanceof Error ? error.message : String(error)}${given ? `; ${given} operations returned` : ''}`;
+    });
+  }
+}
+
+async function review(services: Services, req: FastifyRequest, reply: FastifyReply, body: Record<string, unknown>): Promise<FastifyReply> {
+  jobCode(body.job);
+  const r = validate(reviewRequest, body);
+  const saved = owned(services, req, r.job);
+  if (!saved.result || !isGroups(saved.result) || !saved.result.groups.some((g) => g.group === r.group)) {
+    throw new ApiError('group_not_found', { group: r.group, job: r.job });
+  }
+  const at = new Date().toISOString();
+  updateSaved(services.db, saved.job, (s) => {
+    s.processed[String(r.group)] = s.processed[String(r.group)] ?? at;
+  });
+  return answer(req, reply, { ok: true, job: saved.job, group: r.group, processed: true, processed_at: saved.processed[String(r.group)] ?? at });
+}
+
+/** Extension: new records matched against a saved job's groups and singles. */
+async function incremental(services: Services, req: FastifyRequest, reply: FastifyReply, r: CompareRequest & { job: string }): Promise<FastifyReply> {
+  if (r.reference) throw new ApiError('bad_request', { detail: 'reference cannot be combined with job (incremental matching works on a one-list job)' });
+  if (r.async) throw new ApiError('bad_request', { detail: 'incremental matching is synchronous (up to 500 new records)' });
+  const saved = owned(services, req, r.job);
+  if (saved.state !== 'completed' || !saved.result || !isGroups(saved.result)) {
+    throw new ApiError('bad_request', { detail: `job ${saved.job} is ${saved.state === 'completed' ? 'a two-list job' : saved.state}: new records can join only a completed one-list job` });
+  }
+  const account = requireAccount(req);
+  const { charge, ticket } = consume(services.db, account, 'dedupe', r.records.length);
+  let result;
+  try {
+    result = await matchNew({ records: saved.records, result: saved.result, min_level: saved.min_level, foreign: saved.foreign }, r.records);
+  } catch (error) {
+    refund(services.db, ticket, r.records.length);
+    throw coreError(error);
+  }
+  const { added, ...groups } = result;
+  const before = new Map((saved.result as CoreGroups).groups.map((g) => [g.group, g.members.length]));
+  const updated = updateSaved(services.db, saved.job, (s) => {
+    s.records = [...s.records, ...r.records];
+    s.result = groups;
+    s.charged += r.records.length;
+    // A reviewed group that grew must be reviewed again.
+    for (const g of groups.groups) if (before.get(g.group) !== g.members.length) delete s.processed[String(g.group)];
+    for (const k of Object.keys(s.processed)) if (!groups.groups.some((g) => String(g.group) === k)) delete s.processed[k];
+  });
+  chargeHeaders(reply, charge);
+  return answer(req, reply, {
+    ...view(updated ?? saved, req.ctx.language),
+    added: added.map((a) => ({ id: a.id, group: a.group })),
+    credit: charge,
+  });
+}
+
+export function registerDedupeRoutes(app: FastifyInstance, services: Services): void {
+  const post = async (req: FastifyRequest, reply: FastifyReply) => {
+    const body = toEnglishInput(req.body ?? {});
+    if (!isPlainObject(body)) throw new ApiError('validation_failed', { field: '(body)', problem: 'must be a JSON object' }, [{ field: '(body)', problem: 'must be a JSON object' }]);
+    if (body.group !== undefined || body.processed !== undefined) return review(services, req, reply, body);
+
+    const count = (v: unknown) => (Array.isArray(v) ? v.length : 0);
+    const received = count(body.records) + count(body.reference);
+    if (body.async === true && received > ASYNC_CAP) throw tooMany(received, ASYNC_CAP, 'asynchronous');
+    if (body.async !== true && received > SYNC_CAP) throw tooMany(received, SYNC_CAP, 'synchronous');
+    const r = validate(compareRequest, body);
+    if (r.job !== undefined) return incremental(services, req, reply, { ...r, job: r.job });
+
+    const account = requireAccount(req);
+    const units = r.records.length + (r.reference?.length ?? 0);
+    const { charge, ticket } = consume(services.db, account, 'dedupe', units);
+    chargeHeaders(reply, charge);
+    const spec = {
+      account,
+      min_level: r.min_level,
+      foreign: r.foreign,
+      language: req.ctx.language,
+      italian: req.ctx.italian,
+      records: r.records,
+      reference: r.reference ?? null,
+      charged: units,
+    };
+    if (r.async) {
+      // An asynchronous result is read back by its code, so it is always saved.
+      let saved: SavedDedupe;
+      try {
+        saved = createSaved(services.db, { ...spec, state: 'queued', result: null });
+        services.db.kv.put(`dedupe-ticket/${saved.job}`, ticket);
+      } catch (error) {
+        refund(services.db, ticket, units);
+        throw error;
+      }
+      void runSaved(services, saved.job, ticket);
+      return answer(req, reply, { ok: true, job: saved.job, state: 'queued', rows: units, credit: charge });
+    }
+    let result;
+    try {
+      result = await compare(r);
+    } catch (error) {
+      refund(services.db, ticket, units);
+      throw coreError(error);
+    }
+    const saved = r.save ? createSaved(services.db, { ...spec, state: 'completed', result }) : null;
+    return answer(req, reply, {
+      ok: true,
+      ...(saved ? { job: saved.job, expires: saved.expires } : {}),
+      state: 'completed',
+      ...present(result, req.ctx.language),
+      credit: charge,
+    });
+  };
+
+  const get = async (req: FastifyRequest, reply: FastifyReply) => {
+    const query = (req.query ?? {}) as Record<string, unknown>;
+    const saved = owned(services, req, jobCode(query.job ?? query.lavoro));
+    return answer(req, reply, view(saved, req.ctx.language));
+  };
+
+  for (const path of DEDUPE_PATHS) {
+    app.post(path, post);
+    app.get(path, get);
+  }
+
+  // Jobs a previous process left queued or running start again (their charge was taken at queuing).
+  for (const s of unfinished(services.db)) {
+    const ticket = (services.db.kv.get(`dedupe-ticket/${s.job}`) as ChargeTicket | undefined) ?? null;
+    void runSaved(services, s.job, ticket);
+  }
+}

@@ -1,0 +1,140 @@
+import type { ItemResult } from '../http/capability.js';
+import type { Language } from '../http/language.js';
+import { finishResult } from '../http/outcomes.js';
+import { computeJson } from '../native.js';
+import { explain } from './outcomes.js';
+import type { DedupeRecord, MinLevel } from './schema.js';
+
+type Id = string | number;
+export type Level = 'certain' | 'probable' | 'ambiguous';
+
+interface CorePair {
+  a: Id;
+  b: Id;
+  a_index: number;
+  b_index: number;
+  level: Level;
+  score: number;
+  reasons: string[];
+}
+
+export interface CoreGroup {
+  group: number;
+  members: Id[];
+  member_index: number[];
+  level: Level;
+  reasons: string[];
+  pairs: CorePair[];
+  main_record: { id: Id; index: number; reason: string };
+  record: Record<string, unknown>;
+}
+
+interface CoreSingle {
+  id: Id;
+  index: number;
+  outcome: string[];
+  record?: Record<string, unknown>;
+}
+
+export interface CoreGroups {
+  groups: CoreGroup[];
+  singles: CoreSingle[];
+  min_level: Level;
+}
+
+interface CoreMatch {
+  id: Id;
+  index: number;
+  reference_id: Id;
+  reference_index: number;
+  level: Level;
+  score: number;
+  reasons: string[];
+  others: { reference_id: Id; reference_index: number; level: Level; score: number }[];
+}
+
+export interface CoreMatches {
+  matches: CoreMatch[];
+  not_found: { id: Id; index: number }[];
+  min_level: Level;
+}
+
+export type CoreResult = CoreGroups | CoreMatches;
+
+export interface CoreIncremental extends CoreGroups {
+  added: { id: Id; index: number; group: number | null }[];
+}
+
+export function isGroups(r: CoreResult): r is CoreGroups {
+  return 'groups' in r;
+}
+
+export interface CompareInput {
+  records: DedupeRecord[];
+  reference?: DedupeRecord[] | null;
+  min_level: MinLevel;
+  foreign: 'declared' | 'detect';
+}
+
+/** The whole comparison runs in the Rust core on the libuv pool, off the JS thread. */
+export async function compare(input: CompareInput): Promise<CoreResult> {
+  return computeJson<CoreResult>('dedupe.run', {
+    records: input.records,
+    reference: input.reference ?? undefined,
+    min_level: input.min_level,
+    foreign: input.foreign,
+  });
+}
+
+/** New records against a saved one-list result: only pairs with a new record are scored. */
+export async function matchNew(saved: { records: DedupeRecord[]; result: CoreGroups; min_level: MinLevel; foreign: 'declared' | 'detect' }, newRecords: DedupeRecord[]): Promise<CoreIncremental> {
+  return computeJson<CoreIncremental>('dedupe.incremental', {
+    records: saved.records,
+    groups: saved.result.groups,
+    new_records: newRecords,
+    min_level: saved.min_level,
+    foreign: saved.foreign,
+  });
+}
+
+const pair = (p: CorePair, language: Language) => ({ a: p.a, b: p.b, level: p.level, score: p.score, reasons: p.reasons, explanations: explain(p.reasons, language) });
+
+/** The public form of a result: English keys, no core indexes, reasons explained in the request language. */
+export function present(result: CoreResult, language: Language, processed: Record<string, string> = {}): Record<string, unknown> {
+  if (!isGroups(result)) {
+    return {
+      min_level: result.min_level,
+      count: { records: result.matches.length + result.not_found.length, matches: result.matches.length, not_found: result.not_found.length },
+      matches: result.matches.map((m) => ({
+        id: m.id,
+        reference_id: m.reference_id,
+        level: m.level,
+        score: m.score,
+        reasons: m.reasons,
+        explanations: explain(m.reasons, language),
+        others: m.others.map((o) => ({ reference_id: o.reference_id, level: o.level, score: o.score })),
+      })),
+      not_found: result.not_found.map((n) => ({ id: n.id })),
+    };
+  }
+  return {
+    min_level: result.min_level,
+    count: { records: result.groups.reduce((s, g) => s + g.members.length, 0) + result.singles.length, groups: result.groups.length, singles: result.singles.length },
+    groups: result.groups.map((g) => ({
+      group: g.group,
+      members: g.members,
+      level: g.level,
+      reasons: g.reasons,
+      explanations: explain(g.reasons, language),
+      processed: processed[String(g.group)] !== undefined,
+      processed_at: processed[String(g.group)] ?? null,
+      main_record: { id: g.main_record.id, reason: g.main_record.reason, explanation: explain([g.main_record.reason], language)[0] },
+      record: g.record,
+      pairs: g.pairs.map((p) => pair(p, language)),
+    })),
+    singles: result.singles.map((s) => {
+      const finished: ItemResult = finishResult({ outcome: s.outcome }, language);
+      return { id: s.id, outcome: finished.outcome, outcome_label: finished.outcome_label, reason: finished.reason, ...(s.record ? { record: s.record } : {}) };
+    }),
+  };
+}
