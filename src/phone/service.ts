@@ -171,7 +171,10 @@ const completeFor = (home: CountryCode) => (digits: string) => {
 };
 
 export function verifyPhone(item: PhoneItem, data: ContactData): ItemResult {
-  const home = recordCountry(item.country_code, item.country) ?? 'IT';
+  const resolved = recordCountry(item.country_code, item.country);
+  const home = resolved ?? 'IT';
+  const comments: string[] = [];
+  if (!resolved && (item.country_code?.trim() || item.country?.trim())) comments.push('country not recognised: numbers read as Italian');
   const format = item.format ?? 'national';
   const field = item.phone?.trim() ?? '';
   if (!field) return { ok: false, phone: '', outcome: ['PHONE_EMPTY'] };
@@ -196,7 +199,8 @@ export function verifyPhone(item: PhoneItem, data: ContactData): ItemResult {
   if (numbers.length > 1) {
     result.numbers = numbers.map((n) => ({ ...describe(n), phone: n.phone, outcome: n.outcome }));
   }
-  if (split.dropped > 0) result.comments = [`${split.dropped} more number(s) in the field were not kept (at most 3)`];
+  if (split.dropped > 0) comments.push(`${split.dropped} more number(s) in the field were not kept (at most 3)`);
+  if (comments.length) result.comments = comments;
   return result;
 }
 
