@@ -175,6 +175,91 @@ fn number_word(w: &str) -> Option<u32> {
     None
 }
 
+/// Whether a word is a Roman numeral of two letters or more (`II`, `XXIII`): kept in capitals.
+pub fn is_roman(word: &str) -> bool {
+    let up = word.to_uppercase();
+    up.len() >= 2 && roman(&up).is_some()
+}
+
+/// Titles and words that precede a name in street names: left out when people write them.
+pub fn is_title(w: &str) -> bool {
+    matches!(
+        w,
+        "GENERALE"
+            | "DOTTOR"
+            | "PROFESSOR"
+            | "AVVOCATO"
+            | "INGEGNERE"
+            | "ONOREVOLE"
+            | "CAVALIERE"
+            | "COMMENDATORE"
+            | "CARDINALE"
+            | "MONSIGNOR"
+            | "SENATORE"
+            | "PRESIDENTE"
+            | "COLONNELLO"
+            | "TENENTE"
+            | "MAGGIORE"
+            | "AMMIRAGLIO"
+            | "SERGENTE"
+            | "GEOMETRA"
+            | "RAGIONIERE"
+            | "ARCIVESCOVO"
+            | "VESCOVO"
+            | "SAN"
+            | "SS"
+            | "PAPA"
+            | "DON"
+            | "PADRE"
+            | "BEATO"
+            | "BEATA"
+            | "CAPITANO"
+            | "MARESCIALLO"
+            | "CAPORALE"
+            | "MAESTRO"
+            | "CONTE"
+            | "MARCHESE"
+            | "DUCA"
+            | "PRINCIPE"
+            | "RE"
+            | "REGINA"
+            | "SUOR"
+            | "FRA"
+            | "MADRE"
+            | "FRATELLI"
+            | "POETA"
+            | "PITTORE"
+            | "MEDICO"
+            | "NOTAIO"
+            | "PROF"
+            | "DOTT"
+            | "ING"
+            | "AVV"
+            | "GEN"
+            | "CAV"
+            | "EROE"
+            | "EROI"
+            | "MARTIRE"
+            | "MARTIRI"
+            | "CADUTI"
+            | "PARTIGIANO"
+            | "CARABINIERE"
+            | "BRIGADIERE"
+            | "APPUNTATO"
+            | "AGENTE"
+            | "VIGILE"
+            | "SINDACO"
+            | "PIO"
+            | "ABATE"
+            | "CANONICO"
+            | "ARCIPRETE"
+            | "PARROCO"
+            | "SACERDOTE"
+            | "MISSIONARIO"
+            | "MADONNA"
+    )
+}
+
 /// Strict Roman numerals made of I, V, X, L up to 89 (`XX`, `XXIV`, `IV`).
 fn roman(w: &str) -> Option<u32> {
     if w.is_empty() || !w.chars().all(|c| matches!(c, 'I' | 'V' | 'X' | 'L')) {

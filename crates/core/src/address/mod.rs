@@ -233,10 +233,11 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
         return r;
     }
 
+    let first_name = |w: &str| register.names.known_gender(w).is_some();
     let probe = |cadastral: &str| -> bool {
         register.streets.city(cadastral).is_some_and(|c| {
             matches!(
-                resolve::street(&c, &parsed, "", precision),
+                resolve::street(&c, &parsed, "", precision, &first_name),
                 StreetResolution::Found(..)
             )
         })
@@ -308,7 +309,14 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
         out.condition("INCOMPLETE_DATA");
         r.ok = false;
     } else if let Some(city) = holder.as_ref() {
-        found = resolve_street(city, &parsed, &postcode_in, precision, &mut out);
+        found = resolve_street(
+            city,
+            &parsed,
+            &postcode_in,
+            precision,
+            &first_name,
+            &mut out,
+        );
         if let Some((s, _)) = found {
             r.attribution.push(STREET_ATTRIBUTION);
             if let Some(t) = r.territory.as_mut() {
@@ -458,6 +466,7 @@ fn resolve_street<'c>(
     parsed: &ParsedAddress,
     postcode: &str,
     precision: u8,
+    is_first_name: &dyn Fn(&str) -> bool,
     out: &mut Outcome,
 ) -> Option<(&'c Street, StreetMatch)> {
     if fold(&parsed.name).is_empty() {
@@ -469,7 +478,7 @@ fn resolve_street<'c>(
         }
         return None;
     }
-    match resolve::street(city, parsed, postcode, precision) {
+    match resolve::street(city, parsed, postcode, precision, is_first_name) {
         StreetResolution::Found(i, how) => Some((city.street(i), how)),
         StreetResolution::Ambiguous(_) => {
             out.condition("STREET_AMBIGUOUS");
@@ -549,11 +558,7 @@ fn check_number<'s>(
 
 /// `Via Roma 12`: the register's type and name in the form people read, then the number.
 fn street_line(s: &Street, number: &str, parsed: &ParsedAddress) -> String {
-    let mut line = title_case(
-        &format!("{} {}", s.street_type, s.name)
-            .to_lowercase()
-            .to_uppercase(),
-    );
+    let mut line = display_name(&format!("{} {}", s.street_type, s.name));
     if !number.is_empty() {
         line.push(' ');
         line.push_str(number);
@@ -563,6 +568,21 @@ fn street_line(s: &Street, number: &str, parsed: &ParsedAddress) -> String {
         line.push_str(extra);
     }
     line
+}
+
+/// The register's capitals in the form people read: `Via Vittorio Emanuele II`, `Piazza San Niccolò`.
+fn display_name(upper: &str) -> String {
+    title_case(upper)
+        .split(' ')
+        .map(|w| {
+            if key::is_roman(w) {
+                w.to_uppercase()
+            } else {
+                w.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The street as written, with the number in its normal form.

@@ -5,7 +5,7 @@
 use fst::automaton::Levenshtein;
 use fst::{IntoStreamer, Streamer};
 
-use super::key::{full_key, loose_key, loose_tokens, sorted_key};
+use super::key::{full_key, is_title, loose_key, loose_tokens, sorted_key};
 use super::parse::ParsedAddress;
 use super::street_type;
 use crate::normalize::{compact, fold};
@@ -314,6 +314,7 @@ pub fn street(
     parsed: &ParsedAddress,
     postcode: &str,
     precision: u8,
+    is_first_name: &dyn Fn(&str) -> bool,
 ) -> StreetResolution {
     let ty = parsed.street_type.unwrap_or("");
     let name = parsed.name.as_str();
@@ -408,7 +409,7 @@ pub fn street(
     }
 
     // 5. partial names: every word written is a word (or an initial) of the street's name
-    if let Some(r) = partial(city, name, ty, precision, &pick) {
+    if let Some(r) = partial(city, name, ty, precision, &pick, is_first_name) {
         return r;
     }
     StreetResolution::NotFound
@@ -454,6 +455,7 @@ fn partial(
     ty: &str,
     precision: u8,
     pick: &dyn Fn(&[u32]) -> Option<Vec<u32>>,
+    is_first_name: &dyn Fn(&str) -> bool,
 ) -> Option<StreetResolution> {
     let tokens = loose_tokens(name);
     let words: Vec<&String> = tokens.iter().filter(|t| t.len() >= 3).collect();
@@ -471,19 +473,26 @@ fn partial(
     }
     cands.sort();
     cands.dedup();
+    let matches = |t: &str, w: &str| -> bool {
+        w == t
+            || (t.len() == 1 && w.starts_with(t))
+            || (typo(t) > 0 && edit_distance(w, t, typo(t)).is_some())
+    };
+    // every word written is in the name, and every word of the name left out is a first name
+    // or a title: `Garibaldi` is `Giuseppe Garibaldi`, never `Porta Garibaldi`
     let covers = |s: &Street| -> Option<usize> {
-        let mut st = loose_tokens(&s.name);
-        for alt in &s.alt_names {
-            st.extend(loose_tokens(alt));
-        }
-        let all = tokens.iter().all(|t| {
-            st.iter().any(|w| {
-                w == t
-                    || (t.len() == 1 && w.starts_with(t.as_str()))
-                    || (typo(t) > 0 && edit_distance(w, t, typo(t)).is_some())
-            })
-        });
-        all.then(|| loose_tokens(&s.name).len().saturating_sub(tokens.len()))
+        let mut names = vec![s.name.as_str()];
+        names.extend(s.alt_names.iter().map(String::as_str));
+        names.into_iter().find_map(|n| {
+            let st = loose_tokens(n);
+            let all = tokens.iter().all(|t| st.iter().any(|w| matches(t, w)));
+            let extra: Vec<&String> = st
+                .iter()
+                .filter(|w| !tokens.iter().any(|t| matches(t, w)))
+                .collect();
+            let droppable = extra.iter().all(|w| is_title(w) || is_first_name(w));
+            (all && droppable).then_some(extra.len())
+        })
     };
     let mut scored: Vec<(u32, usize)> = cands
         .into_iter()
@@ -507,7 +516,8 @@ fn partial(
     if v.len() == 1 {
         return Some(StreetResolution::Found(v[0], StreetMatch::Changed));
     }
-    Some(StreetResolution::Ambiguous(v))
+    // a handful of streets the words fit is an ambiguity; many is no answer at all
+    (v.len() <= 3).then_some(StreetResolution::Ambiguous(v))
 }
 
 /// Several streets of the same name: the postcode, then the house number, tell them apart.

@@ -16,6 +16,10 @@ fn shared() -> PathBuf {
 fn subset_source(into: &Path) -> std::io::Result<()> {
     let it = shared().join("it");
     std::fs::create_dir_all(into.join("it/anncsu_odonimi"))?;
+    // first names tell "Garibaldi" from "Giuseppe Garibaldi"
+    if shared().join("contact").exists() {
+        std::os::unix::fs::symlink(shared().join("contact"), into.join("contact"))?;
+    }
     for dir in ["comuni", "esteri", "civici", "anncsu_indirizzi"] {
         std::os::unix::fs::symlink(it.join(dir), into.join("it").join(dir))?;
     }

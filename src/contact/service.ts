@@ -1,0 +1,191 @@
+import { resolveCountry } from '../countries/resolve.js';
+import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
+import type { Language, Texts } from '../http/language.js';
+import { computeJson } from '../native.js';
+import './outcomes.js';
+import { CONTACT_BATCH_OPTIONS, contactItem, type ContactItem } from './schema.js';
+
+/** What the core takes for one contact (`contact.verify`). */
+interface NativeContact {
+  address?: string;
+  postcode?: string;
+  city?: string;
+  province?: string;
+  country_code?: string;
+  country?: string;
+  tax_code?: string;
+  last_name?: string;
+  first_name?: string;
+  gender?: string;
+  birth_date?: string;
+}
+
+interface NativeOptions {
+  precision: number;
+  preserve_original: boolean;
+  postal_form: boolean;
+  foreign: 'declared' | 'detect';
+}
+
+/** The core's answer: codes and data, no texts. */
+export interface NativeContactResult {
+  ok: boolean;
+  outcome: string[];
+  normalized: Record<string, string>;
+  city_type: { provincial_capital: boolean | null; label: string } | null;
+  attribution: string[];
+  foreign_address?: boolean;
+  [field: string]: unknown;
+}
+
+const VERIFIED: Texts = {
+  it: 'Indirizzo verificato sui registri italiani',
+  en: 'Address verified against the Italian registers',
+  de: 'Adresse anhand der italienischen Register geprüft',
+  fr: 'Adresse vérifiée sur les registres italiens',
+  es: 'Dirección verificada con los registros italianos',
+  nl: 'Adres gecontroleerd aan de hand van de Italiaanse registers',
+  pt: 'Endereço verificado nos registos italianos',
+  sv: 'Adressen kontrollerad mot de italienska registren',
+  no: 'Adressen kontrollert mot de italienske registrene',
+  fi: 'Osoite tarkistettu Italian rekistereistä',
+  da: 'Adressen kontrolleret mod de italienske registre',
+  is: 'Heimilisfang staðfest í ítölskum skrám',
+  el: 'Η διεύθυνση ελέγχθηκε στα ιταλικά μητρώα',
+};
+
+const FORM_ONLY: Texts = {
+  it: 'Indirizzo estero: riportato com’è scritto, verificato solo nella forma',
+  en: 'Foreign address: passed through as written, only its form was worked',
+  de: 'Ausländische Adresse: wie geschrieben übernommen, nur die Form bearbeitet',
+  fr: 'Adresse étrangère : reprise telle quelle, seule la forme a été traitée',
+  es: 'Dirección extranjera: se devuelve tal como se escribió, solo se trabajó la forma',
+  nl: 'Buitenlands adres: overgenomen zoals geschreven, alleen de vorm is bewerkt',
+  pt: 'Endereço estrangeiro: devolvido como escrito, só a forma foi trabalhada',
+  sv: 'Utländsk adress: återges som skriven, endast formen har bearbetats',
+  no: 'Utenlandsk adresse: gjengitt som skrevet, bare formen er behandlet',
+  fi: 'Ulkomainen osoite: palautettu kirjoitettuna, vain muotoa käsiteltiin',
+  da: 'Udenlandsk adresse: gengivet som skrevet, kun formen er behandlet',
+  is: 'Erlent heimilisfang: skilað eins og það var skrifað, aðeins formið unnið',
+  el: 'Διεύθυνση εξωτερικού: επιστρέφεται όπως γράφτηκε, επεξεργάστηκε μόνο η μορφή',
+};
+
+const CITY_TYPE: Record<string, Texts> = {
+  provincial_capital: {
+    it: 'capoluogo di provincia', en: 'provincial capital', de: 'Provinzhauptstadt', fr: 'chef-lieu de province', es: 'capital de provincia',
+    nl: 'provinciehoofdstad', pt: 'capital de província', sv: 'provinshuvudstad', no: 'provinshovedstad', fi: 'maakunnan pääkaupunki',
+    da: 'provinshovedstad', is: 'héraðshöfuðborg', el: 'πρωτεύουσα επαρχίας',
+  },
+  municipality: {
+    it: 'comune', en: 'municipality', de: 'Gemeinde', fr: 'commune', es: 'municipio', nl: 'gemeente', pt: 'município', sv: 'kommun',
+    no: 'kommune', fi: 'kunta', da: 'kommune', is: 'sveitarfélag', el: 'δήμος',
+  },
+};
+
+function blank(s: string | undefined): boolean {
+  return s === undefined || s.trim() === '';
+}
+
+/** The core's input: the country resolved here, where every language's country names are known. */
+export function nativeContact(item: ContactItem): NativeContact {
+  const { id: _id, foreign: _f, postal_form: _p, preserve_original: _o, precision: _r, ...fields } = item;
+  const out: NativeContact = { ...fields };
+  const written = blank(item.country_code) ? item.country : item.country_code;
+  if (!blank(written)) {
+    const country = resolveCountry(written);
+    out.country_code = country?.iso2 ?? '';
+    out.country = country ? country.iso2 : written;
+  }
+  return out;
+}
+
+function nativeOptions(item: ContactItem): NativeOptions {
+  return {
+    precision: item.precision ?? 3,
+    preserve_original: item.preserve_original ?? false,
+    postal_form: item.postal_form ?? false,
+    foreign: item.foreign ?? 'declared',
+  };
+}
+
+/** Texts in the request language; the register's attribution in the message. */
+export function present(r: NativeContactResult, language: Language): ItemResult {
+  const { attribution, ...data } = r;
+  // FOREIGN leads the outcome for Italian clients only (spec rule 6)
+  const outcome = language === 'it' ? r.outcome : r.outcome.filter((c) => c !== 'FOREIGN');
+  const result: ItemResult = { ...data, outcome };
+  if (r.foreign_address) {
+    const country = resolveCountry(r.normalized.country_code || r.normalized.country);
+    if (country) {
+      result.normalized = { ...r.normalized, country_code: country.iso2, country: country.names[language] ?? r.normalized.country };
+    }
+    result.message = FORM_ONLY[language];
+  } else {
+    const head = VERIFIED[language];
+    result.message = attribution.length > 0 ? `${head}. ${attribution.join('; ')}.` : head;
+  }
+  if (r.city_type) {
+    const texts = CITY_TYPE[r.city_type.label];
+    result.city_type = { provincial_capital: r.city_type.provincial_capital, label: texts ? texts[language] : null };
+  }
+  return result;
+}
+
+/** Verifies a batch: one call to the core per set of options (usually one), in request order. */
+export async function processContacts(items: ContactItem[], language: Language): Promise<ItemResult[]> {
+  const groups = new Map<string, { options: NativeOptions; at: number[] }>();
+  items.forEach((item, i) => {
+    const options = nativeOptions(item);
+    const key = JSON.stringify(options);
+    const g = groups.get(key) ?? { options, at: [] };
+    g.at.push(i);
+    groups.set(key, g);
+  });
+  const results: ItemResult[] = new Array<ItemResult>(items.length);
+  for (const { options, at } of groups.values()) {
+    const out = await computeJson<NativeContactResult[]>('contact.verify', {
+      items: at.map((i) => nativeContact(items[i] as ContactItem)),
+      options,
+    });
+    out.forEach((r, k) => {
+      results[at[k] as number] = present(r, language);
+    });
+  }
+  return results;
+}
+
+export const capability: Capability<ContactItem> = {
+  name: 'contact',
+  paths: ['/api/v1/contact', '/api/v1/contatto'],
+  counter: 'contact',
+  batchCap: 500,
+  asyncAllowed: true,
+  item: contactItem,
+  batchOptions: CONTACT_BATCH_OPTIONS,
+  units: () => 1,
+  process(items: ContactItem[], ctx: ProcessContext): Promise<ItemResult[]> {
+    return processContacts(items, ctx.language);
+  },
+  csvColumns: [
+    'address=normalized.address',
+    'postcode=normalized.postcode',
+    'city=normalized.city',
+    'province=normalized.province',
+    'country=normalized.country',
+    'country_code=normalized.country_code',
+    'municipality',
+    'district',
+    'address_key',
+    'latitude=geo.lat',
+    'longitude=geo.lon',
+    'geo_precision=geo.precision',
+    'geo_source=geo.source',
+    'istat_code=territory.istat_code',
+    'cadastral_code=territory.cadastral_code',
+    'street_id=territory.street_id',
+    'postcode_confirmed=postcode_check.confirmed',
+    'care_of',
+    'tax_code',
+    'tax_code_outcome',
+  ],
+};
