@@ -11,24 +11,47 @@ export interface LegalMarker {
   variant: string;
 }
 
-/** The legal form a name carries (S.R.L., SOC. COOP., CONDOMINIO, COMUNE DI…); the longest marker wins. */
+interface MarkerIndex {
+  /** Folded variant → the first form (file order) that lists it. */
+  byVariant: Map<string, LegalFormRow>;
+  longestWords: number;
+}
+
+const indexes = new WeakMap<ContactData, MarkerIndex>();
+
+function indexOf(data: ContactData): MarkerIndex {
+  let index = indexes.get(data);
+  if (!index) {
+    const byVariant = new Map<string, LegalFormRow>();
+    let longestWords = 1;
+    for (const form of data.legalForms) {
+      for (const v of form.variants) {
+        if (!byVariant.has(v)) byVariant.set(v, form);
+        longestWords = Math.max(longestWords, v.split(' ').length);
+      }
+    }
+    index = { byVariant, longestWords };
+    indexes.set(data, index);
+  }
+  return index;
+}
+
+/** The legal form a name carries (S.R.L., SOC. COOP., CONDOMINIO, COMUNE DI…): every run of words looked up, the longest marker wins. */
 export function legalFormOf(data: ContactData, ...parts: (string | undefined)[]): LegalMarker | undefined {
   const text = foldKey(parts.filter(Boolean).join(' '));
   if (!text) return undefined;
-  const padded = ` ${text} `;
-  const words = text.split(' ').length;
+  const { byVariant, longestWords } = indexOf(data);
+  const words = text.split(' ');
   let best: LegalMarker | undefined;
   let state: LegalMarker | undefined;
-  for (const form of data.legalForms) {
-    for (const variant of form.variants) {
-      if (best && variant.length <= best.variant.length) break;
-      const compact = variant.replace(/ /g, '');
-      const inside = padded.includes(` ${variant} `);
-      const first = padded.startsWith(` ${variant} `);
-      const found = compact.length <= SHORT_MARKER ? inside && words > 1 && (!first || form.position.startsWith('prefisso')) : inside;
-      if (!found) continue;
+  for (let start = 0; start < words.length; start++) {
+    for (let n = Math.min(longestWords, words.length - start); n >= 1; n--) {
+      const variant = words.slice(start, start + n).join(' ');
+      const form = byVariant.get(variant);
+      if (!form) continue;
+      if (variant.replace(/ /g, '').length <= SHORT_MARKER && (words.length < 2 || (start === 0 && !form.position.startsWith('prefisso')))) continue;
       if (STATE_ONLY.has(form.form)) state ??= { form, variant };
-      else best = { form, variant };
+      else if (!best || variant.length > best.variant.length) best = { form, variant };
       break;
     }
   }
