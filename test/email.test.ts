@@ -110,6 +110,13 @@ test('a provider typo whose written domain takes mail, or unchecked, stays a pro
   t.false(offline.domain_checked as boolean);
   t.is(offline.domain_exists, null);
   t.deepEqual(offline.outcome, ['EMAIL_TYPO']);
+  // one edit from email.it, but gmail under another TLD is the likelier intent: a proposal, never a correction
+  const otherTld = await verify({ email: 'luca@gmail.it' });
+  t.is(otherTld.email, 'luca@gmail.it');
+  t.is(otherTld.suggestion, 'luca@gmail.com');
+  t.deepEqual(otherTld.outcome, ['EMAIL_TYPO']);
+  // gmail.con: the one-edit provider and the same-name provider agree, and .con takes no mail
+  t.deepEqual((await verify({ email: 'luca@gmail.con' })).outcome, ['MODIFIED', 'EMAIL_DOMAIN']);
 });
 
 test('a typo on another domain is a proposal and the checks run on the suggestion', async (t) => {

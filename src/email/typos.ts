@@ -54,7 +54,14 @@ export function likelyDomain(domain: string, providers: ReadonlySet<string>): Do
       tie = false;
     } else if (d === best.distance) tie = true;
   }
-  if (best && !tie && best.distance === 1) return { domain: best.domain, provider: true };
+  // the provider's own name under another top-level domain (gmail.it, libero.com): a proposal, and it beats
+  // a one-edit neighbour that is a different provider (gmail.it is not email.it)
+  const label = domain.split('.')[0];
+  const sameName = [...providers].filter((p) => p.split('.')[0] === label);
+  if (best && !tie && best.distance === 1 && (sameName.length === 0 || sameName.includes(best.domain))) {
+    return { domain: best.domain, provider: true };
+  }
+  if (sameName[0]) return { domain: sameName[0], provider: false };
   const dot = domain.lastIndexOf('.');
   const tld = TLD_TYPOS[domain.slice(dot + 1)];
   if (dot > 0 && tld) {
