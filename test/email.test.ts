@@ -1,5 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { domainToASCII } from 'node:url';
 
@@ -12,7 +11,7 @@ import { capability } from '../src/email/service.js';
 import { editDistance, INTERNATIONAL_PROVIDERS } from '../src/email/typos.js';
 import type { ItemResult } from '../src/http/capability.js';
 import { labelOf } from '../src/http/outcomes.js';
-import { importContactData } from '../src/import/contact.js';
+import { contactDataDir, processOne } from './helpers/light.js';
 import { startDnsResponder, type DnsResponder, type ZoneEntry } from './helpers/dns-server.js';
 
 const SOURCE = path.join(PROJECT_ROOT, '..', 'shared', 'data');
@@ -24,8 +23,7 @@ let roles: string[] = [];
 const MX = (host: string): ZoneEntry => ({ MX: [{ exchange: `mx.${host}`, preference: 10 }] });
 
 test.before(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'recapito-email-'));
-  await importContactData(SOURCE, dataDir);
+  dataDir = await contactDataDir();
   const rows = (file: string) =>
     readFile(path.join(SOURCE, 'contact', 'email', file), 'utf8').then((t) => parse(t, { columns: true }) as Record<string, string>[]);
   freemail = (await rows('it_freemail_isp_domains.csv')).map((r) => r.domain!);
@@ -47,15 +45,8 @@ test.after.always(async () => {
   await dns?.close();
 });
 
-async function verify(item: Record<string, unknown>): Promise<ItemResult> {
-  const [result] = await capability.process([capability.item.parse(item)], {
-    language: 'en',
-    dataDir,
-    allowPrivateNetwork: false,
-    dnsServer: dns.server,
-  });
-  if (!result) throw new Error('no result');
-  return result;
+function verify(item: Record<string, unknown>): Promise<ItemResult> {
+  return processOne(capability, item, { language: 'en', dataDir, allowPrivateNetwork: false, dnsServer: dns.server });
 }
 
 test('form cleaning: spaces, case, mailto:, angle brackets and display name', async (t) => {

@@ -1,5 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import test from 'ava';
@@ -11,14 +10,13 @@ import type { ItemResult } from '../src/http/capability.js';
 import type { Language } from '../src/http/language.js';
 import { LANGUAGES } from '../src/http/language.js';
 import { labelOf } from '../src/http/outcomes.js';
-import { importContactData } from '../src/import/contact.js';
+import { contactDataDir } from './helpers/light.js';
 
 const SOURCE = path.join(PROJECT_ROOT, '..', 'shared', 'data');
 let dataDir = '';
 
 test.before(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'recapito-enrich-'));
-  await importContactData(SOURCE, dataDir);
+  dataDir = await contactDataDir();
 });
 
 async function rows(...p: string[]): Promise<Record<string, string>[]> {

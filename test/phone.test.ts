@@ -1,5 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import test from 'ava';
@@ -9,26 +8,19 @@ import parsePhoneNumber from 'libphonenumber-js/max';
 import { PROJECT_ROOT } from '../src/config.js';
 import type { ItemResult } from '../src/http/capability.js';
 import { labelOf } from '../src/http/outcomes.js';
-import { importContactData } from '../src/import/contact.js';
 import { capability } from '../src/phone/service.js';
+import { contactDataDir, processOne } from './helpers/light.js';
 
 const SOURCE = path.join(PROJECT_ROOT, '..', 'shared', 'data');
 const PHONE_DATA = path.join(SOURCE, 'contact', 'phone');
 let dataDir = '';
 
 test.before(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'recapito-phone-'));
-  await importContactData(SOURCE, dataDir);
+  dataDir = await contactDataDir();
 });
 
-async function verify(item: Record<string, unknown>): Promise<ItemResult> {
-  const [result] = await capability.process([capability.item.parse(item)], {
-    language: 'en',
-    dataDir,
-    allowPrivateNetwork: false,
-  });
-  if (!result) throw new Error('no result');
-  return result;
+function verify(item: Record<string, unknown>): Promise<ItemResult> {
+  return processOne(capability, item, { language: 'en', dataDir, allowPrivateNetwork: false });
 }
 
 async function csvRows(file: string): Promise<Record<string, string>[]> {

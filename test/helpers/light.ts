@@ -1,0 +1,21 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { defaultSourceDir } from '../../src/config.js';
+import type { Capability, ItemResult, ProcessContext } from '../../src/http/capability.js';
+import { importContactData } from '../../src/import/contact.js';
+
+/** The contact dictionaries of ../shared/data imported into a fresh data dir, as `recapito import` does. */
+export async function contactDataDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'recapito-light-'));
+  await importContactData(defaultSourceDir(), dir);
+  return dir;
+}
+
+/** One item through a capability's schema and `process`, the way the endpoint runs it. */
+export async function processOne<Item>(cap: Capability<Item>, item: Record<string, unknown>, ctx: ProcessContext): Promise<ItemResult> {
+  const [result] = await cap.process([cap.item.parse(item)], ctx);
+  if (!result) throw new Error(`${cap.name}: no result`);
+  return result;
+}
