@@ -52,12 +52,25 @@ export interface ParsedEmail {
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
+/**
+ * An ASCII dot-atom local part at an LDH host name: exactly RFC 5322's dot-atom grammar, a strict subset of what the
+ * full parser accepts. Most addresses are this simple; everything else goes to the parser.
+ */
+const DOT_ATOM = /^([a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*)@([a-z0-9-]+(?:\.[a-z0-9-]+)+)$/i;
+
 /** RFC 5321/5322 (with RFC 6531 UTF-8) addr-spec, then the SMTP length limits and a hostname domain. */
 export function parseEmail(address: string): ParsedEmail | undefined {
   if (address.length > 254 * 4) return undefined;
-  const parsed = emailAddresses.parseOneAddress({ input: address, rfc6532: true, rejectTLD: true });
-  if (!parsed || parsed.type !== 'mailbox' || parsed.name) return undefined;
-  const { local, domain } = parsed;
+  let local: string;
+  let domain: string;
+  const simple = DOT_ATOM.exec(address);
+  if (simple?.[1] && simple[2]) [local, domain] = [simple[1], simple[2]];
+  else {
+    const parsed = emailAddresses.parseOneAddress({ input: address, rfc6532: true, rejectTLD: true });
+    if (!parsed || parsed.type !== 'mailbox' || parsed.name) return undefined;
+    // the local part as written (a quoted one keeps its quotes: it is what SMTP sends and counts)
+    [local, domain] = [address.slice(0, address.lastIndexOf('@')), parsed.domain];
+  }
   if (Buffer.byteLength(local, 'utf8') > 64) return undefined;
   if (/^\[.*\]$/.test(domain)) return { local, domain, asciiDomain: domain, literal: true };
   const asciiDomain = domainToASCII(domain);

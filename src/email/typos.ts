@@ -19,26 +19,49 @@ const TLD_TYPOS: Record<string, string> = {
 /** Optimal string alignment distance (Damerau–Levenshtein with adjacent transpositions), capped at `max + 1`. */
 export function editDistance(a: string, b: string, max = 2): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i++) rows.push(Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const width = b.length + 1;
+  let before = new Int32Array(width);
+  let prev = new Int32Array(width);
+  let row = new Int32Array(width);
+  for (let j = 0; j < width; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    let best = Number.POSITIVE_INFINITY;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = d;
-      best = Math.min(best, d);
+    row[0] = i;
+    let best = i;
+    for (let j = 1; j < width; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) {
+        d = Math.min(d, before[j - 2]! + 1);
+      }
+      row[j] = d;
+      if (d < best) best = d;
     }
     if (best > max) return max + 1;
+    [before, prev, row] = [prev, row, before];
   }
-  return rows[a.length]![b.length]!;
+  return prev[b.length]!;
 }
 
 export interface DomainTypo {
   domain: string;
   /** One edit from a well-known provider: certain when the written domain receives no mail. */
   provider: boolean;
+}
+
+const names = new WeakMap<ReadonlySet<string>, Map<string, string[]>>();
+
+/** Providers by their first label (gmail → gmail.com, googlemail…), in list order. */
+function byName(providers: ReadonlySet<string>): Map<string, string[]> {
+  let map = names.get(providers);
+  if (!map) {
+    map = new Map();
+    for (const p of providers) {
+      const label = p.split('.')[0] ?? p;
+      map.set(label, [...(map.get(label) ?? []), p]);
+    }
+    names.set(providers, map);
+  }
+  return map;
 }
 
 /** The domain the writer most likely meant, when the written one is not a known provider. */
@@ -57,7 +80,7 @@ export function likelyDomain(domain: string, providers: ReadonlySet<string>): Do
   // the provider's own name under another top-level domain (gmail.it, libero.com): a proposal, and it beats
   // a one-edit neighbour that is a different provider (gmail.it is not email.it)
   const label = domain.split('.')[0];
-  const sameName = [...providers].filter((p) => p.split('.')[0] === label);
+  const sameName = byName(providers).get(label ?? '') ?? [];
   if (best && !tie && best.distance === 1 && (sameName.length === 0 || sameName.includes(best.domain))) {
     return { domain: best.domain, provider: true };
   }

@@ -75,10 +75,10 @@ export function analyseNumber(
 
   if (digits.length < 3) return { phone: written || digits, outcome: ['PHONE_INVALID'], form_changed: false };
 
+  let pn = parse(text, home);
   // Italian short public-utility codes and special numbers the library does not validate
   if (!international && italianHome) {
     const special = specialNumber(data, digits);
-    const pn = parse(digits, 'IT');
     if (special && !(pn?.isValid() ?? false)) {
       const service = special.type === 'public utility';
       return {
@@ -92,7 +92,6 @@ export function analyseNumber(
     }
   }
 
-  let pn = parse(text, home);
   // a trunk zero written after the country code (+44 (0)20…) belongs to the national form only
   if (international && pn && !pn.isValid()) {
     const m = /^\+(\d{1,3}?)0(\d+)$/.exec(text);
