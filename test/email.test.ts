@@ -198,6 +198,16 @@ test('over HTTP: correction with Italian keys and codes, batch of 3 charged 3', 
     t.is(batch.headers.get('x-service-charged'), '3');
     const tooMany = await call(server, 'POST', '/api/v1/email', { items: Array.from({ length: 501 }, () => ({ email: 'a@example.it' })) });
     t.is(tooMany.status, 413);
+    // an asynchronous job runs in a worker thread: the dictionaries and the resolver load there too
+    const queued = await call(server, 'POST', '/api/v1/email', { async: true, items: [{ email: 'x@libero,it' }, { email: 'info@example.it' }, { email: 'a.b@nowhere-at-all.it' }] });
+    t.is(queued.status, 200);
+    let job = queued;
+    for (let i = 0; i < 600 && job.body.state !== 'completed' && job.body.state !== 'failed'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      job = await call(server, 'GET', `/api/v1/email?job=${queued.body.job}`);
+    }
+    t.is(job.body.state, 'completed');
+    t.deepEqual(job.body.results.map((r: { result: { outcome: string[] } }) => r.result.outcome), [['MODIFIED', 'EMAIL_DOMAIN'], ['EMAIL_ROLE_BASED'], ['EMAIL_DOMAIN_NOT_FOUND']]);
   } finally {
     await server.close();
   }
