@@ -141,6 +141,9 @@ test('PARTIAL when the first name is missing or says nothing', async (t) => {
   t.deepEqual(unknown.outcome, ['PARTIAL']);
   t.is(unknown.gender, null);
   t.is(unknown.formal_salutation, 'Gentile Xqzvw Rossi');
+  const initial = await enrich({ last_name: 'Rossi', first_name: 'M.' });
+  t.deepEqual(initial.outcome, ['PARTIAL']);
+  t.is(initial.informal_salutation, null, 'nobody is greeted by an initial');
   const empty = await enrich({});
   t.false(empty.ok as boolean);
   t.is(capability.batchCap, 2000);

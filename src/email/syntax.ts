@@ -21,6 +21,14 @@ export function cleanEmail(raw: string): CleanedEmail {
   }
   const angle = /<([^<>]*@[^<>]*)>/.exec(s);
   if (angle?.[1]) s = angle[1];
+  else {
+    // "Mario Rossi mario@x.it": capitalised words before a whole address are a display name without brackets;
+    // other spaces ("mario @ x.it", "mario rossi@x.it") were typed inside the address and are removed below
+    const words = s.split(/\s+/);
+    const at = words.findIndex((w) => /^[^@]+@[^@]+$/.test(w));
+    if (at > 0 && words.slice(0, at).every((w) => /^\p{Lu}/u.test(w)) && at === words.length - 1) s = words[at]!;
+  }
+  s = s.replace(/@{2,}/g, '@');
   s = s
     .replace(/^mailto:/i, '')
     .replace(/\?.*$/, '')

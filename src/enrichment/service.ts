@@ -112,6 +112,11 @@ export function enrich(item: EnrichmentItem, data: ContactData, language: Langua
     if (!gender) [gender, source] = ['F', 'married_name'];
     else if (gender === 'M') comments.push('married form "in" written for a man');
   }
+  // an initial (M., J) is not a name to greet anyone by
+  if (firstName && foldKey(firstName).replace(/ /g, '').length <= 1) {
+    comments.push('first name is an initial');
+    firstName = '';
+  }
   const byName = firstName ? firstNameGender(data, firstName) : undefined;
   if (!gender && byName) [gender, source] = [byName, 'first_name'];
   else if (byName && (gender === 'M' || gender === 'F') && byName !== gender) comments.push(`first name usually ${byName === 'M' ? 'male' : 'female'}`);
