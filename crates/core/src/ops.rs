@@ -15,6 +15,9 @@ pub fn compute(register: Option<&Register>, op: &str, input: &[u8]) -> Result<Ve
         "dedupe.run" => answer(&crate::dedupe::run(need()?, parse(input)?)?),
         "dedupe.incremental" => answer(&crate::dedupe::incremental(need()?, parse(input)?)?),
         "contact.verify" => answer(&verify_contacts(need()?, parse(input)?)),
+        "street.search" => answer(&search_streets(need()?, parse(input)?)),
+        "street.house_numbers" => answer(&street_numbers(need()?, parse(input)?)),
+        "street.sample" => answer(&sample_streets(need()?, parse(input)?)),
         "tax_code.batch" => answer(&crate::tax_code::batch(need()?, &parse(input)?)),
         other => Err(Error::UnknownOp(other.to_string())),
     }
@@ -113,4 +116,65 @@ pub struct ContactBatch {
 
 fn verify_contacts(register: &Register, batch: ContactBatch) -> Vec<crate::address::ContactResult> {
     crate::address::verify_batch(register, &batch.items, &batch.options)
+}
+
+#[derive(Deserialize)]
+pub struct StreetQuery {
+    #[serde(default)]
+    pub cadastral_code: Option<String>,
+    #[serde(default)]
+    pub province: Option<String>,
+    pub query: String,
+    #[serde(default = "default_limit")]
+    pub limit: usize,
+}
+
+fn default_limit() -> usize {
+    10
+}
+
+/// Prefix and typo-tolerant street search within a municipality, or across a province.
+fn search_streets(register: &Register, q: StreetQuery) -> Vec<crate::register::street::StreetHit> {
+    use crate::register::street;
+    let limit = q.limit.clamp(1, 100);
+    match (&q.cadastral_code, &q.province) {
+        (Some(code), _) => {
+            street::search_streets(&register.streets, &code.to_uppercase(), &q.query, limit)
+        }
+        (None, Some(p)) => street::search_streets_in_province(register, p, &q.query, limit),
+        (None, None) => Vec::new(),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct StreetRef {
+    pub cadastral_code: String,
+    pub index: u32,
+}
+
+fn street_numbers(
+    register: &Register,
+    r: StreetRef,
+) -> Vec<crate::register::street::HouseNumberEntry> {
+    crate::register::street::house_numbers(
+        &register.streets,
+        &r.cadastral_code.to_uppercase(),
+        r.index,
+    )
+}
+
+#[derive(Deserialize)]
+pub struct SampleQuery {
+    #[serde(default)]
+    pub cadastral_codes: Vec<String>,
+    pub count: usize,
+    #[serde(default)]
+    pub seed: u64,
+}
+
+fn sample_streets(
+    register: &Register,
+    q: SampleQuery,
+) -> Vec<crate::register::street::SampledAddress> {
+    crate::register::street::sample(register, &q.cadastral_codes, q.count.min(100_000), q.seed)
 }

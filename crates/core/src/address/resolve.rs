@@ -355,6 +355,14 @@ pub fn street(
         }
         return StreetResolution::Ambiguous(v);
     }
+    // "Salita della Chiesa" registered as VIA + "SALITA DELLA CHIESA"
+    if !ty.is_empty() && ty != "VIA" {
+        if let Some(v) = pick(city.by_key(KeyKind::Full, &full_key(&format!("VIA {ty} {name}")))) {
+            if v.len() == 1 {
+                return StreetResolution::Found(v[0], StreetMatch::Changed);
+            }
+        }
+    }
     // a name that begins with a type the parser did not take ("Vecchia" of "Via Vecchia X")
     if ty.is_empty() {
         if let Some(v) = pick(city.by_key(KeyKind::Full, &full_key(name))) {
@@ -380,7 +388,31 @@ pub fn street(
         return StreetResolution::NotFound;
     }
 
-    // 4. typos
+    // 4. typos, and 5. partial names (first names and titles left out): when both answer and
+    // disagree, the answer is an ambiguity rather than either guess
+    let typo = typo_match(city, name, ty, precision, &pick);
+    let part = partial(city, name, ty, precision, &pick, is_first_name);
+    match (typo, part) {
+        (Some(StreetResolution::Found(a, _)), Some(StreetResolution::Found(b, _))) if a != b => {
+            StreetResolution::Ambiguous(vec![a, b])
+        }
+        (Some(StreetResolution::Found(a, _)), _) | (_, Some(StreetResolution::Found(a, _))) => {
+            StreetResolution::Found(a, StreetMatch::Changed)
+        }
+        (Some(other), _) | (None, Some(other)) => other,
+        (None, None) => StreetResolution::NotFound,
+    }
+}
+
+/// Names within a few edits, of the type written (a typo and another type are two errors), with
+/// the same numbers (`1 Maggio` is not a typo of `Maggio`).
+fn typo_match(
+    city: &CityStreets,
+    name: &str,
+    ty: &str,
+    precision: u8,
+    pick: &dyn Fn(&[u32]) -> Option<Vec<u32>>,
+) -> Option<StreetResolution> {
     let loose = loose_key(name);
     let len = loose.chars().count();
     let d = match len {
@@ -389,30 +421,29 @@ pub fn street(
         _ => 0,
     } + u32::from(precision >= 4 && len >= 4)
         + u32::from(precision >= 5 && len >= 8);
-    if precision >= 3 && d > 0 {
-        let near = city.fuzzy(&loose, d);
-        if let Some(best) = near.iter().map(|(_, d)| *d).min() {
-            let hits: Vec<u32> = near
-                .iter()
-                .filter(|(_, dd)| *dd == best)
-                .map(|(i, _)| *i)
-                .collect();
-            if let Some(r) = by_name(city, &hits, ty, &pick) {
-                return match r {
-                    StreetResolution::Found(i, _) => {
-                        StreetResolution::Found(i, StreetMatch::Changed)
-                    }
-                    other => other,
-                };
-            }
-        }
+    if precision < 3 || d == 0 {
+        return None;
     }
-
-    // 5. partial names: every word written is a word (or an initial) of the street's name
-    if let Some(r) = partial(city, name, ty, precision, &pick, is_first_name) {
-        return r;
-    }
-    StreetResolution::NotFound
+    let digits = |k: &str| -> String { k.chars().filter(char::is_ascii_digit).collect() };
+    let want = digits(&loose);
+    let near: Vec<(u32, u32)> = city
+        .fuzzy(&loose, d)
+        .into_iter()
+        .filter(|(i, _)| {
+            let s = city.street(*i);
+            (ty.is_empty() || s.street_type == ty)
+                && std::iter::once(s.name.as_str())
+                    .chain(s.alt_names.iter().map(String::as_str))
+                    .any(|n| digits(&loose_key(n)) == want)
+        })
+        .collect();
+    let best = near.iter().map(|(_, d)| *d).min()?;
+    let hits: Vec<u32> = near
+        .iter()
+        .filter(|(_, dd)| *dd == best)
+        .map(|(i, _)| *i)
+        .collect();
+    by_name(city, &hits, ty, pick)
 }
 
 /// Candidates found by name only: the type decides, else the only one, else ambiguity.

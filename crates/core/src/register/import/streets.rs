@@ -6,7 +6,9 @@ use std::collections::HashMap;
 
 use super::{alessandria, anncsu, bologna, milano, odonimi, ImportContext, PROGRESS};
 use crate::address::key::{full_key, loose_key, sorted_key};
-use crate::register::street::{build_fst, CityStreetsRecord, HouseNumberEntry, Street};
+use crate::register::street::{
+    build_fst, edit_distance, CityStreetsRecord, HouseNumberEntry, Street,
+};
 use crate::Result;
 
 #[derive(Default)]
@@ -15,6 +17,8 @@ pub struct CityBuild {
     by_id: HashMap<u64, usize>,
     /// Built on first use by a municipal source.
     keys: Option<HashMap<String, Vec<usize>>>,
+    /// Keys with one letter deleted (and the keys themselves), built on first use.
+    deletions: Option<HashMap<String, Vec<usize>>>,
     pub complete_numbers: bool,
     pub numbers_source: String,
 }
@@ -43,6 +47,11 @@ impl CityBuild {
         if let Some(keys) = self.keys.as_mut() {
             for k in keys_of(&street) {
                 keys.entry(k).or_default().push(i);
+            }
+        }
+        if let Some(d) = self.deletions.as_mut() {
+            for v in deletions(&loose_key(&street.name)) {
+                d.entry(v).or_default().push(i);
             }
         }
         self.streets.push(street);
@@ -86,12 +95,60 @@ impl CityBuild {
         if let Some(i) = found {
             return i;
         }
+        // the same street spelled one letter apart by the two lists (STELIO / STELLIO LOZZA)
+        if let Some(i) = self.one_letter_apart(street_type, name) {
+            let alt = name.to_string();
+            if self.streets[i].name != alt && !self.streets[i].alt_names.contains(&alt) {
+                self.streets[i].alt_names.push(alt);
+            }
+            return i;
+        }
         self.add_registered(probe)
+    }
+
+    fn one_letter_apart(&mut self, street_type: &str, name: &str) -> Option<usize> {
+        let key = loose_key(name);
+        if key.chars().count() < 8 {
+            return None;
+        }
+        if self.deletions.is_none() {
+            let mut d: HashMap<String, Vec<usize>> = HashMap::new();
+            for (i, s) in self.streets.iter().enumerate() {
+                for v in deletions(&loose_key(&s.name)) {
+                    d.entry(v).or_default().push(i);
+                }
+            }
+            self.deletions = Some(d);
+        }
+        let index = self.deletions.as_ref()?;
+        let mut hits: Vec<usize> = deletions(&key)
+            .iter()
+            .filter_map(|v| index.get(v))
+            .flatten()
+            .copied()
+            .filter(|&i| self.streets[i].street_type == street_type)
+            .filter(|&i| edit_distance(&loose_key(&self.streets[i].name), &key, 1).is_some())
+            .collect();
+        hits.sort();
+        hits.dedup();
+        (hits.len() == 1).then(|| hits[0])
     }
 
     pub fn add_number(&mut self, street: usize, entry: HouseNumberEntry) {
         self.streets[street].numbers.push(entry);
     }
+}
+
+/// The key and every form of it with one letter deleted: two keys one edit apart share one.
+fn deletions(key: &str) -> Vec<String> {
+    let chars: Vec<char> = key.chars().collect();
+    let mut out = vec![key.to_string()];
+    for i in 0..chars.len() {
+        let mut v: String = chars[..i].iter().collect();
+        v.extend(&chars[i + 1..]);
+        out.push(v);
+    }
+    out
 }
 
 /// Full key first, then loose and sorted keys (prefixed so they never collide).

@@ -1,0 +1,223 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+
+import test from 'ava';
+import { parse } from 'csv-parse/sync';
+
+import { PROJECT_ROOT } from '../src/config.js';
+import { call, startServer, type TestServer } from './helpers/server.js';
+
+const SOURCE = path.join(PROJECT_ROOT, '..', 'shared', 'data');
+let server: TestServer;
+
+test.before(async () => {
+  server = await startServer({ rateLimits: { single: 10_000, batch: 10_000, autocomplete: 10_000 } });
+});
+
+test.after.always(async () => {
+  await server?.close();
+});
+
+type Row = Record<string, string>;
+
+function csvGz(rel: string, delimiter: string): Row[] {
+  const text = gunzipSync(readFileSync(path.join(SOURCE, rel))).toString('utf8').replace(/^\uFEFF/, '');
+  return parse(text, { columns: true, delimiter, skip_empty_lines: true, relax_quotes: true }) as Row[];
+}
+
+/** Real house numbers of Bologna (2012), each with its postcode, district and point. */
+const BOLOGNA = (() => {
+  const rows = csvGz('it/civici/bologna/civici_2012.csv.gz', ',');
+  return rows.filter((r) => r.CAP?.length === 5 && !r.SUBCIV && /^VIA [A-Z ]+$/.test(r.DENOMINAZI ?? ''));
+})();
+
+/** `VIA DEL FAGGIOLO` → `Via del Faggiolo`, as people type it. */
+function titled(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/(^|\s)(\p{L})/gu, (_, a: string, b: string) => a + b.toUpperCase())
+    .replace(/\b(Di|Del|Della|Dei|Degli|Delle|De|Da)\b/g, (w) => w.toLowerCase());
+}
+
+function pick(i: number): Row {
+  return BOLOGNA[(i * 997) % BOLOGNA.length] as Row;
+}
+
+async function contact(body: unknown, pathName = '/api/v1/contact') {
+  return call(server, 'POST', pathName, body);
+}
+
+test('a registered address comes back unchanged, with its point, postcode check and attribution', async (t) => {
+  const row = pick(1);
+  const res = await contact({ address: `${titled(row.DENOMINAZI as string)} ${row.CIVICO}`, postcode: row.CAP, city: 'Bologna', province: 'BO' });
+  t.is(res.status, 200);
+  t.deepEqual(res.body.outcome, []);
+  t.is(res.body.outcome_label, 'ok');
+  t.true(res.body.ok);
+  t.is(res.body.geo.precision, 'house_number');
+  t.true(Math.abs(res.body.geo.lat - Number(row.LAT_WGS84)) < 1e-6);
+  t.true(Math.abs(res.body.geo.lon - Number(row.LON_WGS84)) < 1e-6);
+  t.is(res.body.normalized.postcode, row.CAP);
+  t.is(res.body.district, row.QUARTIERE);
+  t.is(res.body.territory.cadastral_code, 'A944');
+  t.deepEqual(res.body.postcode_check, { source: 'municipal', precision: 'house_number', house_numbers: 1, agreement: 1, confirmed: true });
+  t.true(res.body.city_type.provincial_capital);
+  t.regex(res.body.message, /ANNCSU/);
+  t.regex(res.body.message, /Comune di Bologna/);
+  t.is(res.body.attribution, undefined, 'the attribution list becomes the message');
+  t.truthy(res.body.address_key);
+});
+
+test('abbreviations and lower case are a change of form; a missing postcode and province are filled in', async (t) => {
+  const row = pick(2);
+  const name = titled((row.DENOMINAZI as string).replace(/^VIA /, ''));
+  const res = await contact({ address: `v. ${name.toLowerCase()}, ${row.CIVICO}`, city: 'bologna' });
+  t.deepEqual(res.body.outcome, ['MODIFIED', 'POSTCODE', 'PROVINCE', 'STREET_FORM']);
+  t.is(res.body.outcome_label, 'modified');
+  t.is(res.body.normalized.postcode, row.CAP);
+  t.is(res.body.normalized.province, 'BO');
+  t.is(res.body.normalized.city, 'Bologna');
+});
+
+test('a wrong postcode is corrected from the house number', async (t) => {
+  const row = pick(3);
+  const wrong = row.CAP === '40121' ? '40122' : '40121';
+  const res = await contact({ address: `${titled(row.DENOMINAZI as string)} ${row.CIVICO}`, postcode: wrong, city: 'Bologna', province: 'BO' });
+  t.deepEqual(res.body.outcome, ['MODIFIED', 'POSTCODE']);
+  t.is(res.body.normalized.postcode, row.CAP);
+});
+
+test('typos in street and city are corrected, and the same street gets the same address_key', async (t) => {
+  const row = BOLOGNA.find((r) => (r.DENOMINAZI ?? '').replace(/^VIA /, '').length >= 9 && !(r.DENOMINAZI ?? '').includes(' D')) as Row;
+  const name = titled(row.DENOMINAZI as string);
+  const typo = name.slice(0, -3) + (name.at(-2) ?? '') + (name.at(-3) ?? '') + name.slice(-1);
+  const right = await contact({ address: `${name} ${row.CIVICO}`, postcode: row.CAP, city: 'Bologna', province: 'BO' });
+  const res = await contact({ address: `${typo} ${row.CIVICO}`, postcode: row.CAP, city: 'Bolgona', province: 'BO' });
+  t.deepEqual(res.body.outcome, ['MODIFIED', 'CITY', 'STREET'], typo);
+  t.is(res.body.normalized.address, right.body.normalized.address);
+  t.is(res.body.address_key, right.body.address_key);
+});
+
+test('numbers: missing, in an unknown form, and not in a complete register', async (t) => {
+  const row = pick(4);
+  const street = titled(row.DENOMINAZI as string);
+  const missing = await contact({ address: street, postcode: row.CAP, city: 'Bologna', province: 'BO' });
+  t.true(missing.body.outcome.includes('HOUSE_NUMBER_MISSING'));
+  const odd = await contact({ address: `${street} 12/A/B/CCCC`, postcode: row.CAP, city: 'Bologna', province: 'BO' });
+  t.true(odd.body.outcome.includes('HOUSE_NUMBER_INVALID_FORMAT'));
+  const absent = await contact({ address: `${street} 98765`, postcode: row.CAP, city: 'Bologna', province: 'BO' });
+  t.true(absent.body.outcome.includes('HOUSE_NUMBER_NOT_FOUND'));
+  t.is(absent.body.outcome_label, 'warning');
+});
+
+test('street and city not found, city ambiguous, incomplete data with ok false and status 200', async (t) => {
+  const street = await contact({ address: 'Via Dei Test Inesistenti 4', city: 'Bologna', province: 'BO' });
+  t.true(street.body.outcome.includes('STREET_NOT_FOUND'));
+  t.is(street.body.address_key, 'VIA DEI TEST INESISTENTI 4');
+  const city = await contact({ address: 'Via Roma 1', city: 'Qwertyville' });
+  t.deepEqual(city.body.outcome, ['CITY_NOT_FOUND']);
+  t.is(city.body.outcome_label, 'error');
+  // ISTAT: Calliano is a municipality of Asti and of Trento
+  const istat = csvGz('it/comuni/istat_elenco_comuni_2023-11.csv.gz', ';');
+  const twins = istat.filter((r) => r['Denominazione in italiano'] === 'Calliano');
+  t.is(twins.length, 2);
+  const ambiguous = await contact({ address: 'Via Dei Test Inesistenti 4', city: 'Calliano' });
+  t.deepEqual(ambiguous.body.outcome, ['CITY_AMBIGUOUS']);
+  const empty = await contact({ address: '', city: '' });
+  t.is(empty.status, 200);
+  t.false(empty.body.ok);
+  t.deepEqual(empty.body.outcome, ['INCOMPLETE_DATA']);
+});
+
+test('PO boxes, care-of and sub-address parts', async (t) => {
+  const box = await contact({ address: 'Casella Postale 45', postcode: '40121', city: 'Bologna' });
+  t.true(box.body.outcome.includes('PO_BOX'));
+  const row = pick(5);
+  const res = await contact({ address: `c/o Studio Rossi, ${titled(row.DENOMINAZI as string)} ${row.CIVICO} scala B int. 7`, postcode: row.CAP, city: 'Bologna', province: 'BO' });
+  t.deepEqual(res.body.outcome, []);
+  t.is(res.body.care_of, 'Studio Rossi');
+  t.deepEqual(res.body.sub_address, [
+    { type: 'staircase', value: 'B' },
+    { type: 'unit', value: '7' },
+  ]);
+  t.is(res.body.sub_address_confirmed, null);
+});
+
+test('foreign addresses: FOREIGN leads the outcome for Italian clients only', async (t) => {
+  const en = await contact({ address: '10 Downing Street', postcode: 'SW1A 2AA', city: 'London', country: 'Regno Unito' });
+  t.is(en.body.normalized.country_code, 'GB');
+  t.false(en.body.outcome.includes('FOREIGN'));
+  const it = await contact({ address: '10 Downing Street', city: 'London', country_code: 'GB', language: 'it' });
+  t.is(it.body.esito[0], 'ESTERO');
+  t.is(it.body.normalizzato.nazione_iso2, 'GB');
+  const unknown = await contact({ address: 'Main Street 1', city: 'Nowhere', country: 'Atlantide' });
+  t.true(unknown.body.outcome.includes('COUNTRY_UNRESOLVED'));
+});
+
+test('Italian path, keys and codes', async (t) => {
+  const row = pick(6);
+  const res = await contact({ indirizzo: `${titled(row.DENOMINAZI as string)} ${row.CIVICO}`, localita: 'Bologna', lingua: 'it' }, '/api/v1/contatto');
+  t.is(res.status, 200);
+  t.deepEqual(res.body.esito, ['MODIFICATO', 'CAP', 'PROVINCIA']);
+  t.is(res.body.normalizzato.cap, row.CAP);
+  t.is(res.body.cap_verifica.confermato, true);
+  t.regex(res.body.messaggio ?? res.body.message, /verificato/);
+});
+
+test('a batch keeps the order, options apply to every item, and bad options are a 400', async (t) => {
+  const rows = [pick(7), pick(8), pick(9)];
+  const items = rows.map((r, i) => ({ id: `r${i}`, address: `${titled(r.DENOMINAZI as string)} ${r.CIVICO}`, city: 'Bologna', postcode: r.CAP, province: 'BO' }));
+  const res = await contact({ items, postal_form: true });
+  t.is(res.status, 200);
+  t.is(res.body.count, 3);
+  res.body.results.forEach((r: { id: string; result: { normalized_postal: { address: string }; outcome: string[] } }, i: number) => {
+    t.is(r.id, `r${i}`);
+    t.deepEqual(r.result.outcome, []);
+    t.is(r.result.normalized_postal.address, `${rows[i]?.DENOMINAZI} ${rows[i]?.CIVICO}`);
+  });
+  const bad = await contact({ address: 'Via Roma 1', city: 'Bologna', precision: 9 });
+  t.is(bad.status, 400);
+});
+
+test('preserve_original keeps the name as written and gives the canonical one apart', async (t) => {
+  const row = pick(10);
+  const written = `V. ${titled((row.DENOMINAZI as string).replace(/^VIA /, ''))} ${row.CIVICO}`;
+  const res = await contact({ address: written, city: 'Bologna', postcode: row.CAP, province: 'BO', preserve_original: true });
+  t.is(res.body.canonical_address, `${titled(row.DENOMINAZI as string)} ${row.CIVICO}`);
+  t.regex(res.body.normalized.address, /^Via /);
+});
+
+test('the tax code of a contact is checked by the tax-code module', async (t) => {
+  const generated = await call(server, 'POST', '/api/v1/tax-code', { action: 'generate', last_name: 'Rossi', first_name: 'Mario', gender: 'M', birth_date: '1980-03-15', birth_place: 'Bologna' });
+  const code = generated.body.tax_code as string;
+  t.truthy(code);
+  const row = pick(11);
+  const base = { address: `${titled(row.DENOMINAZI as string)} ${row.CIVICO}`, city: 'Bologna', postcode: row.CAP, province: 'BO', tax_code: code.toLowerCase(), last_name: 'Rossi', gender: 'M', birth_date: '1980-03-15' };
+  const same = await contact({ ...base, first_name: 'Mario' });
+  t.is(same.body.tax_code, code);
+  t.false(same.body.tax_code_outcome.includes('TAX_CODE_MISMATCH'));
+  const other = await contact({ ...base, first_name: 'Giulia' });
+  t.true(other.body.tax_code_outcome.includes('TAX_CODE_MISMATCH'));
+});
+
+test('an async job answers as CSV with coordinates and territory codes', async (t) => {
+  const rows = [pick(12), pick(13)];
+  const items = rows.map((r) => ({ address: `${titled(r.DENOMINAZI as string)} ${r.CIVICO}`, city: 'Bologna', postcode: r.CAP, province: 'BO' }));
+  const queued = await contact({ async: true, items });
+  t.is(queued.status, 200);
+  const job = queued.body.job as string;
+  let state = '';
+  for (let i = 0; i < 100 && state !== 'completed'; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    state = (await call(server, 'GET', `/api/v1/contact?job=${job}`)).body.state;
+  }
+  t.is(state, 'completed');
+  const csv = await call(server, 'GET', `/api/v1/contact?job=${job}&format=csv`);
+  const table = parse(csv.body as string, { columns: true }) as Row[];
+  t.is(table.length, 2);
+  t.is(table[0]?.istat_code, '037006');
+  t.is(table[0]?.cadastral_code, 'A944');
+  t.true(Math.abs(Number(table[0]?.latitude) - Number(rows[0]?.LAT_WGS84)) < 1e-6);
+  t.is(table[0]?.geo_precision, 'house_number');
+});
