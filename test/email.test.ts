@@ -101,11 +101,14 @@ test('a provider typo whose written domain takes mail, or unchecked, stays a pro
   t.false(offline.domain_checked as boolean);
   t.is(offline.domain_exists, null);
   t.deepEqual(offline.outcome, ['EMAIL_TYPO']);
-  // one edit from email.it, but gmail under another TLD is the likelier intent: a proposal, never a correction
-  const otherTld = await verify({ email: 'luca@gmail.it' });
+  // one edit from email.it, but gmail under another TLD is the likelier intent
+  const otherTld = await verify({ email: 'luca@gmail.it', dns: false });
   t.is(otherTld.email, 'luca@gmail.it');
   t.is(otherTld.suggestion, 'luca@gmail.com');
   t.deepEqual(otherTld.outcome, ['EMAIL_TYPO']);
+  const noMail = await verify({ email: 'luca@gmail.it' });
+  t.is(noMail.email, 'luca@gmail.com', 'lands on the provider and gmail.it takes no mail here: certain');
+  t.deepEqual(noMail.outcome, ['MODIFIED', 'EMAIL_DOMAIN']);
   // gmail.con: the one-edit provider and the same-name provider agree, and .con takes no mail
   t.deepEqual((await verify({ email: 'luca@gmail.con' })).outcome, ['MODIFIED', 'EMAIL_DOMAIN']);
 });

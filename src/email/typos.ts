@@ -44,7 +44,7 @@ export function editDistance(a: string, b: string, max = 2): number {
 
 export interface DomainTypo {
   domain: string;
-  /** One edit from a well-known provider: certain when the written domain receives no mail. */
+  /** Lands on a well-known provider (one edit, or its name under another TLD): certain when the written domain receives no mail. */
   provider: boolean;
 }
 
@@ -77,14 +77,14 @@ export function likelyDomain(domain: string, providers: ReadonlySet<string>): Do
       tie = false;
     } else if (d === best.distance) tie = true;
   }
-  // the provider's own name under another top-level domain (gmail.it, libero.com): a proposal, and it beats
-  // a one-edit neighbour that is a different provider (gmail.it is not email.it)
+  // the provider's own name under another top-level domain (gmail.it, libero.com) lands on that provider, and it
+  // beats a one-edit neighbour that is a different provider (gmail.it is not email.it)
   const label = domain.split('.')[0];
   const sameName = byName(providers).get(label ?? '') ?? [];
   if (best && !tie && best.distance === 1 && (sameName.length === 0 || sameName.includes(best.domain))) {
     return { domain: best.domain, provider: true };
   }
-  if (sameName[0]) return { domain: sameName[0], provider: false };
+  if (sameName[0]) return { domain: sameName[0], provider: true };
   const dot = domain.lastIndexOf('.');
   const tld = TLD_TYPOS[domain.slice(dot + 1)];
   if (dot > 0 && tld) {
