@@ -33,6 +33,8 @@ test.before(async () => {
   zone.set('example.it', MX('example.it'));
   zone.set('studiobianchi.com', { A: ['192.0.2.10'] });
   zone.set('gmail.co', MX('gmail.co'));
+  zone.set('libero.com', MX('libero.com'));
+  zone.set('mail.example.it', MX('mail.example.it'));
   zone.set('mailinator.com', MX('mailinator.com'));
   zone.set('nomail.example.it', { MX: [{ exchange: '', preference: 0 }] });
   zone.set('empty.example.it', {});
@@ -109,6 +111,11 @@ test('a provider typo whose written domain takes mail, or unchecked, stays a pro
   const noMail = await verify({ email: 'luca@gmail.it' });
   t.is(noMail.email, 'luca@gmail.com', 'lands on the provider and gmail.it takes no mail here: certain');
   t.deepEqual(noMail.outcome, ['MODIFIED', 'EMAIL_DOMAIN']);
+  // a real domain that shares a provider's name is nobody's typo
+  const real = await verify({ email: 'luca@libero.com' });
+  t.deepEqual(real.outcome, []);
+  t.is(real.suggestion, undefined);
+  t.deepEqual((await verify({ email: 'luca@mail.example.it', dns: false })).outcome, []);
   // gmail.con: the one-edit provider and the same-name provider agree, and .con takes no mail
   t.deepEqual((await verify({ email: 'luca@gmail.con' })).outcome, ['MODIFIED', 'EMAIL_DOMAIN']);
 });

@@ -82,7 +82,7 @@ export async function verifyEmail(item: EmailItem, data: ContactData, dnsServer?
         // one edit from a well-known provider and the written domain takes no mail: a certain correction
         email = withDomain(parsed.local, typo.domain);
         if (!changes.includes('EMAIL_DOMAIN')) changes.push('EMAIL_DOMAIN');
-      } else if (!(mail?.checked && mail.receivesMail && !typo.provider)) {
+      } else if (!(mail?.checked && mail.receivesMail && (!typo.provider || typo.sameName))) {
         suggestion = withDomain(parsed.local, typo.domain);
         conditions.push('EMAIL_TYPO');
       }

@@ -46,6 +46,8 @@ export interface DomainTypo {
   domain: string;
   /** Lands on a well-known provider (one edit, or its name under another TLD): certain when the written domain receives no mail. */
   provider: boolean;
+  /** The provider's name under another TLD: a domain that does receive mail is someone's real domain, not a typo. */
+  sameName?: boolean;
 }
 
 const names = new WeakMap<ReadonlySet<string>, Map<string, string[]>>();
@@ -79,12 +81,13 @@ export function likelyDomain(domain: string, providers: ReadonlySet<string>): Do
   }
   // the provider's own name under another top-level domain (gmail.it, libero.com) lands on that provider, and it
   // beats a one-edit neighbour that is a different provider (gmail.it is not email.it)
-  const label = domain.split('.')[0];
-  const sameName = byName(providers).get(label ?? '') ?? [];
+  const labels = domain.split('.');
+  // only name.tld: mail.company.it is not a misspelt mail.com
+  const sameName = labels.length === 2 ? (byName(providers).get(labels[0] ?? '') ?? []) : [];
   if (best && !tie && best.distance === 1 && (sameName.length === 0 || sameName.includes(best.domain))) {
     return { domain: best.domain, provider: true };
   }
-  if (sameName[0]) return { domain: sameName[0], provider: true };
+  if (sameName[0]) return { domain: sameName[0], provider: true, sameName: true };
   const dot = domain.lastIndexOf('.');
   const tld = TLD_TYPOS[domain.slice(dot + 1)];
   if (dot > 0 && tld) {
