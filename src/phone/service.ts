@@ -59,6 +59,8 @@ function formatted(pn: PhoneNumber, home: CountryCode, format: 'national' | 'int
 
 /** The number as dialled inside its country, trunk prefix included (030…, 0212…), digits only. */
 function nationalDigits(pn: PhoneNumber): string {
+  // Italy has no trunk prefix: its leading 0 is part of the number, and formatting is the costly part
+  if (pn.countryCallingCode === '39') return pn.nationalNumber;
   return pn.formatNational().replace(/\D/g, '');
 }
 
@@ -76,10 +78,11 @@ export function analyseNumber(
   if (digits.length < 3) return { phone: written || digits, outcome: ['PHONE_INVALID'], form_changed: false };
 
   let pn = parse(text, home);
+  let valid = pn?.isValid() ?? false;
   // Italian short public-utility codes and special numbers the library does not validate
   if (!international && italianHome) {
     const special = specialNumber(data, digits);
-    if (special && !(pn?.isValid() ?? false)) {
+    if (special && !valid) {
       const service = special.type === 'public utility';
       return {
         phone: digits,
@@ -93,11 +96,11 @@ export function analyseNumber(
   }
 
   // a trunk zero written after the country code (+44 (0)20…) belongs to the national form only
-  if (international && pn && !pn.isValid()) {
+  if (international && pn && !valid) {
     const m = /^\+(\d{1,3}?)0(\d+)$/.exec(text);
     if (m) {
       const retry = parse(`+${m[1]}${m[2]}`, home);
-      if (retry?.isValid() && !ITALIAN_PLAN.has(retry.country ?? '')) pn = retry;
+      if (retry?.isValid() && !ITALIAN_PLAN.has(retry.country ?? '')) [pn, valid] = [retry, true];
     }
   }
   if (!pn) return { phone: digits, outcome: ['PHONE_INVALID'], form_changed: digits !== written };
@@ -112,7 +115,7 @@ export function analyseNumber(
     form_changed: phone !== written,
   };
 
-  if (!pn.isValid()) {
+  if (!valid) {
     const national = italian ? pn.nationalNumber : '';
     let code = 'PHONE_INVALID';
     if (italian) code = /^[03]/.test(national) ? 'PHONE_LENGTH_ANOMALOUS' : 'PHONE_OUT_OF_PLAN';

@@ -47,7 +47,9 @@ export function splitPhoneField(field: string, isComplete: (digits: string) => b
       .map((t) => t.replace(/[^\d+]/g, ''));
     const here: string[] = [];
     let acc = '';
-    for (const token of tokens) {
+    // two numbers need more than 11 digits between them (the longest Italian number has 11): one number, no test
+    const single = tokens.join('').replace(/\D/g, '').length <= 11 && !tokens.slice(1).some((t) => t.startsWith('+'));
+    for (const token of single ? [tokens.join('')] : tokens) {
       if (acc && (token.startsWith('+') || (isComplete(acc) && !isComplete(acc + token)))) {
         here.push(acc);
         acc = token;
