@@ -6,8 +6,11 @@ import './outcomes.js';
 import { websiteItem, type WebsiteItem } from './schema.js';
 import { isPrivateAddress } from './ssrf.js';
 
-/** Sites checked at once within one call. */
-const CONCURRENCY = 16;
+/**
+ * Sites checked at once within one call: a full batch (100 rows × 3) of silent servers then takes about
+ * 6 rounds × 10 s (https, then http), rather than minutes.
+ */
+const CONCURRENCY = 50;
 
 interface Checked {
   written: string;
