@@ -62,15 +62,19 @@ impl CityNames {
     fn near(&self, name: &str, distance: u32) -> Vec<(usize, u32)> {
         let key = compact(name);
         let mut out = Vec::new();
-        let Ok(lev) = Levenshtein::new(&key, distance) else {
+        // swaps count as one edit: ask the automaton one edit wider (up to 2), then measure
+        let Ok(lev) = Levenshtein::new(&key, distance.max((distance + 1).min(2))) else {
             return out;
         };
         let mut stream = self.fst.search(&lev).into_stream();
         while let Some((k, slot)) = stream.next() {
-            let d = std::str::from_utf8(k)
+            let Some(d) = std::str::from_utf8(k)
                 .ok()
                 .and_then(|k| edit_distance(k, &key, distance as usize))
-                .unwrap_or(distance as usize) as u32;
+            else {
+                continue;
+            };
+            let d = d as u32;
             for &i in &self.slots[slot as usize] {
                 out.push((i, d));
             }

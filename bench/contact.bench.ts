@@ -1,0 +1,94 @@
+/**
+ * Contact verification in process: the full-Italy import (time and index size), then batch
+ * verifications per second through the native `contact.verify` (rayon over the machine's cores),
+ * on real addresses drawn from the register, a third of them written with typos, abbreviations or
+ * missing parts. No JavaScript or Rust peer verifies Italian addresses offline against ANNCSU, so
+ * the table compares our own paths: exact input, perturbed input, and the single-item call.
+ * Run: npm run build:ts && node dist/bench/contact.bench.js
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { Bench } from 'tinybench';
+
+import { defaultSourceDir } from '../src/config.js';
+import { computeJson, computeJsonSync, native, openRegister } from '../src/native.js';
+
+interface Sampled {
+  city: string;
+  province: string;
+  postcode: string;
+  street_type: string;
+  name: string;
+  number: string | null;
+}
+
+const BATCH = 500;
+
+function line(s: Sampled): string {
+  return `${s.street_type} ${s.name} ${s.number ?? '1'}`;
+}
+
+/** A third of the inputs the way people write them: lower case and abbreviated, a typo, no postcode. */
+function perturbed(s: Sampled, i: number) {
+  const base = { address: line(s), postcode: s.postcode, city: s.city, province: s.province };
+  switch (i % 6) {
+    case 1:
+      return { ...base, address: base.address.toLowerCase().replace(/^via /, 'v. ').replace(/^piazza /, 'p.zza ') };
+    case 3: {
+      const words = s.name.split(' ');
+      const longest = words.reduce((a, b) => (b.length > a.length ? b : a), '');
+      const typo = longest.length >= 6 ? longest.slice(0, 2) + (longest[3] ?? '') + (longest[2] ?? '') + longest.slice(4) : longest;
+      return { ...base, address: `${s.street_type} ${s.name.replace(longest, typo)} ${s.number ?? '1'}` };
+    }
+    case 5:
+      return { ...base, postcode: '', province: '' };
+    default:
+      return base;
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'recapito-contact-bench-'));
+  try {
+    const t0 = performance.now();
+    await native.importRegister(defaultSourceDir(), dir);
+    const importMs = performance.now() - t0;
+    const size = statSync(path.join(dir, 'register', 'data.mdb')).size;
+    openRegister(dir, true);
+    console.table([{ step: 'full-Italy import (municipalities, countries, names, 1.2M streets, 150k house numbers)', seconds: (importMs / 1000).toFixed(1), 'index size (MB)': (size / 2 ** 20).toFixed(0) }]);
+
+    const withNumbers = await computeJson<Sampled[]>('street.sample', { cadastral_codes: ['A182', 'A944', 'F205', 'M208'], count: 1000, seed: 3 });
+    const italy = await computeJson<Sampled[]>('street.sample', { count: 4000, seed: 5 });
+    const all = [...withNumbers, ...italy];
+    const clean = all.slice(0, BATCH).map((s) => ({ address: line(s), postcode: s.postcode, city: s.city, province: s.province }));
+    const mixed = all.slice(BATCH, 2 * BATCH).map(perturbed);
+    // every municipality of the sample loaded once, as a warm service has them
+    computeJsonSync('contact.verify', { items: all.map((s) => ({ address: line(s), city: s.city })), options: {} });
+
+    const bench = new Bench({ time: 4000 });
+    bench
+      .add(`batch of ${BATCH}, as registered (async, rayon)`, async () => {
+        await computeJson('contact.verify', { items: clean, options: {} });
+      })
+      .add(`batch of ${BATCH}, 1/3 perturbed (async, rayon)`, async () => {
+        await computeJson('contact.verify', { items: mixed, options: {} });
+      })
+      .add('single contact (sync)', () => {
+        computeJsonSync('contact.verify', { items: [mixed[3]], options: {} });
+      });
+    await bench.run();
+    console.table(
+      bench.tasks.map((task) => {
+        const hz = task.result && 'throughput' in task.result ? task.result.throughput.mean : 0;
+        const per = task.name.startsWith('batch') ? BATCH : 1;
+        return { task: task.name, 'calls/s': hz.toFixed(1), 'verifications/s': Math.round(hz * per), cores: os.availableParallelism() };
+      }),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
