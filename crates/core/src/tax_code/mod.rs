@@ -144,7 +144,7 @@ pub struct ItemResult {
     pub differences: Option<Vec<&'static str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub options: Option<Vec<PlaceOption>>,
-    /// Note codes: homocode, place_ceased, place_renamed, place_not_in_force, italy_needs_municipality,
+    /// Note codes: homocode, place_ceased, place_renamed, place_not_in_force, place_part_of, italy_needs_municipality,
     /// transliteration, ambiguous_year, unreadable_gender, unreadable_birth_date, unreadable_birth_place.
     pub notes: Vec<&'static str>,
 }
@@ -221,6 +221,9 @@ fn put_place(r: &mut ItemResult, p: &BirthPlace) {
     }
     if p.in_force == Some(false) {
         r.notes.push("place_not_in_force");
+    }
+    if p.part_of {
+        r.notes.push("place_part_of");
     }
 }
 

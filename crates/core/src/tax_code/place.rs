@@ -25,6 +25,8 @@ pub struct BirthPlace {
     pub current_name: Option<String>,
     /// Whether the place existed on the birth date (None when the date is not known).
     pub in_force: Option<bool>,
+    /// The typed place did not exist on the birth date: this is the municipality it was part of.
+    pub part_of: bool,
 }
 
 /// One candidate of an ambiguous place name.
@@ -79,6 +81,7 @@ fn country_place(c: &Country, date: Option<NaiveDate>) -> BirthPlace {
         ceased: !c.active,
         current_name: None,
         in_force: date.map(|d| country_in_force(c, &iso(d))),
+        part_of: false,
     }
 }
 
@@ -107,6 +110,7 @@ fn municipality_place(r: &MunicipalityRecord, date: Option<NaiveDate>) -> BirthP
         ceased: r.current.is_none(),
         current_name,
         in_force: iso_date.as_deref().map(|d| r.period_on(d).is_some()),
+        part_of: false,
     }
 }
 
@@ -151,6 +155,30 @@ fn option_of(r: &MunicipalityRecord, date: NaiveDate) -> PlaceOption {
     }
 }
 
+/// Municipalities in force on `day`, in one of `provinces`, whose name holds `name` as a part: where a
+/// place was born when it had been merged into another (Sangiano within Leggiuno-Sangiano, 1928-1963).
+fn merged_into<'a>(
+    register: &'a Register,
+    name: &str,
+    provinces: &[String],
+    day: &str,
+) -> Vec<&'a MunicipalityRecord> {
+    let padded = format!(" {name} ");
+    register
+        .municipalities
+        .records
+        .iter()
+        .filter(|r| {
+            r.period_on(day).is_some_and(|p| {
+                let folded = fold(&p.name);
+                folded != name
+                    && format!(" {folded} ").contains(&padded)
+                    && provinces.contains(&p.province)
+            })
+        })
+        .collect()
+}
+
 /// Resolves a typed place of birth (municipality with or without province, a cadastral code, a
 /// foreign country in Italian or English, or `iso3` found by the caller in another language)
 /// to the code in force on the birth date.
@@ -173,6 +201,7 @@ pub fn resolve(
         });
     }
     let mut not_in_force = false;
+    let mut absent: Vec<(String, Vec<String>)> = Vec::new();
     for (name, province) in readings(text) {
         let mut records = register.municipalities.by_name(&name);
         if let Some(p) = &province {
@@ -209,13 +238,38 @@ pub fn resolve(
             }
         }
         match named.as_slice() {
-            [] => not_in_force = true,
+            [] => {
+                not_in_force = true;
+                let mut provinces: Vec<String> = records
+                    .iter()
+                    .flat_map(|r| r.periods.iter().map(|p| p.province.clone()))
+                    .filter(|p| province.as_ref().is_none_or(|want| want == p))
+                    .collect();
+                provinces.sort();
+                provinces.dedup();
+                absent.push((name.clone(), provinces));
+            }
             [one] => return Ok(municipality_place(one, Some(date))),
             many => {
                 let mut options: Vec<PlaceOption> =
                     many.iter().map(|r| option_of(r, date)).collect();
                 options.sort_by(|a, b| (&a.name, &a.province).cmp(&(&b.name, &b.province)));
                 return Err(PlaceError::Ambiguous(options));
+            }
+        }
+    }
+    for (name, provinces) in &absent {
+        match merged_into(register, name, provinces, &day).as_slice() {
+            [] => {}
+            [one] => {
+                let mut place = municipality_place(one, Some(date));
+                place.part_of = true;
+                return Ok(place);
+            }
+            many => {
+                return Err(PlaceError::Ambiguous(
+                    many.iter().map(|r| option_of(r, date)).collect(),
+                ))
             }
         }
     }

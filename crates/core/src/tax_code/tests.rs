@@ -18,9 +18,19 @@ fn register() -> Option<&'static Register> {
                 eprintln!("skipping: {} is absent", source.display());
                 return None;
             }
+            // Municipalities and countries are all the tax code needs: import just those folders.
             let dir =
                 std::env::temp_dir().join(format!("recapito-tax-code-{}", std::process::id()));
-            crate::register::import::run(&source, &dir).expect("import");
+            let subset = dir.join("source");
+            std::fs::create_dir_all(subset.join("it")).expect("temp dir");
+            for folder in ["comuni", "esteri"] {
+                let link = subset.join("it").join(folder);
+                if !link.exists() {
+                    std::os::unix::fs::symlink(source.join("it").join(folder), &link)
+                        .expect("symlink");
+                }
+            }
+            crate::register::import::run(&subset, &dir).expect("import");
             let register = Register::open(&dir).expect("open");
             // Everything is in memory once opened: leave no copy behind.
             let _ = std::fs::remove_dir_all(&dir);
@@ -228,6 +238,42 @@ fn suppressed_municipality_is_resolved_for_the_birth_date() {
     assert_eq!(res.place.as_deref(), Some("Acquarica del Capo"));
     assert_eq!(res.province.as_deref(), Some("LE"));
     assert!(res.notes.contains(&"place_ceased"));
+}
+
+#[test]
+fn a_place_merged_away_at_the_birth_date_gives_the_municipality_it_was_part_of() {
+    let Some(reg) = register() else { return };
+    // Sangiano (VA) was part of Leggiuno-Sangiano from 1928 to 1963, and is a municipality again.
+    let sangiano = reg.municipalities.by_name("Sangiano");
+    let own = sangiano[0].cadastral_code.clone();
+    let gap = sangiano[0]
+        .periods
+        .windows(2)
+        .find(|w| w[0].valid_to.as_str() < w[1].valid_from.as_str())
+        .map(|w| w[0].valid_to.clone())
+        .expect("a gap in Sangiano's history");
+    let inside: NaiveDate =
+        NaiveDate::parse_from_str(&gap, "%Y-%m-%d").unwrap() + chrono::Days::new(365 * 10);
+    let g = generate(
+        reg,
+        &person("Neri", "Ugo", "M", &inside.to_string(), "Sangiano"),
+        today(),
+    )
+    .unwrap();
+    assert_ne!(g.place.cadastral_code, own);
+    assert!(g.place.part_of);
+    assert!(fold_has(&g.place.name, "SANGIANO"), "{}", g.place.name);
+    let now = generate(
+        reg,
+        &person("Neri", "Ugo", "M", "1990-01-01", "Sangiano"),
+        today(),
+    )
+    .unwrap();
+    assert_eq!(now.place.cadastral_code, own);
+}
+
+fn fold_has(name: &str, part: &str) -> bool {
+    crate::normalize::fold(name).split(' ').any(|w| w == part)
 }
 
 #[test]
