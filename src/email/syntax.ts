@@ -11,6 +11,15 @@ export interface CleanedEmail {
   domainRepaired: boolean;
 }
 
+/** Drops the given characters from both ends; linear, unlike an anchored `[…]+$` regex that rescans long junk. */
+export function trimEdges(text: string, leading: string, trailing: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && leading.includes(text[start]!)) start++;
+  while (end > start && trailing.includes(text[end - 1]!)) end--;
+  return text.slice(start, end);
+}
+
 export function cleanEmail(raw: string): CleanedEmail {
   const original = raw.normalize('NFC').trim();
   let s = original;
@@ -29,10 +38,10 @@ export function cleanEmail(raw: string): CleanedEmail {
     if (at > 0 && words.slice(0, at).every((w) => /^\p{Lu}/u.test(w)) && at === words.length - 1) s = words[at]!;
   }
   s = s.replace(/@{2,}/g, '@');
-  s = s
+  s = trimEdges(s, `'(<[`, `'")>].,;:`)
     .replace(/^mailto:/i, '')
     .replace(/\?.*$/, '')
-    .replace(/^['(<[]+|['")>\].,;:]+$/g, '')
+
     // spaces go, except inside a quoted local part ("mario rossi"@…)
     .replace(/("[^"]*")|\s+/g, (_m, quoted: string | undefined) => quoted ?? '');
   const at = s.lastIndexOf('@');
@@ -66,15 +75,20 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
  */
 const DOT_ATOM = /^([a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*)@([a-z0-9-]+(?:\.[a-z0-9-]+)+)$/i;
 
-/** RFC 5321/5322 (with RFC 6531 UTF-8) addr-spec, then the SMTP length limits and a hostname domain. */
+/**
+ * RFC 5321/5322 (with RFC 6531 UTF-8) addr-spec, then a hostname domain. Strict: the obsolete RFC 5322 forms
+ * (`a . b@…`) are not valid in SMTP, and allowing them makes the parser backtrack for milliseconds on junk.
+ */
 export function parseEmail(address: string): ParsedEmail | undefined {
-  if (address.length > 254 * 4) return undefined;
+  // the SMTP limits first, in UTF-16 units (never more than octets): they also keep the full parser's input short
+  const at = address.lastIndexOf('@');
+  if (address.length > 254 || at < 1 || at > 64) return undefined;
   let local: string;
   let domain: string;
   const simple = DOT_ATOM.exec(address);
   if (simple?.[1] && simple[2]) [local, domain] = [simple[1], simple[2]];
   else {
-    const parsed = emailAddresses.parseOneAddress({ input: address, rfc6532: true, rejectTLD: true });
+    const parsed = emailAddresses.parseOneAddress({ input: address, rfc6532: true, rejectTLD: true, strict: true });
     if (!parsed || parsed.type !== 'mailbox' || parsed.name) return undefined;
     // the local part as written (a quoted one keeps its quotes: it is what SMTP sends and counts)
     [local, domain] = [address.slice(0, address.lastIndexOf('@')), parsed.domain];

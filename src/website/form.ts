@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 
+import { trimEdges } from '../email/syntax.js';
 import { editDistance } from '../email/typos.js';
 
 export const MAX_URLS = 3;
@@ -27,7 +28,7 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
  * scheme and host, credentials and surrounding punctuation dropped. Undefined when it cannot be a website address.
  */
 export function normaliseWebsite(written: string): WebsiteForm | undefined {
-  let s = written.trim().replace(/^[<("'[]+|[>)"'\].,;:!?]+$/g, '');
+  let s = trimEdges(written.trim(), `<("'[`, `>)"'].,;:!?`);
   // "htp://", "http//", "https;//", "http:/": a mistyped web scheme; any other scheme is not a website
   const scheme = /^([a-z]{2,6})(?:[:;]+\/*|\/\/)/i.exec(s);
   if (scheme?.[1]) {
