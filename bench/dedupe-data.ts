@@ -120,7 +120,10 @@ export function generate(src: Sources, entities: number, seed = 7, dupShare = 0.
   const person = (last?: string, place?: Place, home?: string, first?: { name: string; gender: 'M' | 'F' }) => {
     const f = first ?? pick(src.firstNames);
     const p = place ?? pick(src.places);
-    return { first: f.name, gender: f.gender, last: last ?? titleCase(pick(src.surnames)), place: p, mobile: mobile(r), home: home ?? landline(p, r), email: r() < 0.5 };
+    const l = last ?? titleCase(pick(src.surnames));
+    // a namesake (same first and last name) has a mailbox of their own: a number after the name
+    const mailbox = r() < 0.5 ? `${f.name}.${l}${first ? Math.floor(r() * 90 + 10) : ''}@example.it`.toLowerCase() : null;
+    return { first: f.name, gender: f.gender, last: l, place: p, mobile: mobile(r), home: home ?? landline(p, r), email: mailbox };
   };
   type Person = ReturnType<typeof person>;
   const clean = (p: Person): Record<string, unknown> => ({
@@ -131,7 +134,7 @@ export function generate(src: Sources, entities: number, seed = 7, dupShare = 0.
     city: p.place.city,
     province: p.place.province,
     phone: p.mobile,
-    ...(p.email ? { email: `${p.first}.${p.last}@example.it`.toLowerCase() } : {}),
+    ...(p.email ? { email: p.email } : {}),
   });
   const push = (e: number, record: Record<string, unknown>, perturbations: string[] = []) => out.push({ id: out.length + 1, entity: e, perturbations, record });
 

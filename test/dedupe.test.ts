@@ -14,7 +14,7 @@ test.after.always(async () => server?.close());
 const dedupe = (body: unknown, token?: string | null) => call(server, 'POST', '/api/v1/dedupe', body, token === undefined ? {} : { token });
 
 // Real names (it_firstnames, it_hypocoristics) on real streets of Bologna, Milano and Alessandria.
-const verdi = { id: 'a', first_name: 'Giuseppe', last_name: 'Verdi', address: 'Via San Vitale 12', postcode: '40125', city: 'Bologna' };
+const verdi = { id: 'a', first_name: 'Giuseppe', last_name: 'Verdi', address: 'Via San Vitale 12', postcode: '40125', city: 'Bologna', email: 'giuseppe.verdi@example.it' };
 const beppe = { id: 'b', first_name: 'Beppe', last_name: 'Verdi', address: 'V. S. Vitale, 12', city: 'bologna' };
 const anna = { id: 'c', first_name: 'Anna', last_name: 'Verdi', address: 'Via San Vitale 12', city: 'Bologna' };
 

@@ -12,7 +12,7 @@ use super::prepare::Prepared;
 /// Blocks up to this size are compared pair by pair.
 pub const FULL_BLOCK: usize = 40;
 /// Larger blocks: each record against the next WINDOW in name order.
-pub const WINDOW: usize = 12;
+pub const WINDOW: usize = 8;
 
 pub fn keys(p: &Prepared) -> Vec<String> {
     let mut keys: Vec<String> = Vec::new();

@@ -96,16 +96,72 @@ fn options(min_level: Option<&str>, foreign: Option<&str>) -> Result<(Level, For
     Ok((level, foreign))
 }
 
+/// Every record prepared in parallel. Addresses go through the contact engine once per distinct
+/// address: lists repeat them (a company's address on every employee, the same contact twice).
 pub fn prepare_all(
     register: &Register,
     records: &[DedupeRecord],
     offset: usize,
     foreign: Foreign,
 ) -> Vec<Prepared> {
+    use std::collections::HashMap;
+    fn f(x: &Option<String>) -> &str {
+        x.as_deref().unwrap_or("")
+    }
+    type Inputs = Vec<(record::AddressIn, crate::address::ContactInput)>;
+    let inputs: Vec<Inputs> = records
+        .par_iter()
+        .map(|r| {
+            r.all_addresses()
+                .into_iter()
+                .map(|a| {
+                    let input = prepare::engine_input(&a, r);
+                    (a, input)
+                })
+                .collect()
+        })
+        .collect();
+    let mut slot: HashMap<[&str; 6], usize> = HashMap::new();
+    let mut unique: Vec<&crate::address::ContactInput> = Vec::new();
+    let slots: Vec<Vec<usize>> = inputs
+        .iter()
+        .map(|list| {
+            list.iter()
+                .map(|(_, i)| {
+                    let key = [
+                        f(&i.address),
+                        f(&i.postcode),
+                        f(&i.city),
+                        f(&i.province),
+                        f(&i.country_code),
+                        f(&i.country),
+                    ];
+                    *slot.entry(key).or_insert_with(|| {
+                        unique.push(i);
+                        unique.len() - 1
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    let options = prepare::engine_options(foreign);
+    let verified: Vec<crate::address::ContactResult> = unique
+        .par_iter()
+        .map(|i| crate::address::verify(register, i, &options))
+        .collect();
     records
         .par_iter()
+        .zip(inputs.par_iter())
+        .zip(slots.par_iter())
         .enumerate()
-        .map(|(i, r)| prepare::prepare(register, r, offset + i, foreign))
+        .map(|(i, ((r, list), slots))| {
+            let addresses = list
+                .iter()
+                .zip(slots)
+                .map(|((a, input), &s)| prepare::address(register, a, input, &verified[s]))
+                .collect();
+            prepare::prepare(register, r, offset + i, addresses)
+        })
         .collect()
 }
 

@@ -177,7 +177,7 @@ pub fn compare_first(a: &FirstNameKey, b: &FirstNameKey) -> FirstName {
     FirstName::Different
 }
 
-/// One edit (Damerau) for names of 4+ letters, two for 9+; first letter must agree.
+/// One edit (insertion, deletion, substitution or adjacent swap) for names of 4+ letters, two for 9+; first letter must agree.
 pub fn is_typo(a: &str, b: &str) -> bool {
     let (la, lb) = (a.chars().count(), b.chars().count());
     let shortest = la.min(lb);
@@ -188,7 +188,7 @@ pub fn is_typo(a: &str, b: &str) -> bool {
     if la.abs_diff(lb) > allowed {
         return false;
     }
-    strsim::damerau_levenshtein(a, b) <= allowed
+    strsim::osa_distance(a, b) <= allowed
 }
 
 #[cfg(test)]

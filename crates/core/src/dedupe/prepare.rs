@@ -110,11 +110,12 @@ impl Prepared {
     }
 }
 
+/// One record, its addresses already through the contact engine (see `verify_addresses`).
 pub fn prepare(
     register: &Register,
     rec: &DedupeRecord,
     index: usize,
-    foreign: Foreign,
+    addresses: Vec<Addr>,
 ) -> Prepared {
     let id = rec
         .id
@@ -132,11 +133,7 @@ pub fn prepare(
     let (code, name, ee) = rec.declared_country();
     let declared = country_key(register, code, name, ee);
 
-    let mut addresses: Vec<Addr> = rec
-        .all_addresses()
-        .iter()
-        .map(|a| address(register, a, rec, foreign))
-        .collect();
+    let mut addresses = addresses;
     let country = addresses
         .first()
         .map(|a| a.country.clone())
@@ -268,15 +265,12 @@ pub fn countries_differ(a: &str, b: &str) -> bool {
     kind(a) == kind(b) && kind(a) != 0 || (kind(a) == 0 && kind(b) == 0)
 }
 
-/// One address through the contact engine (`address::verify`): municipality and street resolved
-/// against the register, postcode corrected, country recognised. The comparison form of the
-/// street is the engine's key of the normalised line, so a street found in the register meets
-/// its other spellings there.
-fn address(register: &Register, a: &AddressIn, record: &DedupeRecord, foreign: Foreign) -> Addr {
-    use crate::address::{self as engine, key, parse};
+/// What the contact engine is asked about one address: the record's country applies when the
+/// address states none.
+pub fn engine_input(a: &AddressIn, record: &DedupeRecord) -> crate::address::ContactInput {
     let own = !a.country().is_empty() || !a.country_code().is_empty();
     let (code, name, _) = record.declared_country();
-    let input = engine::ContactInput {
+    crate::address::ContactInput {
         address: Some(a.address()),
         postcode: Some(a.postcode().to_string()),
         city: Some(a.city().to_string()),
@@ -284,15 +278,30 @@ fn address(register: &Register, a: &AddressIn, record: &DedupeRecord, foreign: F
         country_code: Some(if own { a.country_code() } else { code }.to_string()),
         country: Some(if own { a.country() } else { name }.to_string()),
         ..Default::default()
-    };
-    let options = engine::VerifyOptions {
+    }
+}
+
+pub fn engine_options(foreign: Foreign) -> crate::address::VerifyOptions {
+    crate::address::VerifyOptions {
         foreign: match foreign {
-            Foreign::Declared => engine::Foreign::Declared,
-            Foreign::Detect => engine::Foreign::Detect,
+            Foreign::Declared => crate::address::Foreign::Declared,
+            Foreign::Detect => crate::address::Foreign::Detect,
         },
         ..Default::default()
-    };
-    let verified = engine::verify(register, &input, &options);
+    }
+}
+
+/// One address as the contact engine answered (`address::verify`): municipality and street
+/// resolved against the register, postcode corrected, country recognised. The comparison form of
+/// the street is the engine's key of the normalised line, so a street found in the register meets
+/// its other spellings there.
+pub fn address(
+    register: &Register,
+    a: &AddressIn,
+    input: &crate::address::ContactInput,
+    verified: &crate::address::ContactResult,
+) -> Addr {
+    use crate::address::{key, parse};
     let n = &verified.normalized;
     let country = if n.country_code.is_empty() {
         let ee = a.province().eq_ignore_ascii_case("EE");
@@ -358,7 +367,7 @@ fn address(register: &Register, a: &AddressIn, record: &DedupeRecord, foreign: F
             city: or(&n.city, a.city().to_string()),
             province: or(&n.province, a.province().trim().to_uppercase()),
             country_code: country,
-            address_key: verified.address_key,
+            address_key: verified.address_key.clone(),
         },
     }
 }

@@ -1,0 +1,112 @@
+/**
+ * Dedupe speed: 500 records synchronously (core and HTTP), and how the whole-list run grows from
+ * 10,000 to 100,000 address-book records (target for 100,000: ≤ 30 s, ≤ 2 GiB RSS on 2 cores),
+ * then 100,000 records as an asynchronous job on a real server process.
+ * Records: bench/dedupe-data.ts (real names on real house numbers, ~30% dirty duplicates), turned
+ * into address-book contacts (lists of typed addresses, phones and e-mails).
+ */
+import { readFileSync } from 'node:fs';
+
+import { Bench } from 'tinybench';
+
+import { createAccount, createToken } from '../src/account/tokens.js';
+import { addPack } from '../src/credit/ledger.js';
+import { computeJson } from '../src/native.js';
+import { closeState, openState } from '../src/state/db.js';
+import { startServerProcess } from '../test/helpers/process.js';
+import { freshDataDir } from '../test/helpers/server.js';
+import { generate, loadSources, rng } from './dedupe-data.js';
+import { benchDataDir } from './dedupe-register.js';
+
+function peakRssMiB(): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+  return Math.round(Number(m?.[1] ?? 0) / 1024);
+}
+
+/** Flat records into address-book contacts: typed lists, a second address for some. */
+function addressBook(records: Record<string, unknown>[], places: { street: string; number: string; postcode: string; city: string }[]): Record<string, unknown>[] {
+  const r = rng(3);
+  // 300 workplaces: colleagues share a work address, as in a company's address book
+  const offices = Array.from({ length: 300 }, () => places[Math.floor(r() * places.length)]!);
+  return records.map((rec) => {
+    const { address, postcode, city, province, phone, email, phones, emails, ...rest } = rec;
+    const out: Record<string, unknown> = {
+      ...rest,
+      addresses: [{ type: r() < 0.7 ? 'home' : 'Casa', address, postcode, city, province }],
+      phones: [...(phone ? [{ type: 'cell', value: phone }] : []), ...((phones as unknown[]) ?? [])],
+      emails: [...(email ? [email] : []), ...((emails as unknown[]) ?? [])],
+    };
+    if (r() < 0.3) {
+      const o = offices[Math.floor(r() * offices.length)]!;
+      (out.addresses as unknown[]).push({ type: 'work', address: `${o.street} ${o.number}`, postcode: o.postcode, city: o.city });
+    }
+    return out;
+  });
+}
+
+async function main(): Promise<void> {
+  await benchDataDir();
+  const src = loadSources();
+  const all = addressBook(generate(src, 70_000, 5).map((s) => s.record), src.places).slice(0, 100_000);
+  console.log(`${all.length} address-book records generated`);
+
+  const five = all.slice(0, 500);
+  const bench = new Bench({ time: 3000, warmupTime: 300 });
+  bench.add('dedupe.run, 500 records (core, off the JS thread)', async () => {
+    await computeJson('dedupe.run', { records: five });
+  });
+  await bench.run();
+
+  const rows: Record<string, string | number>[] = [];
+  for (const n of [10_000, 25_000, 50_000, 100_000]) {
+    const t0 = performance.now();
+    const r = await computeJson<{ groups: unknown[]; singles: unknown[] }>('dedupe.run', { records: all.slice(0, n) });
+    const s = (performance.now() - t0) / 1000;
+    rows.push({ records: n, seconds: +s.toFixed(2), 'records/s': Math.round(n / s), 'µs/record': Math.round((s * 1e6) / n), groups: r.groups.length, 'peak RSS MiB (bench process)': peakRssMiB() });
+  }
+  console.log('\nWhole-list run in the core (JSON in and out included), growth from 10k to 100k:');
+  console.table(rows);
+
+  // HTTP: 500 records synchronous, and 100,000 as an async job, on a real server process.
+  const dataDir = await freshDataDir();
+  const db = openState(dataDir);
+  createAccount(db, 'bench');
+  addPack(db, 'bench', 'dedupe', 1_000_000);
+  const token = createToken(db, 'bench').token;
+  const server = await startServerProcess(dataDir, { RECAPITO_RATE_SINGLE: '100000', RECAPITO_RATE_BATCH: '100000' });
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  try {
+    const http = new Bench({ time: 3000, warmupTime: 300 });
+    http.add('POST /api/v1/dedupe, 500 records, save', async () => {
+      const res = await fetch(`${server.url}/api/v1/dedupe`, { method: 'POST', headers, body: JSON.stringify({ records: five }) });
+      if (res.status !== 200) throw new Error(`status ${res.status}`);
+      await res.arrayBuffer();
+    });
+    await http.run();
+    console.log('\n500 records, synchronous:');
+    console.table(
+      [...bench.tasks, ...http.tasks].map((t) => {
+        const r = t.result as { latency?: { mean?: number; p50?: number; p99?: number }; throughput?: { mean?: number } } | undefined;
+        return { task: t.name, 'mean ms': r?.latency?.mean?.toFixed(1), 'p50 ms': r?.latency?.p50?.toFixed(1), 'p99 ms': r?.latency?.p99?.toFixed(1), 'calls/s': r?.throughput?.mean?.toFixed(1) };
+      }),
+    );
+
+    const t0 = performance.now();
+    const q = (await (await fetch(`${server.url}/api/v1/dedupe`, { method: 'POST', headers, body: JSON.stringify({ async: true, records: all }) })).json()) as { job: string };
+    const queuedMs = performance.now() - t0;
+    let state = 'queued';
+    while (state === 'queued' || state === 'running') {
+      await new Promise((r) => setTimeout(r, 250));
+      const res = await fetch(`${server.url}/api/v1/dedupe?job=${q.job}`, { headers });
+      state = ((await res.json()) as { state: string }).state;
+    }
+    const total = (performance.now() - t0) / 1000;
+    console.log('\n100,000 address-book records, asynchronous job on a server process (2 cores):');
+    console.table([{ records: all.length, state, 'queue call ms': Math.round(queuedMs), 'total s': +total.toFixed(1), 'records/s': Math.round(all.length / total), 'server peak RSS MiB': server.peakRssMiB() }]);
+  } finally {
+    server.child.kill('SIGTERM');
+    await closeState(dataDir);
+  }
+}
+
+await main();
