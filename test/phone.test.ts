@@ -107,6 +107,12 @@ test('trunk zero after an international prefix is removed and the number is fore
   t.deepEqual(r.outcome, ['PHONE_FOREIGN', 'MODIFIED', 'PHONE_FORM']);
 });
 
+test('an international number written in full is not reported as changed', async (t) => {
+  const r = await verify({ phone: '+49 30 1234567' });
+  t.is(r.phone, '+49 301234567');
+  t.deepEqual(r.outcome, ['PHONE_FOREIGN']);
+});
+
 test('a national number of a foreign record is read in that country and is not foreign to it', async (t) => {
   const r = await verify({ phone: '030 1234567', country: 'Germania' });
   t.is(r.e164, '+49301234567');

@@ -112,7 +112,8 @@ export function analyseNumber(
   const base = {
     phone,
     e164: pn.number,
-    form_changed: phone !== written,
+    // the space in "+49 301234567" is layout, not a change
+    form_changed: phone.replace(/ /g, '') !== written,
   };
 
   if (!valid) {
