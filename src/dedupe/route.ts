@@ -10,7 +10,7 @@ import { isPlainObject, validate } from '../http/validation.js';
 import './outcomes.js';
 import { compareRequest, reviewRequest, type CompareRequest } from './schema.js';
 import { compare, isGroups, matchNew, present, type CoreGroups } from './service.js';
-import { createSaved, getSaved, unfinished, updateSaved, type SavedDedupe } from './store.js';
+import { createSaved, getRecords, getSaved, putRecords, unfinished, updateSaved, type SavedDedupe } from './store.js';
 
 export const DEDUPE_PATHS = ['/api/v1/dedupe', '/api/v1/deduplica'] as const;
 
@@ -46,7 +46,7 @@ function view(saved: SavedDedupe, language: Language): Record<string, unknown> {
     ok: saved.state !== 'failed',
     job: saved.job,
     state: saved.state,
-    rows: saved.records.length + (saved.reference?.length ?? 0),
+    rows: saved.rows,
     created: saved.created,
     expires: saved.expires,
   };
@@ -60,9 +60,10 @@ async function runSaved(services: Services, job: string, ticket: ChargeTicket | 
   const saved = updateSaved(services.db, job, (s) => {
     s.state = 'running';
   });
-  if (!saved) return;
+  const records = getRecords(services.db, job);
+  if (!saved || !records) return;
   try {
-    const result = await compare({ records: saved.records, reference: saved.reference, min_level: saved.min_level, foreign: saved.foreign });
+    const result = await compare({ records: records.records, reference: records.reference, min_level: saved.min_level, foreign: saved.foreign });
     updateSaved(services.db, job, (s) => {
       s.state = 'completed';
       s.result = result;
@@ -98,19 +99,22 @@ async function incremental(services: Services, req: FastifyRequest, reply: Fasti
   if (saved.state !== 'completed' || !saved.result || !isGroups(saved.result)) {
     throw new ApiError('bad_request', { detail: `job ${saved.job} is ${saved.state === 'completed' ? 'a two-list job' : saved.state}: new records can join only a completed one-list job` });
   }
+  const stored = getRecords(services.db, saved.job);
+  if (!stored) throw new ApiError('job_not_found', { job: saved.job });
   const account = requireAccount(req);
   const { charge, ticket } = consume(services.db, account, 'dedupe', r.records.length);
   let result;
   try {
-    result = await matchNew({ records: saved.records, result: saved.result, min_level: saved.min_level, foreign: saved.foreign }, r.records);
+    result = await matchNew({ records: stored.records, result: saved.result, min_level: saved.min_level, foreign: saved.foreign }, r.records);
   } catch (error) {
     refund(services.db, ticket, r.records.length);
     throw coreError(error);
   }
   const { added, ...groups } = result;
   const before = new Map((saved.result as CoreGroups).groups.map((g) => [g.group, g.members.length]));
+  putRecords(services.db, saved.job, { records: [...stored.records, ...r.records], reference: null });
   const updated = updateSaved(services.db, saved.job, (s) => {
-    s.records = [...s.records, ...r.records];
+    s.rows += r.records.length;
     s.result = groups;
     s.charged += r.records.length;
     // A reviewed group that grew must be reviewed again.
@@ -148,15 +152,14 @@ export function registerDedupeRoutes(app: FastifyInstance, services: Services): 
       foreign: r.foreign,
       language: req.ctx.language,
       italian: req.ctx.italian,
-      records: r.records,
-      reference: r.reference ?? null,
       charged: units,
     };
+    const records = { records: r.records, reference: r.reference ?? null };
     if (r.async) {
       // An asynchronous result is read back by its code, so it is always saved.
       let saved: SavedDedupe;
       try {
-        saved = createSaved(services.db, { ...spec, state: 'queued', result: null });
+        saved = createSaved(services.db, { ...spec, state: 'queued', result: null }, records);
         services.db.kv.put(`dedupe-ticket/${saved.job}`, ticket);
       } catch (error) {
         refund(services.db, ticket, units);
@@ -172,7 +175,7 @@ export function registerDedupeRoutes(app: FastifyInstance, services: Services): 
       refund(services.db, ticket, units);
       throw coreError(error);
     }
-    const saved = r.save ? createSaved(services.db, { ...spec, state: 'completed', result }) : null;
+    const saved = r.save ? createSaved(services.db, { ...spec, state: 'completed', result }, records) : null;
     return answer(req, reply, {
       ok: true,
       ...(saved ? { job: saved.job, expires: saved.expires } : {}),

@@ -19,9 +19,8 @@ export interface SavedDedupe {
   foreign: 'declared' | 'detect';
   language: string;
   italian: boolean;
-  /** Records as compared (English keys), in order; incremental calls append to them. */
-  records: DedupeRecord[];
-  reference: DedupeRecord[] | null;
+  /** Records plus reference, as compared. */
+  rows: number;
   result: CoreResult | null;
   /** Group number → when it was marked processed. */
   processed: Record<string, string>;
@@ -29,39 +28,70 @@ export interface SavedDedupe {
   error: string | null;
 }
 
-const dbs = new WeakMap<StateDb, Database<SavedDedupe, string>>();
+/** The records a job compared (English keys, in order); incremental calls append to `records`. */
+export interface SavedRecords {
+  records: DedupeRecord[];
+  reference: DedupeRecord[] | null;
+}
 
-/** Saved dedupe jobs live in their own named database of the service's state environment. */
-function table(db: StateDb): Database<SavedDedupe, string> {
+interface Tables {
+  jobs: Database<SavedDedupe, string>;
+  records: Database<SavedRecords, string>;
+}
+
+const dbs = new WeakMap<StateDb, Tables>();
+
+/**
+ * Saved dedupe jobs live in two named databases of the service's state environment: the job with
+ * its result, and apart the records it compared (100,000 of them are not decoded on every read).
+ */
+function tables(db: StateDb): Tables {
   let t = dbs.get(db);
   if (!t) {
-    t = db.root.openDB<SavedDedupe, string>({ name: 'dedupe' });
+    t = { jobs: db.root.openDB<SavedDedupe, string>({ name: 'dedupe' }), records: db.root.openDB<SavedRecords, string>({ name: 'dedupe_records' }) };
     dbs.set(db, t);
   }
   return t;
 }
 
-export function createSaved(db: StateDb, spec: Omit<SavedDedupe, 'job' | 'created' | 'updated' | 'expires' | 'processed' | 'error'>): SavedDedupe {
+export function createSaved(db: StateDb, spec: Omit<SavedDedupe, 'job' | 'created' | 'updated' | 'expires' | 'processed' | 'error' | 'rows'>, records: SavedRecords): SavedDedupe {
   const now = new Date();
   const saved: SavedDedupe = {
     ...spec,
     job: newJobCode(),
+    rows: records.records.length + (records.reference?.length ?? 0),
     created: now.toISOString(),
     updated: now.toISOString(),
     expires: new Date(now.getTime() + RETENTION_DAYS * 86_400_000).toISOString(),
     processed: {},
     error: null,
   };
-  table(db).putSync(saved.job, saved);
+  const t = tables(db);
+  db.root.transactionSync(() => {
+    t.records.put(saved.job, records);
+    t.jobs.put(saved.job, saved);
+  });
   return saved;
+}
+
+export function getRecords(db: StateDb, job: string): SavedRecords | undefined {
+  return tables(db).records.get(job);
+}
+
+export function putRecords(db: StateDb, job: string, records: SavedRecords): void {
+  tables(db).records.putSync(job, records);
 }
 
 /** A saved job of this account that has not expired; expired ones are removed when met. */
 export function getSaved(db: StateDb, job: string, account: string): SavedDedupe | undefined {
-  const saved = table(db).get(job);
+  const t = tables(db);
+  const saved = t.jobs.get(job);
   if (!saved || saved.account !== account) return undefined;
   if (saved.expires < new Date().toISOString()) {
-    table(db).removeSync(job);
+    db.root.transactionSync(() => {
+      t.jobs.remove(job);
+      t.records.remove(job);
+    });
     return undefined;
   }
   return saved;
@@ -70,11 +100,11 @@ export function getSaved(db: StateDb, job: string, account: string): SavedDedupe
 export function updateSaved(db: StateDb, job: string, change: (s: SavedDedupe) => void): SavedDedupe | undefined {
   let out: SavedDedupe | undefined;
   db.root.transactionSync(() => {
-    const saved = table(db).get(job);
+    const saved = tables(db).jobs.get(job);
     if (!saved) return;
     change(saved);
     saved.updated = new Date().toISOString();
-    table(db).putSync(job, saved);
+    tables(db).jobs.put(job, saved);
     out = saved;
   });
   return out;
@@ -83,6 +113,6 @@ export function updateSaved(db: StateDb, job: string, change: (s: SavedDedupe) =
 /** Jobs a previous process left queued or running. */
 export function unfinished(db: StateDb): SavedDedupe[] {
   const out: SavedDedupe[] = [];
-  for (const { value } of table(db).getRange()) if (value.state === 'queued' || value.state === 'running') out.push(value);
+  for (const { value } of tables(db).jobs.getRange()) if (value.state === 'queued' || value.state === 'running') out.push(value);
   return out;
 }
