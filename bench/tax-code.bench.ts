@@ -73,6 +73,7 @@ async function main(): Promise<void> {
     const made = generated.map((g) => g.tax_code).filter((c): c is string => Boolean(c));
     const codes = Array.from({ length: BATCH }, (_, i) => made[i % made.length]!);
     const validateItems = codes.map((tax_code) => ({ action: 'validate', tax_code }));
+    const extractItems = codes.map((tax_code) => ({ action: 'extract', tax_code }));
     const serviceValidate: TaxCodeItem[] = validateItems.map((i) => taxCodeItem.parse(i));
     const serviceGenerate: TaxCodeItem[] = generateItems.map((i) => taxCodeItem.parse(i));
     const peerPersons = persons.map((p) => ({
@@ -108,6 +109,15 @@ async function main(): Promise<void> {
       })
       .add('validate: codice-fiscale-js', () => {
         for (const c of codes) CodiceFiscale.check(c);
+      })
+      .add('extract: ours, native sync', () => {
+        computeJsonSync('tax_code.batch', { items: extractItems });
+      })
+      .add('extract: ours, native async', async () => {
+        await computeJson('tax_code.batch', { items: extractItems });
+      })
+      .add('extract: codice-fiscale-js', () => {
+        for (const c of codes) CodiceFiscale.computeInverse(c);
       })
       .add('generate: ours, native sync', () => {
         computeJsonSync('tax_code.batch', { items: generateItems });
@@ -149,7 +159,8 @@ async function main(): Promise<void> {
     console.table(rows);
     console.log(`generate: ${unresolved} of ${BATCH} birth places did not exist on the birth date (later mergers) and answer error birth_place`);
     console.log(`batch of ${BATCH}; the peer gave our code for ${agree} of ${BATCH - unresolved} generated persons (the rest: its municipality list differs or lacks the name)`);
-    console.log('the peer validates form and check character only; ours also checks month, date, and the place against the register, and decodes homocodes');
+    console.log('validate: the peer checks form and check character only; ours also checks month, date and place against the register, decodes homocodes and names the place');
+    console.log('extract: the peer computeInverse (birth date, gender, place from its own list) beside ours (plus age, century rule, place as named on the birth date)');
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }

@@ -3,7 +3,7 @@
 use chrono::NaiveDate;
 
 use super::dates::age_on;
-use super::place::{place_of_code, BirthPlace};
+use super::place::{code_in_force, place_of_code, BirthPlace};
 use super::validate::{birth_years, Decoded};
 use crate::register::Register;
 
@@ -36,8 +36,11 @@ pub fn birth_date(
         .iter()
         .copied()
         .filter(|d| {
-            place_of_code(register, &person.place_code, Some(*d))
-                .is_some_and(|p| p.in_force == Some(true))
+            code_in_force(
+                register,
+                &person.place_code,
+                &d.format("%Y-%m-%d").to_string(),
+            )
         })
         .collect();
     if !existed.is_empty() {

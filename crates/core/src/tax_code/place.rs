@@ -71,6 +71,30 @@ pub fn place_of_code(
         .map(|r| municipality_place(r, date))
 }
 
+/// Whether a cadastral code names a municipality or a country (any time).
+pub fn code_exists(register: &Register, code: &str) -> bool {
+    if code.starts_with('Z') {
+        register.countries.by_code(code).is_some()
+    } else {
+        register.municipalities.by_cadastral(code).is_some()
+    }
+}
+
+/// Whether the place of a cadastral code existed on `iso_date`.
+pub fn code_in_force(register: &Register, code: &str, iso_date: &str) -> bool {
+    if code.starts_with('Z') {
+        register
+            .countries
+            .by_code(code)
+            .is_some_and(|c| country_in_force(c, iso_date))
+    } else {
+        register
+            .municipalities
+            .by_cadastral(code)
+            .is_some_and(|r| r.period_on(iso_date).is_some())
+    }
+}
+
 fn country_place(c: &Country, date: Option<NaiveDate>) -> BirthPlace {
     BirthPlace {
         cadastral_code: c.cadastral_code.clone(),
@@ -99,7 +123,7 @@ fn municipality_place(r: &MunicipalityRecord, date: Option<NaiveDate>) -> BirthP
     let current_name = r
         .current
         .as_ref()
-        .filter(|c| fold(&c.name) != fold(&name))
+        .filter(|c| c.name != name && fold(&c.name) != fold(&name))
         .map(|c| c.name.clone());
     BirthPlace {
         cadastral_code: r.cadastral_code.clone(),
@@ -163,20 +187,28 @@ fn merged_into<'a>(
     provinces: &[String],
     day: &str,
 ) -> Vec<&'a MunicipalityRecord> {
-    let padded = format!(" {name} ");
-    register
-        .municipalities
-        .records
-        .iter()
+    let m = &register.municipalities;
+    // Folded names are keys of the register's name index: no folding per record here.
+    let holds = |key: &str| {
+        key != name
+            && key
+                .split(' ')
+                .collect::<Vec<_>>()
+                .windows(name.split(' ').count())
+                .any(|w| w.join(" ") == name)
+    };
+    let mut hits: Vec<&MunicipalityRecord> = m
+        .name_keys()
+        .filter(|(key, _)| key.contains(name) && holds(key))
+        .flat_map(|(_, ids)| ids.iter().map(|&i| &m.records[i]))
         .filter(|r| {
-            r.period_on(day).is_some_and(|p| {
-                let folded = fold(&p.name);
-                folded != name
-                    && format!(" {folded} ").contains(&padded)
-                    && provinces.contains(&p.province)
-            })
+            r.period_on(day)
+                .is_some_and(|p| provinces.contains(&p.province) && holds(&fold(&p.name)))
         })
-        .collect()
+        .collect();
+    hits.sort_by(|a, b| a.cadastral_code.cmp(&b.cadastral_code));
+    hits.dedup_by(|a, b| a.cadastral_code == b.cadastral_code);
+    hits
 }
 
 /// Resolves a typed place of birth (municipality with or without province, a cadastral code, a

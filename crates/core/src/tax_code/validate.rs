@@ -104,7 +104,7 @@ fn check_body(register: &Register, b: &[u8]) -> Vec<Check> {
         failed.push(DATE);
     }
     let place = std::str::from_utf8(&d[11..15]).unwrap_or("");
-    if super::place::place_of_code(register, place, None).is_none() {
+    if !super::place::code_exists(register, place) {
         failed.push(PLACE);
     }
     failed
