@@ -295,6 +295,9 @@ const VALUE_IT: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   action: { generate: 'genera', validate: 'valida', extract: 'estrai', compare: 'confronta', select: 'seleziona', suggest: 'suggerisci' },
   foreign: { declared: 'dichiarati', detect: 'rileva' },
   counter: { contact: 'contatto', dedupe: 'deduplica', light: 'leggere' },
+  class: { mobile: 'cellulare', landline: 'fisso', special: 'speciale', foreign: 'estero' },
+  type: { 'toll-free': 'numero_verde', 'premium rate': 'sovrapprezzo', 'shared cost': 'addebito_ripartito', 'public utility': 'pubblica_utilita' },
+  subject_type: { natural_person: 'persona_fisica' },
 };
 
 const FIELD_EN: Readonly<Record<string, string>> = Object.fromEntries([
