@@ -190,3 +190,13 @@ test('async: up to 100,000 records queued, charged at queuing, read back by the 
   t.is(read?.body.state, 'completed');
   t.is(read?.body.groups.length, 300);
 });
+
+test('Italian path, keys and values: /deduplica, esteri: rileva, ?lavoro=', async (t) => {
+  const r = await call(server, 'POST', '/api/v1/deduplica', { anagrafiche: [verdi, beppe], esteri: 'rileva', lingua: 'it' });
+  t.is(r.status, 200);
+  t.is(r.body.gruppi[0].livello, 'certo');
+  t.is(r.body.gruppi[0].principale.id, 'a');
+  const read = await call(server, 'GET', `/api/v1/deduplica?lavoro=${r.body.lavoro}&lingua=it`);
+  t.is(read.status, 200);
+  t.deepEqual(read.body.gruppi[0].membri, ['a', 'b']);
+});

@@ -357,8 +357,16 @@ mod tests {
                 eprintln!("skipping dedupe tests: {} not found", source.display());
                 return None;
             }
-            let dir =
-                std::env::temp_dir().join(format!("recapito-dedupe-test-{}", std::process::id()));
+            // One register per test process; earlier runs' registers are removed first.
+            let prefix = "recapito-dedupe-test-";
+            if let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) {
+                for e in entries.flatten() {
+                    if e.file_name().to_string_lossy().starts_with(prefix) {
+                        let _ = std::fs::remove_dir_all(e.path());
+                    }
+                }
+            }
+            let dir = std::env::temp_dir().join(format!("{prefix}{}", std::process::id()));
             crate::register::import::run(&source, &dir).expect("import");
             Some(Register::open(&dir).expect("open"))
         })
