@@ -2,20 +2,21 @@
 //! street within it; then the house number. Each step says how sure it is, and a step that is
 //! not sure answers "not found" or "ambiguous" rather than a guess.
 
-use fst::automaton::Levenshtein;
-use fst::{IntoStreamer, Streamer};
-
-use super::key::{full_key, is_title, loose_key, loose_tokens, sorted_key};
+use super::key::{
+    canonical_tokens, full_key, is_particle, is_title, loose_key, loose_tokens, sorted_key,
+};
 use super::parse::ParsedAddress;
 use super::street_type;
 use crate::normalize::{compact, fold};
 use crate::register::municipality::MunicipalityRecord;
-use crate::register::street::{edit_distance, CityStreets, HouseNumberEntry, KeyKind, Street};
+use crate::register::street::{
+    edit_distance, CityStreets, DeletionIndex, HouseNumberEntry, KeyKind, Street,
+};
 use crate::register::{Municipality, Register};
 
 /// Fuzzy lookup of municipality names, built once per process from the register.
 pub struct CityNames {
-    fst: fst::Map<Vec<u8>>,
+    index: DeletionIndex,
     slots: Vec<Vec<usize>>,
     provinces: std::collections::HashMap<String, String>,
 }
@@ -43,17 +44,14 @@ impl CityNames {
             provinces.insert(fold(&c.province_name), c.province.clone());
             provinces.insert(c.province.clone(), c.province.clone());
         }
-        let mut b = fst::MapBuilder::memory();
-        let mut slots = Vec::new();
-        for (i, (k, v)) in by_key.into_iter().enumerate() {
-            if b.insert(k.as_bytes(), i as u64).is_ok() {
-                slots.push(v);
-            }
+        let mut keys = Vec::with_capacity(by_key.len());
+        let mut slots = Vec::with_capacity(by_key.len());
+        for (k, v) in by_key {
+            keys.push(k);
+            slots.push(v);
         }
-        let bytes = b.into_inner().unwrap_or_default();
-        let fst = fst::Map::new(bytes).unwrap_or_default();
         CityNames {
-            fst,
+            index: DeletionIndex::build(keys, 3),
             slots,
             provinces,
         }
@@ -62,20 +60,8 @@ impl CityNames {
     fn near(&self, name: &str, distance: u32) -> Vec<(usize, u32)> {
         let key = compact(name);
         let mut out = Vec::new();
-        // swaps count as one edit: ask the automaton one edit wider (up to 2), then measure
-        let Ok(lev) = Levenshtein::new(&key, distance.max((distance + 1).min(2))) else {
-            return out;
-        };
-        let mut stream = self.fst.search(&lev).into_stream();
-        while let Some((k, slot)) = stream.next() {
-            let Some(d) = std::str::from_utf8(k)
-                .ok()
-                .and_then(|k| edit_distance(k, &key, distance as usize))
-            else {
-                continue;
-            };
-            let d = d as u32;
-            for &i in &self.slots[slot as usize] {
+        for (id, d) in self.index.near(&key, distance) {
+            for &i in self.slots.get(id as usize).into_iter().flatten() {
                 out.push((i, d));
             }
         }
@@ -201,6 +187,17 @@ pub fn municipality<'r>(
         return CityResolution::Missing;
     }
 
+    if cands.len() > 1 {
+        // "Paternò" (CT) and "Paterno" (PZ) fold alike: the accents written decide
+        let exact: Vec<_> = cands
+            .iter()
+            .copied()
+            .filter(|(_, c)| c.name.to_lowercase() == city.trim().to_lowercase())
+            .collect();
+        if exact.len() == 1 && how != CityMatch::Changed && !city.is_ascii() {
+            cands = exact;
+        }
+    }
     if cands.len() > 1 {
         if let Some(p) = &province {
             let same: Vec<_> = cands
@@ -385,6 +382,19 @@ pub fn street(
             break;
         }
         if let Some(r) = by_name(city, city.by_key(kind, &key), ty, &pick) {
+            // the same name under another type, while a street of the type written has the
+            // name in full (`Via Canefri`: Vicolo Canefri, or Via Cesare Canefri?): ambiguous
+            if let StreetResolution::Found(i, _) = r {
+                if !ty.is_empty() && city.street(i).street_type != ty && precision >= 2 {
+                    if let Some(StreetResolution::Found(j, _)) =
+                        partial(city, name, ty, precision, &pick, is_first_name)
+                    {
+                        if j != i && city.street(j).street_type == ty {
+                            return StreetResolution::Ambiguous(vec![i, j]);
+                        }
+                    }
+                }
+            }
             return r;
         }
     }
@@ -495,8 +505,11 @@ fn partial(
     let tokens = loose_tokens(name);
     let words: Vec<&String> = tokens.iter().filter(|t| t.len() >= 3).collect();
     let anchor = words.iter().max_by_key(|t| t.len())?;
+    // one word with a typo inside a longer name is too little to go on (`Romaa` is not
+    // `Lucrezia Romana`): a typo is tolerated only beside another word written right
+    let single = tokens.len() == 1;
     let typo = |t: &str| -> usize {
-        if precision < 3 || t.len() < 5 {
+        if precision < 3 || t.len() < 5 || single {
             0
         } else {
             1
@@ -513,25 +526,34 @@ fn partial(
             || (t.len() == 1 && w.starts_with(t))
             || (typo(t) > 0 && edit_distance(w, t, typo(t)).is_some())
     };
+    // `Roma` is not `Giovanni Francesco da Roma`: words written that follow a particle of the
+    // register's name, with words left out before them, name another thing (a person "from Rome")
+    let after_particle = |i: u32| -> bool {
+        let full = canonical_tokens(&city.street(i).name);
+        let Some(first) = full
+            .iter()
+            .position(|w| !is_particle(w) && tokens.iter().any(|t| matches(t, w)))
+        else {
+            return false;
+        };
+        first >= 2 && full.get(first - 1).is_some_and(|w| is_particle(w))
+    };
     // every word written is in the name, and every word of the name left out is a first name
     // or a title: `Garibaldi` is `Giuseppe Garibaldi`, never `Porta Garibaldi`
-    let covers = |s: &Street| -> Option<usize> {
-        let mut names = vec![s.name.as_str()];
-        names.extend(s.alt_names.iter().map(String::as_str));
-        names.into_iter().find_map(|n| {
-            let st = loose_tokens(n);
+    let covers = |i: u32| -> Option<usize> {
+        city.name_tokens(i).iter().find_map(|st| {
             let all = tokens.iter().all(|t| st.iter().any(|w| matches(t, w)));
             let extra: Vec<&String> = st
                 .iter()
                 .filter(|w| !tokens.iter().any(|t| matches(t, w)))
                 .collect();
             let droppable = extra.iter().all(|w| is_title(w) || is_first_name(w));
-            (all && droppable).then_some(extra.len())
+            (all && droppable && !after_particle(i)).then_some(extra.len())
         })
     };
     let mut scored: Vec<(u32, usize)> = cands
         .into_iter()
-        .filter_map(|i| covers(city.street(i)).map(|extra| (i, extra)))
+        .filter_map(|i| covers(i).map(|extra| (i, extra)))
         .collect();
     if scored.is_empty() {
         return None;

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
-use fst::automaton::{Levenshtein, Str};
+use fst::automaton::Str;
 use fst::{Automaton, IntoStreamer, Streamer};
 use heed::types::{Bytes, SerdeJson, Str as HeedStr};
 use heed::{Database, Env};
@@ -84,6 +84,10 @@ pub struct CityStreetsRecord {
     #[serde(default)]
     pub numbers_source: String,
     pub streets: Vec<Street>,
+    /// For each value of the stored fst, the streets under its key (written with the fst, so the
+    /// two always agree).
+    #[serde(default)]
+    pub fst_slots: Vec<Vec<u32>>,
 }
 
 /// The keys every street is found under, computed the same way at import and at query time.
@@ -118,6 +122,13 @@ pub struct CityStreets {
     keys: HashMap<(KeyKind, String), Vec<u32>>,
     /// Canonical name token → streets having it (for partial names: `Garibaldi` → `Giuseppe Garibaldi`).
     tokens: HashMap<String, Vec<u32>>,
+    /// Every token, and its forms with one letter deleted → token: typo-tolerant token lookup
+    /// without scanning (two tokens one edit or one swap apart share a form).
+    token_index: DeletionIndex,
+    /// Loose keys of the names (the fst's keys), for typo-tolerant lookup of whole names.
+    key_index: DeletionIndex,
+    /// Loose tokens of each street's name and of each of its other names.
+    name_tokens: Vec<Vec<Vec<String>>>,
     /// Loose key → slot in `slots`.
     fst: fst::Map<Vec<u8>>,
     slots: Vec<Vec<u32>>,
@@ -127,6 +138,12 @@ impl CityStreets {
     pub fn build(record: CityStreetsRecord, fst_bytes: Option<Vec<u8>>) -> Result<CityStreets> {
         let mut keys: HashMap<(KeyKind, String), Vec<u32>> = HashMap::new();
         let mut tokens: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut name_tokens: Vec<Vec<Vec<String>>> = Vec::with_capacity(record.streets.len());
+        for s in &record.streets {
+            let mut all = vec![loose_tokens(&s.name)];
+            all.extend(s.alt_names.iter().map(|a| loose_tokens(a)));
+            name_tokens.push(all);
+        }
         for (i, s) in record.streets.iter().enumerate() {
             let i = i as u32;
             for k in street_keys(s) {
@@ -135,28 +152,34 @@ impl CityStreets {
                     v.push(i);
                 }
             }
-            let mut toks = loose_tokens(&s.name);
-            for alt in &s.alt_names {
-                toks.extend(loose_tokens(alt));
-            }
+            let mut toks: Vec<String> = name_tokens[i as usize].concat();
             toks.sort();
             toks.dedup();
             for t in toks {
                 tokens.entry(t).or_default().push(i);
             }
         }
-        let (fst, slots) = match fst_bytes {
-            Some(bytes) => {
-                let map =
-                    fst::Map::new(bytes).map_err(|e| crate::Error::BadInput(e.to_string()))?;
-                (map, fst_slots(&record))
-            }
+        let token_index = DeletionIndex::build(tokens.keys().cloned(), 4);
+        let stored = fst_bytes
+            .filter(|_| !record.fst_slots.is_empty())
+            .and_then(|bytes| fst::Map::new(bytes).ok());
+        let (fst, slots) = match stored {
+            Some(map) => (map, record.fst_slots.clone()),
             None => build_fst(&record)?,
         };
+        let mut fst_keys: Vec<String> = Vec::with_capacity(slots.len());
+        let mut stream = fst.stream();
+        while let Some((k, _)) = stream.next() {
+            fst_keys.push(String::from_utf8_lossy(k).into_owned());
+        }
+        let key_index = DeletionIndex::build(fst_keys, 3);
         Ok(CityStreets {
             record,
             keys,
             tokens,
+            token_index,
+            key_index,
+            name_tokens,
             fst,
             slots,
         })
@@ -190,35 +213,38 @@ impl CityStreets {
                 .map(|(k, _)| vec![k.as_str()])
                 .unwrap_or_default();
         }
-        self.tokens
-            .keys()
-            .filter(|k| k.len().abs_diff(token.len()) <= distance as usize)
-            .filter(|k| edit_distance(k, token, distance as usize).is_some())
-            .map(String::as_str)
-            .collect()
+        let mut out: Vec<&str> = self
+            .token_index
+            .near(token, distance)
+            .into_iter()
+            .map(|(id, _)| self.token_index.key(id))
+            .collect();
+        if let Some((k, _)) = self.tokens.get_key_value(token) {
+            if !out.contains(&k.as_str()) {
+                out.push(k.as_str());
+            }
+        }
+        out
+    }
+
+    /// Loose tokens of a street's name, then of each of its other names.
+    pub fn name_tokens(&self, i: u32) -> &[Vec<String>] {
+        self.name_tokens
+            .get(i as usize)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
     }
 
     /// Streets whose loose key is within `distance` edits of `key`, with that distance.
-    /// A swap of two letters is one edit: the automaton (Levenshtein) is asked one edit wider
-    /// and the candidates are measured again.
+    /// Streets whose loose key is within `distance` edits of `key` (a swap is one), with that distance.
     pub fn fuzzy(&self, key: &str, distance: u32) -> Vec<(u32, u32)> {
         let mut out: Vec<(u32, u32)> = Vec::new();
         if key.is_empty() {
             return out;
         }
-        let Ok(lev) = Levenshtein::new(key, distance.max((distance + 1).min(2))) else {
-            return out;
-        };
-        let mut stream = self.fst.search(&lev).into_stream();
-        while let Some((k, slot)) = stream.next() {
-            let Some(d) = std::str::from_utf8(k)
-                .ok()
-                .and_then(|k| edit_distance(k, key, distance as usize))
-            else {
-                continue;
-            };
-            let d = d as u32;
-            for &s in &self.slots[slot as usize] {
+        for (id, d) in self.key_index.near(key, distance) {
+            // the index's ids are the fst's values: keys are read back in the same order
+            for &s in self.slots.get(id as usize).into_iter().flatten() {
                 out.push((s, d));
             }
         }
@@ -231,7 +257,7 @@ impl CityStreets {
         let auto = Str::new(prefix).starts_with();
         let mut stream = self.fst.search(auto).into_stream();
         while let Some((_, slot)) = stream.next() {
-            for &s in &self.slots[slot as usize] {
+            for &s in self.slots.get(slot as usize).into_iter().flatten() {
                 if !out.contains(&s) {
                     out.push(s);
                 }
@@ -243,6 +269,77 @@ impl CityStreets {
         out.truncate(limit);
         out
     }
+}
+
+/// Typo-tolerant lookup of many short keys without scanning them, nor building an automaton per
+/// query: every key is filed under itself and its forms with one letter deleted; a query looks up
+/// its own forms with one (and, for distance 2, two) letters deleted, and the candidates are
+/// measured with `edit_distance`. Catches every key one edit or one swap away, and most two away.
+#[derive(Default)]
+pub struct DeletionIndex {
+    keys: Vec<String>,
+    forms: HashMap<String, Vec<u32>>,
+}
+
+impl DeletionIndex {
+    pub fn build<I: IntoIterator<Item = String>>(keys: I, min_len: usize) -> DeletionIndex {
+        let keys: Vec<String> = keys.into_iter().collect();
+        let mut forms: HashMap<String, Vec<u32>> = HashMap::new();
+        for (id, k) in keys.iter().enumerate() {
+            if k.chars().count() < min_len {
+                continue;
+            }
+            for v in one_deletions(k) {
+                let ids = forms.entry(v).or_default();
+                if ids.last() != Some(&(id as u32)) {
+                    ids.push(id as u32);
+                }
+            }
+        }
+        DeletionIndex { keys, forms }
+    }
+
+    pub fn key(&self, id: u32) -> &str {
+        self.keys.get(id as usize).map(String::as_str).unwrap_or("")
+    }
+
+    /// Keys within `distance` edits of `query` (swaps count one), with their distance.
+    pub fn near(&self, query: &str, distance: u32) -> Vec<(u32, u32)> {
+        let mut probes = one_deletions(query);
+        if distance >= 2 {
+            let extra: Vec<String> = probes[1..]
+                .iter()
+                .flat_map(|p| one_deletions(p).into_iter().skip(1))
+                .collect();
+            probes.extend(extra);
+        }
+        let mut ids: Vec<u32> = probes
+            .iter()
+            .filter_map(|p| self.forms.get(p))
+            .flatten()
+            .copied()
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids.into_iter()
+            .filter_map(|id| {
+                edit_distance(self.key(id), query, distance as usize).map(|d| (id, d as u32))
+            })
+            .collect()
+    }
+}
+
+/// The word and every form of it with one letter deleted.
+fn one_deletions(word: &str) -> Vec<String> {
+    let chars: Vec<char> = word.chars().collect();
+    let mut out = Vec::with_capacity(chars.len() + 1);
+    out.push(word.to_string());
+    for i in 0..chars.len() {
+        let mut v: String = chars[..i].iter().collect();
+        v.extend(&chars[i + 1..]);
+        out.push(v);
+    }
+    out
 }
 
 /// Loose keys sorted, each with the streets under it: the fst's value is the slot number.
@@ -263,10 +360,6 @@ fn fst_entries(record: &CityStreetsRecord) -> Vec<(String, Vec<u32>)> {
         }
     }
     by_key.into_iter().collect()
-}
-
-fn fst_slots(record: &CityStreetsRecord) -> Vec<Vec<u32>> {
-    fst_entries(record).into_iter().map(|(_, v)| v).collect()
 }
 
 /// The fst of one municipality's street names, as stored in LMDB.

@@ -204,12 +204,14 @@ fn write(ctx: &mut ImportContext, builder: StreetBuilder) -> Result<()> {
         for s in &mut streets {
             finish_street(s);
         }
-        let record = CityStreetsRecord {
+        let mut record = CityStreetsRecord {
             complete_numbers: city.complete_numbers,
             numbers_source: city.numbers_source,
             streets,
+            fst_slots: Vec::new(),
         };
-        let (fst, _) = build_fst(&record)?;
+        let (fst, slots) = build_fst(&record)?;
+        record.fst_slots = slots;
         ctx.dbs.streets.put(&mut wtxn, &code, &record)?;
         ctx.dbs
             .street_fsts
