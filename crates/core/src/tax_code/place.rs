@@ -272,9 +272,13 @@ pub fn resolve(
         match named.as_slice() {
             [] => {
                 not_in_force = true;
+                // Only a place that had existed before the birth date was merged into another
+                // then; one created later (a recent merger) has several predecessors to choose from.
                 let mut provinces: Vec<String> = records
                     .iter()
-                    .flat_map(|r| r.periods.iter().map(|p| p.province.clone()))
+                    .flat_map(|r| r.periods.iter())
+                    .filter(|p| p.valid_to.as_str() < day.as_str() && fold(&p.name) == name)
+                    .map(|p| p.province.clone())
                     .filter(|p| province.as_ref().is_none_or(|want| want == p))
                     .collect();
                 provinces.sort();
@@ -290,7 +294,7 @@ pub fn resolve(
             }
         }
     }
-    for (name, provinces) in &absent {
+    for (name, provinces) in absent.iter().filter(|(_, p)| !p.is_empty()) {
         match merged_into(register, name, provinces, &day).as_slice() {
             [] => {}
             [one] => {
