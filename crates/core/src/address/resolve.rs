@@ -126,6 +126,17 @@ pub fn municipality<'r>(
             .filter_map(active)
             .collect();
         if cands.is_empty() {
+            // a frazione or località written as the city: its municipality
+            cands = register
+                .streets
+                .hamlet(&city)
+                .iter()
+                .filter_map(|c| register.municipalities.by_cadastral(c))
+                .filter_map(active)
+                .collect();
+            how = CityMatch::Changed;
+        }
+        if cands.is_empty() {
             let c = compact(&city);
             let d = match (precision, c.chars().count()) {
                 (1, _) => 0,

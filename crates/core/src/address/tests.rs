@@ -251,3 +251,15 @@ fn street_index_loads() {
     let city = r.streets.city("A944").expect("Bologna has streets");
     assert!(city.streets().len() > 1500);
 }
+
+#[test]
+fn a_frazione_written_as_the_city() {
+    if register().is_none() {
+        return;
+    }
+    // Alessandria's numeri-civici: Via Dazio 90/H lies in the sobborgo Valle San Bartolomeo
+    let r = check("Via Dazio 90/H", "15122", "Valle San Bartolomeo", "AL");
+    assert_eq!(r.municipality.as_deref(), Some("Alessandria"), "{r:?}");
+    assert!(r.outcome.contains(&"CITY".to_string()), "{r:?}");
+    assert_eq!(r.geo.map(|g| g.precision), Some("house_number"));
+}

@@ -60,7 +60,12 @@ impl Register {
         let names = crate::dedupe::names::Names::load(&dbs, &rtxn)?;
         // committing a read transaction keeps the database handles it opened valid for later ones
         rtxn.commit()?;
-        let streets = street::StreetIndex::open(env, Some(dbs.streets), Some(dbs.street_fsts));
+        let streets = street::StreetIndex::open(
+            env,
+            Some(dbs.streets),
+            Some(dbs.street_fsts),
+            Some(dbs.meta),
+        );
         Ok(Register {
             dir,
             summary,

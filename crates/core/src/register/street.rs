@@ -426,7 +426,10 @@ pub struct StreetIndex {
     env: Option<Env>,
     streets: Option<Database<HeedStr, SerdeJson<CityStreetsRecord>>>,
     fsts: Option<Database<HeedStr, Bytes>>,
+    meta: Option<Database<HeedStr, SerdeJson<serde_json::Value>>>,
     cache: RwLock<HashMap<String, Arc<CityStreets>>>,
+    /// Frazioni and località by compact name → cadastral codes, loaded on first use.
+    hamlets: std::sync::OnceLock<HashMap<String, Vec<String>>>,
 }
 
 impl StreetIndex {
@@ -435,7 +438,9 @@ impl StreetIndex {
             env: None,
             streets: None,
             fsts: None,
+            meta: None,
             cache: RwLock::new(HashMap::new()),
+            hamlets: std::sync::OnceLock::new(),
         }
     }
 
@@ -443,13 +448,33 @@ impl StreetIndex {
         env: Env,
         streets: Option<Database<HeedStr, SerdeJson<CityStreetsRecord>>>,
         fsts: Option<Database<HeedStr, Bytes>>,
+        meta: Option<Database<HeedStr, SerdeJson<serde_json::Value>>>,
     ) -> StreetIndex {
         StreetIndex {
             env: Some(env),
             streets,
             fsts,
+            meta,
             cache: RwLock::new(HashMap::new()),
+            hamlets: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Municipalities (cadastral codes) having a frazione or località of this name.
+    pub fn hamlet(&self, name: &str) -> &[String] {
+        let map = self.hamlets.get_or_init(|| {
+            let (Some(env), Some(meta)) = (&self.env, &self.meta) else {
+                return HashMap::new();
+            };
+            env.read_txn()
+                .ok()
+                .and_then(|rtxn| meta.get(&rtxn, "hamlets").ok().flatten())
+                .and_then(|v| serde_json::from_value(v).ok())
+                .unwrap_or_default()
+        });
+        map.get(&crate::normalize::compact(name))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
     }
 
     /// The streets of a municipality by cadastral code; None when the register has none.

@@ -198,8 +198,21 @@ fn write(ctx: &mut ImportContext, builder: StreetBuilder) -> Result<()> {
     PROGRESS.start("streets: writing indexes", builder.cities.len() as u64);
     let mut cities: Vec<(String, CityBuild)> = builder.cities.into_iter().collect();
     cities.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut hamlets: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     let mut wtxn = ctx.env.write_txn()?;
     for (code, city) in cities {
+        for s in &city.streets {
+            let mut names: Vec<&str> = vec![s.locality.as_str(), s.district.as_str()];
+            if HAMLET_TYPES.contains(&s.street_type.as_str()) {
+                names.push(s.name.as_str());
+            }
+            for n in names.into_iter().filter(|n| !n.is_empty()) {
+                let codes = hamlets.entry(crate::normalize::compact(n)).or_default();
+                if !codes.contains(&code) {
+                    codes.push(code.clone());
+                }
+            }
+        }
         let mut streets = city.streets;
         for s in &mut streets {
             finish_street(s);
@@ -218,9 +231,22 @@ fn write(ctx: &mut ImportContext, builder: StreetBuilder) -> Result<()> {
             .put(&mut wtxn, &code, fst.as_fst().as_bytes())?;
         PROGRESS.advance(1);
     }
+    ctx.dbs
+        .meta
+        .put(&mut wtxn, "hamlets", &serde_json::to_value(&hamlets)?)?;
     wtxn.commit()?;
     Ok(())
 }
+
+/// Street types that name a place people also write as their city (frazioni, località).
+const HAMLET_TYPES: &[&str] = &[
+    "FRAZIONE",
+    "LOCALITA",
+    "BORGATA",
+    "NUCLEO ABITATO",
+    "CENTRO ABITATO",
+    "VILLAGGIO",
+];
 
 /// Numbers sorted and deduplicated, postcodes counted, a point for the street.
 fn finish_street(s: &mut Street) {
