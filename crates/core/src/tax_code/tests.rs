@@ -720,3 +720,56 @@ fn batch_keeps_order_and_ids() {
         assert_eq!(r.ok, i % 2 == 0);
     }
 }
+
+#[test]
+fn no_input_makes_it_panic() {
+    let Some(reg) = register() else { return };
+    // A small deterministic generator of hostile strings: code-like, date-like, place-like, unicode.
+    let alphabet: Vec<char> = "ABCDEHLMPRSTZXO0123456789 -./()'èÈßΩЖ日\u{301}\u{0}"
+        .chars()
+        .collect();
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let good = "RSSMRA80A01H501U";
+    for _ in 0..20_000 {
+        let len = next(22);
+        let mut text: String = (0..len).map(|_| alphabet[next(alphabet.len())]).collect();
+        if next(3) == 0 {
+            // mutate a real code in one to three places
+            let mut chars: Vec<char> = good.chars().collect();
+            for _ in 0..=next(3) {
+                let i = next(chars.len());
+                chars[i] = alphabet[next(alphabet.len())];
+            }
+            text = chars.into_iter().collect();
+        }
+        for action in [
+            Action::Validate,
+            Action::Extract,
+            Action::Compare,
+            Action::Generate,
+        ] {
+            let item = BatchItem {
+                tax_code: Some(text.clone()),
+                last_name: Some(text.clone()),
+                first_name: Some(text.chars().rev().collect()),
+                gender: Some(text.chars().take(1).collect()),
+                birth_date: Some(text.clone()),
+                birth_place: Some(text.clone()),
+                ..Default::default()
+            };
+            let r = process(reg, action, &item, today());
+            if r.ok && action != Action::Generate {
+                assert!(
+                    validate(reg, r.tax_code.as_deref().unwrap()).valid,
+                    "{text:?}"
+                );
+            }
+        }
+    }
+}

@@ -155,8 +155,10 @@ pub fn validate(register: &Register, raw: &str) -> Validation {
     let mut completed = false;
     if cleaned.is_empty() {
         failed.push(EMPTY);
-    } else if !cleaned.is_ascii() || !(15..=16).contains(&b.len()) {
+    } else if !(15..=16).contains(&cleaned.chars().count()) {
         failed.push(LENGTH);
+    } else if !cleaned.is_ascii() {
+        failed.push(FORMAT);
     } else {
         failed = check_body(register, b);
         if b.len() == 15 {
