@@ -2,7 +2,7 @@ import { resolveCountry } from '../countries/resolve.js';
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
 import type { Language } from '../http/language.js';
 import { reasonOf } from '../http/outcomes.js';
-import { computeJson, computeJsonSync } from '../native.js';
+import { computeJson } from '../native.js';
 import { DATUM_TEXTS, NOTE_TEXTS, VALUE_IT } from './messages.js';
 import './outcomes.js';
 import { taxCodeItem, type TaxCodeItem } from './schema.js';
@@ -99,12 +99,6 @@ function failed(): ItemResult {
 /** Generates, validates, extracts or compares a batch in one call to the core (libuv pool). */
 export async function processTaxCodes(items: TaxCodeItem[], language: Language, today?: string): Promise<ItemResult[]> {
   const out = await computeJson<NativeResult[]>('tax_code.batch', nativeInput(items, today));
-  return out.map((r) => (r ? present(r, language) : failed()));
-}
-
-/** The same on the calling thread, for job workers already off the main thread. */
-export function processTaxCodesSync(items: TaxCodeItem[], language: Language, today?: string): ItemResult[] {
-  const out = computeJsonSync<NativeResult[]>('tax_code.batch', nativeInput(items, today));
   return out.map((r) => (r ? present(r, language) : failed()));
 }
 
