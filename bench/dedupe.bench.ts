@@ -103,6 +103,16 @@ async function main(): Promise<void> {
     const total = (performance.now() - t0) / 1000;
     console.log('\n100,000 address-book records, asynchronous job on a server process (2 cores):');
     console.table([{ records: all.length, state, 'queue call ms': Math.round(queuedMs), 'total s': +total.toFixed(1), 'records/s': Math.round(all.length / total), 'server peak RSS MiB': server.peakRssMiB() }]);
+
+    // Extension: 500 new records (250 copies of saved people, 250 new people) against the saved job.
+    const fresh = addressBook(generate(src, 400, 99).map((x) => x.record), src.places).slice(0, 250);
+    const newRecords = [...all.slice(0, 250).map((x, i) => ({ ...x, id: `copy-${i}` })), ...fresh.map((x, i) => ({ ...x, id: `new-${i}` }))];
+    const t1 = performance.now();
+    const inc = await fetch(`${server.url}/api/v1/dedupe`, { method: 'POST', headers, body: JSON.stringify({ job: q.job, records: newRecords }) });
+    const incBody = (await inc.json()) as { added?: { group: number | null }[] };
+    const incMs = performance.now() - t1;
+    console.log('\nIncremental matching (extension): 500 new records against the saved 100,000-record job:');
+    console.table([{ 'new records': newRecords.length, status: inc.status, 'joined a group': incBody.added?.filter((a) => a.group !== null).length, 'call ms (incl. reading and rewriting the job)': Math.round(incMs) }]);
   } finally {
     server.child.kill('SIGTERM');
     await closeState(dataDir);

@@ -153,6 +153,12 @@ test('saved job: GET ?job=, group review, wrong or missing codes; incremental ma
   t.is(more.status, 200);
   t.deepEqual(more.body.added, [{ id: 'd', group: 1 }, { id: 'e', group: null }]);
   t.deepEqual(more.body.groups[0].members, ['a', 'b', 'd']);
+  // the answer carries what changed; the saved job has the saved single and the new one
+  t.deepEqual(more.body.singles.map((s: { id: string }) => s.id), ['e']);
+  const after = await call(server, 'GET', `/api/v1/dedupe?job=${job}`);
+  t.deepEqual(after.body.groups[0].members, ['a', 'b', 'd']);
+  t.deepEqual(after.body.singles.map((s: { id: string }) => s.id), ['c', 'e']);
+  t.is(after.body.rows, 5);
   // the group grew: it needs a new review
   t.false(more.body.groups[0].processed);
   t.is(more.headers.get('x-service-charged'), '2');

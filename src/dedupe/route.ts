@@ -9,7 +9,7 @@ import type { Language } from '../http/language.js';
 import { isPlainObject, validate } from '../http/validation.js';
 import './outcomes.js';
 import { compareRequest, reviewRequest, type CompareRequest } from './schema.js';
-import { compare, isGroups, matchNew, present, type CoreGroups } from './service.js';
+import { compare, isGroups, matchNew, mergeIncremental, present, type CoreGroups } from './service.js';
 import { createSaved, getRecords, getSaved, putRecords, unfinished, updateSaved, type SavedDedupe } from './store.js';
 
 export const DEDUPE_PATHS = ['/api/v1/dedupe', '/api/v1/deduplica'] as const;
@@ -110,7 +110,8 @@ async function incremental(services: Services, req: FastifyRequest, reply: Fasti
     refund(services.db, ticket, r.records.length);
     throw coreError(error);
   }
-  const { added, ...groups } = result;
+  const { added } = result;
+  const groups = mergeIncremental(saved.result, result);
   const before = new Map((saved.result as CoreGroups).groups.map((g) => [g.group, g.members.length]));
   putRecords(services.db, saved.job, { records: [...stored.records, ...r.records], reference: null });
   const updated = updateSaved(services.db, saved.job, (s) => {
@@ -122,9 +123,18 @@ async function incremental(services: Services, req: FastifyRequest, reply: Fasti
     for (const k of Object.keys(s.processed)) if (!groups.groups.some((g) => String(g.group) === k)) delete s.processed[k];
   });
   chargeHeaders(reply, charge);
+  // Only what changed comes back (the whole job is one GET away): a 100,000-record job stays cheap.
+  const now = updated ?? saved;
+  const { count: _count, ...changed } = present({ groups: result.groups, singles: result.singles, min_level: result.min_level }, req.ctx.language, now.processed);
   return answer(req, reply, {
-    ...view(updated ?? saved, req.ctx.language),
+    ok: true,
+    job: now.job,
+    state: now.state,
+    rows: now.rows,
+    expires: now.expires,
     added: added.map((a) => ({ id: a.id, group: a.group })),
+    ...changed,
+    removed_groups: result.removed_groups,
     credit: charge,
   });
 }

@@ -61,8 +61,21 @@ export interface CoreMatches {
 
 export type CoreResult = CoreGroups | CoreMatches;
 
+/** Only what changed: touched and new groups, new singles, saved groups merged away. */
 export interface CoreIncremental extends CoreGroups {
+  removed_groups: number[];
   added: { id: Id; index: number; group: number | null }[];
+}
+
+/** A saved one-list result with the changes of an incremental call applied. */
+export function mergeIncremental(saved: CoreGroups, change: CoreIncremental): CoreGroups {
+  const replaced = new Set([...change.groups.map((g) => g.group), ...change.removed_groups]);
+  const grouped = new Set(change.groups.flatMap((g) => g.member_index));
+  return {
+    min_level: saved.min_level,
+    groups: [...saved.groups.filter((g) => !replaced.has(g.group)), ...change.groups].sort((a, b) => a.group - b.group),
+    singles: [...saved.singles.filter((s) => !grouped.has(s.index)), ...change.singles].sort((a, b) => a.index - b.index),
+  };
 }
 
 export function isGroups(r: CoreResult): r is CoreGroups {

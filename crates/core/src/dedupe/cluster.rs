@@ -110,12 +110,14 @@ impl UnionFind {
     }
 }
 
-/// Groups from the pairs at or above `min_level`; a group's level is its weakest link.
+/// Groups from the pairs at or above `min_level`; a group's level is its weakest link. Seeds are
+/// saved groups that keep their number; new groups are numbered after `numbered` and the seeds.
 pub fn build(
     records: &[Prepared],
     pairs: &[Pair],
     min_level: Level,
     seeds: &[SeedGroup],
+    numbered: usize,
 ) -> (Vec<Group>, Vec<Single>) {
     let n = records.len();
     let mut uf = UnionFind::new(n);
@@ -209,7 +211,12 @@ pub fn build(
     }
     let mut groups: Vec<Group> = Vec::new();
     let mut singles: Vec<Single> = Vec::new();
-    let mut next = seeds.iter().map(|s| s.group).max().unwrap_or(0);
+    let mut next = seeds
+        .iter()
+        .map(|s| s.group)
+        .max()
+        .unwrap_or(0)
+        .max(numbered);
     let mut roots: Vec<usize> = (0..n).filter(|&r| !members[r].is_empty()).collect();
     // Seeded groups keep their numbers; new ones follow in input order.
     roots.sort_by_key(|&r| (number[r].is_none(), number[r], members[r][0]));

@@ -187,7 +187,7 @@ pub fn run(register: &Register, input: RunInput) -> Result<RunResult> {
         None => {
             let records = prepare_all(register, &input.records, 0, foreign);
             let pairs = score_pairs(&records, &|_, _| true);
-            let (groups, singles) = cluster::build(&records, &pairs, min_level, &[]);
+            let (groups, singles) = cluster::build(&records, &pairs, min_level, &[], 0);
             Ok(RunResult::Groups(GroupsResult {
                 groups,
                 singles,
@@ -290,8 +290,12 @@ pub struct Added {
 
 #[derive(Debug, Serialize)]
 pub struct IncrementalResult {
+    /// Saved groups a new record joined or touched, and new groups; the others are unchanged.
     pub groups: Vec<Group>,
+    /// New records that stand alone.
     pub singles: Vec<Single>,
+    /// Saved groups merged into another one (the lowest number is kept).
+    pub removed_groups: Vec<usize>,
     pub added: Vec<Added>,
     pub min_level: Level,
 }
@@ -311,29 +315,140 @@ pub fn incremental(register: &Register, input: IncrementalInput) -> Result<Incre
             "group member index {bad} is beyond the saved records"
         )));
     }
-    let mut all = prepare_all(register, &input.records, 0, foreign);
-    all.extend(prepare_all(register, &input.new_records, n, foreign));
-    let pairs = score_pairs(&all, &|a, b| a >= n || b >= n);
-    let (groups, singles) = cluster::build(&all, &pairs, min_level, &input.groups);
-    let mut group_of: Vec<Option<usize>> = vec![None; all.len()];
-    for g in &groups {
-        for &i in &g.member_index {
-            group_of[i] = Some(g.group);
+    // Only saved records that could pair with a new one are prepared (and their groups, whose
+    // consolidated record may change); the rest of the saved job is not touched at all.
+    let chosen = incremental_scope(&input);
+    let subset: Vec<DedupeRecord> = chosen.iter().map(|&i| input.records[i].clone()).collect();
+    let mut all = prepare_all(register, &subset, 0, foreign);
+    // Saved records keep their saved ids (or positions) whatever their place in the subset.
+    for (p, &orig) in all.iter_mut().zip(&chosen) {
+        if input.records[orig].id.as_ref().is_none_or(Value::is_null) {
+            p.id = Value::from(orig as u64 + 1);
         }
     }
-    let added = (n..all.len())
+    let m = all.len();
+    all.extend(prepare_all(register, &input.new_records, n, foreign));
+    let to_orig = |i: usize| if i < m { chosen[i] } else { n + (i - m) };
+    let mut to_sub = std::collections::HashMap::new();
+    for (s, &o) in chosen.iter().enumerate() {
+        to_sub.insert(o, s);
+    }
+    let seeds: Vec<SeedGroup> = input
+        .groups
+        .iter()
+        .filter(|g| g.member_index.iter().any(|i| to_sub.contains_key(i)))
+        .map(|g| {
+            let mut g = g.clone();
+            g.member_index = g.member_index.iter().map(|i| to_sub[i]).collect();
+            for p in &mut g.pairs {
+                p.a_index = to_sub.get(&p.a_index).copied().unwrap_or(p.a_index);
+                p.b_index = to_sub.get(&p.b_index).copied().unwrap_or(p.b_index);
+            }
+            g
+        })
+        .collect();
+    let pairs = score_pairs(&all, &|a, b| a >= m || b >= m);
+    let numbered = input.groups.iter().map(|g| g.group).max().unwrap_or(0);
+    let (mut groups, singles) = cluster::build(&all, &pairs, min_level, &seeds, numbered);
+    // Back to the saved job's numbering: touched groups, and singles among the new records.
+    for g in &mut groups {
+        g.member_index = g.member_index.iter().map(|&i| to_orig(i)).collect();
+        g.main_record.index = to_orig(g.main_record.index);
+        for p in &mut g.pairs {
+            p.a_index = to_orig(p.a_index);
+            p.b_index = to_orig(p.b_index);
+        }
+    }
+    let singles: Vec<Single> = singles
+        .into_iter()
+        .filter(|s| s.index >= m)
+        .map(|mut s| {
+            s.index = to_orig(s.index);
+            s
+        })
+        .collect();
+    let kept: std::collections::HashSet<usize> = groups.iter().map(|g| g.group).collect();
+    let removed_groups = seeds
+        .iter()
+        .map(|s| s.group)
+        .filter(|g| !kept.contains(g))
+        .collect();
+    let mut group_of = std::collections::HashMap::new();
+    for g in &groups {
+        for &i in &g.member_index {
+            group_of.insert(i, g.group);
+        }
+    }
+    let added = (m..all.len())
         .map(|i| Added {
             id: all[i].id.clone(),
-            index: i,
-            group: group_of[i],
+            index: to_orig(i),
+            group: group_of.get(&to_orig(i)).copied(),
         })
         .collect();
     Ok(IncrementalResult {
         groups,
         singles,
+        removed_groups,
         added,
         min_level,
     })
+}
+
+/// Saved records a new one could pair with, by what needs no address verification: the head of
+/// the last name (either name field of a new record, for swapped names), a phone, an e-mail, a tax
+/// code; plus every member of a saved group one of them belongs to. Sorted saved indexes.
+fn incremental_scope(input: &IncrementalInput) -> Vec<usize> {
+    use crate::normalize::compact;
+    use std::collections::HashSet;
+    let head = |s: &str| -> String { compact(s).chars().take(4).collect() };
+    let details = |r: &DedupeRecord| -> Vec<String> {
+        let phones = r.all_phones().into_iter().map(|d| {
+            let digits: String = d.value().chars().filter(char::is_ascii_digit).collect();
+            format!("p{}", &digits[digits.len().saturating_sub(8)..])
+        });
+        let emails = r
+            .all_emails()
+            .into_iter()
+            .map(|d| format!("e{}", d.value().trim().to_lowercase()));
+        let tax = Some(compact(r.tax_code()))
+            .filter(|t| !t.is_empty())
+            .map(|t| format!("t{t}"));
+        phones.chain(emails).chain(tax).collect()
+    };
+    let mut wanted: HashSet<String> = HashSet::new();
+    for r in &input.new_records {
+        wanted.extend(details(r));
+        for name in [r.last_name(), r.first_name()] {
+            if !name.trim().is_empty() {
+                wanted.insert(format!("n{}", head(name)));
+            }
+        }
+        if r.last_name().trim().is_empty() {
+            wanted.insert("anonymous".into());
+        }
+    }
+    let hit: Vec<bool> = input
+        .records
+        .par_iter()
+        .map(|r| {
+            let name = if r.last_name().trim().is_empty() {
+                "anonymous".to_string()
+            } else {
+                format!("n{}", head(r.last_name()))
+            };
+            wanted.contains(&name) || details(r).iter().any(|k| wanted.contains(k))
+        })
+        .collect();
+    let mut chosen: HashSet<usize> = (0..hit.len()).filter(|&i| hit[i]).collect();
+    for g in &input.groups {
+        if g.member_index.iter().any(|i| chosen.contains(i)) {
+            chosen.extend(g.member_index.iter().copied());
+        }
+    }
+    let mut chosen: Vec<usize> = chosen.into_iter().collect();
+    chosen.sort_unstable();
+    chosen
 }
 
 #[cfg(test)]
@@ -591,9 +706,12 @@ mod tests {
         let old = json!([
             {"id": 1, "first_name": "Mario", "last_name": "Rossi", "address": "Corso Buenos Aires 33", "city": "Milano"},
             {"id": 2, "first_name": "Mario", "last_name": "Rossi", "address": "C.so Buenos Aires 33", "city": "Milano"},
-            {"id": 3, "first_name": "Paola", "last_name": "Galli", "address": "Via Dazio 90", "city": "Alessandria"}
+            {"id": 3, "first_name": "Paola", "last_name": "Galli", "address": "Via Dazio 90", "city": "Alessandria"},
+            {"id": 8, "first_name": "Laura", "last_name": "Fontana", "address": "Via Zamboni 33", "city": "Bologna"},
+            {"id": 9, "first_name": "Laura", "last_name": "Fontana", "address": "Via Zamboni, 33", "postcode": "40126", "city": "Bologna"}
         ]);
         let first = groups(old.clone(), "probable").unwrap();
+        assert_eq!(first.groups.len(), 2);
         let saved = serde_json::to_value(&first.groups).unwrap();
         let inc: IncrementalInput = serde_json::from_value(json!({
             "records": old, "groups": saved,
@@ -605,13 +723,19 @@ mod tests {
         }))
         .unwrap();
         let r = incremental(reg, inc).unwrap();
-        assert_eq!(r.groups.len(), 2);
-        assert_eq!(r.groups[0].group, 1);
+        // Only what changed comes back: group 1 grew, Paola Galli's two records form group 3
+        // (numbered after the saved ones); the Fontana group was not touched.
+        let numbers: Vec<usize> = r.groups.iter().map(|g| g.group).collect();
+        assert_eq!(numbers, vec![1, 3]);
         assert_eq!(r.groups[0].members, vec![json!(1), json!(2), json!(4)]);
-        assert_eq!(r.groups[1].group, 2);
+        assert_eq!(r.groups[0].member_index, vec![0, 1, 5]);
         assert_eq!(r.groups[1].members, vec![json!(3), json!(5)]);
+        assert_eq!(r.groups[1].member_index, vec![2, 6]);
+        assert!(r.removed_groups.is_empty());
         let joined: Vec<Option<usize>> = r.added.iter().map(|a| a.group).collect();
-        assert_eq!(joined, vec![Some(1), Some(2), None]);
+        assert_eq!(joined, vec![Some(1), Some(3), None]);
+        assert_eq!(r.singles.len(), 1);
+        assert_eq!((r.singles[0].id.clone(), r.singles[0].index), (json!(6), 7));
     }
 
     #[test]
