@@ -186,6 +186,12 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
     let precision = options.precision.clamp(1, 5);
     let address = text(&input.address);
     let mut parsed = parse::parse(address);
+    // "Via Roma 12 Milano", "Via Roma 12 - Milano (MI)": the city repeated at the end of the line
+    if parsed.house_number.is_none() && !text(&input.city).is_empty() {
+        if let Some(stripped) = strip_trailing_city(address, text(&input.city)) {
+            parsed = parse::parse(&stripped);
+        }
+    }
     if parsed.street_type.is_none() {
         if let Some((ty, rest)) = resolve::mistyped_type(&parsed.name) {
             parsed.street_type = Some(ty);
@@ -444,6 +450,30 @@ fn holder_source(streets: &Option<std::sync::Arc<CityStreets>>) -> &'static str 
 fn province_matches(written: &str, m: &Municipality) -> bool {
     let w = fold(written.trim_matches(['(', ')']));
     w == m.province || w == fold(&m.province_name)
+}
+
+/// The line without the city (and a province in brackets) repeated at its end.
+fn strip_trailing_city(address: &str, city: &str) -> Option<String> {
+    let city_words = fold(city).split(' ').filter(|w| !w.is_empty()).count();
+    if city_words == 0 {
+        return None;
+    }
+    let mut words: Vec<&str> = address.split_whitespace().collect();
+    if words
+        .last()
+        .is_some_and(|w| w.starts_with('(') && w.ends_with(')') && w.len() == 4)
+    {
+        words.pop();
+    }
+    if words.len() <= city_words + 1 {
+        return None;
+    }
+    let tail = words[words.len() - city_words..].join(" ");
+    if fold(&tail) != fold(city) {
+        return None;
+    }
+    let head = words[..words.len() - city_words].join(" ");
+    Some(head.trim_end_matches([' ', ',', '-', '–']).to_string())
 }
 
 fn input_key(parsed: &ParsedAddress) -> String {

@@ -179,6 +179,17 @@ pub fn municipality<'r>(
                 CityMatch::Changed
             };
         }
+        // a city found only approximately (typo, frazione) must agree with what else was written:
+        // "Paris" with postcode 75001 is not an Italian frazione
+        if how == CityMatch::Changed || how == CityMatch::Form {
+            let pc = normalize_postcode(postcode);
+            if pc.len() == 5 {
+                cands.retain(|(_, c)| c.postcodes.is_empty() || c.postcodes.contains(&pc));
+            }
+            if let Some(p) = &province {
+                cands.retain(|(_, c)| &c.province == p);
+            }
+        }
         if cands.is_empty() {
             // the city may be unknown while the postcode is certain
             let by_pc = by_postcode(register, postcode, province.as_deref());

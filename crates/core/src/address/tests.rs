@@ -263,3 +263,46 @@ fn a_frazione_written_as_the_city() {
     assert!(r.outcome.contains(&"CITY".to_string()), "{r:?}");
     assert_eq!(r.geo.map(|g| g.precision), Some("house_number"));
 }
+
+#[test]
+fn options_precision_and_foreign_detect() {
+    let Some(reg) = register() else { return };
+    // a swap of two letters: fixed at the default precision, not at precision 1
+    let c = contact("Via Normanida 90", "40132", "Bologna", "BO");
+    let strict = VerifyOptions {
+        precision: 1,
+        ..Default::default()
+    };
+    assert!(verify(reg, &c, &strict)
+        .outcome
+        .contains(&"STREET_NOT_FOUND".to_string()));
+    assert_eq!(
+        verify(reg, &c, &VerifyOptions::default())
+            .normalized
+            .address,
+        "Via Normandia 90"
+    );
+    // no country, a city Italy does not have, a country named: foreign only with `detect`
+    let c = contact("Rue de Rivoli 10", "75001", "Paris", "");
+    assert_eq!(
+        verify(reg, &c, &VerifyOptions::default()).outcome,
+        vec!["CITY_NOT_FOUND"]
+    );
+    let detect = VerifyOptions {
+        foreign: Foreign::Detect,
+        ..Default::default()
+    };
+    let c = contact("Rue de Rivoli 10, Francia", "75001", "Paris", "");
+    let r = verify(reg, &c, &detect);
+    assert_eq!(r.outcome, vec!["FOREIGN"], "{r:?}");
+}
+
+#[test]
+fn the_city_repeated_at_the_end_of_the_line() {
+    if register().is_none() {
+        return;
+    }
+    let r = check("Via Normandia 90 Bologna (BO)", "40132", "Bologna", "BO");
+    assert_eq!(r.normalized.address, "Via Normandia 90", "{r:?}");
+    assert_eq!(r.geo.map(|g| g.precision), Some("house_number"));
+}
