@@ -84,9 +84,21 @@ fn is_vowel(c: char) -> bool {
     matches!(c, 'A' | 'E' | 'I' | 'O' | 'U')
 }
 
-/// Three letters for a last name: consonants, then vowels, then X.
-pub fn last_name_part(folded: &str) -> String {
-    let letters: Vec<char> = folded.chars().filter(char::is_ascii_uppercase).collect();
+/// The A-Z letters of a name; folded first unless it already is (callers may pass raw text).
+fn letters(name: &str) -> Vec<char> {
+    let folded;
+    let text = if name.bytes().all(|b| b.is_ascii_uppercase() || b == b' ') {
+        name
+    } else {
+        folded = crate::normalize::fold(name);
+        &folded
+    };
+    text.chars().filter(char::is_ascii_uppercase).collect()
+}
+
+/// Three letters for a last name: consonants, then vowels, then X. Takes raw or folded text.
+pub fn last_name_part(name: &str) -> String {
+    let letters = letters(name);
     let consonants = letters.iter().copied().filter(|&c| !is_vowel(c));
     let vowels = letters.iter().copied().filter(|&c| is_vowel(c));
     consonants
@@ -97,15 +109,15 @@ pub fn last_name_part(folded: &str) -> String {
 }
 
 /// Three letters for a first name: with four or more consonants the 1st, 3rd and 4th.
-pub fn first_name_part(folded: &str) -> String {
-    let letters: Vec<char> = folded.chars().filter(char::is_ascii_uppercase).collect();
+pub fn first_name_part(name: &str) -> String {
+    let letters = letters(name);
     let consonants: Vec<char> = letters.iter().copied().filter(|&c| !is_vowel(c)).collect();
     if consonants.len() >= 4 {
         return [consonants[0], consonants[2], consonants[3]]
             .iter()
             .collect();
     }
-    last_name_part(folded)
+    last_name_part(name)
 }
 
 #[cfg(test)]
@@ -129,6 +141,8 @@ mod tests {
         assert_eq!(first_name_part("GIANFRANCO"), "GFR");
         assert_eq!(first_name_part("EVA"), "VEA");
         assert_eq!(first_name_part("IO"), "IOX");
+        assert_eq!(last_name_part("D'Angelo"), "DNG");
+        assert_eq!(first_name_part("Nicolò"), "NCL");
     }
 
     #[test]
