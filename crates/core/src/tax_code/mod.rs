@@ -66,25 +66,17 @@ impl Action {
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
 pub struct BatchItem {
-    #[serde(default)]
     pub action: Option<String>,
-    #[serde(default)]
     pub id: Option<serde_json::Value>,
-    #[serde(default)]
     pub tax_code: Option<String>,
-    #[serde(default)]
     pub last_name: Option<String>,
-    #[serde(default)]
     pub first_name: Option<String>,
-    #[serde(default)]
     pub gender: Option<String>,
-    #[serde(default)]
     pub birth_date: Option<String>,
-    #[serde(default)]
     pub birth_place: Option<String>,
     /// A foreign country the caller recognised in a language the register does not hold.
-    #[serde(default)]
     pub birth_place_iso3: Option<String>,
 }
 
