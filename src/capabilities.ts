@@ -10,6 +10,7 @@ export const CAPABILITY_MODULES: Record<string, () => Promise<Capability<unknown
   email: async () => (await import('./email/service.js')).capability as Capability<unknown>,
   website: async () => (await import('./website/service.js')).capability as Capability<unknown>,
   enrichment: async () => (await import('./enrichment/service.js')).capability as Capability<unknown>,
+  'tax-code': async () => (await import('./tax-code/service.js')).capability as Capability<unknown>,
 };
 
 export async function loadCapability(name: string): Promise<Capability<unknown>> {
