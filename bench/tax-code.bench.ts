@@ -157,7 +157,7 @@ async function main(): Promise<void> {
       };
     });
     console.table(rows);
-    console.log(`generate: ${unresolved} of ${BATCH} birth places did not exist on the birth date (later mergers) and answer error birth_place`);
+    console.log(`generate: ${unresolved} of ${BATCH} birth places did not exist on the birth date (later mergers): error birth_place or ambiguous_place`);
     console.log(`batch of ${BATCH}; the peer gave our code for ${agree} of ${BATCH - unresolved} generated persons (the rest: its municipality list differs or lacks the name)`);
     console.log('validate: the peer checks form and check character only; ours also checks month, date and place against the register, decodes homocodes and names the place');
     console.log('extract: the peer computeInverse (birth date, gender, place from its own list) beside ours (plus age, century rule, place as named on the birth date)');
