@@ -181,7 +181,11 @@ fn text(s: &Option<String>) -> &str {
 }
 
 pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions) -> ContactResult {
-    let mut r = ContactResult::default();
+    // ok is false only for INCOMPLETE_DATA (the spec's one case); everything else is an answer
+    let mut r = ContactResult {
+        ok: true,
+        ..Default::default()
+    };
     let mut out = Outcome::default();
     let precision = options.precision.clamp(1, 5);
     let address = text(&input.address);
@@ -235,6 +239,7 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
     };
     if address.is_empty() && city_in.is_empty() && postcode_in.is_empty() {
         out.condition("INCOMPLETE_DATA");
+        r.ok = false;
         r.outcome = out.codes();
         return r;
     }
@@ -274,6 +279,7 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
         }
         CityResolution::Missing => {
             out.condition("INCOMPLETE_DATA");
+            r.ok = false;
             r.outcome = out.codes();
             return r;
         }

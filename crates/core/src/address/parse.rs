@@ -185,7 +185,8 @@ pub fn parse(line: &str) -> ParsedAddress {
 
 /// `KM 3,5` keeps its decimal comma from being read as a separator.
 fn km_decimal_comma(line: &str) -> String {
-    let upper = line.to_uppercase();
+    // ASCII upper case keeps byte offsets valid in `line`
+    let upper = line.to_ascii_uppercase();
     let Some(k) = upper.find("KM") else {
         return line.to_string();
     };
@@ -204,7 +205,8 @@ fn km_decimal_comma(line: &str) -> String {
 
 /// `c/o Rossi` and `presso Rossi` up to the next comma.
 fn take_care_of(line: &str, out: &mut ParsedAddress) -> String {
-    let upper = line.to_uppercase();
+    // ASCII upper case keeps byte offsets valid in `line`
+    let upper = line.to_ascii_uppercase();
     let mut found: Option<(usize, usize)> = None;
     for marker in ["C/O ", "C/O.", "C.O. ", "PRESSO "] {
         let mut from = 0;
@@ -707,6 +709,42 @@ mod tests {
         let p = parse("Via Roma 12 presso Studio Bianchi");
         assert_eq!(p.care_of.as_deref(), Some("Studio Bianchi"));
         assert_eq!(p.house_number, hn(12, ""));
+    }
+
+    #[test]
+    fn any_text_parses_without_panic() {
+        for line in [
+            "",
+            " ",
+            ",,,",
+            "ß c/o ß, ﬁ presso Ⅻ",
+            "ǅ KM 3,5,",
+            "n°",
+            "N.",
+            "c/o",
+            "presso",
+            "Via 𝕽oma 12/Ä",
+            "12-",
+            "-12",
+            "KM",
+            "km ,",
+            "Via Roma 99999999999999",
+            "C.P.",
+            "Casella Postale",
+            "scala",
+            "1 scala",
+            "Straße 5 presso Müller, İstanbul",
+            "ΟΔΟΣ 5",
+            "通り 3",
+            "\u{0}\u{1}",
+            "/",
+            "12//",
+            "12/",
+            "v.",
+            "P.ZZA",
+        ] {
+            let _ = parse(line);
+        }
     }
 
     #[test]

@@ -20,6 +20,31 @@ pub const REQUIRED: &[(&str, &str)] = &[
     ),
 ];
 
+/// Files that add streets and house numbers when present; each missing one only narrows what is
+/// verified (a missing ANNCSU region is listed in the import summary as `streets_missing_regions`).
+pub const OPTIONAL: &[(&str, &str)] = &[
+    (
+        "it/anncsu_odonimi/odonimi_XX.csv.gz",
+        "ANNCSU street names per region, XX = ISTAT region code 01-20 (onData archivio_anncsu, output/odonimi_XX.csv.gz): https://github.com/ondata/archivio_anncsu",
+    ),
+    (
+        "it/anncsu_indirizzi/",
+        "ANNCSU open-data extracts INDIR_* / STRAD_* (national or regional, CSV or zip) from the Agenzia delle Entrate ANNCSU portal",
+    ),
+    (
+        "it/civici/alessandria/numeri-civici.csv.gz",
+        "Comune di Alessandria house numbers (+ viario.csv.gz): https://github.com/ComunediAlessandria/open-data",
+    ),
+    (
+        "it/civici/bologna/civici_2012.csv.gz",
+        "Comune di Bologna house numbers (2012)",
+    ),
+    (
+        "it/civici/milano/Civici_20181001.csv.gz",
+        "Comune di Milano ds634 Numeri civici (+ Viario_20181001.csv.gz, TIPOVIA.csv, ds634_civici_coordinategeografiche_*.json.gz for postcodes)",
+    ),
+];
+
 pub fn check(source: &Path) -> Result<()> {
     let missing: Vec<String> = REQUIRED
         .iter()
