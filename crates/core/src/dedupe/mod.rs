@@ -739,6 +739,23 @@ mod tests {
     }
 
     #[test]
+    fn companies_meet_without_their_legal_form() {
+        let Some(r) = groups(
+            json!([
+                {"id": 1, "last_name": "Rossi Costruzioni S.r.l.", "address": "Via Dazio 90", "city": "Alessandria"},
+                {"id": 2, "last_name": "ROSSI COSTRUZIONI", "address": "via Dazio, 90", "postcode": "15122", "city": "Alessandria"},
+                {"id": 3, "last_name": "Rossi Impianti S.r.l.", "address": "Via Dazio 90", "city": "Alessandria"}
+            ]),
+            "probable",
+        ) else {
+            return;
+        };
+        assert_eq!(r.groups.len(), 1);
+        assert_eq!(r.groups[0].members, vec![json!(1), json!(2)]);
+        assert_eq!(r.groups[0].level, Level::Certain);
+    }
+
+    #[test]
     fn bad_options_are_bad_input() {
         let Some(reg) = register() else { return };
         let input: RunInput =

@@ -28,6 +28,9 @@ pub struct NamesData {
     /// First names common enough to be names in their own right, with gender M, F or U.
     #[serde(default)]
     pub known: Vec<(String, char)>,
+    /// Legal-form suffixes of company names, folded (`S R L`, `SOCIETA PER AZIONI`), longest first.
+    #[serde(default)]
+    pub legal_suffixes: Vec<String>,
 }
 
 #[derive(Default)]
@@ -35,6 +38,7 @@ pub struct Names {
     forms: HashMap<String, NameEntry>,
     role_localparts: HashSet<String>,
     known: HashMap<String, char>,
+    legal_suffixes: Vec<String>,
 }
 
 impl Names {
@@ -51,6 +55,7 @@ impl Names {
             forms: data.forms.into_iter().collect(),
             role_localparts: data.role_localparts.into_iter().collect(),
             known: data.known.into_iter().collect(),
+            legal_suffixes: data.legal_suffixes,
         }
     }
 
@@ -67,6 +72,35 @@ impl Names {
             weak = e.weak;
         }
         (out, weak)
+    }
+
+    /// A company name without its legal form: `ROSSI COSTRUZIONI S R L` and `ROSSI COSTRUZIONI
+    /// SRL` and `ROSSI COSTRUZIONI` are one name. Only a suffix is removed, and never the whole name.
+    pub fn strip_legal_form<'a>(&self, folded: &'a str) -> &'a str {
+        let mut name = folded;
+        for _ in 0..2 {
+            let before = name;
+            for suffix in &self.legal_suffixes {
+                if let Some(rest) = name.strip_suffix(suffix.as_str()) {
+                    if rest.ends_with(' ') && !rest.trim().is_empty() {
+                        name = rest.trim_end();
+                        break;
+                    }
+                }
+            }
+            // `& C.` before the form (Rossi Mario & C. s.n.c.) folds to ` C` or ` E C`
+            for tail in [" E C", " C"] {
+                if let Some(rest) = name.strip_suffix(tail) {
+                    if before != name && !rest.trim().is_empty() {
+                        name = rest.trim_end();
+                    }
+                }
+            }
+            if before == name {
+                break;
+            }
+        }
+        name
     }
 
     /// Gender of a common first name (compact-folded), None when not a common name.
@@ -214,6 +248,7 @@ mod tests {
                 .into_iter()
                 .map(|(g, n)| (n.to_string(), g))
                 .collect(),
+            legal_suffixes: Vec::new(),
         })
     }
 
@@ -235,6 +270,38 @@ mod tests {
         assert_eq!(c("Maria Grazia", "Maria"), FirstName::Initial);
         assert_eq!(c("Gian Marco", "Gianmarco"), FirstName::Equal);
         assert_eq!(c("Marco", "Mirco"), FirstName::Different);
+    }
+
+    #[test]
+    fn legal_forms_are_not_part_of_the_name() {
+        let n = Names::from_data(NamesData {
+            legal_suffixes: vec![
+                "SOCIETA PER AZIONI".into(),
+                "S N C".into(),
+                "S R L".into(),
+                "SNC".into(),
+                "SRL".into(),
+            ],
+            ..Default::default()
+        });
+        assert_eq!(
+            n.strip_legal_form(&fold("Rossi Costruzioni S.r.l.")),
+            "ROSSI COSTRUZIONI"
+        );
+        assert_eq!(
+            n.strip_legal_form(&fold("ROSSI COSTRUZIONI SRL")),
+            "ROSSI COSTRUZIONI"
+        );
+        assert_eq!(
+            n.strip_legal_form(&fold("Bianchi Mario & C. s.n.c.")),
+            "BIANCHI MARIO"
+        );
+        assert_eq!(
+            n.strip_legal_form(&fold("Ferrari società per azioni")),
+            "FERRARI"
+        );
+        assert_eq!(n.strip_legal_form(&fold("SRL")), "SRL");
+        assert_eq!(n.strip_legal_form(&fold("Marco Srlato")), "MARCO SRLATO");
     }
 
     #[test]

@@ -122,8 +122,14 @@ pub fn prepare(
         .clone()
         .filter(|v| !v.is_null())
         .unwrap_or_else(|| Value::from(index as u64 + 1));
-    let last = fold(rec.last_name());
     let first = fold(rec.first_name());
+    let last = fold(rec.last_name());
+    // A company (no first name): its legal form is not part of its name.
+    let last = if first.is_empty() {
+        register.names.strip_legal_form(&last).to_string()
+    } else {
+        last
+    };
     let first_key = FirstNameKey::new(&register.names, &first);
     let gender = match rec.gender().to_uppercase().as_str() {
         "M" | "MALE" | "MASCHIO" | "MASCHILE" | "UOMO" => Some('M'),

@@ -13,6 +13,7 @@ const VARIANTS: &str = "contact/names/it_name_spelling_variants.csv";
 const EN_NICKNAMES: &str = "contact/names/en_nicknames_carltonnorthern.csv";
 const BIRTHS: &str = "contact/names/it_firstnames_gender_births_italiatools.csv";
 const ADMINISTRATORS: &str = "contact/names/it_firstnames_gender_amministratori.csv";
+const LEGAL_FORMS: &str = "contact/legal/it_legal_form_markers.csv";
 const ROLE_LOCALPARTS: &str = "contact/email/it_role_localparts.csv";
 
 /// Optional data: a register without it still opens, and dedupe compares first names literally.
@@ -108,10 +109,12 @@ pub fn import(ctx: &mut ImportContext) -> Result<()> {
     PROGRESS.advance(1);
 
     let known = known_first_names(ctx)?;
+    let legal_suffixes = legal_suffixes(ctx)?;
     let data = NamesData {
         forms: forms.into_iter().collect(),
         role_localparts: role_localparts.into_iter().collect(),
         known: known.into_iter().collect(),
+        legal_suffixes,
     };
     let mut wtxn = ctx.env.write_txn()?;
     ctx.dbs
@@ -178,4 +181,33 @@ fn known_first_names(ctx: &mut ImportContext) -> Result<BTreeMap<String, char>> 
 
 fn num(v: Option<&str>) -> f64 {
     v.and_then(|s| s.trim().parse().ok()).unwrap_or(0.0)
+}
+
+/// Legal forms written after a company name (S.R.L., S.P.A., S.N.C., & C. S.A.S....), folded,
+/// longest first so that `S R L S` is removed before `S R L`. Forms that may stand before the name
+/// or that are ambiguous (`s.s.` is also santi or strada statale) are left out.
+fn legal_suffixes(ctx: &mut ImportContext) -> Result<Vec<String>> {
+    let path = ctx.source.join(LEGAL_FORMS);
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let mut out: BTreeSet<String> = BTreeSet::new();
+    let mut rows = 0;
+    for rec in csv_reader(&path, b',')?.records() {
+        let rec = rec?;
+        rows += 1;
+        if rec.get(6) != Some("suffisso") || rec.get(0) == Some("SS") {
+            continue;
+        }
+        for v in rec.get(2).unwrap_or("").split('|') {
+            let f = crate::normalize::fold(v);
+            if f.len() >= 3 {
+                out.insert(f);
+            }
+        }
+    }
+    ctx.record("it_legal_form_markers", &path, rows, "");
+    let mut list: Vec<String> = out.into_iter().collect();
+    list.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    Ok(list)
 }
