@@ -250,6 +250,13 @@ export const FIELD_IT: Readonly<Record<string, string>> = {
   matches: 'abbinamenti',
 };
 
+/** Fields of ours that the spec's table does not name, in the same Italian style. */
+const EXTRA_FIELD_IT: Readonly<Record<string, string>> = {
+  options: 'opzioni',
+  decoded: 'decodificato',
+  current_name: 'nome_attuale',
+};
+
 /** Synonyms accepted on input (and in batch file headers). */
 const SYNONYMS: Readonly<Record<string, string>> = {
   zip: 'postcode',
@@ -300,8 +307,10 @@ const VALUE_IT: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   subject_type: { natural_person: 'persona_fisica' },
 };
 
+const FIELD_OUT_IT: Readonly<Record<string, string>> = { ...EXTRA_FIELD_IT, ...FIELD_IT };
+
 const FIELD_EN: Readonly<Record<string, string>> = Object.fromEntries([
-  ...Object.entries(FIELD_IT).map(([en, it]) => [it, en]),
+  ...Object.entries(FIELD_OUT_IT).map(([en, it]) => [it, en]),
   ...Object.entries(SYNONYMS),
 ]);
 
@@ -350,14 +359,14 @@ export function toItalianOutput(value: unknown, parentKey = ''): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     // outcome counts are keyed by label kinds: translate those keys too
-    out[FIELD_IT[key] ?? key] = toItalianOutput(v, key);
+    out[FIELD_OUT_IT[key] ?? key] = toItalianOutput(v, key);
   }
   return out;
 }
 
 /** A CSV header or field name in the response language. */
 export function fieldName(key: string, italian: boolean): string {
-  return italian ? (FIELD_IT[key] ?? key) : key;
+  return italian ? (FIELD_OUT_IT[key] ?? key) : key;
 }
 
 /** Outcome codes from an Italian client (e.g. in a saved batch file) read back as English. */
