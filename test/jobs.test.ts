@@ -4,7 +4,7 @@ import { createAccount, createToken } from '../src/account/tokens.js';
 import { addPack, current } from '../src/credit/ledger.js';
 import { closeState, openState } from '../src/state/db.js';
 import { startServerProcess } from './helpers/process.js';
-import { call, freshDataDir, startServer, type TestServer } from './helpers/server.js';
+import { call, freshDataDir, startServer, type TestServer, waitFor } from './helpers/server.js';
 
 let server: TestServer;
 test.before(async () => {
@@ -13,15 +13,6 @@ test.before(async () => {
 test.after.always(async () => server?.close());
 
 const phones = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `r${i}`, phone: i % 3 === 0 ? `+41 44 ${String(1000000 + i)}` : `02 ${String(1000000 + i)}` }));
-
-async function waitFor<T>(probe: () => Promise<T>, done: (v: T) => boolean, ms = 60_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (done(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 test('a job goes queued → completed; results inline, CSV with Italian headers, outcome counts', async (t) => {
   const queued = await call(server, 'POST', '/api/v1/phone', { async: true, items: phones(30) });

@@ -16,7 +16,7 @@ import { native, openRegister } from '../src/native.js';
 import { NOTE_TEXTS } from '../src/tax-code/messages.js';
 import { taxCodeItem } from '../src/tax-code/schema.js';
 import { processTaxCodes } from '../src/tax-code/service.js';
-import { call, startServer, type TestServer } from './helpers/server.js';
+import { call, startServer, type TestServer, waitFor } from './helpers/server.js';
 
 // The peer ships CommonJS exporting `{ CodiceFiscale }`; its typings describe a default export.
 type Peer = typeof import('codice-fiscale-js').default;
@@ -425,15 +425,6 @@ test('compare lists differences; a name difference abroad carries the transliter
   const nothing = await one('compare', { tax_code: abroad });
   t.deepEqual([nothing.outcome, nothing.error], [['TAX_CODE_DATA_MISSING'], 'last_name']);
 });
-
-async function waitFor<T>(probe: () => Promise<T>, done: (v: T) => boolean, ms = 60_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (done(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 test('HTTP: one item, English; Italian alias, keys and codes; charged one light operation', async (t) => {
   const g = await call(server, 'POST', '/api/v1/tax-code', { action: 'generate', last_name: 'Rossi', first_name: 'Mario', gender: 'M', birth_date: '1980-01-01', birth_place: 'Roma (RM)' });

@@ -124,3 +124,13 @@ export async function call(server: TestServer, method: string, pathAndQuery: str
   }
   return { status: res.status, headers: res.headers, body: parsed };
 }
+
+/** Polls until `done` holds or `ms` pass, and returns the last answer (assert on it). */
+export async function waitFor<T>(probe: () => Promise<T>, done: (v: T) => boolean, ms = 60_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (done(v) || Date.now() > until) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
