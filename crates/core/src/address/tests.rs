@@ -306,3 +306,22 @@ fn the_city_repeated_at_the_end_of_the_line() {
     assert_eq!(r.normalized.address, "Via Normandia 90", "{r:?}");
     assert_eq!(r.geo.map(|g| g.precision), Some("house_number"));
 }
+
+#[test]
+fn autocomplete_lookups_on_the_register() {
+    let Some(r) = register() else { return };
+    use crate::register::street::{house_numbers, search_streets, search_streets_in_province};
+    let hits = search_streets(&r.streets, "A944", "via norm", 5);
+    assert!(hits.iter().any(|h| h.name == "NORMANDIA"), "{hits:?}");
+    let typo = search_streets_in_province(r, "BO", "via normadia", 5);
+    assert_eq!(
+        typo.first().map(|h| h.name.as_str()),
+        Some("NORMANDIA"),
+        "{typo:?}"
+    );
+    let numbers = house_numbers(&r.streets, "A944", typo[0].index);
+    assert!(numbers.len() > 10);
+    assert!(numbers
+        .windows(2)
+        .all(|w| (w[0].number, &w[0].suffix) <= (w[1].number, &w[1].suffix)));
+}

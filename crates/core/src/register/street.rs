@@ -582,6 +582,10 @@ pub fn search_streets(
             push(i, d.max(1), &mut hits);
         }
     }
+    // the type written first, then the closest names
+    if let Some(t) = parsed.street_type {
+        hits.sort_by_key(|h| (h.street_type != t, h.distance));
+    }
     hits.truncate(limit);
     hits
 }
