@@ -255,6 +255,15 @@ const EXTRA_FIELD_IT: Readonly<Record<string, string>> = {
   options: 'opzioni',
   decoded: 'decodificato',
   current_name: 'nome_attuale',
+  reasons: 'motivi',
+  pairs: 'coppie',
+  score: 'punteggio',
+  others: 'altri',
+  added: 'aggiunti',
+  removed_groups: 'gruppi_rimossi',
+  expires: 'scade',
+  explanation: 'spiegazione',
+  refunded: 'rimborsate',
 };
 
 /** Synonyms accepted on input (and in batch file headers). */

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::names::FirstNameKey;
 use super::record::{vcard_type, AddressIn, DedupeRecord, DetailIn};
-use crate::normalize::{compact, fold};
+use crate::normalize::fold;
 use crate::register::Register;
 
 impl Addr {
@@ -160,7 +160,7 @@ pub fn prepare(
     addresses = dedup_addresses(addresses);
     let internal_duplicate = addresses.len() + p.len() + e.len() < before;
 
-    let tax = tax_code(rec.tax_code(), &last, &first);
+    let tax = tax_code(register, rec.tax_code(), &last, &first);
     Prepared {
         id,
         last_compact: last.replace(' ', ""),
@@ -432,25 +432,22 @@ fn email(register: &Register, d: &DetailIn) -> Detail {
     }
 }
 
-/// A well-formed tax code, and whether its name letters agree with the record's name.
-/// Built on `crate::tax_code` (check character and name letters), never a second copy of it.
-fn tax_code(text: &str, last: &str, first: &str) -> Option<TaxCode> {
-    use crate::tax_code::code::{check_char, decode_homocode, first_name_part, last_name_part};
-    let code = compact(text);
-    if code.len() != 16 || !code.is_ascii() {
+/// A valid tax code (every check of `crate::tax_code::validate`: check character, month, date,
+/// place, homocodes), with homocode letters decoded so variants of one person compare equal, and
+/// whether it agrees with the record's name (`crate::tax_code::consistent_with`).
+fn tax_code(register: &Register, text: &str, last: &str, first: &str) -> Option<TaxCode> {
+    if text.trim().is_empty() {
         return None;
     }
-    let bytes = code.as_bytes();
-    if check_char(&bytes[..15]) != Some(bytes[15]) {
+    let validation = crate::tax_code::validate(register, text);
+    if !validation.valid {
         return None;
     }
-    let plain = decode_homocode(bytes);
     let consistent = !last.is_empty()
         && !first.is_empty()
-        && last_name_part(last) == code[..3]
-        && first_name_part(first) == code[3..6];
+        && crate::tax_code::consistent_with(register, text, Some(last), Some(first), None, None);
     Some(TaxCode {
-        code: String::from_utf8_lossy(&plain).to_string(),
+        code: validation.decoded.unwrap_or(validation.tax_code),
         consistent,
     })
 }
