@@ -309,7 +309,8 @@ fn to_roman(mut n: u32) -> String {
 pub fn is_particle(w: &str) -> bool {
     matches!(
         w,
-        "DI" | "DEL"
+        "DI" | "DE"
+            | "DEL"
             | "DELLO"
             | "DELLA"
             | "DEI"

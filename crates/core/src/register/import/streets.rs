@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::{alessandria, anncsu, bologna, milano, odonimi, ImportContext, PROGRESS};
-use crate::address::key::{full_key, loose_key, sorted_key};
+use crate::address::key::{full_key, loose_key, loose_tokens, sorted_key};
 use crate::register::street::{
     build_fst, edit_distance, CityStreetsRecord, HouseNumberEntry, Street,
 };
@@ -17,6 +17,8 @@ pub struct CityBuild {
     by_id: HashMap<u64, usize>,
     /// Built on first use by a municipal source.
     keys: Option<HashMap<String, Vec<usize>>>,
+    /// Loose tokens of every street's name, built on first use.
+    tokens: Option<Vec<Vec<String>>>,
     /// Keys with one letter deleted (and the keys themselves), built on first use.
     deletions: Option<HashMap<String, Vec<usize>>>,
     pub complete_numbers: bool,
@@ -48,6 +50,9 @@ impl CityBuild {
             for k in keys_of(&street) {
                 keys.entry(k).or_default().push(i);
             }
+        }
+        if let Some(t) = self.tokens.as_mut() {
+            t.push(loose_tokens(&street.name));
         }
         if let Some(d) = self.deletions.as_mut() {
             for v in deletions(&loose_key(&street.name)) {
@@ -95,8 +100,12 @@ impl CityBuild {
         if let Some(i) = found {
             return i;
         }
-        // the same street spelled one letter apart by the two lists (STELIO / STELLIO LOZZA)
-        if let Some(i) = self.one_letter_apart(street_type, name) {
+        // the same street spelled one letter apart by the two lists (STELIO / STELLIO LOZZA), or
+        // without the first name the other list has (VIA GARIBALDI / VIA GIUSEPPE GARIBALDI)
+        let same = self
+            .one_letter_apart(street_type, name)
+            .or_else(|| self.first_words_left_out(street_type, name));
+        if let Some(i) = same {
             let alt = name.to_string();
             if self.streets[i].name != alt && !self.streets[i].alt_names.contains(&alt) {
                 self.streets[i].alt_names.push(alt);
@@ -131,6 +140,29 @@ impl CityBuild {
             .collect();
         hits.sort();
         hits.dedup();
+        (hits.len() == 1).then(|| hits[0])
+    }
+
+    /// The only street of the type whose name ends with every word of `name` (and has more).
+    fn first_words_left_out(&mut self, street_type: &str, name: &str) -> Option<usize> {
+        let words = loose_tokens(name);
+        if words.is_empty() || words.iter().all(|w| w.len() < 4) {
+            return None;
+        }
+        if self.tokens.is_none() {
+            self.tokens = Some(self.streets.iter().map(|s| loose_tokens(&s.name)).collect());
+        }
+        let tokens = self.tokens.as_ref()?;
+        let hits: Vec<usize> = tokens
+            .iter()
+            .enumerate()
+            .filter(|(i, theirs)| {
+                self.streets[*i].street_type == street_type
+                    && theirs.len() > words.len()
+                    && theirs.ends_with(&words)
+            })
+            .map(|(i, _)| i)
+            .collect();
         (hits.len() == 1).then(|| hits[0])
     }
 
