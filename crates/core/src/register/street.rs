@@ -90,6 +90,17 @@ pub struct CityStreetsRecord {
     pub fst_slots: Vec<Vec<u32>>,
 }
 
+/// Another name of a street without the type it may carry (`VIA GARIBALDI`, the spelling of a
+/// municipal list merged into the ANNCSU street); second-language names carry none.
+pub fn alt_name_part(alt: &str) -> String {
+    let (ty, name) = crate::address::street_type::split(alt);
+    if ty.is_empty() {
+        alt.to_string()
+    } else {
+        name
+    }
+}
+
 /// The keys every street is found under, computed the same way at import and at query time.
 pub fn street_keys(street: &Street) -> Vec<(KeyKind, String)> {
     let mut keys = vec![
@@ -102,8 +113,8 @@ pub fn street_keys(street: &Street) -> Vec<(KeyKind, String)> {
     ];
     for alt in &street.alt_names {
         keys.push((KeyKind::Full, full_key(alt)));
-        keys.push((KeyKind::Loose, loose_key(alt)));
-        keys.push((KeyKind::Sorted, sorted_key(alt)));
+        keys.push((KeyKind::Loose, loose_key(&alt_name_part(alt))));
+        keys.push((KeyKind::Sorted, sorted_key(&alt_name_part(alt))));
     }
     keys.retain(|(_, k)| !k.is_empty());
     keys
@@ -141,7 +152,7 @@ impl CityStreets {
         let mut name_tokens: Vec<Vec<Vec<String>>> = Vec::with_capacity(record.streets.len());
         for s in &record.streets {
             let mut all = vec![loose_tokens(&s.name)];
-            all.extend(s.alt_names.iter().map(|a| loose_tokens(a)));
+            all.extend(s.alt_names.iter().map(|a| loose_tokens(&alt_name_part(a))));
             name_tokens.push(all);
         }
         for (i, s) in record.streets.iter().enumerate() {
@@ -346,10 +357,10 @@ fn one_deletions(word: &str) -> Vec<String> {
 fn fst_entries(record: &CityStreetsRecord) -> Vec<(String, Vec<u32>)> {
     let mut by_key: std::collections::BTreeMap<String, Vec<u32>> = Default::default();
     for (i, s) in record.streets.iter().enumerate() {
-        let mut names = vec![s.name.as_str()];
-        names.extend(s.alt_names.iter().map(String::as_str));
+        let mut names = vec![s.name.clone()];
+        names.extend(s.alt_names.iter().map(|a| alt_name_part(a)));
         for n in names {
-            let k = loose_key(n);
+            let k = loose_key(&n);
             if k.is_empty() {
                 continue;
             }

@@ -106,7 +106,8 @@ impl CityBuild {
             .one_letter_apart(street_type, name)
             .or_else(|| self.first_words_left_out(street_type, name));
         if let Some(i) = same {
-            let alt = name.to_string();
+            // with its type, so the municipal spelling is an exact name of the street too
+            let alt = format!("{street_type} {name}");
             if self.streets[i].name != alt && !self.streets[i].alt_names.contains(&alt) {
                 self.streets[i].alt_names.push(alt);
             }
