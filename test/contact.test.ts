@@ -60,6 +60,8 @@ test('a registered address comes back unchanged, with its point, postcode check 
   t.true(Math.abs(res.body.geo.lat - Number(row.LAT_WGS84)) < 1e-6);
   t.true(Math.abs(res.body.geo.lon - Number(row.LON_WGS84)) < 1e-6);
   t.is(res.body.normalized.postcode, row.CAP);
+  t.is(res.body.normalized.country, 'Italy', 'the country named in the request language');
+  t.is(res.body.normalized.country_code, 'IT');
   t.is(res.body.district, row.QUARTIERE);
   t.is(res.body.territory.cadastral_code, 'A944');
   t.deepEqual(res.body.postcode_check, { source: 'municipal', precision: 'house_number', house_numbers: 1, agreement: 1, confirmed: true });

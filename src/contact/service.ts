@@ -121,6 +121,8 @@ export function present(r: NativeContactResult, language: Language): ItemResult 
     }
     result.message = FORM_ONLY[language];
   } else {
+    const italy = resolveCountry('IT');
+    if (italy && r.normalized) result.normalized = { ...r.normalized, country: italy.names[language] };
     const head = VERIFIED[language];
     result.message = attribution.length > 0 ? `${head}. ${attribution.join('; ')}.` : head;
   }
