@@ -9,7 +9,7 @@
 import { computeJson } from '../src/native.js';
 import { contactBenchDataDir } from './contact-register.js';
 
-interface Sampled {
+export interface Sampled {
   cadastral_code: string;
   city: string;
   province: string;

@@ -14,15 +14,8 @@ import { Bench } from 'tinybench';
 
 import { defaultSourceDir } from '../src/config.js';
 import { computeJson, computeJsonSync, native, openRegister } from '../src/native.js';
+import type { Sampled } from './contact-eval.js';
 
-interface Sampled {
-  city: string;
-  province: string;
-  postcode: string;
-  street_type: string;
-  name: string;
-  number: string | null;
-}
 
 const BATCH = 500;
 

@@ -227,25 +227,11 @@ impl DedupeRecord {
     }
 
     pub fn all_phones(&self) -> Vec<DetailIn> {
-        let mut out = self
-            .phone
-            .clone()
-            .map(DetailsIn::into_vec)
-            .unwrap_or_default();
-        out.extend(self.phones.iter().cloned());
-        out.retain(|d| !d.value().is_empty());
-        out
+        flat_then_list(&self.phone, &self.phones)
     }
 
     pub fn all_emails(&self) -> Vec<DetailIn> {
-        let mut out = self
-            .email
-            .clone()
-            .map(DetailsIn::into_vec)
-            .unwrap_or_default();
-        out.extend(self.emails.iter().cloned());
-        out.retain(|d| !d.value().is_empty());
-        out
+        flat_then_list(&self.email, &self.emails)
     }
 
     /// Declared country of the record: `country_code`, else `country`, else province EE.
@@ -318,6 +304,14 @@ pub fn vcard_type(label: Option<&str>) -> &'static str {
     }
 }
 
+/// The flat field counts as the first contact detail, then the address-book list; empty values dropped.
+fn flat_then_list(flat: &Option<DetailsIn>, list: &[DetailIn]) -> Vec<DetailIn> {
+    let mut out = flat.clone().map(DetailsIn::into_vec).unwrap_or_default();
+    out.extend(list.iter().cloned());
+    out.retain(|d| !d.value().is_empty());
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -353,3 +347,4 @@ mod tests {
         assert!(serde_json::from_str::<DedupeRecord>(r#"{"addresses": "Via Roma"}"#).is_err());
     }
 }
+
