@@ -347,4 +347,3 @@ mod tests {
         assert!(serde_json::from_str::<DedupeRecord>(r#"{"addresses": "Via Roma"}"#).is_err());
     }
 }
-
