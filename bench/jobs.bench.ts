@@ -2,11 +2,17 @@
  * Queue and drain a 100,000-row asynchronous job on a real server process: rows/s, peak RSS of the server, and
  * how responsive the HTTP side stays meanwhile (latency of small calls sent during the job).
  */
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import { createGunzip } from 'node:zlib';
+
+import { parse } from 'csv-parse';
+
 import { createAccount, createToken } from '../src/account/tokens.js';
 import { addPack } from '../src/credit/ledger.js';
 import { closeState, openState } from '../src/state/db.js';
 import { startServerProcess } from '../test/helpers/process.js';
-import { freshDataDir } from '../test/helpers/server.js';
+import { SOURCE, freshDataDir } from '../test/helpers/server.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 
@@ -14,43 +20,59 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
+/** Real Bologna house numbers as people would type them, repeated up to `n` rows. */
+async function contacts(n: number): Promise<Record<string, unknown>[]> {
+  const base: Record<string, unknown>[] = [];
+  const rows = createReadStream(path.join(SOURCE, 'it/civici/bologna/civici_2012.csv.gz')).pipe(createGunzip()).pipe(parse({ columns: true }));
+  for await (const row of rows as AsyncIterable<Record<string, string>>) {
+    if (!row.DENOMINAZI || row.CAP === '0') continue;
+    base.push({ address: `${row.DENOMINAZI} ${row.NCIVSUB}`, postcode: row.CAP, city: 'Bologna' });
+  }
+  return Array.from({ length: n }, (_, i) => ({ id: i, ...base[i % base.length] }));
+}
+
 async function main(): Promise<void> {
   const dataDir = await freshDataDir();
   const db = openState(dataDir);
   createAccount(db, 'bench');
   addPack(db, 'bench', 'light', ROWS * 3);
+  addPack(db, 'bench', 'contact', ROWS);
   const token = createToken(db, 'bench').token;
   const server = await startServerProcess(dataDir, { RECAPITO_RATE_SINGLE: '100000', RECAPITO_RATE_BATCH: '100000' });
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const items = Array.from({ length: ROWS }, (_, i) => ({ id: i, phone: i % 4 === 0 ? `333 ${String(1000000 + i)}` : `02 ${String(1000000 + (i % 8999999))}` }));
-  try {
+  const phones = Array.from({ length: ROWS }, (_, i) => ({ id: i, phone: i % 4 === 0 ? `333 ${String(1000000 + i)}` : `02 ${String(1000000 + (i % 8999999))}` }));
+  const table: Record<string, string | number>[] = [];
+  const drain = async (endpoint: string, items: unknown[]) => {
     const t0 = performance.now();
-    const queued = (await (await fetch(`${server.url}/api/v1/phone`, { method: 'POST', headers, body: JSON.stringify({ async: true, items }) })).json()) as { job: string };
+    const queued = (await (await fetch(`${server.url}${endpoint}`, { method: 'POST', headers, body: JSON.stringify({ async: true, items }) })).json()) as { job: string };
     const queuedMs = performance.now() - t0;
     const latencies: number[] = [];
     let state = 'queued';
     while (state !== 'completed' && state !== 'failed') {
       const s = performance.now();
-      const r = (await (await fetch(`${server.url}/api/v1/phone?job=${queued.job}`, { headers })).json()) as { state: string };
+      const r = (await (await fetch(`${server.url}${endpoint}?job=${queued.job}`, { headers })).json()) as { state: string };
       latencies.push(performance.now() - s);
       state = r.state;
       await new Promise((r2) => setTimeout(r2, 100));
     }
     const totalMs = performance.now() - t0;
     latencies.sort((a, b) => a - b);
-    console.table([
-      {
-        endpoint: 'phone (async)',
-        rows: ROWS,
-        state,
-        'queue call ms': Math.round(queuedMs),
-        'total s': (totalMs / 1000).toFixed(1),
-        'rows/s': Math.round(ROWS / (totalMs / 1000)),
-        'peak RSS MiB': server.peakRssMiB(),
-        'job read p50 ms (during job)': percentile(latencies, 50).toFixed(1),
-        'job read p99 ms (during job)': percentile(latencies, 99).toFixed(1),
-      },
-    ]);
+    table.push({
+      endpoint: `${endpoint} (async)`,
+      rows: items.length,
+      state,
+      'queue call ms': Math.round(queuedMs),
+      'total s': (totalMs / 1000).toFixed(1),
+      'rows/s': Math.round(items.length / (totalMs / 1000)),
+      'server peak RSS MiB': server.peakRssMiB(),
+      'job read p50 ms (during job)': percentile(latencies, 50).toFixed(1),
+      'job read p99 ms (during job)': percentile(latencies, 99).toFixed(1),
+    });
+  };
+  try {
+    await drain('/api/v1/phone', phones);
+    await drain('/api/v1/contact', await contacts(ROWS));
+    console.table(table);
   } finally {
     server.child.kill('SIGTERM');
     await closeState(dataDir);

@@ -191,3 +191,34 @@ test('OpenAPI 3.1 comes from the request schemas', async (t) => {
   t.truthy(r.body.paths['/api/v1/phone'].post);
   t.truthy(r.body.components.schemas.PhoneItem.properties.phone);
 });
+
+test('the legacy host answers Italian keys and codes by default, English when the request says so', async (t) => {
+  const legacy = await startServer({ legacyHosts: ['legacy.example.it'], rateLimits: { single: 1000, batch: 1000, autocomplete: 1000 } });
+  try {
+    const { request } = await import('node:http');
+    const port = new URL(legacy.url).port;
+    const post = (body: unknown, host: string) =>
+      new Promise<{ status: number; language: string; body: Record<string, unknown> }>((resolve, reject) => {
+        const data = JSON.stringify(body);
+        const req = request({ host: '127.0.0.1', port, path: '/api/v1/telefono', method: 'POST', headers: { host, authorization: `Bearer ${legacy.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, language: String(res.headers['content-language']), body: JSON.parse(text) as Record<string, unknown> }));
+        });
+        req.on('error', reject);
+        req.end(data);
+      });
+    const byDefault = await post({ telefono: '+41 44 668 18 00' }, 'legacy.example.it');
+    t.is(byDefault.status, 200);
+    t.truthy(byDefault.body.telefono);
+    t.deepEqual(byDefault.body.esito, ['TELEFONO_ESTERO']);
+    t.is(byDefault.language, 'it');
+    const english = await post({ phone: '+41 44 668 18 00', language: 'en' }, 'legacy.example.it');
+    t.truthy(english.body.phone);
+    t.deepEqual(english.body.outcome, ['PHONE_FOREIGN']);
+    const production = await post({ phone: '+41 44 668 18 00' }, 'api.example.it');
+    t.truthy(production.body.outcome);
+  } finally {
+    await legacy.close();
+  }
+});
