@@ -57,6 +57,8 @@ test('a registered address comes back unchanged, with its point, postcode check 
   t.is(res.body.outcome_label, 'ok');
   t.true(res.body.ok);
   t.is(res.body.geo.precision, 'house_number');
+  t.is(res.body.geo.source, 'anncsu', 'within the spec enumeration');
+  t.is(res.body.geo.dataset, 'municipal', 'the real provenance beside it');
   t.true(Math.abs(res.body.geo.lat - Number(row.LAT_WGS84)) < 1e-6);
   t.true(Math.abs(res.body.geo.lon - Number(row.LON_WGS84)) < 1e-6);
   t.is(res.body.normalized.postcode, row.CAP);

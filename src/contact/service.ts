@@ -182,6 +182,7 @@ export const capability: Capability<ContactItem> = {
     'longitude=geo.lon',
     'geo_precision=geo.precision',
     'geo_source=geo.source',
+    'geo_dataset=geo.dataset',
     'istat_code=territory.istat_code',
     'cadastral_code=territory.cadastral_code',
     'street_id=territory.street_id',

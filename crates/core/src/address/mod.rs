@@ -101,8 +101,12 @@ pub struct Geo {
     pub lon: f64,
     /// house_number, interpolated, street, municipality
     pub precision: &'static str,
-    /// anncsu, municipal (a municipality's own open data), wikidata (municipality centre)
+    /// The spec's enumeration (anncsu | inspire | osm): every Italian point comes from the national
+    /// address register family, ANNCSU, or the municipal registers that feed it.
     pub source: &'static str,
+    /// Where the point really comes from: anncsu (INDIR), municipal (a municipality's own open
+    /// data), wikidata (municipality centre).
+    pub dataset: &'static str,
 }
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
@@ -341,11 +345,11 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
                     r.district = Some(n.district.clone());
                 }
             }
-            if geo.as_ref().is_some_and(|g| g.source == "municipal") {
+            if geo.as_ref().is_some_and(|g| g.dataset == "municipal") {
                 if let Some(a) = municipal_attribution(&record.cadastral_code) {
                     r.attribution.push(a);
                 }
-            } else if geo.as_ref().is_some_and(|g| g.source == "anncsu") {
+            } else if geo.as_ref().is_some_and(|g| g.dataset == "anncsu") {
                 r.attribution.push(INDIR_ATTRIBUTION);
             }
         }
@@ -405,7 +409,8 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
                     lat,
                     lon,
                     precision: "street",
-                    source: holder_source(&streets),
+                    source: "anncsu",
+                    dataset: holder_source(&streets),
                 });
             }
         }
@@ -416,7 +421,8 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
                 lat,
                 lon,
                 precision: "municipality",
-                source: "wikidata",
+                source: "anncsu",
+                dataset: "wikidata",
             });
         }
     }
@@ -547,7 +553,7 @@ fn check_number<'s>(
     out: &mut Outcome,
     geo: &mut Option<Geo>,
 ) -> Option<&'s crate::register::street::HouseNumberEntry> {
-    let source = match city.record.numbers_source.as_str() {
+    let dataset = match city.record.numbers_source.as_str() {
         "municipal" => "municipal",
         _ => "anncsu",
     };
@@ -574,7 +580,8 @@ fn check_number<'s>(
             lat: n.lat,
             lon: n.lon,
             precision: "house_number",
-            source,
+            source: "anncsu",
+            dataset,
         });
         return Some(n);
     }
@@ -586,7 +593,8 @@ fn check_number<'s>(
             lat,
             lon,
             precision: "interpolated",
-            source,
+            source: "anncsu",
+            dataset,
         });
     }
     None
