@@ -439,7 +439,7 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
 }
 
 const ISTAT_ATTRIBUTION: &str = "Fonte: ISTAT – Elenco comuni italiani (novembre 2023), CC BY 4.0";
-const STREET_ATTRIBUTION: &str = crate::register::import::odonimi::ATTRIBUTION;
+const STREET_ATTRIBUTION: &str = crate::register::import::anncsu_street_names::ATTRIBUTION;
 const INDIR_ATTRIBUTION: &str = crate::register::import::anncsu::ATTRIBUTION;
 
 fn municipal_attribution(cadastral: &str) -> Option<&'static str> {

@@ -3,12 +3,12 @@
 
 pub mod alessandria;
 pub mod anncsu;
+pub mod anncsu_street_names;
 pub mod bologna;
 pub mod comuni;
 pub mod esteri;
 pub mod milano;
 pub mod names;
-pub mod odonimi;
 pub mod reproject;
 pub mod source;
 pub mod streets;

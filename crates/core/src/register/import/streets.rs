@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::{alessandria, anncsu, bologna, milano, odonimi, ImportContext, PROGRESS};
+use super::{alessandria, anncsu, anncsu_street_names, bologna, milano, ImportContext, PROGRESS};
 use crate::address::key::{full_key, loose_key, loose_tokens, sorted_key};
 use crate::register::street::{
     build_fst, edit_distance, CityStreetsRecord, HouseNumberEntry, Street,
@@ -208,11 +208,11 @@ impl StreetBuilder {
 /// whose ANNCSU street file is missing (reported in the summary).
 pub fn import(ctx: &mut ImportContext) -> Result<()> {
     let mut builder = StreetBuilder::default();
-    let missing = odonimi::import(ctx, &mut builder)?;
+    let missing = anncsu_street_names::import(ctx, &mut builder)?;
     if !missing.is_empty() {
         ctx.record(
             "streets_missing_regions",
-            &ctx.source.join(odonimi::FOLDER),
+            &ctx.source.join(anncsu_street_names::FOLDER),
             missing.len() as u64,
             "",
         );
