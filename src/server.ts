@@ -17,6 +17,7 @@ import { registerIndex, type ExtraEndpoint } from './meta/index-route.js';
 import { registerOpenApi } from './meta/openapi.js';
 import { computeJsonSync, openRegister } from './native.js';
 import { openState } from './state/db.js';
+import { suggestRoutes } from './suggest/index.js';
 
 const PUBLIC = new Set(['/api/v1/', '/api/v1', '/api/v1/openapi.json']);
 
@@ -34,7 +35,7 @@ export interface RouteModule {
   register(app: FastifyInstance, services: Services, jobs: JobService): void;
 }
 
-const ROUTE_MODULES: (() => Promise<RouteModule>)[] = [countryRoutes, dedupeRoutes];
+const ROUTE_MODULES: (() => Promise<RouteModule>)[] = [countryRoutes, dedupeRoutes, suggestRoutes];
 
 function attributions(): string[] {
   try {

@@ -1,0 +1,18 @@
+import type { RouteModule } from '../server.js';
+import { registerSuggestRoutes, SUGGEST_PATHS } from './route.js';
+
+/** POST /api/v1/suggest: session-based address autocomplete (free), and select (one contact verification per session and street). */
+export async function suggestRoutes(): Promise<RouteModule> {
+  return {
+    endpoints: [
+      {
+        method: 'POST',
+        path: SUGGEST_PATHS[0],
+        italian_path: SUGGEST_PATHS[1],
+        purpose: 'address autocomplete in a session: streets, then house numbers of the selected street; select verifies the address (one contact verification per session and street)',
+      },
+    ],
+    counters: { suggest: 'contact' },
+    register: (app, services) => registerSuggestRoutes(app, services),
+  };
+}

@@ -1,0 +1,249 @@
+import { computeJson, native } from '../native.js';
+import type { Hint, Parsed } from './schema.js';
+import type { OfferedStreet } from './session.js';
+
+/** The free text as people write it: street, house number, postcode, city in one field. */
+export interface ReadQuery {
+  street: string;
+  house_number: string | null;
+  postcode: string | null;
+  city: string | null;
+  province: string | null;
+}
+
+const NUMBER = /^\d{1,5}(?:[/-]?[a-z]{1,3}|\/\d{1,3})?$/i;
+const SUFFIX_WORD = /^(bis|ter|quater|[a-z])$/i;
+const POSTCODE = /^\d{5}$/;
+const PROVINCE_CODE = /^[a-z]{2}$/i;
+
+function words(s: string): string[] {
+  return s.split(/\s+/).filter((w) => w !== '');
+}
+
+/**
+ * A light split of what was typed: `(BO)` and a trailing two-letter code are the province; a
+ * five-digit token the postcode; a number after at least two words of street the house number
+ * (`12`, `12a`, `12/b`, `12 bis`); what follows the number or the postcode, or comes after a
+ * comma, the city. `via 4 novembre` keeps its number: a number right after the first word is a name.
+ */
+export function readQuery(q: string): ReadQuery {
+  let text = q.replace(/\s+/g, ' ').trim();
+  let province: string | null = null;
+  const paren = /\(\s*([a-z]{2})\s*\)/i.exec(text);
+  if (paren?.[1]) {
+    province = paren[1].toUpperCase();
+    text = text.replace(paren[0], ' ');
+  }
+  const segments = text.split(',').map((s) => s.trim());
+  const first = segments.shift() ?? '';
+  const tokens = words(first);
+  const rest: string[] = [];
+  for (const seg of segments) rest.push(...words(seg), ',');
+
+  let postcode: string | null = null;
+  let houseNumber: string | null = null;
+  let cityWords: string[] = [];
+  let streetWords = tokens;
+
+  // postcode anywhere in the first segment: what follows it is the city
+  const pcAt = tokens.findIndex((t, i) => i > 0 && POSTCODE.test(t));
+  if (pcAt > 0) {
+    postcode = tokens[pcAt] ?? null;
+    cityWords = tokens.slice(pcAt + 1);
+    streetWords = tokens.slice(0, pcAt);
+  }
+  // the house number: the last number token preceded by two words or more
+  for (let i = streetWords.length - 1; i >= 2; i--) {
+    const t = streetWords[i] ?? '';
+    if (!NUMBER.test(t)) continue;
+    const after = streetWords.slice(i + 1);
+    let n = t;
+    let tail = after;
+    if (after[0] && SUFFIX_WORD.test(after[0]) && after[0].length > 1) {
+      n = `${t}/${after[0]}`;
+      tail = after.slice(1);
+    }
+    // a number followed by words is a house number only when those words are the city (checked by the caller)
+    houseNumber = n.toUpperCase();
+    if (tail.length > 0 && cityWords.length === 0) cityWords = tail;
+    else if (tail.length > 0) {
+      houseNumber = null;
+      continue;
+    }
+    streetWords = streetWords.slice(0, i);
+    break;
+  }
+  // later comma segments: a number alone is the house number, a postcode the postcode, words the city
+  const restWords = rest.filter((w) => w !== ',');
+  const leftover: string[] = [];
+  for (const w of restWords) {
+    if (!postcode && POSTCODE.test(w)) postcode = w;
+    else if (!houseNumber && NUMBER.test(w) && leftover.length === 0) houseNumber = w.toUpperCase();
+    else leftover.push(w);
+  }
+  if (leftover.length > 0) cityWords = leftover;
+  // a trailing province code after the city: `bologna bo`
+  if (!province && cityWords.length >= 2 && PROVINCE_CODE.test(cityWords[cityWords.length - 1] ?? '')) {
+    province = (cityWords.pop() ?? '').toUpperCase();
+  }
+  return { street: streetWords.join(' '), house_number: houseNumber, postcode, city: cityWords.length ? cityWords.join(' ') : null, province };
+}
+
+export function parsedOf(r: ReadQuery): Parsed {
+  return { street: r.street || null, house_number: r.house_number, postcode: r.postcode };
+}
+
+/** One municipality as the core answers `municipality.find`. */
+export interface Municipality {
+  cadastral_code: string;
+  name: string;
+  province: string;
+  postcodes: string[];
+}
+
+interface MunicipalityHit {
+  cadastral_code: string;
+  current: { name: string; province: string; postcodes: string[] } | null;
+}
+
+export async function findMunicipalities(query: { name?: string; postcode?: string; province?: string; cadastral_code?: string }): Promise<Municipality[]> {
+  const hits = await computeJson<MunicipalityHit[]>('municipality.find', query);
+  const out: Municipality[] = [];
+  for (const h of hits) {
+    if (!h.current) continue;
+    if (out.some((m) => m.cadastral_code === h.cadastral_code)) continue;
+    out.push({ cadastral_code: h.cadastral_code, name: h.current.name, province: h.current.province, postcodes: h.current.postcodes });
+  }
+  return out;
+}
+
+/** The municipalities the call is about: city (from the field or the text), else postcode. */
+export async function placeOf(city: string | null, postcode: string | null, province: string | null): Promise<Municipality[]> {
+  const prov = province && PROVINCE_CODE.test(province.trim()) ? province.trim().toUpperCase() : undefined;
+  let found: Municipality[] = [];
+  if (city) {
+    found = await findMunicipalities({ name: city, ...(prov ? { province: prov } : {}) });
+    if (found.length > 1 && postcode) {
+      const narrowed = found.filter((m) => m.postcodes.includes(postcode));
+      if (narrowed.length > 0) found = narrowed;
+    }
+  } else if (postcode) {
+    found = await findMunicipalities({ postcode, ...(prov ? { province: prov } : {}) });
+  }
+  return found.slice(0, 5);
+}
+
+interface StreetHit {
+  cadastral_code: string;
+  street_id: number;
+  index: number;
+  street_type: string;
+  name: string;
+  distance: number;
+}
+
+interface HouseNumberEntry {
+  n: number;
+  s?: string;
+  p?: string;
+  d?: string;
+}
+
+const LOWER = new Set(['DI', 'DEL', 'DELLA', 'DELLO', 'DEI', 'DEGLI', 'DELLE', 'DE', 'DA', 'DAL', 'DALLA', 'E', 'ED', 'IN', 'SUL', 'SULLA', 'AL', 'ALLA', 'AI', 'AGLI', 'ALLE', 'LA', 'LE', 'IL', 'LO', 'GLI', 'I', 'A']);
+
+/** `VIA DEL FAGGIOLO` → `Via del Faggiolo` (particles lower case except first; `D'AZEGLIO` → `D'Azeglio`). */
+export function displayName(upper: string): string {
+  return upper
+    .split(' ')
+    .filter((w) => w !== '')
+    .map((w, i) => {
+      if (i > 0 && LOWER.has(w)) return w.toLowerCase();
+      if (/^[IVXLC]+$/.test(w) && w.length <= 5 && i > 0) return w; // roman numerals: XX Settembre
+      return w.toLowerCase().replace(/(^|['’-])(\p{L})/gu, (_, a: string, b: string) => a + b.toUpperCase());
+    })
+    .join(' ');
+}
+
+export function streetHintId(hit: { cadastral_code: string; street_id: number; index: number }): string {
+  return hit.street_id > 0 ? String(hit.street_id) : `${hit.cadastral_code}-${hit.index}`;
+}
+
+/** Streets matching what was typed, in the place's municipalities (or the province's), closest first. */
+export async function searchStreets(street: string, place: Municipality[], province: string | null, limit = 10): Promise<{ hints: Hint[]; offered: Record<string, OfferedStreet> }> {
+  const hits: (StreetHit & { m: Municipality | null })[] = [];
+  if (place.length > 0) {
+    const lists = await Promise.all(place.map((m) => computeJson<StreetHit[]>('street.search', { cadastral_code: m.cadastral_code, query: street, limit })));
+    lists.forEach((list, i) => hits.push(...list.map((h) => ({ ...h, m: place[i] ?? null }))));
+  } else if (province && PROVINCE_CODE.test(province.trim())) {
+    const list = await computeJson<StreetHit[]>('street.search', { province: province.trim().toUpperCase(), query: street, limit });
+    const names = new Map<string, Municipality | null>();
+    for (const h of list) {
+      if (!names.has(h.cadastral_code)) {
+        const [m] = await findMunicipalities({ cadastral_code: h.cadastral_code });
+        names.set(h.cadastral_code, m ?? null);
+      }
+      hits.push({ ...h, m: names.get(h.cadastral_code) ?? null });
+    }
+  }
+  hits.sort((a, b) => a.distance - b.distance);
+  const hints: Hint[] = [];
+  const offered: Record<string, OfferedStreet> = {};
+  for (const h of hits.slice(0, limit)) {
+    const id = streetHintId(h);
+    const municipality = h.m?.name ?? h.cadastral_code;
+    const provinceCode = h.m?.province ?? '';
+    hints.push({ type: 'street', id, name: displayName(`${h.street_type} ${h.name}`), municipality, area: provinceCode || null, source: 'registry' });
+    offered[id] = { cadastral_code: h.cadastral_code, index: h.index, street_type: h.street_type, name: h.name, municipality, province: provinceCode };
+  }
+  return { hints, offered };
+}
+
+function numberText(e: HouseNumberEntry): string {
+  return e.s ? `${e.n}/${e.s}` : String(e.n);
+}
+
+/** `12 b`, `12B`, `12-b`, `12 / B` → `12/B`: the register's form. */
+export function houseNumberKey(typed: string): string {
+  const m = /^\s*(\d+)\s*[/-]?\s*([a-z0-9]*)\s*$/i.exec(typed);
+  if (!m) return typed.trim().toUpperCase();
+  return m[2] ? `${Number(m[1])}/${m[2].toUpperCase()}` : String(Number(m[1]));
+}
+
+/**
+ * The house-number phase: the street's numbers starting with what was typed (12 → 12, 12/A, 120...),
+ * in order, and whether the number as typed exists.
+ */
+export async function houseNumbers(street: OfferedStreet, streetId: string, typed: string, limit = 10): Promise<{ hints: Hint[]; exists: boolean; known: number }> {
+  const all = await computeJson<HouseNumberEntry[]>('street.house_numbers', { cadastral_code: street.cadastral_code, index: street.index });
+  const key = houseNumberKey(typed);
+  const digits = /^\d+/.exec(key)?.[0] ?? '';
+  const seen = new Set<string>();
+  const hints: Hint[] = [];
+  let exists = false;
+  for (const e of all) {
+    const text = numberText(e);
+    if (text === key) exists = true;
+    if (seen.has(text)) continue;
+    const matches = key.includes('/') ? text.startsWith(key) : digits !== '' && String(e.n).startsWith(digits);
+    if (!matches || hints.length >= limit) continue;
+    seen.add(text);
+    hints.push({ type: 'house_number', id: `${streetId}:${text}`, name: text, municipality: street.municipality, area: e.d || null, source: 'registry' });
+  }
+  // the exact number first, then the others in register order
+  hints.sort((a, b) => Number(b.name === key) - Number(a.name === key));
+  return { hints, exists, known: all.length };
+}
+
+let attributionCache: string[] | undefined;
+
+/** The register's attribution to show beside the suggestions: ANNCSU, and the municipal source where it gives the numbers. */
+export async function attributionFor(municipalities: string[]): Promise<string> {
+  if (!attributionCache) attributionCache = (await computeJson<{ attributions: string[] }>('register.info', {})).attributions;
+  const anncsu = attributionCache.find((a) => /ANNCSU/.test(a) && /onData/.test(a)) ?? attributionCache.find((a) => /ANNCSU/.test(a));
+  const names = new Set(municipalities.map((m) => native.foldText(m)));
+  const local = attributionCache.filter((a) => {
+    const m = /^Comune di ([^–(-]+?)\s*[–(-]/.exec(a);
+    return m?.[1] ? names.has(native.foldText(m[1])) : false;
+  });
+  return [anncsu, ...local].filter((a): a is string => !!a).join('; ');
+}
