@@ -7,6 +7,7 @@ import test from 'ava';
 import { parse } from 'csv-parse/sync';
 
 import { PROJECT_ROOT } from '../src/config.js';
+import { enterSession, findSession, SESSION_MS } from '../src/suggest/session.js';
 import { call, startServer, type TestServer } from './helpers/server.js';
 
 const SOURCE = path.join(PROJECT_ROOT, '..', 'shared', 'data');
@@ -194,9 +195,11 @@ test('bad input is a 400; select needs an account; no token is 401', async (t) =
   t.is(unknown.status, 400);
 });
 
-test('sessions without a selection: 200 a day per token, then 429 session_budget with retry_after', async (t) => {
+test('sessions without a selection: 200 a day per token, five more per selection, then 429 session_budget', async (t) => {
   const token = server.newToken('budget');
-  for (let i = 0; i < 200; i++) {
+  const first = randomUUID();
+  const opened = await suggest({ session: first, q: 'via del faggiolo', city: 'Bologna' }, token);
+  for (let i = 1; i < 200; i++) {
     const res = await suggest({ session: randomUUID(), q: 'via del fag', city: 'Bologna' }, token);
     if (res.status !== 200) return t.fail(`session ${i + 1}: ${res.status}`);
   }
@@ -205,6 +208,26 @@ test('sessions without a selection: 200 a day per token, then 429 session_budget
   t.is(over.body.code, 'session_budget');
   t.true(over.body.retry_after > 0 && over.body.retry_after <= 86_400);
   t.is(over.headers.get('retry-after'), String(over.body.retry_after));
-  // a session already open goes on
-  t.pass();
+  t.is((await suggest({ session: first, q: 'via del faggiolo', city: 'Bologna' }, token)).status, 200, 'an open session goes on');
+
+  // a selection in the first session: that session no longer counts, and five more are free
+  const sel = await suggest({ session: first, action: 'select', street_id: opened.body.hints[0].id, house_number: '5' }, token);
+  t.is(sel.status, 200);
+  for (let i = 0; i < 6; i++) t.is((await suggest({ session: randomUUID(), q: 'via del fag', city: 'Bologna' }, token)).status, 200, `extra session ${i + 1}`);
+  t.is((await suggest({ session: randomUUID(), q: 'via del fag', city: 'Bologna' }, token)).body.code, 'session_budget');
+});
+
+test('a session lasts ten minutes: past them the UUID starts a new session, without its selections', (t) => {
+  const db = server.db;
+  const token = 'expiry-token';
+  const id = randomUUID();
+  const t0 = Date.UTC(2026, 0, 10, 12);
+  const a = enterSession(db, token, id, 'IT', t0);
+  t.is(a.calls, 1);
+  t.is(enterSession(db, token, id, 'IT', t0 + SESSION_MS - 1).calls, 2);
+  t.is(findSession(db, token, id, t0 + SESSION_MS + 1), undefined);
+  const b = enterSession(db, token, id, 'IT', t0 + SESSION_MS + 1);
+  t.is(b.calls, 1);
+  t.is(b.created, t0 + SESSION_MS + 1);
+  t.deepEqual(b.selected, []);
 });
