@@ -12,7 +12,7 @@ import { finishResult } from '../http/outcomes.js';
 import { isPlainObject, validate } from '../http/validation.js';
 import { suggestRequest, type Hint, type SuggestRequest } from './schema.js';
 import { attributionFor, displayName, findMunicipalities, houseNumbers, parsedOf, placeOf, readQuery, searchStreets } from './service.js';
-import { enterSession, findSession, markSelected, rememberOffered, sweepSessions, unmarkSelected, type SuggestSession } from './session.js';
+import { checkSession, enterSession, findSession, markSelected, sweepSessions, unmarkSelected, type SuggestSession } from './session.js';
 
 export const SUGGEST_PATHS = ['/api/v1/suggest', '/api/v1/suggerisci'] as const;
 
@@ -74,9 +74,10 @@ async function select(services: Services, req: FastifyRequest, reply: FastifyRep
   return answer(req, reply, { ...result, credit: charge });
 }
 
-async function suggest(services: Services, req: FastifyRequest, reply: FastifyReply, r: SuggestRequest, session: SuggestSession): Promise<FastifyReply> {
+async function suggest(services: Services, req: FastifyRequest, reply: FastifyReply, r: SuggestRequest, token: string, country: string): Promise<FastifyReply> {
   // house-number phase: a street selected in this session
   if (!blank(r.street_id)) {
+    const session = enterSession(services.db, token, r.session, country);
     const streetId = (r.street_id as string).trim();
     const street = session.offered[streetId];
     if (!street || !session.selected.includes(streetId)) throw new ApiError('selection_required', {}, { street_id: streetId });
@@ -97,18 +98,22 @@ async function suggest(services: Services, req: FastifyRequest, reply: FastifyRe
   const postcode = blank(r.postcode) ? read.postcode : (r.postcode as string).trim();
   const province = blank(r.province) ? read.province : (r.province as string).trim();
   const parsed = { ...parsedOf(read), postcode };
+  // refused calls fail before the search; the call is counted, with the streets it offers, in one write
+  checkSession(services.db, token, r.session, country);
   let place = await placeOf(city, postcode, province);
   let hints: Hint[] = [];
+  let offered = {};
   if (read.street !== '' && (place.length > 0 || province)) {
     const found = await searchStreets(read.street, place, province);
     hints = found.hints;
-    rememberOffered(services.db, session, found.offered);
+    offered = found.offered;
   } else if (place.length === 0 && read.street !== '') {
     // no place yet: what was typed may be the municipality itself
     place = await findMunicipalities({ name: read.street });
     hints = place.slice(0, 10).map((m) => ({ type: 'municipality', id: m.cadastral_code, name: m.name, municipality: m.name, area: m.province, source: 'registry' }));
     if (hints.length > 0) parsed.street = null;
   }
+  enterSession(services.db, token, r.session, country, Date.now(), offered);
   return answer(req, reply, {
     ok: true,
     phase: 'streets',
@@ -134,8 +139,8 @@ export function registerSuggestRoutes(app: FastifyInstance, services: Services):
       const read = readQuery(r.q ?? '');
       return answer(req, reply, { ok: true, phase: 'streets', hints: [], parsed: parsedOf(read), attribution: null, supported: false });
     }
-    const session = enterSession(services.db, token, r.session, country);
-    return r.action === 'select' ? select(services, req, reply, r, session) : suggest(services, req, reply, r, session);
+    if (r.action === 'select') return select(services, req, reply, r, enterSession(services.db, token, r.session, country));
+    return suggest(services, req, reply, r, token, country);
   };
   for (const path of SUGGEST_PATHS) app.post(path, post);
 

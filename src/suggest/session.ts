@@ -81,44 +81,47 @@ export function findSession(db: StateDb, token: string, id: string, now = Date.n
   return s;
 }
 
+function refuse(db: StateDb, token: string, s: SuggestSession | undefined, country: string, now: number): void {
+  if (s) {
+    if (s.country !== country) throw new ApiError('session_country', {}, { session_country: s.country, requested: country });
+    if (s.calls >= SESSION_CALLS) throw new ApiError('session_quota', {}, { calls: s.calls, cap: SESSION_CALLS });
+    return;
+  }
+  const b = budgetOf(db, token, now);
+  const free = DAILY_FREE_SESSIONS + SESSIONS_PER_SELECTION * b.selections;
+  if (b.sessions - b.sessions_selected >= free) {
+    const retry = secondsToMidnight(now);
+    throw new ApiError('session_budget', { retry_after: retry }, { sessions_without_selection: b.sessions - b.sessions_selected, free }, { retry_after: retry });
+  }
+}
+
+/** The refusals of `enterSession`, read-only: lets a call fail before doing its work. */
+export function checkSession(db: StateDb, token: string, id: string, country: string, now = Date.now()): void {
+  refuse(db, token, findSession(db, token, id, now), country, now);
+}
+
 /**
  * Counts one call in the session, opening it when the UUID is new (or its session expired), in
  * one write transaction: 409 for another country, 429 past 30 calls or past the day's free sessions.
+ * `offered`: streets this call proposes, remembered in the same transaction.
  */
-export function enterSession(db: StateDb, token: string, id: string, country: string, now = Date.now()): SuggestSession {
+export function enterSession(db: StateDb, token: string, id: string, country: string, now = Date.now(), offered: Record<string, OfferedStreet> = {}): SuggestSession {
   const { sessions, budgets } = open(db);
   return db.root.transactionSync(() => {
     const k = key(token, id);
     let s = sessions.get(k);
     if (s && now - s.created > SESSION_MS) s = undefined;
+    refuse(db, token, s, country, now);
     if (s) {
-      if (s.country !== country) throw new ApiError('session_country', {}, { session_country: s.country, requested: country });
-      if (s.calls >= SESSION_CALLS) throw new ApiError('session_quota', {}, { calls: s.calls, cap: SESSION_CALLS });
-      s = { ...s, calls: s.calls + 1 };
+      s = { ...s, calls: s.calls + 1, offered: { ...s.offered, ...offered } };
     } else {
       const b = budgetOf(db, token, now);
-      const free = DAILY_FREE_SESSIONS + SESSIONS_PER_SELECTION * b.selections;
-      if (b.sessions - b.sessions_selected >= free) {
-        const retry = secondsToMidnight(now);
-        throw new ApiError('session_budget', { retry_after: retry }, { sessions_without_selection: b.sessions - b.sessions_selected, free }, { retry_after: retry });
-      }
       b.sessions += 1;
       budgets.put(token, b);
-      s = { id: id.toLowerCase(), token, country, created: now, calls: 1, offered: {}, selected: [] };
+      s = { id: id.toLowerCase(), token, country, created: now, calls: 1, offered, selected: [] };
     }
     sessions.put(k, s);
     return s;
-  });
-}
-
-/** Remembers the streets a call offered, so that select and the house-number phase can use them. */
-export function rememberOffered(db: StateDb, s: SuggestSession, offered: Record<string, OfferedStreet>): void {
-  if (Object.keys(offered).length === 0) return;
-  const { sessions } = open(db);
-  db.root.transactionSync(() => {
-    const current = sessions.get(key(s.token, s.id));
-    if (!current || current.created !== s.created) return;
-    sessions.put(key(s.token, s.id), { ...current, offered: { ...current.offered, ...offered } });
   });
 }
 
