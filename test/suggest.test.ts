@@ -76,6 +76,14 @@ test('a typo still finds the street', async (t) => {
   t.is(res.body.hints[0]?.name, 'Via del Faggiolo');
 });
 
+test('a name the prefix search misses is found by the engine\'s street resolution', async (t) => {
+  const milano = await suggest({ session: randomUUID(), q: 'corso garibaldi', city: 'Milano' });
+  t.is(milano.status, 200);
+  t.true(milano.body.hints.some((h: { name: string }) => h.name === 'Corso Giuseppe Garibaldi'), JSON.stringify(milano.body.hints));
+  const bologna = await suggest({ session: randomUUID(), q: 'indipendenza', city: 'Bologna' });
+  t.true(bologna.body.hints.some((h: { name: string }) => h.name === "Via dell'Indipendenza"), JSON.stringify(bologna.body.hints));
+});
+
 test('the municipality typed alone is proposed', async (t) => {
   const res = await suggest({ session: randomUUID(), q: 'Bologna' });
   t.is(res.status, 200);

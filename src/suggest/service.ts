@@ -151,6 +151,8 @@ interface HouseNumberEntry {
 
 const LOWER = new Set(['DI', 'DEL', 'DELLA', 'DELLO', 'DEI', 'DEGLI', 'DELLE', 'DE', 'DA', 'DAL', 'DALLA', 'E', 'ED', 'IN', 'SUL', 'SULLA', 'AL', 'ALLA', 'AI', 'AGLI', 'ALLE', 'LA', 'LE', 'IL', 'LO', 'GLI', 'I', 'A']);
 
+const LOWER_ELIDED = new Set(['D', 'L', 'DELL', 'DALL', 'NELL', 'SULL', 'ALL', 'COLL']);
+
 /** `VIA DEL FAGGIOLO` → `Via del Faggiolo` (particles lower case except first; `D'AZEGLIO` → `D'Azeglio`). */
 export function displayName(upper: string): string {
   return upper
@@ -159,7 +161,11 @@ export function displayName(upper: string): string {
     .map((w, i) => {
       if (i > 0 && LOWER.has(w)) return w.toLowerCase();
       if (/^[IVXLC]+$/.test(w) && w.length <= 5 && i > 0) return w; // roman numerals: XX Settembre
-      return w.toLowerCase().replace(/(^|['’-])(\p{L})/gu, (_, a: string, b: string) => a + b.toUpperCase());
+      const titled = w.toLowerCase().replace(/(^|['’-])(\p{L})/gu, (_, a: string, b: string) => a + b.toUpperCase());
+      // an elided particle stays lower case after the first word: Via dell'Indipendenza
+      const elided = /^(\p{L}+)(['’])(.*)$/u.exec(titled);
+      if (i > 0 && elided?.[1] && LOWER_ELIDED.has(elided[1].toUpperCase())) return `${elided[1].toLowerCase()}${elided[2]}${elided[3]}`;
+      return titled;
     })
     .join(' ');
 }
@@ -185,6 +191,11 @@ export async function searchStreets(street: string, place: Municipality[], provi
       hits.push({ ...h, m: names.get(h.cadastral_code) ?? null });
     }
   }
+  if (hits.length < 3 && place.length === 1 && place[0]) {
+    const m = place[0];
+    const resolved = await resolvedByEngine(street, m);
+    if (resolved && !hits.some((h) => h.street_id === resolved.street_id && h.cadastral_code === resolved.cadastral_code)) hits.push({ ...resolved, m });
+  }
   hits.sort((a, b) => a.distance - b.distance);
   const hints: Hint[] = [];
   const offered: Record<string, OfferedStreet> = {};
@@ -196,6 +207,31 @@ export async function searchStreets(street: string, place: Municipality[], provi
     offered[id] = { cadastral_code: h.cadastral_code, index: h.index, street_type: h.street_type, name: h.name, municipality, province: provinceCode };
   }
   return { hints, offered };
+}
+
+interface EngineAnswer {
+  outcome: string[];
+  normalized?: { address?: string };
+  territory?: { cadastral_code?: string; street_id?: string };
+}
+
+/**
+ * What the street search misses (a later word of the name: `corso garibaldi` for Corso Giuseppe
+ * Garibaldi, `indipendenza` for Via dell'Indipendenza), the contact engine's street resolution finds:
+ * asked only when the search gave fewer than three streets, and only a single, certain street is taken.
+ */
+async function resolvedByEngine(street: string, m: Municipality): Promise<StreetHit | undefined> {
+  if (street.trim().length < 4) return undefined;
+  const [r] = await computeJson<EngineAnswer[]>('contact.verify', {
+    items: [{ address: street, city: m.name, province: m.province, country_code: 'IT' }],
+    options: { precision: 3, preserve_original: false, postal_form: false, foreign: 'declared' },
+  });
+  const id = r?.territory?.street_id;
+  const name = r?.normalized?.address;
+  if (!r || !id || !name || r.outcome.some((c) => c.startsWith('STREET_') && c !== 'STREET_TYPE_MISSING') || r.territory?.cadastral_code !== m.cadastral_code) return undefined;
+  const exact = await computeJson<StreetHit[]>('street.search', { cadastral_code: m.cadastral_code, query: name, limit: 5 });
+  const hit = exact.find((h) => String(h.street_id) === id);
+  return hit ? { ...hit, distance: 1 } : undefined;
 }
 
 function numberText(e: HouseNumberEntry): string {
