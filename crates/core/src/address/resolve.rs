@@ -357,6 +357,19 @@ pub fn street(
         }
         (!v.is_empty()).then_some(v)
     };
+    // a typo or a partial name fits streets of other names: the postcode and the house number
+    // tell apart streets of one name, never choose between names (`Via G. Mazzini 3` is not Via
+    // Giovanni Mazzoni for having a number 3 that Via Giuseppe Mazzini lacks)
+    let pick_near = |hits: &[u32]| -> Option<Vec<u32>> {
+        let mut v: Vec<u32> = hits.to_vec();
+        v.sort();
+        v.dedup();
+        let name = |i: u32| loose_key(&city.street(i).name);
+        if v.iter().all(|&i| name(i) == name(v[0])) {
+            return pick(&v);
+        }
+        (!v.is_empty()).then_some(v)
+    };
 
     // 1. the full name, type included
     let full = full_key(&format!("{ty} {name}"));
@@ -426,8 +439,8 @@ pub fn street(
 
     // 4. typos, and 5. partial names (first names and titles left out): when both answer and
     // disagree, the answer is an ambiguity rather than either guess
-    let typo = typo_match(city, name, ty, precision, &pick);
-    let part = partial(city, name, ty, precision, &pick, is_first_name);
+    let typo = typo_match(city, name, ty, precision, &pick_near);
+    let part = partial(city, name, ty, precision, &pick_near, is_first_name);
     match (typo, part) {
         (Some(StreetResolution::Found(a, _)), Some(StreetResolution::Found(b, _))) if a != b => {
             StreetResolution::Ambiguous(vec![a, b])
@@ -543,10 +556,9 @@ fn partial(
     }
     cands.sort();
     cands.dedup();
+    let exact = |t: &str, w: &str| -> bool { w == t || (t.len() == 1 && w.starts_with(t)) };
     let matches = |t: &str, w: &str| -> bool {
-        w == t
-            || (t.len() == 1 && w.starts_with(t))
-            || (typo(t) > 0 && edit_distance(w, t, typo(t)).is_some())
+        exact(t, w) || (typo(t) > 0 && edit_distance(w, t, typo(t)).is_some())
     };
     // `Roma` is not `Giovanni Francesco da Roma`: words written that follow a particle of the
     // register's name, with words left out before them, name another thing (a person "from Rome")
@@ -561,25 +573,34 @@ fn partial(
         first >= 2 && full.get(first - 1).is_some_and(|w| is_particle(w))
     };
     // every word written is in the name, and every word of the name left out is a first name
-    // or a title: `Garibaldi` is `Giuseppe Garibaldi`, never `Porta Garibaldi`
+    // or a title: `Garibaldi` is `Giuseppe Garibaldi`, never `Porta Garibaldi`. The answer is
+    // how many words written fit only with a typo.
     let covers = |i: u32| -> Option<usize> {
-        city.name_tokens(i).iter().find_map(|st| {
-            let all = tokens.iter().all(|t| st.iter().any(|w| matches(t, w)));
-            let extra: Vec<&String> = st
-                .iter()
-                .filter(|w| !tokens.iter().any(|t| matches(t, w)))
-                .collect();
-            let droppable = extra.iter().all(|w| is_title(w) || is_first_name(w));
-            (all && droppable && !after_particle(i)).then_some(extra.len())
-        })
+        city.name_tokens(i)
+            .iter()
+            .filter_map(|st| {
+                let all = tokens.iter().all(|t| st.iter().any(|w| matches(t, w)));
+                let extra: Vec<&String> = st
+                    .iter()
+                    .filter(|w| !tokens.iter().any(|t| matches(t, w)))
+                    .collect();
+                let droppable = extra.iter().all(|w| is_title(w) || is_first_name(w));
+                let typos = tokens
+                    .iter()
+                    .filter(|t| !st.iter().any(|w| exact(t, w)))
+                    .count();
+                (all && droppable && !after_particle(i)).then_some(typos)
+            })
+            .min()
     };
     let mut scored: Vec<(u32, usize)> = cands
         .into_iter()
-        .filter_map(|i| covers(i).map(|extra| (i, extra)))
+        .filter_map(|i| covers(i).map(|typos| (i, typos)))
         .collect();
-    if scored.is_empty() {
-        return None;
-    }
+    // a name that has the words as written beats one that needs a typo: `Via G. Mazzini` is Via
+    // Giuseppe Mazzini, not Via Giovanni Mazzoni
+    let fewest = scored.iter().map(|(_, n)| *n).min()?;
+    scored.retain(|(_, n)| *n == fewest);
     if !ty.is_empty() {
         let same: Vec<(u32, usize)> = scored
             .iter()

@@ -325,3 +325,25 @@ fn autocomplete_lookups_on_the_register() {
         .windows(2)
         .all(|w| (w[0].number, &w[0].suffix) <= (w[1].number, &w[1].suffix)));
 }
+
+#[test]
+fn a_name_one_typo_away_is_not_chosen_by_postcode_or_house_number() {
+    if register().is_none() {
+        return;
+    }
+    // Alessandria (viario, numeri-civici): Via Giuseppe Mazzini, 15121, has no number 3; Via
+    // Giovanni Mazzoni, 15121, has numbers 1 to 29; neither is Via Mazzini in the register
+    for postcode in ["15121", ""] {
+        for address in ["Via Mazzini 3", "Via G. Mazzini 3"] {
+            let r = check(address, postcode, "Alessandria", "");
+            assert_eq!(r.normalized.address, "Via Giuseppe Mazzini 3", "{r:?}");
+            assert!(
+                r.outcome.contains(&"HOUSE_NUMBER_NOT_FOUND".to_string()),
+                "{r:?}"
+            );
+        }
+        // one typo from both names: the number 3 that one of them has does not choose
+        let r = check("Via G. Mazzuni 3", postcode, "Alessandria", "");
+        assert!(r.outcome.contains(&"STREET_AMBIGUOUS".to_string()), "{r:?}");
+    }
+}
