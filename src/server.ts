@@ -14,7 +14,7 @@ import { languageFromAcceptHeader } from './http/language.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { JobService } from './jobs/service.js';
 import { registerIndex, type ExtraEndpoint } from './meta/index-route.js';
-import { registerOpenApi } from './meta/openapi.js';
+import { registerOpenApi, type ExtraOperation } from './meta/openapi.js';
 import { computeJsonSync, openRegister } from './native.js';
 import { openState } from './state/db.js';
 import { suggestRoutes } from './suggest/index.js';
@@ -32,6 +32,8 @@ export interface Service {
 export interface RouteModule {
   endpoints: ExtraEndpoint[];
   counters: Record<string, Counter>;
+  /** Request schemas for the OpenAPI document. */
+  openapi?: ExtraOperation[];
   register(app: FastifyInstance, services: Services, jobs: JobService): void;
 }
 
@@ -119,7 +121,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
     { method: 'GET', path: CREDIT_PATHS[0] ?? '', italian_path: CREDIT_PATHS[1], purpose: 'counters report; consumes nothing; needs an account token' },
     { method: 'GET', path: '/api/v1/openapi.json', purpose: 'OpenAPI 3.1 document, generated from the request schemas' },
   ], attributions);
-  registerOpenApi(app, capabilities);
+  registerOpenApi(app, capabilities, modules.flatMap((m) => m.openapi ?? []));
   registerCredit(app, services, counters);
   for (const cap of capabilities) registerCapability(app, services, jobs, cap);
   for (const m of modules) m.register(app, services, jobs);

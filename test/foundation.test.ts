@@ -190,6 +190,9 @@ test('OpenAPI 3.1 comes from the request schemas', async (t) => {
   t.is(r.body.openapi, '3.1.0');
   t.truthy(r.body.paths['/api/v1/phone'].post);
   t.truthy(r.body.components.schemas.PhoneItem.properties.phone);
+  t.truthy(r.body.paths['/api/v1/dedupe'].post);
+  t.truthy(r.body.components.schemas.DedupeRequest.properties.records);
+  t.truthy(r.body.components.schemas.SuggestRequest.properties.session);
 });
 
 test('the legacy host answers Italian keys and codes by default, English when the request says so', async (t) => {

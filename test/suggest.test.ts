@@ -179,10 +179,10 @@ test('Italian keys in and out with lingua it; seleziona on /suggerisci', async (
   const res = await call(server, 'POST', '/api/v1/suggerisci', { sessione, q: 'via del fag', localita: 'Bologna', lingua: 'it' });
   t.is(res.status, 200);
   t.true(res.body.supportato);
-  t.is(res.body.fase, 'streets');
+  t.is(res.body.fase, 'vie');
   t.deepEqual(Object.keys(res.body.letto).sort(), ['cap', 'civico', 'strada']);
   const hint = res.body.suggerimenti[0];
-  t.is(hint.fonte, 'registry');
+  t.is(hint.fonte, 'registro');
   t.is(hint.comune, 'Bologna');
   const sel = await call(server, 'POST', '/api/v1/suggerisci', { sessione, azione: 'seleziona', via_id: hint.id, civico: '5', lingua: 'it' });
   t.is(sel.status, 200);

@@ -314,6 +314,8 @@ const VALUE_IT: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   class: { mobile: 'cellulare', landline: 'fisso', special: 'speciale', foreign: 'estero' },
   type: { 'toll-free': 'numero_verde', 'premium rate': 'sovrapprezzo', 'shared cost': 'addebito_ripartito', 'public utility': 'pubblica_utilita' },
   subject_type: { natural_person: 'persona_fisica' },
+  phase: { streets: 'vie', house_numbers: 'civici' },
+  source: { registry: 'registro' },
 };
 
 const FIELD_OUT_IT: Readonly<Record<string, string>> = { ...EXTRA_FIELD_IT, ...FIELD_IT };

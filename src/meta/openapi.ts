@@ -14,8 +14,18 @@ function jsonSchema(schema: z.ZodType<unknown>): Record<string, unknown> {
   return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
 }
 
+/** An endpoint outside the generic capabilities (dedupe, suggest), described by its own request schema. */
+export interface ExtraOperation {
+  paths: readonly string[];
+  summary: string;
+  schemaName: string;
+  request: z.ZodType<unknown>;
+  /** Also readable by GET ?job= (dedupe). */
+  jobRead?: boolean;
+}
+
 /** OpenAPI 3.1, generated from the same zod schemas that validate the requests. */
-export function openApiDocument(capabilities: Capability<unknown>[]): Record<string, unknown> {
+export function openApiDocument(capabilities: Capability<unknown>[], extra: ExtraOperation[] = []): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   const errors = Object.fromEntries(
     ['400', '401', '402', '403', '404', '405', '413', '429', '500'].map((s) => [s, { description: 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]),
@@ -55,6 +65,22 @@ export function openApiDocument(capabilities: Capability<unknown>[]): Record<str
     };
     for (const path of cap.paths) paths[path] = { post, get, delete: { ...get, summary: `cancel an asynchronous ${cap.name} job` } };
   }
+  for (const op of extra) {
+    schemas[op.schemaName] = jsonSchema(op.request);
+    const post = {
+      summary: op.summary,
+      security: [{ bearer: [] }],
+      requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.schemaName}` } } } },
+      responses: { '200': { description: 'result' }, ...errors },
+    };
+    const get = {
+      summary: 'read a saved job',
+      security: [{ bearer: [] }],
+      parameters: [{ name: 'job', in: 'query', required: true, schema: { type: 'string' } }],
+      responses: { '200': { description: 'saved job' }, ...errors },
+    };
+    for (const path of op.paths) paths[path] = op.jobRead ? { post, get } : { post };
+  }
   paths['/api/v1/countries'] = { get: { summary: 'ISO 3166-1 catalogue', security: [{ bearer: [] }], parameters: [{ name: 'q', in: 'query', schema: { type: 'string' } }], responses: { '200': { description: 'countries' }, ...errors } } };
   paths['/api/v1/credit'] = { get: { summary: 'counters report; consumes nothing', security: [{ bearer: [] }], responses: { '200': { description: 'report' }, ...errors } } };
   paths['/api/v1/'] = { get: { summary: 'public index', responses: { '200': { description: 'index' } } } };
@@ -67,7 +93,7 @@ export function openApiDocument(capabilities: Capability<unknown>[]): Record<str
   };
 }
 
-export function registerOpenApi(app: FastifyInstance, capabilities: Capability<unknown>[]): void {
-  const doc = openApiDocument(capabilities);
+export function registerOpenApi(app: FastifyInstance, capabilities: Capability<unknown>[], extra: ExtraOperation[] = []): void {
+  const doc = openApiDocument(capabilities, extra);
   app.get('/api/v1/openapi.json', async () => doc);
 }

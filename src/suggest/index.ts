@@ -1,5 +1,6 @@
 import type { RouteModule } from '../server.js';
 import { registerSuggestRoutes, SUGGEST_PATHS } from './route.js';
+import { suggestRequest } from './schema.js';
 
 /** POST /api/v1/suggest: session-based address autocomplete (free), and select (one contact verification per session and street). */
 export async function suggestRoutes(): Promise<RouteModule> {
@@ -13,6 +14,7 @@ export async function suggestRoutes(): Promise<RouteModule> {
       },
     ],
     counters: { suggest: 'contact' },
+    openapi: [{ paths: SUGGEST_PATHS, summary: 'address autocomplete in a session (suggest), or select and verify', schemaName: 'SuggestRequest', request: suggestRequest }],
     register: (app, services) => registerSuggestRoutes(app, services),
   };
 }
