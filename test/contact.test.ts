@@ -1,15 +1,10 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
-
 import test from 'ava';
 import { parse } from 'csv-parse/sync';
 
-import { PROJECT_ROOT } from '../src/config.js';
 import { computeJson } from '../src/native.js';
 import { call, startServer, type TestServer } from './helpers/server.js';
+import { sourceCsv as csvGz, type Row } from './helpers/source.js';
 
-const SOURCE = path.join(PROJECT_ROOT, '..', 'shared', 'data');
 let server: TestServer;
 
 test.before(async () => {
@@ -19,13 +14,6 @@ test.before(async () => {
 test.after.always(async () => {
   await server?.close();
 });
-
-type Row = Record<string, string>;
-
-function csvGz(rel: string, delimiter: string): Row[] {
-  const text = gunzipSync(readFileSync(path.join(SOURCE, rel))).toString('utf8').replace(/^\uFEFF/, '');
-  return parse(text, { columns: true, delimiter, skip_empty_lines: true, relax_quotes: true }) as Row[];
-}
 
 /** Real house numbers of Bologna (2012), each with its postcode, district and point. */
 const BOLOGNA = (() => {

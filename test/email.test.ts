@@ -5,16 +5,15 @@ import { domainToASCII } from 'node:url';
 import test from 'ava';
 import { parse } from 'csv-parse/sync';
 
-import { PROJECT_ROOT } from '../src/config.js';
 import { clearDnsCache } from '../src/email/dns.js';
 import { capability } from '../src/email/service.js';
 import { editDistance, INTERNATIONAL_PROVIDERS } from '../src/email/typos.js';
 import type { ItemResult } from '../src/http/capability.js';
 import { labelOf } from '../src/http/outcomes.js';
 import { contactDataDir, processOne } from './helpers/light.js';
+import { SOURCE } from './helpers/source.js';
 import { startDnsResponder, type DnsResponder, type ZoneEntry } from './helpers/dns-server.js';
 
-const SOURCE = path.join(PROJECT_ROOT, '..', 'shared', 'data');
 let dataDir = '';
 let dns: DnsResponder;
 let freemail: string[] = [];

@@ -4,15 +4,14 @@ import path from 'node:path';
 import test from 'ava';
 import { parse } from 'csv-parse/sync';
 
-import { PROJECT_ROOT } from '../src/config.js';
 import { capability } from '../src/enrichment/service.js';
 import type { ItemResult } from '../src/http/capability.js';
 import type { Language } from '../src/http/language.js';
 import { LANGUAGES } from '../src/http/language.js';
 import { labelOf } from '../src/http/outcomes.js';
 import { contactDataDir } from './helpers/light.js';
+import { SOURCE } from './helpers/source.js';
 
-const SOURCE = path.join(PROJECT_ROOT, '..', 'shared', 'data');
 let dataDir = '';
 
 test.before(async () => {

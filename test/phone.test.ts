@@ -5,13 +5,12 @@ import test from 'ava';
 import { parse } from 'csv-parse/sync';
 import parsePhoneNumber from 'libphonenumber-js/max';
 
-import { PROJECT_ROOT } from '../src/config.js';
 import type { ItemResult } from '../src/http/capability.js';
 import { labelOf } from '../src/http/outcomes.js';
 import { capability } from '../src/phone/service.js';
 import { contactDataDir, processOne } from './helpers/light.js';
+import { SOURCE } from './helpers/source.js';
 
-const SOURCE = path.join(PROJECT_ROOT, '..', 'shared', 'data');
 const PHONE_DATA = path.join(SOURCE, 'contact', 'phone');
 let dataDir = '';
 

@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 
 import test from 'ava';
-import { parse } from 'csv-parse/sync';
 
-import { PROJECT_ROOT } from '../src/config.js';
 import { enterSession, findSession, SESSION_MS } from '../src/suggest/session.js';
 import { call, startServer, type TestServer } from './helpers/server.js';
+import { sourceCsv } from './helpers/source.js';
 
-const SOURCE = path.join(PROJECT_ROOT, '..', 'shared', 'data');
 let server: TestServer;
 
 test.before(async () => {
@@ -21,13 +16,8 @@ test.after.always(async () => {
   await server?.close();
 });
 
-type Row = Record<string, string>;
-
 /** Bologna's own house-number list (2012): the register's numbers for its streets come from it. */
-const BOLOGNA = (() => {
-  const text = gunzipSync(readFileSync(path.join(SOURCE, 'it/civici/bologna/civici_2012.csv.gz'))).toString('utf8').replace(/^\uFEFF/, '');
-  return parse(text, { columns: true, delimiter: ',', skip_empty_lines: true, relax_quotes: true }) as Row[];
-})();
+const BOLOGNA = sourceCsv('it/civici/bologna/civici_2012.csv.gz');
 
 function numbersOf(street: string): Set<string> {
   return new Set(BOLOGNA.filter((r) => r.DENOMINAZI === street).map((r) => String(Number(r.CIVICO))));

@@ -2,13 +2,11 @@ import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 
 import test from 'ava';
 import { parse } from 'csv-parse/sync';
 
-import { PROJECT_ROOT } from '../src/config.js';
 import type { ItemResult } from '../src/http/capability.js';
 import type { Language } from '../src/http/language.js';
 import { italianCode, labelOf } from '../src/http/outcomes.js';
@@ -17,12 +15,12 @@ import { NOTE_TEXTS } from '../src/tax-code/messages.js';
 import { taxCodeItem } from '../src/tax-code/schema.js';
 import { processTaxCodes } from '../src/tax-code/service.js';
 import { call, startServer, type TestServer, waitFor } from './helpers/server.js';
+import { SOURCE, sourceCsv as csvGz } from './helpers/source.js';
 
 // The peer ships CommonJS exporting `{ CodiceFiscale }`; its typings describe a default export.
 type Peer = typeof import('codice-fiscale-js').default;
 const { CodiceFiscale } = createRequire(import.meta.url)('codice-fiscale-js') as { CodiceFiscale: Peer };
 
-const SOURCE = path.join(PROJECT_ROOT, '..', 'shared', 'data');
 let dataDir = '';
 let server: TestServer;
 
@@ -47,11 +45,6 @@ async function registerSubset(dir: string): Promise<string> {
 }
 
 type Row = Record<string, string>;
-
-function csvGz(rel: string, delimiter: string): Row[] {
-  const text = gunzipSync(readFileSync(path.join(SOURCE, rel))).toString('utf8').replace(/^\uFEFF/, '');
-  return parse(text, { columns: true, delimiter, skip_empty_lines: true, relax_quotes: true }) as Row[];
-}
 
 const ANPR = () => csvGz('it/comuni/anpr_archivio_comuni.csv.gz', ',');
 const ISTAT = () => csvGz('it/comuni/istat_elenco_comuni_2023-11.csv.gz', ';');

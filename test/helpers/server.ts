@@ -5,11 +5,12 @@ import path from 'node:path';
 
 import { createAccount, createToken } from '../../src/account/tokens.js';
 import { runImport } from '../../src/cli/import.js';
-import { PROJECT_ROOT, defaultSourceDir, type ServiceConfig } from '../../src/config.js';
+import { PROJECT_ROOT, type ServiceConfig } from '../../src/config.js';
 import { buildService, type Service } from '../../src/server.js';
 import { closeState, openState, type StateDb } from '../../src/state/db.js';
 
-export const SOURCE = defaultSourceDir();
+export { SOURCE } from './source.js';
+import { SOURCE } from './source.js';
 const SHARED = path.join(PROJECT_ROOT, '.tmp', 'test-register');
 
 /** What the shared test register was built by: a new native build or new source data means a rebuild. */
