@@ -15,6 +15,7 @@ import { Bench } from 'tinybench';
 import { defaultSourceDir } from '../src/config.js';
 import { computeJson, computeJsonSync, native, openRegister } from '../src/native.js';
 import type { Sampled } from './contact-eval.js';
+import { taskStats } from './stats.js';
 
 
 const BATCH = 500;
@@ -74,7 +75,7 @@ async function main(): Promise<void> {
     await bench.run();
     console.table(
       bench.tasks.map((task) => {
-        const hz = task.result && 'throughput' in task.result ? task.result.throughput.mean : 0;
+        const hz = taskStats(task).hz;
         const per = task.name.startsWith('batch') ? BATCH : 1;
         return { task: task.name, 'calls/s': hz.toFixed(1), 'verifications/s': Math.round(hz * per), cores: os.availableParallelism() };
       }),

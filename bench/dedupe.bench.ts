@@ -17,6 +17,7 @@ import { startServerProcess } from '../test/helpers/process.js';
 import { freshDataDir } from '../test/helpers/server.js';
 import { generate, loadSources, rng } from './dedupe-data.js';
 import { benchDataDir } from './dedupe-register.js';
+import { taskStats } from './stats.js';
 
 function peakRssMiB(): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
@@ -86,8 +87,8 @@ async function main(): Promise<void> {
     console.log('\n500 records, synchronous:');
     console.table(
       [...bench.tasks, ...http.tasks].map((t) => {
-        const r = t.result as { latency?: { mean?: number; p50?: number; p99?: number }; throughput?: { mean?: number } } | undefined;
-        return { task: t.name, 'mean ms': r?.latency?.mean?.toFixed(1), 'p50 ms': r?.latency?.p50?.toFixed(1), 'p99 ms': r?.latency?.p99?.toFixed(1), 'calls/s': r?.throughput?.mean?.toFixed(1) };
+        const s = taskStats(t);
+        return { task: t.name, 'mean ms': s.mean.toFixed(1), 'p50 ms': s.p50.toFixed(1), 'p99 ms': s.p99.toFixed(1), 'calls/s': s.hz.toFixed(1) };
       }),
     );
 

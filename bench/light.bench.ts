@@ -22,6 +22,7 @@ import { capability as phone } from '../src/phone/service.js';
 import { normaliseWebsite } from '../src/website/form.js';
 import { capability as website } from '../src/website/service.js';
 import { startDnsResponder, type ZoneEntry } from '../test/helpers/dns-server.js';
+import { taskStats } from './stats.js';
 
 const BATCH = 500;
 const SOURCE = defaultSourceDir();
@@ -103,15 +104,13 @@ async function main(): Promise<void> {
   console.log(`batch of ${BATCH} items per operation`);
   console.table(
     bench.tasks.map((task) => {
-      const r = task.result;
-      const hz = r && 'throughput' in r ? r.throughput.mean : 0;
-      const latency = r && 'latency' in r ? r.latency : undefined;
+      const s = taskStats(task);
       return {
         task: task.name,
-        'batches/s': Number(hz.toFixed(1)),
-        'items/s': Math.round(hz * BATCH),
-        'mean ms/batch': latency ? Number(latency.mean.toFixed(2)) : null,
-        'p99 ms/batch': latency ? Number((latency.p99 ?? 0).toFixed(2)) : null,
+        'batches/s': Number(s.hz.toFixed(1)),
+        'items/s': Math.round(s.hz * BATCH),
+        'mean ms/batch': Number(s.mean.toFixed(2)),
+        'p99 ms/batch': Number(s.p99.toFixed(2)),
       };
     }),
   );

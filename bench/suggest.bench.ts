@@ -10,6 +10,7 @@ import { Bench } from 'tinybench';
 
 import { addPack } from '../src/credit/ledger.js';
 import { call, startServer } from '../test/helpers/server.js';
+import { taskStats } from './stats.js';
 
 const server = await startServer({ rateLimits: { single: 1e9, batch: 1e9, autocomplete: 1e9 } });
 addPack(server.db, 'test', 'contact', 1_000_000);
@@ -73,15 +74,13 @@ await bench.run();
 console.log('one HTTP call per operation, 127.0.0.1, one connection');
 console.table(
   bench.tasks.map((task) => {
-    const r = task.result;
-    const hz = r && 'throughput' in r ? r.throughput.mean : 0;
-    const latency = r && 'latency' in r ? r.latency : undefined;
+    const s = taskStats(task);
     return {
       task: task.name,
-      'calls/s': Number(hz.toFixed(0)),
-      'mean ms': latency ? Number(latency.mean.toFixed(2)) : null,
-      'p50 ms': latency ? Number((latency.p50 ?? 0).toFixed(2)) : null,
-      'p99 ms': latency ? Number((latency.p99 ?? 0).toFixed(2)) : null,
+      'calls/s': Number(s.hz.toFixed(0)),
+      'mean ms': Number(s.mean.toFixed(2)),
+      'p50 ms': Number(s.p50.toFixed(2)),
+      'p99 ms': Number(s.p99.toFixed(2)),
     };
   }),
 );

@@ -17,6 +17,7 @@ import { defaultSourceDir } from '../src/config.js';
 import { computeJson, computeJsonSync, native, openRegister } from '../src/native.js';
 import { taxCodeItem, type TaxCodeItem } from '../src/tax-code/schema.js';
 import { processTaxCodes, type NativeResult } from '../src/tax-code/service.js';
+import { taskStats } from './stats.js';
 
 type Peer = typeof import('codice-fiscale-js').default;
 const { CodiceFiscale } = createRequire(import.meta.url)('codice-fiscale-js') as { CodiceFiscale: Peer };
@@ -140,20 +141,19 @@ async function main(): Promise<void> {
     await bench.run();
 
     const rate = (name: string) => {
-      const r = bench.tasks.find((t) => t.name === name)?.result;
-      return r && 'latency' in r ? (BATCH * 1000) / r.latency.mean : NaN;
+      return (BATCH * 1000) / taskStats(bench.tasks.find((t) => t.name === name)).mean;
     };
     const rows = bench.tasks.map((t) => {
       const op = t.name.split(':')[0]!;
       const perSec = rate(t.name);
       const peer = rate(`${op}: codice-fiscale-js`);
-      const r = t.result;
+      const s = taskStats(t);
       return {
         task: t.name,
-        'batch ms (mean)': r && 'latency' in r ? r.latency.mean.toFixed(2) : '-',
+        'batch ms (mean)': s.mean.toFixed(2),
         'codes/s': Math.round(perSec).toLocaleString('en'),
         'vs peer': `${(perSec / peer).toFixed(2)}×`,
-        samples: r && 'latency' in r ? r.latency.samplesCount : 0,
+        samples: s.samples,
       };
     });
     console.table(rows);
