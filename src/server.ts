@@ -48,8 +48,7 @@ function attributions(): string[] {
 }
 
 function sendError(req: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
-  let language = req.ctx?.language ?? languageFromAcceptHeader(req.headers['accept-language']) ?? 'en';
-  if (!req.ctx) language = languageFromAcceptHeader(req.headers['accept-language']) ?? 'en';
+  const language = req.ctx?.language ?? languageFromAcceptHeader(req.headers['accept-language']) ?? 'en';
   const message = fill(ERROR_MESSAGES[error.code][language], error.params);
   if (error.code === 'rate_limited' || error.code === 'session_budget') reply.header('Retry-After', String(error.extra.retry_after ?? 60));
   reply.header('Content-Language', language);
@@ -97,8 +96,8 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
     const apiError = asApiError(error);
-    if (apiError.status >= 500) req.log.error(error);
-    if (apiError.code === 'internal_error' && !(error instanceof ApiError)) console.error(error);
+    // the client sees a stable 500 body; the operator sees what happened
+    if (apiError.status >= 500) console.error(error);
     return sendError(req, reply, apiError);
   });
   app.setNotFoundHandler((req, reply) => {

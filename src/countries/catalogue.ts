@@ -59,12 +59,15 @@ const NICKNAMES: Record<string, string[]> = {
   SM: ['RSM', 'Repubblica di San Marino'],
 };
 
+/** Every name and alias of every country, per language: built once, read for each country. */
+const ALIASES = LANGUAGES.map((lang) => i18n.getNames(lang, { select: 'all' }));
+const WORLD_BY_ISO2 = new Map(world.map((w) => [w.cca2, w]));
+
 function build(): CountryEntry[] {
-  const byIso2 = new Map(world.map((w) => [w.cca2, w]));
   return Object.keys(i18n.getAlpha2Codes())
     .sort()
     .map((iso2) => {
-      const w = byIso2.get(iso2);
+      const w = WORLD_BY_ISO2.get(iso2);
       const names = Object.fromEntries(LANGUAGES.map((l) => [l, i18n.getName(iso2, l) ?? i18n.getName(iso2, 'en') ?? iso2])) as Record<Language, string>;
       const nativeNames = Object.values(w?.name.native ?? {});
       return {
@@ -83,9 +86,8 @@ export const CATALOGUE: readonly CountryEntry[] = build();
 /** Every way a country is written, folded by the core's normaliser, with the country it names. */
 function spellings(entry: CountryEntry): string[] {
   const all = [entry.iso2, entry.iso3, ...Object.values(entry.names), entry.short.en, entry.long.en, ...entry.short.native, ...entry.long.native];
-  for (const lang of LANGUAGES) all.push(...(i18n.getNames(lang, { select: 'all' })[entry.iso2] ?? []));
-  const w = world.find((c) => c.cca2 === entry.iso2);
-  all.push(...(w?.altSpellings ?? []).filter((s) => s.length > 2));
+  for (const names of ALIASES) all.push(...(names[entry.iso2] ?? []));
+  all.push(...(WORLD_BY_ISO2.get(entry.iso2)?.altSpellings ?? []).filter((s) => s.length > 2));
   all.push(...(NICKNAMES[entry.iso2] ?? []));
   return [...new Set(all.map((s) => native.foldText(s)).filter(Boolean))];
 }

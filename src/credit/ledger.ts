@@ -139,11 +139,9 @@ export function consume(db: StateDb, account: string, counter: Counter, units: n
       ticket.packs.push({ id: pack.id, n });
     }
     if (need > 0) {
-      throw new ApiError('payment_required', { counter, needed: units, available: availableOf(current(db, account, counter, now)) }, {
-        counter,
-        needed: units,
-        available: availableOf(current(db, account, counter, now)),
-      });
+      // nothing is written: the transaction is abandoned, so report what the stored record holds
+      const available = availableOf(current(db, account, counter, now));
+      throw new ApiError('payment_required', { counter, needed: units, available }, { counter, needed: units, available });
     }
     if (units > 0) {
       r.used_month += units;
