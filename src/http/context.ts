@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../account/tokens.js';
 import { accountLanguage } from '../account/tokens.js';
 import type { ServiceConfig } from '../config.js';
+import { creditInLanguage } from '../credit/messages.js';
 import type { StateDb } from '../state/db.js';
 import { ApiError } from './errors.js';
 import { isLanguage, languageFromAcceptHeader, type Language } from './language.js';
@@ -67,7 +68,8 @@ export function negotiate(req: FastifyRequest, config: ServiceConfig): RequestCo
 /** Sends a body in the request's language and key set. */
 export function answer(req: FastifyRequest, reply: FastifyReply, body: unknown, status = 200): FastifyReply {
   reply.header('Content-Language', req.ctx.language);
-  return reply.code(status).send(req.ctx.italian ? toItalianOutput(body) : body);
+  const localised = creditInLanguage(body, req.ctx.language);
+  return reply.code(status).send(req.ctx.italian ? toItalianOutput(localised) : localised);
 }
 
 export function requireAccount(req: FastifyRequest): string {
