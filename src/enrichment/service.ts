@@ -6,7 +6,7 @@ import { legalFormOf, subjectType } from './legal.js';
 import { ENRICHMENT_COMMENTS } from './messages.js';
 import './outcomes.js';
 import { displayName, salutations } from './salutation.js';
-import { enrichmentItem, type EnrichmentItem } from './schema.js';
+import { enrichmentItem, enrichmentResult, type EnrichmentItem } from './schema.js';
 
 /** Education that earns the Italian "Dott."/"Dott.ssa": any university degree. */
 const DEGREE = /\b(LAUREA|LAUREATO|LAUREATA|LAUREA MAGISTRALE|DOTTORATO|PHD|MASTER|DEGREE|DOTTORE|DOTTORESSA|UNIVERSITA)\b/;
@@ -172,6 +172,7 @@ export const capability: Capability<EnrichmentItem> = {
       }
     });
   },
+  result: enrichmentResult,
   csvColumns: [
     'id', 'gender', 'gender_source', 'subject_type', 'title', 'formal_salutation', 'informal_salutation', 'detail',
     'comments', 'outcome', 'outcome_label', 'reason',

@@ -7,7 +7,7 @@ import './outcomes.js';
 import { recordCountry } from './country.js';
 import { PHONE_COMMENTS } from './messages.js';
 import { districtOf, operatorOf, specialNumber, typeFromLibrary, type PhoneType } from './italy.js';
-import { phoneItem, type PhoneItem } from './schema.js';
+import { phoneItem, phoneResult, type PhoneItem } from './schema.js';
 import { splitPhoneField } from './split.js';
 
 export type PhoneClass = 'mobile' | 'landline' | 'special' | 'foreign';
@@ -246,6 +246,7 @@ export const capability: Capability<PhoneItem> = {
       }
     });
   },
+  result: phoneResult,
   csvColumns: [
     'id', 'phone', 'phone2', 'phone3', 'class', 'type', 'district', 'operator', 'e164', 'country_code',
     'national_number', 'extension', 'outcome', 'outcome_label', 'reason',

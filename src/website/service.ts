@@ -5,7 +5,7 @@ import { probeWebsite, type ProbeResult } from './fetch.js';
 import { normaliseWebsite, splitWebsites, type WebsiteForm } from './form.js';
 import './outcomes.js';
 import { noteText } from './messages.js';
-import { websiteItem, type WebsiteItem } from './schema.js';
+import { websiteItem, websiteResult, type WebsiteItem } from './schema.js';
 import { isPrivateAddress } from './ssrf.js';
 
 /**
@@ -93,6 +93,7 @@ export const capability: Capability<WebsiteItem> = {
   async process(items: WebsiteItem[], ctx: ProcessContext): Promise<ItemResult[]> {
     return verifyWebsites(items, ctx);
   },
+  result: websiteResult,
   csvColumns: [
     'id', 'website', 'website2', 'website3', 'url_normalized', 'final_url', 'redirects', 'certificate_ok', 'reachable',
     'outcome', 'outcome_label', 'reason',
