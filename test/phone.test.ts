@@ -225,11 +225,11 @@ test('over HTTP: split, national_number and comments in English and Italian', as
     const en = await call(server, 'POST', '/api/v1/phone', { phone: '02 1234567 / 333 1234567 / 06 1234567 / 0471 123456' });
     t.is(en.status, 200);
     t.deepEqual([en.body.phone, en.body.phone2, en.body.phone3], ['021234567', '3331234567', '061234567']);
-    t.deepEqual(en.body.comments, ['1 more number(s) in the field were not kept (at most 3)']);
+    t.deepEqual(en.body.comments, ['at most 3 numbers are kept: more in the field, left out: 1']);
     t.is(en.headers.get('x-service-charged'), '3');
     const it = await call(server, 'POST', '/api/v1/telefono', { telefono: '02 1234567 / 333 1234567 / 06 1234567 / 0471 123456', lingua: 'it' });
     t.deepEqual([it.body.telefono, it.body.telefono2, it.body.telefono3], ['021234567', '3331234567', '061234567']);
-    t.deepEqual(it.body.commenti, ['altri 1 numeri nel campo non sono stati tenuti (al massimo 3)']);
+    t.deepEqual(it.body.commenti, ['si tengono al massimo 3 numeri: altri nel campo, non tenuti: 1']);
     const de = await call(server, 'POST', '/api/v1/telefono', { telefono: '030 1234567', nazione_iso2: 'DE', lingua: 'it' });
     t.is(de.body.nazionale, '301234567');
     t.is(de.body.formato_e164, '+49301234567');

@@ -67,19 +67,19 @@ const WARNINGS: Record<CounterWarning, Texts> = {
 };
 
 const AUTO_TOPUP_NOTE: Texts = {
-  it: 'l’auto-ricarica ha acquistato {count} pacchetto/i per questa chiamata',
-  en: 'auto top-up bought {count} pack(s) for this call',
-  de: 'die automatische Aufladung hat {count} Paket(e) für diesen Aufruf gekauft',
-  fr: 'la recharge automatique a acheté {count} pack(s) pour cet appel',
-  es: 'la recarga automática ha comprado {count} paquete(s) para esta llamada',
-  nl: 'automatisch opwaarderen heeft {count} pakket(ten) gekocht voor deze aanroep',
-  pt: 'a recarga automática comprou {count} pacote(s) para esta chamada',
-  sv: 'automatisk påfyllning köpte {count} paket för detta anrop',
-  no: 'automatisk påfylling kjøpte {count} pakke(r) for dette kallet',
-  fi: 'automaattinen täydennys osti {count} pakettia tätä kutsua varten',
-  da: 'automatisk optankning købte {count} pakke(r) til dette kald',
-  is: 'sjálfvirk áfylling keypti {count} pakka fyrir þetta kall',
-  el: 'η αυτόματη ανανέωση αγόρασε {count} πακέτο/α για αυτή την κλήση',
+  it: 'pacchetti acquistati dall’auto-ricarica per questa chiamata: {count}',
+  en: 'packs bought by auto top-up for this call: {count}',
+  de: 'für diesen Aufruf per automatischer Aufladung gekaufte Pakete: {count}',
+  fr: 'packs achetés par la recharge automatique pour cet appel : {count}',
+  es: 'paquetes comprados por la recarga automática para esta llamada: {count}',
+  nl: 'pakketten gekocht via automatisch opwaarderen voor deze aanroep: {count}',
+  pt: 'pacotes comprados pela recarga automática para esta chamada: {count}',
+  sv: 'paket köpta via automatisk påfyllning för detta anrop: {count}',
+  no: 'pakker kjøpt via automatisk påfylling for dette kallet: {count}',
+  fi: 'automaattisella täydennyksellä tätä kutsua varten ostetut paketit: {count}',
+  da: 'pakker købt via automatisk optankning til dette kald: {count}',
+  is: 'pakkar keyptir með sjálfvirkri áfyllingu fyrir þetta kall: {count}',
+  el: 'πακέτα που αγοράστηκαν με αυτόματη ανανέωση για αυτή την κλήση: {count}',
 };
 
 export function warningText(kind: CounterWarning | null, language: Language): string | null {
