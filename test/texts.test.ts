@@ -59,3 +59,30 @@ test('the charge note of auto top-up: English, Italian, and on a batch', async (
     t.is(language === 'it' ? next.body.credito.nota : next.body.credit.note, null);
   }
 });
+
+test('the legacy host: Italian keys, codes and texts for an Italian account without `language`', async (t) => {
+  const legacy = await startServer({ legacyHosts: ['legacy.example.it'], rateLimits: { single: 1000, batch: 1000, autocomplete: 1000 } }, 'it');
+  try {
+    const { request } = await import('node:http');
+    const port = new URL(legacy.url).port;
+    const post = (path: string, body: unknown) =>
+      new Promise<Record<string, unknown>>((resolve, reject) => {
+        const data = JSON.stringify(body);
+        const headers = { host: 'legacy.example.it', authorization: `Bearer ${legacy.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) };
+        const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve(JSON.parse(text) as Record<string, unknown>));
+        });
+        req.on('error', reject);
+        req.end(data);
+      });
+    const phone = await post('/api/v1/telefono', { telefono: '06/1234567', nazione: 'Atlantide' });
+    t.is(phone.telefono, '061234567');
+    t.deepEqual(phone.commenti, ['paese non riconosciuto: numeri letti come italiani']);
+    const names = await post('/api/v1/arricchimento', { cognome: 'Rossi', nome: 'Maria', sesso: 'M' });
+    t.deepEqual(names.commenti, ['nome di solito femminile']);
+  } finally {
+    await legacy.close();
+  }
+});
