@@ -541,3 +541,15 @@ test('HTTP: extract names a place as on the birth date, with the province of tha
     t.true(r.body.comments[0].includes('Napoli (NA)'), language);
   }
 });
+
+test('HTTP: the OpenAPI document shows the result fields, the new ones included', async (t) => {
+  const r = await call(server, 'GET', '/api/v1/openapi.json', undefined, { token: null });
+  const schemas = r.body.components.schemas;
+  for (const field of ['comments', 'current_province', 'current_name', 'notes', 'province', 'outcome', 'reason']) t.truthy(schemas.TaxCodeResult.properties[field], field);
+  t.truthy(schemas.PhoneResult.properties.national_number);
+  t.truthy(schemas.PhoneResult.properties.comments);
+  t.truthy(schemas.EnrichmentResult.properties.comments);
+  t.truthy(schemas.WebsiteResult.properties.note);
+  t.truthy(schemas.Credit.properties.note);
+  t.is(r.body.paths['/api/v1/tax-code'].post.responses['200'].content['application/json'].schema.oneOf[0].allOf[0].$ref, '#/components/schemas/TaxCodeResult');
+});
