@@ -13,9 +13,8 @@ import type { StateDb } from './db.js';
  * - `durable`: the transaction is committed and flushed to disk. Nothing may leave the process (a response)
  *   that depends on the write before this.
  *
- * The callback must read first and write last, and must not throw after writing: lmdb-js does not roll
- * back the writes of a callback that throws (the batch is shared). Callbacks here return a result object
- * instead of throwing.
+ * The callback must read first and write last, and may throw only before writing (a refusal): lmdb-js
+ * does not roll back the writes of a callback (the batch is shared).
  */
 export interface BatchedWrite<T> {
   decided: Promise<T>;
@@ -44,30 +43,33 @@ export function batchedWrite<T>(db: StateDb, fn: () => T): BatchedWrite<T> {
     decide = resolve;
     refuse = reject;
   });
+  let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
   const settle: ((error?: unknown) => void)[] = [];
   // inside another write transaction lmdb-js runs the callback at once and returns its value: wrap it
-  const committed = Promise.resolve(db.root.transaction(() => {
-    try {
-      const value = fn();
-      decide(value);
-      return value;
-    } catch (error) {
-      refuse(error);
-      throw error;
-    } finally {
+  const committed = Promise.resolve(
+    db.root.transaction(() => {
+      try {
+        outcome = { ok: true, value: fn() };
+        decide(outcome.value);
+      } catch (error) {
+        // a refusal thrown before any write: the batch itself still commits (riders, other callers)
+        outcome = { ok: false, error };
+        refuse(error);
+      }
       for (const rider of riders.get(db) ?? []) {
         const done = rider();
         if (done) settle.push(done);
       }
-    }
-  }) as T | Promise<T>);
+    }) as unknown,
+  );
   const durable = committed.then(
-    async (value) => {
+    async () => {
       // the commit promise of lmdb-js resolves at commit; with overlappingSync the flush to disk may
       // still be running: the durable point is after `flushed`
       await db.root.flushed;
       for (const done of settle) done();
-      return value;
+      if (!outcome?.ok) throw outcome?.error ?? new Error('write transaction callback did not run');
+      return outcome.value;
     },
     (error: unknown) => {
       for (const done of settle) done(error);
