@@ -94,7 +94,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
   });
   // no answer leaves before the request is counted on disk (shared commits: see src/state/commit.ts)
   app.addHook('onSend', async (req) => {
-    await req.ctx?.caller?.counted;
+    await req.ctx?.caller?.counted();
   });
   await registerRateLimits(app, config);
 

@@ -123,7 +123,7 @@ export interface Caller {
   /** Whose credit the caller's calls consume: the account, or the token's own trial allowance. */
   payer: Payer;
   /** Settles when this request is counted on disk (requests, last_used): await before answering. */
-  counted: Promise<void>;
+  counted: () => Promise<void>;
 }
 
 interface KnownToken {
@@ -165,14 +165,21 @@ function lookup(db: StateDb, token: string): KnownToken | undefined {
 }
 
 /**
- * Usage counters (`requests`, `last_used`) gathered in memory and written by whichever shared commit
- * comes first (a charge, or the one scheduled for them): never a commit of their own per request. A
- * request is answered only after the commit that holds its count is on disk, so a crash loses none.
+ * Usage counters (`requests`, `last_used`) gathered in memory and written by the first shared commit
+ * that comes (usually the request's own charge): never a commit of their own per request. A request is
+ * answered only after the commit that holds its count is on disk, so a crash loses none.
  */
+interface UsageRound {
+  promise: Promise<void>;
+  settle: (error?: unknown) => void;
+  /** A commit was asked for this round (an answer is waiting and no charge took the counts along). */
+  asked: boolean;
+}
+
 interface UsageBuffer {
   pending: Map<string, { requests: number; last_used: string }>;
-  /** The promise of the commit that will write what is pending now, and how to settle it. */
-  next: { promise: Promise<void>; settle: (error?: unknown) => void } | null;
+  /** The round that the next commit will write. */
+  round: UsageRound | null;
 }
 
 const buffers = new WeakMap<StateDb, UsageBuffer>();
@@ -180,23 +187,24 @@ const buffers = new WeakMap<StateDb, UsageBuffer>();
 function usageBuffer(db: StateDb): UsageBuffer {
   let buffer = buffers.get(db);
   if (buffer) return buffer;
-  const created: UsageBuffer = { pending: new Map(), next: null };
+  const created: UsageBuffer = { pending: new Map(), round: null };
   addRider(db, () => {
-    const { pending, next } = created;
-    if (!next) return undefined;
+    const { pending, round } = created;
+    if (!round) return undefined;
     created.pending = new Map();
-    created.next = null;
+    created.round = null;
     for (const [hash, use] of pending) {
       const record = db.tokens.get(hash);
       if (record) db.tokens.put(hash, { ...record, last_used: use.last_used, requests: record.requests + use.requests });
     }
-    return next.settle;
+    return round.settle;
   });
   buffers.set(db, created);
   return created;
 }
 
-function countRequest(db: StateDb, hash: string, now: string): Promise<void> {
+/** Counts one request; the answer awaits the returned function's promise before it leaves. */
+function countRequest(db: StateDb, hash: string, now: string): () => Promise<void> {
   const buffer = usageBuffer(db);
   const use = buffer.pending.get(hash);
   if (use) {
@@ -205,17 +213,24 @@ function countRequest(db: StateDb, hash: string, now: string): Promise<void> {
   } else {
     buffer.pending.set(hash, { requests: 1, last_used: now });
   }
-  if (!buffer.next) {
+  let round = buffer.round;
+  if (!round) {
     let settle!: (error?: unknown) => void;
     const promise = new Promise<void>((resolve, reject) => {
       settle = (error) => (error === undefined ? resolve() : reject(error));
     });
     promise.catch(() => undefined);
-    buffer.next = { promise, settle };
-    // a commit for them even if no charge comes in this turn; a charge that comes first takes them along
-    void batchedWrite(db, () => undefined);
+    round = buffer.round = { promise, settle, asked: false };
   }
-  return buffer.next.promise;
+  const mine = round;
+  return () => {
+    // still pending when the answer is ready (no charge took it along): one commit for the whole round
+    if (buffer.round === mine && !mine.asked) {
+      mine.asked = true;
+      void batchedWrite(db, () => undefined);
+    }
+    return mine.promise;
+  };
 }
 
 /** The caller behind a bearer token, or the 401 that explains why not. Counts the request. */
