@@ -139,6 +139,8 @@ interface KnownToken {
 interface TokenCache {
   generation: number;
   byToken: Map<string, KnownToken>;
+  /** The generation was read in this event-loop turn (lmdb-js reads one snapshot per turn anyway). */
+  fresh: boolean;
 }
 
 const CACHE_MAX = 10_000;
@@ -146,10 +148,17 @@ const caches = new WeakMap<StateDb, TokenCache>();
 
 function lookup(db: StateDb, token: string): KnownToken | undefined {
   let cache = caches.get(db);
-  const now = generation(db);
-  if (!cache || cache.generation !== now) {
-    cache = { generation: now, byToken: new Map() };
-    caches.set(db, cache);
+  if (!cache?.fresh) {
+    const now = generation(db);
+    if (!cache || cache.generation !== now) {
+      cache = { generation: now, byToken: new Map(), fresh: true };
+      caches.set(db, cache);
+    }
+    const checked = cache;
+    checked.fresh = true;
+    setImmediate(() => {
+      checked.fresh = false;
+    });
   }
   const known = cache.byToken.get(token);
   if (known) return known;
