@@ -92,6 +92,10 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
   app.addHook('preHandler', async (req) => {
     req.ctx = negotiate(req, config);
   });
+  // no answer leaves before the request is counted on disk (shared commits: see src/state/commit.ts)
+  app.addHook('onSend', async (req) => {
+    await req.ctx?.caller?.counted();
+  });
   await registerRateLimits(app, config);
 
   app.setErrorHandler((error: FastifyError, req, reply) => {

@@ -177,16 +177,31 @@ const completeFor = (home: CountryCode) => (digits: string) => {
   return isValid(text, home);
 };
 
+/**
+ * The field split into numbers, once per item: billing (`countNumbers`, before the charge) and the
+ * verification read the same split, and the split runs the numbering plan (the costly part of a call).
+ */
+const splits = new WeakMap<PhoneItem, { resolved: CountryCode | undefined; split: ReturnType<typeof splitPhoneField> }>();
+
+function splitOf(item: PhoneItem, field: string): { resolved: CountryCode | undefined; split: ReturnType<typeof splitPhoneField> } {
+  let known = splits.get(item);
+  if (!known) {
+    const resolved = recordCountry(item.country_code, item.country);
+    known = { resolved, split: splitPhoneField(field, completeFor(resolved ?? 'IT')) };
+    splits.set(item, known);
+  }
+  return known;
+}
+
 export function verifyPhone(item: PhoneItem, data: ContactData, language: Language): ItemResult {
-  const resolved = recordCountry(item.country_code, item.country);
+  const field = item.phone?.trim() ?? '';
+  const { resolved, split } = field ? splitOf(item, field) : { resolved: recordCountry(item.country_code, item.country), split: undefined };
   const home = resolved ?? 'IT';
   const comments: string[] = [];
   if (!resolved && (item.country_code?.trim() || item.country?.trim())) comments.push(say(PHONE_COMMENTS.country_not_recognised, language));
   const format = item.format ?? 'national';
-  const field = item.phone?.trim() ?? '';
-  if (!field) return { ok: false, phone: '', outcome: ['PHONE_EMPTY'] };
+  if (!field || !split) return { ok: false, phone: '', outcome: ['PHONE_EMPTY'] };
 
-  const split = splitPhoneField(field, completeFor(home));
   if (split.numbers.length === 0) {
     return { ok: false, phone: field, outcome: ['PHONE_INVALID'], ...(split.note ? { note: split.note } : {}) };
   }
@@ -223,8 +238,7 @@ function describe(n: PhoneNumberResult): Record<string, unknown> {
 export function countNumbers(item: PhoneItem): number {
   const field = item.phone?.trim() ?? '';
   if (!field) return 0;
-  const home = recordCountry(item.country_code, item.country) ?? 'IT';
-  return splitPhoneField(field, completeFor(home)).numbers.length;
+  return splitOf(item, field).split.numbers.length;
 }
 
 export const capability: Capability<PhoneItem> = {
