@@ -13,7 +13,7 @@ import { ApiError, ERROR_MESSAGES, fill } from './http/errors.js';
 import { languageFromAcceptHeader } from './http/language.js';
 import { overloadedError, registerOverloadGuard } from './http/overload.js';
 import { registerRateLimits } from './http/rate-limit.js';
-import { BODY_LIMITS, bodyShapeError } from './http/validation.js';
+import { BODY_LIMITS, parseJsonBody } from './http/validation.js';
 import { JobService } from './jobs/service.js';
 import { registerIndex, type ExtraEndpoint } from './meta/index-route.js';
 import { registerOpenApi, type ExtraOperation } from './meta/openapi.js';
@@ -75,19 +75,14 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
   const services: Services = { config, db };
   const jobs = new JobService(services);
   const app = Fastify({ logger: process.env.RECAPITO_LOG === '1', bodyLimit: BODY_LIMITS.bytes, trustProxy: true });
-  // Fastify's JSON parser (prototype poisoning refused), then the depth and string limits, before any handler
-  const parseJson = app.getDefaultJsonParser('error', 'error');
+  // JSON bodies checked for prototype keys, depth and string length before any handler walks them
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    parseJson(req, body as string, (error: Error | null, value?: unknown) => {
-      if (error && /forbidden prototype property/.test(error.message)) {
-        return done(new ApiError('bad_request', { detail: 'the keys __proto__ and constructor.prototype are refused' }), undefined);
-      }
-      if (error) return done(error, undefined);
-      const shape = bodyShapeError(value);
-      if (shape) return done(shape, undefined);
-      done(null, value);
-    });
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
   });
 
   const methodsByPath = new Map<string, Set<string>>();

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { consume, refund, type ChargeTicket } from '../credit/ledger.js';
 import { answer, requireAccount, type Services } from '../http/context.js';
 import { ASYNC_CAP, chargeHeaders } from '../http/endpoint.js';
+import { assertJobSlot } from '../jobs/quota.js';
 import { ApiError } from '../http/errors.js';
 import { toEnglishInput } from '../http/keys.js';
 import type { Language } from '../http/language.js';
@@ -153,6 +154,7 @@ export function registerDedupeRoutes(app: FastifyInstance, services: Services): 
     if (r.job !== undefined) return incremental(services, req, reply, { ...r, job: r.job });
 
     const account = requireAccount(req);
+    if (r.async) assertJobSlot(services, account);
     const units = r.records.length + (r.reference?.length ?? 0);
     const { charge, ticket } = consume(services.db, account, 'dedupe', units);
     chargeHeaders(reply, charge);

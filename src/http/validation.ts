@@ -1,3 +1,4 @@
+import secureJson from 'secure-json-parse';
 import type { z } from 'zod';
 
 import { ApiError, type ValidationIssue } from './errors.js';
@@ -64,4 +65,24 @@ export function bodyShapeError(body: unknown): ApiError | null {
 
 function fieldError(field: string, problem: string): ApiError {
   return new ApiError('validation_failed', { field, problem }, [{ field, problem }]);
+}
+
+/**
+ * A JSON request body as the service accepts it: valid JSON (the error says why not), without the keys
+ * `__proto__` and `constructor.prototype` (prototype poisoning), within the depth and string limits.
+ */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') throw new ApiError('invalid_json');
+  let value: unknown;
+  try {
+    value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch (error) {
+    if (error instanceof SyntaxError && /prototype property/.test(error.message)) {
+      throw new ApiError('bad_request', { detail: 'the keys __proto__ and constructor.prototype are refused' });
+    }
+    throw new ApiError('invalid_json');
+  }
+  const shape = bodyShapeError(value);
+  if (shape) throw shape;
+  return value;
 }
