@@ -171,3 +171,21 @@ test.serial('concurrent async jobs per account are capped: the next one is a 429
     await silent.close();
   }
 });
+
+test.serial('lone surrogates written as JSON escapes reach the core as U+FFFD: answered, not a 500', async (t) => {
+  // the core's JSON reader refuses a lone surrogate; the campaign found these as 500s before the body parser replaced them
+  for (const [path, body] of [
+    ['/api/v1/tax-code', '{"action":"validate","tax_code":"RSSMRA85T10A56\\ud800"}'],
+    ['/api/v1/codicefiscale', '{"azione":"genera","cognome":"Ro\\udc00ssi","nome":"Mario","sesso":"M","data_nascita":"1985-12-10","comune_nascita":"Roma\\ud800"}'],
+    ['/api/v1/contact', '{"address":"Via Roma 1\\udfff","city":"Roma"}'],
+    ['/api/v1/dedupe', '{"records":[{"last_name":"Ro\\ud800ssi","\\ud800key":"x"},{"last_name":"Rossi"}],"save":false}'],
+  ] as const) {
+    const r = await call(server, 'POST', path, body);
+    t.is(r.status, 200, `${path}: ${JSON.stringify(r.body).slice(0, 200)}`);
+  }
+  const tax = await call(server, 'POST', '/api/v1/tax-code', '{"action":"validate","tax_code":"RSS\\ud800"}');
+  t.is(tax.body.tax_code, 'RSS\ufffd');
+  // an escaped backslash followed by text is text, left as written
+  const text = await call(server, 'POST', '/api/v1/tax-code', '{"action":"validate","tax_code":"\\\\ud800"}');
+  t.is(text.body.tax_code, '\\UD800');
+});

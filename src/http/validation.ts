@@ -67,6 +67,19 @@ function fieldError(field: string, problem: string): ApiError {
   return new ApiError('validation_failed', { field, problem }, [{ field, problem }]);
 }
 
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+const ESCAPES = /\\\\|\\u[dD][89abAB][0-9a-fA-F]{2}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2})?|\\u[dD][c-fC-F][0-9a-fA-F]{2}/g;
+
+/**
+ * A lone surrogate written as an escape (`"\ud800"`) is valid JSON but no UTF-8: the core's JSON reader
+ * refuses it. It becomes U+FFFD, as a lone surrogate in UTF-8 bytes does when the body is decoded.
+ * Escaped backslashes are matched first, so `"\\ud800"` (a backslash and text) is left alone.
+ */
+export function wellFormedEscapes(text: string): string {
+  if (!SURROGATE_ESCAPE.test(text)) return text;
+  return text.replace(ESCAPES, (m) => (m === '\\\\' || m.length === 12 ? m : '\\ufffd'));
+}
+
 /**
  * A JSON request body as the service accepts it: valid JSON (the error says why not), without the keys
  * `__proto__` and `constructor.prototype` (prototype poisoning), within the depth and string limits.
@@ -75,7 +88,7 @@ export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') throw new ApiError('invalid_json');
   let value: unknown;
   try {
-    value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+    value = secureJson.parse(wellFormedEscapes(text), undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (error) {
     if (error instanceof SyntaxError && /prototype property/.test(error.message)) {
       throw new ApiError('bad_request', { detail: 'the keys __proto__ and constructor.prototype are refused' });
