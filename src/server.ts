@@ -14,6 +14,7 @@ import { languageFromAcceptHeader } from './http/language.js';
 import { overloadedError, registerOverloadGuard } from './http/overload.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { BODY_LIMITS, parseJsonBody } from './http/validation.js';
+import { checkRegisterFiles } from './import/integrity.js';
 import { JobService } from './jobs/service.js';
 import { registerIndex, type ExtraEndpoint } from './meta/index-route.js';
 import { registerOpenApi, type ExtraOperation } from './meta/openapi.js';
@@ -70,6 +71,7 @@ function asApiError(error: FastifyError): ApiError {
 
 export async function buildService(overrides: Partial<ServiceConfig> = {}): Promise<Service> {
   const config = configFromEnv(overrides);
+  checkRegisterFiles(config.dataDir);
   openRegister(config.dataDir);
   const db = openState(config.dataDir);
   const services: Services = { config, db };
