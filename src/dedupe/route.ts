@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { consume, consumeFor, refund, type ChargeTicket } from '../credit/ledger.js';
 import { answer, requireAccount, requirePayer, type Services } from '../http/context.js';
 import { ASYNC_CAP, chargeHeaders } from '../http/endpoint.js';
+import { assertJobSlot } from '../jobs/quota.js';
 import { ApiError } from '../http/errors.js';
 import { toEnglishInput } from '../http/keys.js';
 import type { Language } from '../http/language.js';
@@ -156,6 +157,7 @@ export function registerDedupeRoutes(app: FastifyInstance, services: Services): 
     const owner = req.ctx.caller?.account?.name;
     const saves = r.async || (r.save && (owner !== undefined || body.save === true));
     const account = saves ? requireAccount(req) : (owner ?? '');
+    if (r.async) assertJobSlot(services, account);
     const units = r.records.length + (r.reference?.length ?? 0);
     const { charge, ticket } = consumeFor(services.db, requirePayer(req), 'dedupe', units);
     chargeHeaders(reply, charge);
