@@ -134,7 +134,7 @@
         list.appendChild(li);
       });
       note.textContent = attribution || '';
-      note.hidden = !attribution;
+      note.hidden = !attribution || hints.length === 0;
       list.hidden = hints.length === 0;
       input.setAttribute('aria-expanded', hints.length ? 'true' : 'false');
     }
