@@ -23,6 +23,7 @@ import { ApiClient } from './client.js';
 import type { Html } from './html.js';
 import {
   addConsoleJob,
+  addUsage,
   checkPassword,
   consoleJob,
   consoleJobs,
@@ -38,6 +39,7 @@ import {
   splitGroups,
   sweepSessions,
   sweepUploads,
+  usageKey,
   usageOfMonth,
   type ConsoleJob,
 } from './store.js';
@@ -339,21 +341,21 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
       );
 
       // ---- lists ----------------------------------------------------------------------------------
-      const jobView = (j: ConsoleJob, language: ConsoleLanguage): JobView => {
+      const jobView = (j: ConsoleJob): JobView => {
         if (j.capability === 'dedupe') {
           const state = getSaved(db, j.job, j.account)?.state ?? 'failed';
-          return { ...j, state, state_label: state, done: state === 'completed' ? j.rows : 0, refunded: 0, outcomes: null };
+          return { ...j, state, done: state === 'completed' ? j.rows : 0, refunded: 0, outcomes: null };
         }
         const record = getJob(db, j.job);
         const state = record?.state ?? 'failed';
-        return { ...j, state, state_label: state, done: record?.done ?? 0, refunded: record?.refunded ?? 0, outcomes: record && state === 'completed' ? { ...record.outcomes } : null };
+        return { ...j, state, done: record?.done ?? 0, refunded: record?.refunded ?? 0, outcomes: record && state === 'completed' ? { ...record.outcomes } : null };
       };
 
       scope.get(
         '/lists',
         page(async (req, reply, user) => {
           const ctx = pageContext(req, reply, user);
-          return sendPage(reply, listsPage(ctx, consoleJobs(db, user.account).map((j) => jobView(j, ctx.language))));
+          return sendPage(reply, listsPage(ctx, consoleJobs(db, user.account).map(jobView)));
         }),
       );
 
@@ -406,7 +408,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
       scope.get(
         '/api/jobs/:job',
         page(async (req, _reply, user) => {
-          const view = jobView(ownedJob(user, (req.params as { job: string }).job), languageOf(req));
+          const view = jobView(ownedJob(user, (req.params as { job: string }).job));
           return { ok: true, job: view.job, capability: view.capability, state: view.state, rows: view.rows, done: view.done, refunded: view.refunded, outcomes: view.outcomes };
         }),
       );
@@ -416,7 +418,11 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         page(async (req, reply, user) => {
           const j = ownedJob(user, (req.params as { job: string }).job);
           if (j.capability === 'dedupe') throw new ConsoleError(400, 'a dedupe list runs as one piece and cannot be cancelled');
-          const res = await client.call(user.account, 'DELETE', `${CAPABILITY_PATHS[j.capability]}?job=${encodeURIComponent(j.job)}`, apiLanguage(req));
+          const res = await client.call<{ refunded?: number; rimborsate?: number }>(user.account, 'DELETE', `${CAPABILITY_PATHS[j.capability]}?job=${encodeURIComponent(j.job)}`, apiLanguage(req));
+          const refunded = Number(res.body.refunded ?? res.body.rimborsate ?? 0);
+          const counter = counters[j.capability];
+          // the usage chart shows what was charged on the day the list was started, less what came back
+          if (res.status === 200 && refunded > 0 && counter) await addUsage(db, new Map([[usageKey(user.account, j.created.slice(0, 10), counter), -refunded]]));
           return reply.code(res.status).send(english(res.body, res.headers));
         }),
       );

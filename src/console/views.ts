@@ -101,11 +101,11 @@ export function verifyPage(ctx: PageContext): Html {
     html`<h1>${t('verify_title')}</h1>
 <p class="intro">${t('verify_intro')}</p>
 <form id="verify-form" class="card address" data-recapito-form novalidate>
+  ${field('city', 'city', html`autocomplete="address-level2"`)}
+  ${field('province', 'province', html`size="3" autocomplete="off"`)}
+  ${field('postcode', 'postcode', html`inputmode="numeric" size="6" autocomplete="postal-code"`)}
   ${field('street', 'street')}
   ${field('house_number', 'house_number', html`inputmode="text" size="6"`)}
-  ${field('postcode', 'postcode', html`inputmode="numeric" size="6"`)}
-  ${field('city', 'city')}
-  ${field('province', 'province', html`size="3"`)}
   <div class="buttons"><button type="submit">${t('verify_button')}</button></div>
 </form>
 <section id="verify-result" class="card" aria-live="polite" aria-labelledby="result-title">
@@ -121,18 +121,17 @@ ${jsonBlock('console-texts', textsFor(ctx))}`,
 function textsFor(ctx: PageContext): Record<string, string> {
   const keys: TextKey[] = [
     'verified_record', 'outcome', 'reason', 'codes', 'code_meaning', 'normalized', 'postcode_check', 'confirmed', 'not_confirmed', 'coordinates', 'precision', 'territory', 'charged', 'map_link',
-    'mapping', 'column', 'field', 'ignore', 'preview', 'start', 'rows_read', 'refunded', 'download', 'cancel', 'error', 'tax_action', 'state', 'outcomes', 'open_groups',
+    'mapping', 'column', 'field', 'ignore', 'preview', 'start', 'rows_read', 'refunded', 'download', 'cancel', 'error', 'tax_action', 'state', 'outcomes', 'open_groups', 'job_queued', 'job_running', 'job_completed', 'job_failed', 'job_cancelled',
   ];
   return Object.fromEntries(keys.map((k) => [k, ctx.t(k)]));
 }
 
 function stateCell(ctx: PageContext, job: JobView): Html {
-  return html`<span class="state s-${job.state}">${job.state_label}</span>`;
+  return html`<span class="state s-${job.state}">${ctx.t(`job_${job.state}` as TextKey)}</span>`;
 }
 
 export interface JobView extends ConsoleJob {
   state: string;
-  state_label: string;
   done: number;
   refunded: number;
   outcomes: Record<string, number> | null;
@@ -221,7 +220,12 @@ function formatValue(v: unknown): string {
   if (Array.isArray(v)) return v.map(formatValue).join('; ');
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    if (o.value !== undefined) return `${String(o.value)}${o.type ? ` (${String(o.type)})` : ''}`;
+    const label = o.type && o.type !== 'other' ? ` (${String(o.type)})` : '';
+    if (o.value !== undefined) return `${String(o.value)}${label}`;
+    if (typeof o.address === 'string') {
+      const place = [o.postcode, o.city, o.province ? `(${String(o.province)})` : null].filter(Boolean).join(' ');
+      return `${o.address}${place ? `, ${place}` : ''}${label}`;
+    }
     return Object.entries(o)
       .filter(([k, x]) => x !== null && x !== '' && k !== 'provenance' && typeof x !== 'object')
       .map(([, x]) => String(x))
@@ -258,6 +262,11 @@ ${current.groups.map((g) => {
   <section><h3>${t('main_record')} <code>${g.main_record.id}</code></h3>${g.main_record.explanation ? html`<p><small>${g.main_record.explanation}</small></p>` : ''}${recordTable(main)}</section>
   <section><h3>${t('merged_record')}</h3>${recordTable(g.record)}</section>
 </div>
+${g.members.length > 1
+  ? html`<details class="members-more"><summary>${t('other_records')}</summary><div class="side">${g.members
+      .filter((m) => String(m) !== String(g.main_record.id))
+      .map((m) => html`<section><h3><code>${m}</code></h3>${recordTable(current.records.get(String(m)) ?? {})}</section>`)}</div></details>`
+  : ''}
 <form method="post" action="/console/duplicates/review" class="buttons">
   <input type="hidden" name="_csrf" value="${ctx.csrf}"><input type="hidden" name="job" value="${current.job}"><input type="hidden" name="group" value="${g.group}">
   ${g.processed && g.processed_at ? html`<span class="done">${g.split_at ? t('split_at', { at: g.split_at.slice(0, 16).replace('T', ' ') }) : t('confirmed_at', { at: g.processed_at.slice(0, 16).replace('T', ' ') })}</span>` : ''}
@@ -298,7 +307,7 @@ export function creditPage(ctx: PageContext, counters: CounterView[], usage: { m
 <dt>${t('state')}</dt><dd><span class="state s-${c.state}">${t(`state_${c.state}` as TextKey)}</span></dd>
 <dt>${t('free_left')}</dt><dd>${c.free.remaining} / ${c.free.size}</dd>
 <dt>${t('subscription')}</dt><dd>${c.subscription ? `${c.subscription.left} / ${c.subscription.size} (${c.subscription.renews_on})` : t('none')}</dd>
-<dt>${t('packs')}</dt><dd>${c.packs.left} (${c.packs.bought})</dd>
+<dt>${t('packs')}</dt><dd>${t('packs_value', { left: c.packs.left, bought: c.packs.bought })}</dd>
 <dt>${t('auto_topup')}</dt><dd>${c.auto_topup.active ? t('auto_on', { size: c.auto_topup.size, cap: c.auto_topup.monthly_cap_eur, spent: c.auto_topup.spent_month_eur }) : t('auto_off')}</dd>
 <dt>${t('used_month')}</dt><dd>${c.usage.used}</dd>
 <dt>${t('warning')}</dt><dd class="warning">${c.warning ?? t('none')}</dd>

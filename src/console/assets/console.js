@@ -186,7 +186,7 @@
     tr.setAttribute('data-state', j.state);
     var state = tr.querySelector('.state');
     if (state) {
-      state.textContent = j.state;
+      state.textContent = t('job_' + j.state);
       state.className = 'state s-' + j.state;
     }
     var bar = /** @type {HTMLProgressElement|null} */ (tr.querySelector('progress'));

@@ -88,16 +88,19 @@
     wrap.style.position = 'relative';
     input.parentNode.insertBefore(wrap, input);
     wrap.appendChild(input);
+    // the suggestions and their attribution (which the spec wants shown beside them) open and close together
+    var popup = document.createElement('div');
+    popup.className = 'recapito-ac-popup';
+    popup.hidden = true;
     var list = document.createElement('ul');
     list.id = id;
     list.className = 'recapito-ac-list';
     list.setAttribute('role', 'listbox');
-    list.hidden = true;
     var note = document.createElement('div');
     note.className = 'recapito-ac-attribution';
-    note.hidden = true;
-    wrap.appendChild(list);
-    wrap.appendChild(note);
+    popup.appendChild(list);
+    popup.appendChild(note);
+    wrap.appendChild(popup);
     input.setAttribute('role', 'combobox');
     input.setAttribute('aria-autocomplete', 'list');
     input.setAttribute('aria-expanded', 'false');
@@ -106,7 +109,7 @@
     var state = { hints: [], active: -1 };
 
     function close() {
-      list.hidden = true;
+      popup.hidden = true;
       input.setAttribute('aria-expanded', 'false');
       input.removeAttribute('aria-activedescendant');
       state.active = -1;
@@ -134,8 +137,7 @@
         list.appendChild(li);
       });
       note.textContent = attribution || '';
-      note.hidden = !attribution || hints.length === 0;
-      list.hidden = hints.length === 0;
+      popup.hidden = hints.length === 0;
       input.setAttribute('aria-expanded', hints.length ? 'true' : 'false');
     }
     function choose(i) {
@@ -165,11 +167,11 @@
     });
     input.addEventListener('keydown', function (e) {
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-        if (list.hidden) return query();
+        if (popup.hidden) return query();
         e.preventDefault();
         var n = state.hints.length;
         highlight(e.key === 'ArrowDown' ? (state.active + 1) % n : (state.active - 1 + n) % n);
-      } else if (e.key === 'Enter' && !list.hidden && state.active >= 0) {
+      } else if (e.key === 'Enter' && !popup.hidden && state.active >= 0) {
         e.preventDefault();
         choose(state.active);
       } else if (e.key === 'Escape') {
