@@ -433,6 +433,48 @@ test('header mapping: English, Italian and the spec synonyms', (t) => {
   t.is(suggestCapability(['website']), 'website');
 });
 
+/** Signs in over plain HTTP; the session cookie and a CSRF token of that session. */
+async function httpSignIn(url: string, email: string, password: string): Promise<{ status: number; cookie: string; csrf: string }> {
+  const get = await fetch(`${url}/console/login`);
+  const first = get.headers.get('set-cookie')?.split(';')[0] ?? '';
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await get.text())?.[1] ?? '';
+  const res = await fetch(`${url}/console/login`, { method: 'POST', redirect: 'manual', headers: { cookie: first, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: csrf, email, password }).toString() });
+  const cookie = res.headers.get('set-cookie')?.split(';')[0] ?? first;
+  const page = await fetch(`${url}/console/tokens`, { headers: { cookie } });
+  return { status: res.status, cookie, csrf: /name="csrf-token" content="([^"]+)"/.exec(await page.text())?.[1] ?? '' };
+}
+
+test('bad uploads and requests get clear 4xx answers, never a 5xx', async (t) => {
+  await createUser(server.db, server.account, 'bob@example.it', 'bob password 2026');
+  const { cookie, csrf } = await httpSignIn(server.url, 'bob@example.it', 'bob password 2026');
+  const post = (p: string, body: string | Buffer, type: string) => fetch(`${server.url}${p}`, { method: 'POST', headers: { cookie, 'x-csrf-token': csrf, 'content-type': type }, body });
+  const upload = async (name: string, data: Buffer) => {
+    const res = await post(`/console/api/upload?name=${encodeURIComponent(name)}`, data, 'application/octet-stream');
+    return { status: res.status, body: (await res.json()) as { message?: string; rows?: number } };
+  };
+  const empty = await upload('empty.csv', Buffer.alloc(0));
+  t.is(empty.status, 400);
+  t.regex(empty.body.message ?? '', /empty/);
+  t.regex((await upload('old.xls', Buffer.from('whatever'))).body.message ?? '', /xlsx or \.csv/);
+  const brokenZip = await upload('broken.xlsx', Buffer.from('PK\u0003\u0004 not really a workbook'));
+  t.is(brokenZip.status, 400);
+  t.regex(brokenZip.body.message ?? '', /not a readable XLSX/);
+  t.is((await upload('header-only.csv', Buffer.from('a,b,c\n'))).status, 400);
+  const quoted = await upload('bad-quotes.csv', Buffer.from('a,b\n"x,y\n'));
+  t.is(quoted.status, 400);
+  const ok = await upload('ok.csv', Buffer.from('email\nx@example.it\n'));
+  t.is(ok.body.rows, 1);
+  const jobs = async (body: unknown) => (await post('/console/api/jobs', JSON.stringify(body), 'application/json')).status;
+  t.is(await jobs({ upload: 'nope', capability: 'email', mapping: { 0: 'email' } }), 404);
+  t.is(await jobs({ upload: 'nope', capability: 'teleport', mapping: {} }), 400);
+  t.is((await fetch(`${server.url}/console/api/jobs/NOPE`, { headers: { cookie } })).status, 404);
+  const review = await post('/console/duplicates/review', new URLSearchParams({ _csrf: csrf, job: 'NOPE', group: '1', decision: 'confirm' }).toString(), 'application/x-www-form-urlencoded');
+  t.is(review.status, 404);
+  const revoke = await post('/console/tokens/notmine/revoke', new URLSearchParams({ _csrf: csrf }).toString(), 'application/x-www-form-urlencoded');
+  t.is(revoke.status, 404, 'a token of another account (or none) is unknown here');
+  t.is((await fetch(`${server.url}/console/nowhere`, { headers: { cookie } })).status, 404);
+});
+
 test('user CLI: create, reset (old sessions end), disable (sign-in refused)', async (t) => {
   // the CLI works on the running server's state, as an operator would
   const dataDir = server.dataDir;
