@@ -3,6 +3,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { authenticate } from './account/tokens.js';
 import { loadAllCapabilities } from './capabilities.js';
 import { configFromEnv, type ServiceConfig } from './config.js';
+import { registerConsole } from './console/routes.js';
 import { countryRoutes } from './countries/index.js';
 import { CREDIT_PATHS, registerCredit } from './credit/route.js';
 import { dedupeRoutes } from './dedupe/index.js';
@@ -101,6 +102,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
     req.ctx = { language: 'en', italian: false };
     const path = req.url.split('?')[0] ?? '';
     if (PUBLIC.has(path) || req.method === 'OPTIONS') return;
+    if (path.startsWith('/console') || path.startsWith('/widget/')) return; // people sign in there; no bearer token
     if (!methodsByPath.has(path)) return; // 404/405 are answered without asking for a token
     req.ctx.caller = authenticate(db, req.headers.authorization);
   });
@@ -133,6 +135,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
   const modules = await Promise.all(ROUTE_MODULES.map((load) => load()));
   const counters: Record<string, Counter> = Object.fromEntries(capabilities.map((c) => [c.name, c.counter]));
   for (const m of modules) Object.assign(counters, m.counters);
+  const webConsole = await registerConsole(app, services, counters);
 
   registerIndex(app, capabilities, [
     ...modules.flatMap((m) => m.endpoints),
@@ -151,6 +154,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
     services,
     jobs,
     close: async () => {
+      await webConsole.close();
       await app.close();
       await jobs.close();
     },

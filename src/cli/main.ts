@@ -12,6 +12,7 @@ import { native } from '../native.js';
 import { buildService } from '../server.js';
 import { openState } from '../state/db.js';
 import { printImportSummary, runImport } from './import.js';
+import { registerUserCommands } from './users.js';
 
 const program = new Command('recapito').description('address and contact verification service').option('--data-dir <dir>', 'data folder (env RECAPITO_DATA_DIR)');
 
@@ -123,6 +124,8 @@ token.command('regenerate <token>').action((t: string) => {
   console.log(`old token revoked; new token ${record.id}`);
   console.log(fresh);
 });
+
+registerUserCommands(program, state);
 
 const credit = program.command('credit').description('operator commands for credits');
 credit

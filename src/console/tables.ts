@@ -1,0 +1,195 @@
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
+
+import { englishKey } from '../http/keys.js';
+
+/** Rows a console list may have: the asynchronous cap of the API. */
+export const MAX_ROWS = 100_000;
+/** Bytes of an uploaded file. */
+export const MAX_UPLOAD_BYTES = 32 * 1024 * 1024;
+
+export interface Table {
+  headers: string[];
+  rows: string[][];
+}
+
+export class TableError extends Error {}
+
+/** Batch capabilities the console runs, with the fields a column can map to (English, as the API takes them). */
+export const BATCH_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  contact: ['id', 'address', 'house_number', 'postcode', 'city', 'province', 'country', 'tax_code', 'last_name', 'first_name', 'gender', 'birth_date'],
+  dedupe: ['id', 'last_name', 'first_name', 'address', 'house_number', 'postcode', 'city', 'province', 'country', 'gender', 'email', 'phone', 'tax_code', 'birth_date'],
+  'tax-code': ['id', 'tax_code', 'last_name', 'first_name', 'gender', 'birth_date', 'birth_place'],
+  phone: ['id', 'phone', 'country'],
+  email: ['id', 'email'],
+  website: ['id', 'website'],
+  enrichment: ['id', 'last_name', 'first_name', 'gender', 'profession', 'education'],
+};
+
+export const CAPABILITY_PATHS: Readonly<Record<string, string>> = {
+  contact: '/api/v1/contact',
+  dedupe: '/api/v1/dedupe',
+  'tax-code': '/api/v1/tax-code',
+  phone: '/api/v1/phone',
+  email: '/api/v1/email',
+  website: '/api/v1/website',
+  enrichment: '/api/v1/enrichment',
+};
+
+export const isBatchCapability = (name: string): boolean => Object.hasOwn(BATCH_FIELDS, name);
+
+/**
+ * Headers office lists carry that the API's own synonyms (src/http/keys.ts: Italian field names, zip,
+ * surname, phone_number...) do not cover. Folded: lower case, no accents, spaces and dots as `_`.
+ */
+const HEADER_SYNONYMS: Readonly<Record<string, string>> = {
+  via: 'address', strada: 'address', street: 'address', address_line: 'address', indirizzo_completo: 'address', recapito: 'address', ubicazione: 'address',
+  numero_civico: 'house_number', n_civico: 'house_number', civ: 'house_number', house_no: 'house_number', number: 'house_number', numero: 'house_number', nr: 'house_number', n: 'house_number',
+  c_a_p: 'postcode', codice_postale: 'postcode', post_code: 'postcode',
+  comune: 'city', citta: 'city', town: 'city', localita: 'city', paese: 'city', municipality: 'city',
+  prov: 'province', sigla_provincia: 'province', pr: 'province', county: 'province', state: 'province',
+  stato: 'country', nation: 'country', nazione: 'country',
+  cod_fiscale: 'tax_code', c_f: 'tax_code', fiscal_code: 'tax_code', codice_fiscale: 'tax_code', taxcode: 'tax_code',
+  ragione_sociale: 'last_name', denominazione: 'last_name', company: 'last_name', name: 'first_name', firstname: 'first_name', lastname: 'last_name',
+  sex: 'gender', genere: 'gender',
+  data_di_nascita: 'birth_date', nato_il: 'birth_date', birthdate: 'birth_date', birthday: 'birth_date',
+  luogo_di_nascita: 'birth_place', nato_a: 'birth_place', comune_di_nascita: 'birth_place',
+  tel: 'phone', cellulare: 'phone', cell: 'phone', mobile: 'phone', telefono_cellulare: 'phone', fax: 'phone', numero_di_telefono: 'phone',
+  posta_elettronica: 'email', indirizzo_email: 'email', email_address: 'email', pec: 'email',
+  sito_web: 'website', web: 'website', url: 'website', homepage: 'website', www: 'website',
+  professione: 'profession', job_title: 'profession', titolo_di_studio: 'education',
+  codice: 'id', code: 'id', key: 'id', identificativo: 'id', id_cliente: 'id', customer_id: 'id',
+};
+
+function fold(header: string): string {
+  return header
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+}
+
+/** The API field a header names, or null. */
+export function fieldOfHeader(header: string): string | null {
+  const folded = fold(header);
+  if (!folded) return null;
+  const viaApi = englishKey(folded);
+  const known = new Set(Object.values(BATCH_FIELDS).flat());
+  if (known.has(viaApi)) return viaApi;
+  const mine = HEADER_SYNONYMS[folded];
+  return mine ?? null;
+}
+
+/** Column index → field, for the fields a capability takes; each field used once, the first column wins. */
+export function suggestMapping(capability: string, headers: string[]): Record<number, string> {
+  const allowed = new Set(BATCH_FIELDS[capability] ?? []);
+  const taken = new Set<string>();
+  const out: Record<number, string> = {};
+  headers.forEach((h, i) => {
+    const field = fieldOfHeader(h);
+    if (field && allowed.has(field) && !taken.has(field)) {
+      taken.add(field);
+      out[i] = field;
+    }
+  });
+  return out;
+}
+
+/** The capability whose fields the headers cover best (ties: the order of BATCH_FIELDS). */
+export function suggestCapability(headers: string[]): string {
+  const fields = new Set(headers.map(fieldOfHeader).filter((f): f is string => f !== null && f !== 'id'));
+  let best = 'contact';
+  let bestScore = -1;
+  for (const [cap, allowed] of Object.entries(BATCH_FIELDS)) {
+    const covered = allowed.filter((f) => fields.has(f)).length;
+    // a list with names and addresses and contact details is a dedupe list; with addresses only, contact
+    const score = covered * 10 - allowed.length;
+    if (covered > 0 && score > bestScore) {
+      best = cap;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+function cellText(value: ExcelJS.CellValue): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value === 'object') {
+    if ('text' in value && typeof value.text === 'string') return value.text;
+    if ('richText' in value) return value.richText.map((r) => r.text).join('');
+    if ('result' in value) return cellText((value.result ?? null) as ExcelJS.CellValue);
+    if ('hyperlink' in value) return String(value.hyperlink);
+    return '';
+  }
+  return String(value);
+}
+
+async function readXlsx(data: Buffer): Promise<string[][]> {
+  const book = new ExcelJS.Workbook();
+  try {
+    await book.xlsx.load(data as unknown as ArrayBuffer);
+  } catch (error) {
+    throw new TableError(`not a readable XLSX file (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const sheet = book.worksheets[0];
+  if (!sheet) throw new TableError('the workbook has no sheet');
+  const rows: string[][] = [];
+  sheet.eachRow({ includeEmpty: false }, (row) => {
+    const cells: string[] = [];
+    for (let c = 1; c <= sheet.columnCount; c++) cells.push(cellText(row.getCell(c).value).trim());
+    rows.push(cells);
+  });
+  return rows;
+}
+
+function readCsv(data: Buffer): string[][] {
+  const text = data.toString('utf8').replace(/^\uFEFF/, '');
+  const firstLine = text.slice(0, text.indexOf('\n') === -1 ? undefined : text.indexOf('\n'));
+  // Italian spreadsheets save CSV with semicolons; the first line's count decides
+  const delimiter = [';', '\t', ','].reduce((best, d) => (firstLine.split(d).length > firstLine.split(best).length ? d : best), ',');
+  try {
+    return parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, trim: true }) as string[][];
+  } catch (error) {
+    throw new TableError(`not a readable CSV file (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+/** A CSV or XLSX file as a header row and data rows of strings; the first row is the header. */
+export async function readTable(name: string, data: Buffer): Promise<Table> {
+  if (data.length === 0) throw new TableError('the file is empty');
+  if (data.length > MAX_UPLOAD_BYTES) throw new TableError(`the file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
+  const isZip = data[0] === 0x50 && data[1] === 0x4b;
+  const lower = name.toLowerCase();
+  if (lower.endsWith('.xls')) throw new TableError('old .xls workbooks are not read: save the sheet as .xlsx or .csv');
+  const all = isZip || lower.endsWith('.xlsx') ? await readXlsx(data) : readCsv(data);
+  const [headers, ...rows] = all;
+  if (!headers || headers.every((h) => h === '')) throw new TableError('the first row must hold the column names');
+  if (rows.length === 0) throw new TableError('the file has a header but no rows');
+  if (rows.length > MAX_ROWS) throw new TableError(`the file has ${rows.length} rows; at most ${MAX_ROWS} per list`);
+  const width = headers.length;
+  return { headers: headers.map((h, i) => h || `column ${i + 1}`), rows: rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? '')) };
+}
+
+/**
+ * The API items of a list under a mapping (column index → field). A separate house-number column is
+ * joined to the address, as people write it; the row number is the id when no column is the id.
+ */
+export function itemsOf(table: Table, mapping: Record<number, string>): Record<string, string | number>[] {
+  const pairs = Object.entries(mapping).map(([col, field]) => [Number(col), field] as const);
+  return table.rows.map((row, r) => {
+    const item: Record<string, string | number> = {};
+    for (const [col, field] of pairs) {
+      const value = row[col]?.trim() ?? '';
+      if (value !== '') item[field] = value;
+    }
+    if (item.house_number !== undefined) {
+      item.address = item.address !== undefined ? `${item.address} ${item.house_number}` : String(item.house_number);
+      delete item.house_number;
+    }
+    if (item.id === undefined) item.id = r + 1;
+    return item;
+  });
+}
