@@ -4,6 +4,8 @@
 
 pub mod block;
 pub mod cluster;
+pub mod foreign;
+pub mod model;
 pub mod names;
 pub mod prepare;
 pub mod record;
@@ -165,14 +167,31 @@ pub fn prepare_all(
         .collect()
 }
 
+/// Random pairs sampled for u: enough for rare agreements to show, cheap at a million records.
+const RANDOM_PAIRS: usize = 200_000;
+
+/// Candidate pairs compared, the job's model trained on them, and the pairs that reach a level.
 fn score_pairs(records: &[Prepared], keep: &(dyn Fn(usize, usize) -> bool + Sync)) -> Vec<Pair> {
-    block::candidate_pairs(records, keep)
+    let candidates = block::candidate_pairs(records, keep);
+    let compared: Vec<(u32, u32, score::Comparison)> = candidates
         .par_iter()
         .filter_map(|&(a, b)| {
-            let (a, b) = (a as usize, b as usize);
-            score::score(&records[a], &records[b]).map(|(level, score, reasons)| Pair {
-                a,
-                b,
+            score::compare(&records[a as usize], &records[b as usize]).map(|c| (a, b, c))
+        })
+        .collect();
+    let random: Vec<score::Comparison> = model::random_pairs(records.len(), RANDOM_PAIRS)
+        .into_par_iter()
+        .filter(|&(a, b)| keep(a, b))
+        .filter_map(|(a, b)| score::compare(&records[a], &records[b]))
+        .collect();
+    let comparisons: Vec<score::Comparison> = compared.iter().map(|x| x.2).collect();
+    let model = model::Model::train(&comparisons, &random);
+    compared
+        .par_iter()
+        .filter_map(|(a, b, c)| {
+            model.judge(c).map(|(level, score, reasons)| Pair {
+                a: *a as usize,
+                b: *b as usize,
                 level,
                 score,
                 reasons: reasons.into_iter().map(str::to_string).collect(),
