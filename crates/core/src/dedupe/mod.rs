@@ -186,6 +186,10 @@ fn score_pairs(records: &[Prepared], keep: &(dyn Fn(usize, usize) -> bool + Sync
         .collect();
     let comparisons: Vec<score::Comparison> = compared.iter().map(|x| x.2).collect();
     let model = model::Model::train(&comparisons, &random);
+    if std::env::var_os("RECAPITO_DEDUPE_MODEL").is_some() {
+        // For the eval bench: the trained model of each run on stderr.
+        eprintln!("{}", serde_json::to_string(&model).unwrap_or_default());
+    }
     compared
         .par_iter()
         .filter_map(|(a, b, c)| {

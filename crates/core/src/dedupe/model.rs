@@ -46,7 +46,7 @@ const EM_ROUNDS: usize = 30;
 /// Bands of the match weight (log2 odds that the pair is one person, among candidate pairs).
 pub const CERTAIN_WEIGHT: f64 = 10.0;
 pub const PROBABLE_WEIGHT: f64 = 4.0;
-pub const AMBIGUOUS_WEIGHT: f64 = 0.0;
+pub const AMBIGUOUS_WEIGHT: f64 = 2.0;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Model {
@@ -170,8 +170,13 @@ impl Model {
         if level == Level::Certain && (g[PLACE] != 0 || c.notes & note::NOWHERE != 0) {
             level = Level::Probable;
         }
-        // Hard rules: proofs of two people cap the pair at ambiguous.
+        // Hard rules. Proofs of two people: birth dates that differ; another first name
+        // (family members at one address) unless the birth date or the tax code says otherwise.
         let identity = g[BIRTH] == 0 || g[TAX] == 0;
+        if g[BIRTH] == 2 || (g[FIRST] == 5 && !identity) {
+            return None;
+        }
+        // Two tax codes or two genders: at most ambiguous (the cluster never joins the codes).
         let mut cap = Level::Certain;
         if c.notes & note::DIFFERENT_TAX != 0 {
             reasons.insert(0, "different_tax_codes");
@@ -181,16 +186,11 @@ impl Model {
             reasons.insert(0, "different_gender");
             cap = Level::Ambiguous;
         }
-        if g[BIRTH] == 2 {
-            cap = Level::Ambiguous;
-        }
-        // Family members at one address: another first name is another person, unless the
-        // birth date or the tax code says otherwise.
-        if g[FIRST] == 5 && !identity {
-            cap = Level::Ambiguous;
-        }
-        if c.notes & note::NO_NAMES != 0 {
-            cap = Level::Ambiguous;
+        // Probable needs something only one person has in common: the street, a personal phone
+        // or e-mail, the birth date, the tax code. A namesake elsewhere is not enough.
+        let anchored = g[PLACE] <= 2 || g[PHONE] == 0 || g[EMAIL] == 0 || identity;
+        if !anchored || c.notes & note::NO_NAMES != 0 {
+            cap = cap.min(Level::Ambiguous);
         }
         level = level.min(cap);
         let (low, high) = match level {

@@ -269,17 +269,23 @@ fn detail_level(a: &[Detail], b: &[Detail]) -> u8 {
     }
 }
 
-/// 0 same date, 1 one part off (two of day, month, year agree, or day and month swapped),
+/// 0 same date; 1 a slip of the pen: day and month swapped, or one of day, month and year
+/// off (the year by one digit: 1965 for 1956, 1957; never the 28 years between father and son);
 /// 2 different.
 fn birth_level(a: &Prepared, b: &Prepared) -> u8 {
     let (Some(x), Some(y)) = (&a.birth, &b.birth) else {
         return NULL;
     };
     let (year, month, day) = x.agreeing(y);
-    let swapped = x.day == y.month && x.month == y.day;
+    let year_slip = || {
+        let (p, q) = (format!("{:04}", x.year), format!("{:04}", y.year));
+        x.century_known && y.century_known && strsim::osa_distance(&p, &q) == 1
+    };
     match (year, month, day) {
         (true, true, true) => 0,
-        _ if (year as u8 + month as u8 + day as u8) == 2 || (year && swapped) => 1,
+        (true, _, _) if x.day == y.month && x.month == y.day => 1,
+        (true, true, false) | (true, false, true) => 1,
+        (false, true, true) if year_slip() => 1,
         _ => 2,
     }
 }
