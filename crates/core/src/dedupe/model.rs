@@ -41,6 +41,7 @@ const PRIOR_U: [&[f64]; FIELDS] = [
 /// include its duplicates), m from EM fewer.
 const U_STRENGTH: f64 = 2_000.0;
 const M_STRENGTH: f64 = 60.0;
+const U_EM_STRENGTH: f64 = 500.0;
 const EM_ROUNDS: usize = 30;
 
 /// Bands of the match weight (log2 odds that the pair is one person, among candidate pairs).
@@ -84,8 +85,9 @@ impl Model {
         prior + (0..FIELDS).map(|f| self.field_weight(f, gamma[f])).sum::<f64>()
     }
 
-    /// u from random pairs, then m and lambda by EM over the candidate comparisons (u held, as
-    /// Splink trains m with u from random sampling).
+    /// u from random pairs (as Splink samples it), then m, u and lambda by EM over the candidate
+    /// comparisons, u drawn towards the random pairs' (candidates share a block, so two people
+    /// among them agree more often than two random records: that is what keeps families apart).
     pub fn train(candidates: &[Comparison], random: &[Comparison]) -> Model {
         let mut model = Model::prior();
         // u: frequencies among random pairs, with the prior as pseudo-counts.
@@ -101,7 +103,8 @@ impl Model {
                 .map(|l| (counts[l] + U_STRENGTH * PRIOR_U[f][l]) / (total + U_STRENGTH))
                 .collect();
         }
-        // EM over distinct patterns.
+        let random_u = model.u.clone();
+        // EM over distinct patterns: m, u and lambda of the candidate pairs.
         let mut patterns: HashMap<[u8; FIELDS], f64> = HashMap::new();
         for c in candidates {
             *patterns.entry(c.gamma).or_default() += 1.0;
@@ -114,6 +117,7 @@ impl Model {
         for _ in 0..EM_ROUNDS {
             let prior_odds = model.lambda / (1.0 - model.lambda);
             let mut counts: Vec<Vec<f64>> = LEVELS.iter().map(|&n| vec![0.0; n]).collect();
+            let mut apart: Vec<Vec<f64>> = LEVELS.iter().map(|&n| vec![0.0; n]).collect();
             let mut matched = 0.0;
             for (gamma, n) in &patterns {
                 let mut odds = prior_odds;
@@ -128,6 +132,7 @@ impl Model {
                 for f in 0..FIELDS {
                     if gamma[f] != NULL {
                         counts[f][gamma[f] as usize] += p * n;
+                        apart[f][gamma[f] as usize] += (1.0 - p) * n;
                     }
                 }
             }
@@ -135,6 +140,12 @@ impl Model {
                 let seen: f64 = counts[f].iter().sum();
                 model.m[f] = (0..LEVELS[f])
                     .map(|l| (counts[f][l] + M_STRENGTH * PRIOR_M[f][l]) / (seen + M_STRENGTH))
+                    .collect();
+                // u of the candidate pairs that are two people (they share a block, so agree
+                // more often than random pairs), drawn towards the random pairs' u.
+                let seen: f64 = apart[f].iter().sum();
+                model.u[f] = (0..LEVELS[f])
+                    .map(|l| (apart[f][l] + U_EM_STRENGTH * random_u[f][l]) / (seen + U_EM_STRENGTH))
                     .collect();
             }
             // lambda with a weak prior of 0.2 over 20 pairs.

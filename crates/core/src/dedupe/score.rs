@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::names::{compare_first, is_typo, FirstName, FirstNameKey};
-use super::prepare::{countries_differ, Addr, Detail, Prepared};
+use super::prepare::{countries_differ, Addr, Birth, Detail, Prepared};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -276,6 +276,15 @@ fn birth_level(a: &Prepared, b: &Prepared) -> u8 {
     let (Some(x), Some(y)) = (&a.birth, &b.birth) else {
         return NULL;
     };
+    birth_dates(x, y)
+}
+
+/// Two birth dates that are surely two people's.
+pub fn births_differ(x: &Birth, y: &Birth) -> bool {
+    birth_dates(x, y) == 2
+}
+
+fn birth_dates(x: &Birth, y: &Birth) -> u8 {
     let (year, month, day) = x.agreeing(y);
     let year_slip = || {
         let (p, q) = (format!("{:04}", x.year), format!("{:04}", y.year));
