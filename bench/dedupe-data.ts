@@ -293,10 +293,11 @@ export function generate(src: Sources, entities: number, seed = 7, dupShare = 0.
       for (let c = 0; c < n; c++) copies.push(dirty(p));
     }
     // a copy known only by its birth date needs the date on the first record too
-    const needsBirth = copies.some((c) => c.done.includes('moved_surname_typo_same_birth'));
+    const fatherSon = r() < 0.02;
+    const needsBirth = fatherSon || copies.some((c) => c.done.includes('moved_surname_typo_same_birth'));
     push(e, clean(p, needsBirth || r() < 0.5));
     for (const c of copies) push(e, c.record, [...c.done, ...tags]);
-    if (r() < 0.02) {
+    if (fatherSon) {
       // father and son: same name, same address and landline, born 28 years apart
       const son = { ...p, mobile: mobile(r), email: null, birth: `${Number(p.birth.slice(0, 4)) + 28}${p.birth.slice(4)}`, foreign: null };
       push(++entity, { ...clean(son, true), phones: [{ type: 'Casa', value: p.home }] }, ['father_son']);
