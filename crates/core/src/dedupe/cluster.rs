@@ -139,8 +139,10 @@ pub fn build(
         })
         .collect();
 
-    let mut births: Vec<Vec<super::prepare::Birth>> =
-        records.iter().map(|p| p.birth.into_iter().collect()).collect();
+    let mut births: Vec<Vec<super::prepare::Birth>> = records
+        .iter()
+        .map(|p| p.birth.into_iter().collect())
+        .collect();
     let mut genders: Vec<Vec<char>> = records
         .iter()
         .map(|p| p.gender.or(p.name_gender).into_iter().collect())
@@ -199,7 +201,9 @@ pub fn build(
             .iter()
             .any(|x| births[rb].iter().any(|y| super::score::births_differ(x, y)))
             || (p.level >= Level::Probable
-                && genders[ra].iter().any(|x| genders[rb].iter().any(|y| x != y)))
+                && genders[ra]
+                    .iter()
+                    .any(|x| genders[rb].iter().any(|y| x != y)))
         {
             continue;
         }

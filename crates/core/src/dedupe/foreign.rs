@@ -62,18 +62,27 @@ pub fn street_and_number(line: &str) -> (String, String) {
         }
     } else if tokens.len() > 1 && tokens.last().is_some_and(|t| is_number(t)) {
         number = tokens.pop().unwrap_or_default().to_string();
-    } else if tokens.len() > 2 && is_number(tokens[tokens.len() - 2]) && tokens[tokens.len() - 1].len() == 1 {
+    } else if tokens.len() > 2
+        && is_number(tokens[tokens.len() - 2])
+        && tokens[tokens.len() - 1].len() == 1
+    {
         // `Hauptstrasse 12 a`
         let letter = tokens.pop().unwrap_or_default();
         number = format!("{}{letter}", tokens.pop().unwrap_or_default());
     }
-    let number: String = number.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+    let number: String = number
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect();
     let street: Vec<String> = tokens.iter().map(|t| street_word(t)).collect();
     (street.join(" "), number)
 }
 
 fn street_word(t: &str) -> String {
-    if let Some((_, short)) = STREET_TYPES.iter().find(|(full, short)| t == *full || t == *short) {
+    if let Some((_, short)) = STREET_TYPES
+        .iter()
+        .find(|(full, short)| t == *full || t == *short)
+    {
         return short.to_string();
     }
     // German compounds: `HAUPTSTRASSE` = `HAUPT STR`.
@@ -128,7 +137,10 @@ mod tests {
             street_and_number("Haupt Str. 12 a"),
             ("HAUPT STR".into(), "12A".into())
         );
-        assert_eq!(street_and_number("wallaby place"), ("WALLABY PL".into(), "".into()));
+        assert_eq!(
+            street_and_number("wallaby place"),
+            ("WALLABY PL".into(), "".into())
+        );
         assert_eq!(postcode("FR", "F-75001"), "75001");
         assert_eq!(postcode("GB", "sw1a 1aa"), "SW1A1AA");
     }

@@ -82,7 +82,10 @@ impl Model {
     /// Prior odds plus every field's weight.
     pub fn weight(&self, gamma: &[u8; FIELDS]) -> f64 {
         let prior = (self.lambda / (1.0 - self.lambda)).log2();
-        prior + (0..FIELDS).map(|f| self.field_weight(f, gamma[f])).sum::<f64>()
+        prior
+            + (0..FIELDS)
+                .map(|f| self.field_weight(f, gamma[f]))
+                .sum::<f64>()
     }
 
     /// u from random pairs (as Splink samples it), then m, u and lambda by EM over the candidate
@@ -121,18 +124,22 @@ impl Model {
             let mut matched = 0.0;
             for (gamma, n) in &patterns {
                 let mut odds = prior_odds;
-                for f in 0..FIELDS {
-                    if gamma[f] != NULL {
-                        let l = gamma[f] as usize;
+                for (f, &level) in gamma.iter().enumerate() {
+                    if level != NULL {
+                        let l = level as usize;
                         odds *= model.m[f][l] / model.u[f][l];
                     }
                 }
-                let p = if odds.is_finite() { odds / (1.0 + odds) } else { 1.0 };
+                let p = if odds.is_finite() {
+                    odds / (1.0 + odds)
+                } else {
+                    1.0
+                };
                 matched += p * n;
-                for f in 0..FIELDS {
-                    if gamma[f] != NULL {
-                        counts[f][gamma[f] as usize] += p * n;
-                        apart[f][gamma[f] as usize] += (1.0 - p) * n;
+                for (f, &level) in gamma.iter().enumerate() {
+                    if level != NULL {
+                        counts[f][level as usize] += p * n;
+                        apart[f][level as usize] += (1.0 - p) * n;
                     }
                 }
             }
@@ -145,7 +152,9 @@ impl Model {
                 // more often than random pairs), drawn towards the random pairs' u.
                 let seen: f64 = apart[f].iter().sum();
                 model.u[f] = (0..LEVELS[f])
-                    .map(|l| (apart[f][l] + U_EM_STRENGTH * random_u[f][l]) / (seen + U_EM_STRENGTH))
+                    .map(|l| {
+                        (apart[f][l] + U_EM_STRENGTH * random_u[f][l]) / (seen + U_EM_STRENGTH)
+                    })
                     .collect();
             }
             // lambda with a weak prior of 0.2 over 20 pairs.
@@ -250,7 +259,11 @@ impl Model {
             }
         }
         if g[LAST] != NULL || g[FIRST] != NULL {
-            let named: f64 = [LAST, FIRST].iter().map(|&f| w(f)).filter(|x| *x > 0.0).sum();
+            let named: f64 = [LAST, FIRST]
+                .iter()
+                .map(|&f| w(f))
+                .filter(|x| *x > 0.0)
+                .sum();
             weighed.push((named.max(0.1), name));
         }
         if g[LAST] == 3 {

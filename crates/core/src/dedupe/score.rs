@@ -239,8 +239,7 @@ fn address_level(a: &Addr, b: &Addr, notes: &mut u16) -> u8 {
         return 3;
     }
     if !a.streets().any(|x| b.streets().any(|y| x == y)) {
-        if a
-            .streets()
+        if a.streets()
             .any(|x| b.streets().any(|y| similar_streets(x, y)))
         {
             *notes |= note::STREET_TYPO;
