@@ -7,7 +7,6 @@ use crate::normalize::fold;
 /// Street types written in full or abbreviated, to one form (`7 Wallaby Place` = `7 wallaby pl`).
 const STREET_TYPES: &[(&str, &str)] = &[
     ("STREET", "ST"),
-    ("STR", "ST"),
     ("ROAD", "RD"),
     ("AVENUE", "AVE"),
     ("AV", "AVE"),
