@@ -193,7 +193,9 @@ impl Model {
         // Hard rules. Proofs of two people: birth dates that differ; another first name
         // (family members at one address) unless the birth date or the tax code says otherwise.
         let identity = g[BIRTH] == 0 || g[TAX] == 0;
-        if g[BIRTH] == 2 || (g[FIRST] == 5 && !identity) {
+        // A personal mobile or mailbox in common also says "one person" (Yasmin/Ysain).
+        let personal = g[PHONE] == 0 || g[EMAIL] == 0;
+        if g[BIRTH] == 2 || (g[FIRST] == 5 && !identity && !personal) {
             return None;
         }
         // Two tax codes or two genders: at most ambiguous (the cluster never joins the codes).
@@ -208,7 +210,7 @@ impl Model {
         }
         // Probable needs something only one person has in common: the street, a personal phone
         // or e-mail, the birth date, the tax code. A namesake elsewhere is not enough.
-        let anchored = g[PLACE] <= 2 || g[PHONE] == 0 || g[EMAIL] == 0 || identity;
+        let anchored = g[PLACE] <= 2 || personal || identity;
         if !anchored || c.notes & note::NO_NAMES != 0 {
             cap = cap.min(Level::Ambiguous);
         }

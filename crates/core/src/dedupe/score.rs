@@ -149,7 +149,7 @@ fn swapped_first_level(a: &str, b: &str) -> u8 {
 
 /// (last, first) levels, trying the names as written and swapped.
 fn names(a: &Prepared, b: &Prepared, notes: &mut u16) -> (u8, u8) {
-    if !a.has_name() && !b.has_name() {
+    if !a.has_name() && !b.has_name() && a.first_key.is_empty() && b.first_key.is_empty() {
         *notes |= note::NO_NAMES;
         return (NULL, NULL);
     }
@@ -310,7 +310,9 @@ pub fn compare(a: &Prepared, b: &Prepared) -> Option<Comparison> {
     {
         return None;
     }
-    if a.has_name() != b.has_name() {
+    // A name on one side only: a person against an anonymous line (a shop, a switchboard).
+    let named = |p: &Prepared| p.has_name() || !p.first_key.is_empty();
+    if named(a) != named(b) {
         return None;
     }
     let mut notes = 0u16;
