@@ -194,6 +194,9 @@ test('over HTTP: comments in English and Italian', async (t) => {
     t.deepEqual(en.body.comments, ['first name usually female']);
     const it = await call(server, 'POST', '/api/v1/arricchimento', { cognome: 'Rossi', nome: 'Maria', sesso: 'M', lingua: 'it' });
     t.deepEqual(it.body.commenti, ['nome di solito femminile']);
+    t.is(it.body.fonte_sesso, 'scritto', 'enumerated values in Italian too');
+    const org = await call(server, 'POST', '/api/v1/arricchimento', { cognome: 'Acme', sesso: 'X', lingua: 'it' });
+    t.is(org.body.tipo_soggetto, 'organizzazione');
     const byHeader = await call(server, 'POST', '/api/v1/arricchimento', { cognome: 'Rossi', nome: 'M.' }, { headers: { 'accept-language': 'it-IT' } });
     t.deepEqual(byHeader.body.commenti, ['il nome è un’iniziale']);
   } finally {

@@ -314,7 +314,8 @@ const VALUE_IT: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   counter: { contact: 'contatto', dedupe: 'deduplica', light: 'leggere' },
   class: { mobile: 'cellulare', landline: 'fisso', special: 'speciale', foreign: 'estero' },
   type: { 'toll-free': 'numero_verde', 'premium rate': 'sovrapprezzo', 'shared cost': 'addebito_ripartito', 'public utility': 'pubblica_utilita' },
-  subject_type: { natural_person: 'persona_fisica' },
+  subject_type: { natural_person: 'persona_fisica', company: 'societa', organisation: 'organizzazione' },
+  gender_source: { written: 'scritto', title: 'titolo', married_name: 'cognome_da_sposata', first_name: 'nome', legal_form: 'forma_giuridica' },
   phase: { streets: 'vie', house_numbers: 'civici' },
   source: { registry: 'registro' },
 };
