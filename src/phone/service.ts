@@ -30,16 +30,39 @@ export interface PhoneNumberResult {
 /** Numbering plans read as Italy's: the Vatican shares +39 and the 06 698 block. */
 const ITALIAN_PLAN = new Set<string>(['IT', 'VA']);
 
-function parse(text: string, country: CountryCode): PhoneNumber | undefined {
-  try {
-    return parsePhoneNumber(text, country);
-  } catch {
-    return undefined;
+/**
+ * The plan's reading of one text, kept for the few texts of the item being verified: the split tries a
+ * candidate (parse + isValid, the costly part of a call) and the analysis then reads the same number again.
+ * Small on purpose: it spares the repeats within a call, it is no cache of numbers across calls.
+ */
+const recent = new Map<string, { pn: PhoneNumber | undefined; valid?: boolean }>();
+const RECENT_MAX = 32;
+
+function reading(text: string, country: CountryCode): { pn: PhoneNumber | undefined; valid?: boolean } {
+  const key = `${country}|${text}`;
+  let r = recent.get(key);
+  if (!r) {
+    let pn: PhoneNumber | undefined;
+    try {
+      pn = parsePhoneNumber(text, country);
+    } catch {
+      pn = undefined;
+    }
+    if (recent.size >= RECENT_MAX) recent.clear();
+    r = { pn };
+    recent.set(key, r);
   }
+  return r;
+}
+
+function parse(text: string, country: CountryCode): PhoneNumber | undefined {
+  return reading(text, country).pn;
 }
 
 function isValid(text: string, country: CountryCode): boolean {
-  return parse(text, country)?.isValid() ?? false;
+  const r = reading(text, country);
+  r.valid ??= r.pn?.isValid() ?? false;
+  return r.valid;
 }
 
 /** A number written with 00 or + is international; 39 written without the plus is Italy's code when nothing else fits. */
@@ -80,7 +103,7 @@ export function analyseNumber(
   if (digits.length < 3) return { phone: written || digits, outcome: ['PHONE_INVALID'], form_changed: false };
 
   let pn = parse(text, home);
-  let valid = pn?.isValid() ?? false;
+  let valid = isValid(text, home);
   // Italian short public-utility codes and special numbers the library does not validate
   if (!international && italianHome) {
     const special = specialNumber(data, digits);

@@ -106,8 +106,27 @@ interface MunicipalityHit {
   current: { name: string; province: string; postcodes: string[] } | null;
 }
 
+/**
+ * Municipality lookups of this process: a typing session names the same city on every keystroke and the
+ * register does not change while the service runs. Bounded: emptied when it grows past MUNICIPALITY_MEMO_MAX.
+ */
+const municipalityMemo = new Map<string, Promise<MunicipalityHit[]>>();
+const MUNICIPALITY_MEMO_MAX = 5_000;
+
+function municipalityFind(query: { name?: string; postcode?: string; province?: string; cadastral_code?: string }): Promise<MunicipalityHit[]> {
+  const key = `${query.name ?? ''}\u0000${query.postcode ?? ''}\u0000${query.province ?? ''}\u0000${query.cadastral_code ?? ''}`;
+  let hits = municipalityMemo.get(key);
+  if (!hits) {
+    if (municipalityMemo.size >= MUNICIPALITY_MEMO_MAX) municipalityMemo.clear();
+    hits = computeJson<MunicipalityHit[]>('municipality.find', query);
+    municipalityMemo.set(key, hits);
+    hits.catch(() => municipalityMemo.delete(key));
+  }
+  return hits;
+}
+
 export async function findMunicipalities(query: { name?: string; postcode?: string; province?: string; cadastral_code?: string }): Promise<Municipality[]> {
-  const hits = await computeJson<MunicipalityHit[]>('municipality.find', query);
+  const hits = await municipalityFind(query);
   const out: Municipality[] = [];
   for (const h of hits) {
     if (!h.current) continue;
