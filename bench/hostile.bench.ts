@@ -151,6 +151,7 @@ async function main(): Promise<void> {
       if (alive.status !== 503 || attempt === 3) break;
       await new Promise((r) => setTimeout(r, Number(alive.headers.get('retry-after') ?? 5) * 1000));
     }
+    ours.charged += Number(alive.headers.get('x-service-charged') ?? 0);
     const ledger = COUNTERS.reduce((s, c) => s + current(db, 'hostile', c).used_total, 0);
 
     // the peer: the same seeded requests (without the 64 MiB bodies) against bare Fastify
