@@ -35,14 +35,22 @@ interface Tally {
   earlyRefusals: number;
   problems: Map<string, number>;
   charged: number;
+  /** The slowest answers: where the time goes on hostile input. */
+  slowest: { ms: number; what: string }[];
 }
 
 function newTally(): Tally {
-  return { sent: 0, statuses: new Map(), over499: 0, dropped: 0, earlyRefusals: 0, problems: new Map(), charged: 0 };
+  return { sent: 0, statuses: new Map(), over499: 0, dropped: 0, earlyRefusals: 0, problems: new Map(), charged: 0, slowest: [] };
 }
 
-function record(t: Tally, r: HostileRequest, a: Answer): void {
+function record(t: Tally, r: HostileRequest, a: Answer, ms: number): void {
   t.sent++;
+  if (t.slowest.length < 8 || ms > t.slowest[t.slowest.length - 1]!.ms) {
+    const body = r.body && r.body.length < 100_000 ? r.body.toString('utf8') : `${r.body?.length ?? 0} bytes`;
+    t.slowest.push({ ms, what: `${a.status} ${r.method} ${r.path.slice(0, 40)} ${r.kind}: ${JSON.stringify(body.slice(0, 160))} (${r.body?.length ?? 0} B)` });
+    t.slowest.sort((x, y) => y.ms - x.ms);
+    t.slowest.length = Math.min(t.slowest.length, 8);
+  }
   t.statuses.set(a.status, (t.statuses.get(a.status) ?? 0) + 1);
   if (a.status >= 500) t.over499++;
   if (a.dropped) {
@@ -73,7 +81,11 @@ function bigRequests(token: string): HostileRequest[] {
 async function campaign(base: string, requests: () => Iterable<HostileRequest>, tally: Tally): Promise<void> {
   const it = requests()[Symbol.iterator]();
   const worker = async () => {
-    for (let next = it.next(); !next.done; next = it.next()) record(tally, next.value, await send(base, next.value, 120_000));
+    for (let next = it.next(); !next.done; next = it.next()) {
+      const start = performance.now();
+      const answer = await send(base, next.value, 120_000);
+      record(tally, next.value, answer, performance.now() - start);
+    }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 }
@@ -139,6 +151,7 @@ async function main(): Promise<void> {
       if (alive.status !== 503 || attempt === 3) break;
       await new Promise((r) => setTimeout(r, Number(alive.headers.get('retry-after') ?? 5) * 1000));
     }
+    ours.charged += Number(alive.headers.get('x-service-charged') ?? 0);
     const ledger = COUNTERS.reduce((s, c) => s + current(db, 'hostile', c).used_total, 0);
 
     // the peer: the same seeded requests (without the 64 MiB bodies) against bare Fastify
@@ -155,6 +168,8 @@ async function main(): Promise<void> {
     const ratio = theirs.over499 === 0 ? 'n/a' : `${ours.over499}/${theirs.over499}`;
     console.log(`answers >= 500, ours/peer: ${ratio}`);
     for (const [problem, n] of ours.problems) console.log(`  ours: ${n} x ${problem}`);
+    console.log('slowest answers (ours):');
+    for (const s of ours.slowest) console.log(`  ${s.ms.toFixed(0)} ms  ${s.what}`);
     console.log(`server alive after the campaign: ${alive.status === 200 ? 'yes' : `NO (${alive.status})`}`);
     console.log(`server RSS: ${rssStart} MiB at start, ${rssMiB(pid)} MiB at the end, peak ${server.peakRssMiB()} MiB`);
     console.log(`ledger: ${ledger} operations used; answers said ${ours.charged}: ${ledger === ours.charged ? 'equal' : 'DIFFERENT'}`);

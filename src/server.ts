@@ -10,7 +10,7 @@ import { dedupeRoutes } from './dedupe/index.js';
 import type { Counter } from './http/capability.js';
 import { negotiate, type Services } from './http/context.js';
 import { registerCapability } from './http/endpoint.js';
-import { ApiError, ERROR_MESSAGES, fill } from './http/errors.js';
+import { ApiError, ERROR_MESSAGES, fill, isStorageError, storageError } from './http/errors.js';
 import { languageFromAcceptHeader } from './http/language.js';
 import { overloadedError, registerOverloadGuard } from './http/overload.js';
 import { registerRateLimits } from './http/rate-limit.js';
@@ -54,7 +54,7 @@ function attributions(): string[] {
 function sendError(req: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
   const language = req.ctx?.language ?? languageFromAcceptHeader(req.headers['accept-language']) ?? 'en';
   const message = fill(ERROR_MESSAGES[error.code][language], error.params);
-  if (error.code === 'rate_limited' || error.code === 'session_budget' || error.code === 'too_many_jobs' || error.code === 'overloaded') reply.header('Retry-After', String(error.extra.retry_after ?? 60));
+  if (error.code === 'rate_limited' || error.code === 'session_budget' || error.code === 'too_many_jobs' || error.code === 'overloaded' || error.code === 'storage_unavailable') reply.header('Retry-After', String(error.extra.retry_after ?? 60));
   reply.header('Content-Language', language);
   return reply.code(error.status).send({ ok: false, code: error.code, message, details: error.details ?? null, ...error.extra });
 }
@@ -62,6 +62,7 @@ function sendError(req: FastifyRequest, reply: FastifyReply, error: ApiError): F
 /** Fastify's own errors (bad JSON, body too large, wrong content type) in our error body. */
 function asApiError(error: FastifyError): ApiError {
   if (error instanceof ApiError) return error;
+  if (isStorageError(error)) return storageError();
   const status = error.statusCode ?? 500;
   if (status === 503) return overloadedError(); // @fastify/under-pressure
   if (status === 413) return new ApiError('payload_too_large');
@@ -70,8 +71,27 @@ function asApiError(error: FastifyError): ApiError {
   return new ApiError('internal_error');
 }
 
+let storageFaultsHandled = false;
+
+/**
+ * Writes nobody awaits (usage counters, batched commits) fail on a full disk as unhandled rejections, which
+ * end the process. Those are logged and survived: their transactions changed nothing. Anything else still ends it.
+ */
+function surviveStorageFaults(): void {
+  if (storageFaultsHandled) return;
+  storageFaultsHandled = true;
+  process.on('unhandledRejection', (reason) => {
+    if (isStorageError(reason)) {
+      console.error(`state store write failed: ${reason instanceof Error ? reason.message : String(reason)}`);
+      return;
+    }
+    throw reason;
+  });
+}
+
 export async function buildService(overrides: Partial<ServiceConfig> = {}): Promise<Service> {
   const config = configFromEnv(overrides);
+  surviveStorageFaults();
   checkRegisterFiles(config.dataDir);
   openRegister(config.dataDir);
   const db = openState(config.dataDir);
@@ -118,7 +138,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
   app.setErrorHandler((error: FastifyError, req, reply) => {
     const apiError = asApiError(error);
     // the client sees a stable 500 body; the operator sees what happened
-    if (apiError.status === 500) console.error(error);
+    if (apiError.status === 500 || apiError.code === 'storage_unavailable') console.error(error);
     return sendError(req, reply, apiError);
   });
   app.setNotFoundHandler((req, reply) => {

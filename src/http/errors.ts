@@ -25,6 +25,7 @@ export const ERROR_STATUS = {
   too_many_jobs: 429,
   internal_error: 500,
   overloaded: 503,
+  storage_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -245,6 +246,21 @@ export const ERROR_MESSAGES: Record<ErrorCode, Texts> = {
     is: 'Þjónustan er ofhlaðin; ekkert var unnið né rukkað; reynið eftir {retry_after} s',
     el: 'Η υπηρεσία είναι υπερφορτωμένη· τίποτα δεν επεξεργάστηκε ούτε χρεώθηκε· δοκιμάστε σε {retry_after} δ',
   },
+  storage_unavailable: {
+    en: 'The service cannot store anything at the moment; nothing was charged; retry in {retry_after} s',
+    it: 'Il servizio al momento non può salvare dati; nulla è stato addebitato; riprovare tra {retry_after} s',
+    de: 'Der Dienst kann derzeit nichts speichern; nichts wurde berechnet; erneut in {retry_after} s',
+    fr: 'Le service ne peut rien enregistrer pour le moment ; rien n’a été facturé ; réessayez dans {retry_after} s',
+    es: 'El servicio no puede guardar nada en este momento; no se cobró nada; reintente en {retry_after} s',
+    nl: 'De dienst kan momenteel niets opslaan; niets aangerekend; opnieuw over {retry_after} s',
+    pt: 'O serviço não consegue guardar nada neste momento; nada foi cobrado; tente em {retry_after} s',
+    sv: 'Tjänsten kan inte spara något just nu; inget debiterades; försök om {retry_after} s',
+    no: 'Tjenesten kan ikke lagre noe akkurat nå; ingenting ble belastet; prøv om {retry_after} s',
+    fi: 'Palvelu ei voi tallentaa mitään juuri nyt; mitään ei veloitettu; yritä {retry_after} s kuluttua',
+    da: 'Tjenesten kan ikke gemme noget lige nu; intet blev opkrævet; prøv om {retry_after} s',
+    is: 'Þjónustan getur ekki vistað neitt í augnablikinu; ekkert var rukkað; reynið eftir {retry_after} s',
+    el: 'Η υπηρεσία δεν μπορεί να αποθηκεύσει τίποτα αυτή τη στιγμή· δεν χρεώθηκε τίποτα· δοκιμάστε σε {retry_after} δ',
+  },
   internal_error: {
     en: 'Internal error; nothing was charged for what was not processed', it: 'Errore interno; nulla è addebitato per ciò che non è stato elaborato',
     de: 'Interner Fehler; nicht Verarbeitetes wird nicht berechnet', fr: "Erreur interne ; rien n'est facturé pour ce qui n'a pas été traité",
@@ -258,4 +274,27 @@ export const ERROR_MESSAGES: Record<ErrorCode, Texts> = {
 
 export function fill(template: string, params: Record<string, string | number>): string {
   return template.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
+}
+
+/** Seconds a client is asked to wait when the state store cannot write (a full disk). */
+export const STORAGE_RETRY_AFTER_S = 30;
+
+/**
+ * A write the state store refused because of the machine, not the request: a full disk (ENOSPC; EIO from
+ * LMDB on a full tmpfs) or a full LMDB map. Such a write changed nothing (its transaction was abandoned).
+ */
+export function isStorageError(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  // lmdb-js reports a failed batched commit as 'Commit failed' with the cause in commitError
+  const cause = (error as { commitError?: unknown }).commitError;
+  if (cause instanceof Promise) cause.catch(() => undefined);
+  if (cause !== undefined && /Commit failed/.test(String((error as { message?: unknown }).message))) return true;
+  const code = (error as { code?: unknown }).code;
+  if (code === 5 || code === 28 || code === -30792 || code === 'EIO' || code === 'ENOSPC') return true;
+  const message = (error as { message?: unknown }).message;
+  return typeof message === 'string' && /MDB_MAP_FULL|No space left on device|Input\/output error/.test(message);
+}
+
+export function storageError(): ApiError {
+  return new ApiError('storage_unavailable', { retry_after: STORAGE_RETRY_AFTER_S }, null, { retry_after: STORAGE_RETRY_AFTER_S });
 }

@@ -5,7 +5,7 @@ import { stringify } from 'csv-stringify';
 import { consume, refund, type CreditCharge } from '../credit/ledger.js';
 import type { Capability, ItemResult } from '../http/capability.js';
 import { answer, requireAccount, type RequestContext, type Services } from '../http/context.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError, isStorageError } from '../http/errors.js';
 import { fieldName } from '../http/keys.js';
 import { italianCode } from '../http/outcomes.js';
 import type { JobRecord } from '../state/db.js';
@@ -28,6 +28,8 @@ export const INLINE_RESULTS_MAX = 5_000;
 
 /** Tries a chunk gets before its job is marked failed. */
 const CHUNK_ATTEMPTS = 2;
+/** A job paused by a failed state write (a full disk) is tried again after this long. */
+const STORAGE_RETRY_MS = 5_000;
 
 /**
  * Asynchronous jobs: queued with their whole input in LMDB and charged at queuing, processed chunk by
@@ -37,6 +39,7 @@ export class JobService {
   private readonly pool: Piscina;
   private readonly queue: string[] = [];
   private running = false;
+  private closing = false;
   private idle: Promise<void> = Promise.resolve();
 
   constructor(private readonly services: Services) {
@@ -57,10 +60,10 @@ export class JobService {
     assertJobSlot(this.services, account);
     const units = items.map((item) => cap.units(item));
     const total = units.reduce((s, u) => s + u, 0);
-    const { charge, ticket } = consume(this.services.db, account, cap.counter, total);
-    let record: JobRecord;
-    try {
-      record = createJob(this.services.db, {
+    // the charge and the job in one transaction: a write that fails (a full disk) leaves neither behind
+    const { charge, record } = this.services.db.root.transactionSync(() => {
+      const { charge, ticket } = consume(this.services.db, account, cap.counter, total);
+      const record = createJob(this.services.db, {
         kind: cap.name,
         account,
         language: ctx.language,
@@ -70,10 +73,8 @@ export class JobService {
         units,
         ticket,
       });
-    } catch (error) {
-      refund(this.services.db, ticket, total);
-      throw error;
-    }
+      return { charge, record };
+    });
     this.enqueue(record.job);
     return { ...record, charge };
   }
@@ -89,7 +90,21 @@ export class JobService {
   }
 
   private async drain(): Promise<void> {
-    for (let job = this.queue.shift(); job !== undefined; job = this.queue.shift()) await this.run(job);
+    for (let job = this.queue.shift(); job !== undefined; job = this.queue.shift()) {
+      try {
+        await this.run(job);
+      } catch (error) {
+        // a state write failed (a full disk): the job keeps its stored state and is tried again later,
+        // here or after a restart; the process must not die of it
+        console.error(`job ${job}: ${error instanceof Error ? error.message : String(error)}; retrying in ${STORAGE_RETRY_MS / 1000} s`);
+        this.retryLater(job);
+      }
+    }
+  }
+
+  private retryLater(job: string): void {
+    if (this.closing) return;
+    setTimeout(() => this.enqueue(job), STORAGE_RETRY_MS).unref();
   }
 
   private async run(code: string): Promise<void> {
@@ -101,6 +116,7 @@ export class JobService {
     for (let i = 0; i < record.chunks; i++) if (chunkResults(db, code, i) === undefined) pending.push(i);
     const parallel = Math.max(1, config.jobWorkers);
     let failure: string | null = null;
+    let storageFault = false;
     const next = async (): Promise<void> => {
       for (let i = pending.shift(); i !== undefined && failure === null; i = pending.shift()) {
         if (getJob(db, code)?.state !== 'running') return;
@@ -110,6 +126,12 @@ export class JobService {
             await this.pool.run(task);
             break;
           } catch (error) {
+            // the disk, not the data: no attempt is spent, the job pauses and is tried again later
+            if (isStorageError(error)) {
+              storageFault = true;
+              failure = 'storage';
+              break;
+            }
             if (attempt >= CHUNK_ATTEMPTS) {
               failure = error instanceof Error ? error.message : String(error);
               break;
@@ -119,6 +141,11 @@ export class JobService {
       }
     };
     await Promise.all(Array.from({ length: parallel }, next));
+    if (storageFault) {
+      console.error(`job ${code}: the state store cannot write (disk full?); retrying in ${STORAGE_RETRY_MS / 1000} s`);
+      this.retryLater(code);
+      return;
+    }
     const now = getJob(db, code);
     if (!now || now.state !== 'running') return;
     if (failure !== null) {
@@ -219,12 +246,14 @@ export class JobService {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.idle;
     await this.pool.destroy();
   }
 
   /** Stops taking work without waiting for the running job (it resumes at the next start). */
   async stop(): Promise<void> {
+    this.closing = true;
     this.queue.length = 0;
     await this.pool.destroy();
   }
