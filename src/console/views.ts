@@ -1,3 +1,4 @@
+import { FIELD_IT } from '../http/keys.js';
 import type { TokenRecord } from '../state/db.js';
 import { html, jsonBlock, type Html } from './html.js';
 import type { ConsoleJob } from './store.js';
@@ -200,7 +201,8 @@ ${tableOrEmpty(t, 'jobs-table', ['job', 'capability', 'rows', 'state', 'progress
     ), 'no_jobs')}
 </section>
 ${jsonBlock('console-texts', textsFor(ctx))}
-${jsonBlock('console-fields', BATCH_FIELDS)}`,
+${jsonBlock('console-fields', BATCH_FIELDS)}
+${jsonBlock('console-field-labels', Object.fromEntries([...new Set(Object.values(BATCH_FIELDS).flat())].map((f) => [f, fieldLabel(f, ctx.language)])))}`,
     ['/console/assets/console.js'],
   );
 }
@@ -218,9 +220,14 @@ export interface GroupView {
   record: Record<string, unknown>;
 }
 
-function recordTable(record: Record<string, unknown>): Html {
+/** A field's name for people: the API's own Italian name in Italian (`cognome`), else `last name`. */
+export function fieldLabel(key: string, language: ConsoleLanguage): string {
+  return (language === 'it' ? (FIELD_IT[key] ?? key) : key).replace(/_/g, ' ');
+}
+
+function recordTable(record: Record<string, unknown>, language: ConsoleLanguage): Html {
   const rows = Object.entries(record).filter(([, v]) => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0));
-  return html`<dl class="record">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${formatValue(v)}</dd>`)}</dl>`;
+  return html`<dl class="record">${rows.map(([k, v]) => html`<dt>${fieldLabel(k, language)}</dt><dd>${formatValue(v)}</dd>`)}</dl>`;
 }
 
 function formatValue(v: unknown): string {
@@ -266,13 +273,13 @@ ${current.groups.map((g) => {
 <p><strong>${t('reasons')}:</strong> ${g.explanations.join('; ')} <small>(${g.reasons.join(', ')})</small></p>
 <p><strong>${t('members')}:</strong> ${g.members.map((m) => html`<code>${m}</code> `)}</p>
 <div class="side">
-  <section><h3>${t('main_record')} <code>${g.main_record.id}</code></h3>${g.main_record.explanation ? html`<p><small>${g.main_record.explanation}</small></p>` : ''}${recordTable(main)}</section>
-  <section><h3>${t('merged_record')}</h3>${recordTable(g.record)}</section>
+  <section><h3>${t('main_record')} <code>${g.main_record.id}</code></h3>${g.main_record.explanation ? html`<p><small>${g.main_record.explanation}</small></p>` : ''}${recordTable(main, ctx.language)}</section>
+  <section><h3>${t('merged_record')}</h3>${recordTable(g.record, ctx.language)}</section>
 </div>
 ${g.members.length > 1
   ? html`<details class="members-more"><summary>${t('other_records')}</summary><div class="side">${g.members
       .filter((m) => String(m) !== String(g.main_record.id))
-      .map((m) => html`<section><h3><code>${m}</code></h3>${recordTable(current.records.get(String(m)) ?? {})}</section>`)}</div></details>`
+      .map((m) => html`<section><h3><code>${m}</code></h3>${recordTable(current.records.get(String(m)) ?? {}, ctx.language)}</section>`)}</div></details>`
   : ''}
 <form method="post" action="/console/duplicates/review" class="buttons">
   <input type="hidden" name="_csrf" value="${ctx.csrf}"><input type="hidden" name="job" value="${current.job}"><input type="hidden" name="group" value="${g.group}">

@@ -92,6 +92,8 @@
   var mappingForm = document.getElementById('mapping-form');
   var fieldsEl = document.getElementById('console-fields');
   var FIELDS = fieldsEl ? JSON.parse(fieldsEl.textContent || '{}') : {};
+  var labelsEl = document.getElementById('console-field-labels');
+  var LABELS = labelsEl ? JSON.parse(labelsEl.textContent || '{}') : {};
   var upload = null;
   function notice(parent, text, kind) {
     var p = el('p', { class: 'notice ' + (kind || 'error'), role: kind === 'info' ? 'status' : 'alert' }, [text]);
@@ -110,7 +112,7 @@
       var select = el('select', { id: id, 'data-column': String(i) });
       select.appendChild(el('option', { value: '' }, [t('ignore')]));
       (FIELDS[cap] || []).forEach(function (f) {
-        var o = el('option', { value: f }, [f]);
+        var o = el('option', { value: f }, [LABELS[f] || f]);
         if (suggested[i] === f) o.setAttribute('selected', '');
         select.appendChild(o);
       });
