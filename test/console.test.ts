@@ -152,7 +152,7 @@ test.serial('Verify: autocomplete a real Bologna street with the keyboard, pick 
   const [lat, lon] = (/(\d+\.\d{6}), (\d+\.\d{6})/.exec(text) ?? []).slice(1).map(Number);
   t.true(Math.abs((lat ?? 0) - Number(row.LAT_WGS84)) < 0.002 && Math.abs((lon ?? 0) - Number(row.LON_WGS84)) < 0.002, `coordinates ${lat}, ${lon} near the register's point`);
   t.is(await page.getByLabel('Postcode').inputValue(), postcode);
-  t.regex(text, /Charged\s+0/, 'the number refines a street already selected (and charged) in this session');
+  t.regex(text, /Charged\s+0 \(this street was already charged in this session\)/, 'the number refines a street already selected (and charged) in this session');
   const after = (await call(server, 'GET', '/api/v1/credit')).body.counters.contact.available as number;
   t.is(before - after, 1, 'one contact verification for the session and street');
   await shot('05-verify-record');

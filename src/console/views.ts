@@ -132,7 +132,7 @@ ${jsonBlock('console-texts', textsFor(ctx))}`,
 
 function textsFor(ctx: PageContext): Record<string, string> {
   const keys: TextKey[] = [
-    'verified_record', 'outcome', 'reason', 'codes', 'code_meaning', 'normalized', 'postcode_check', 'confirmed', 'not_confirmed', 'coordinates', 'precision', 'territory', 'charged', 'map_link',
+    'verified_record', 'outcome', 'reason', 'codes', 'code_meaning', 'normalized', 'postcode_check', 'confirmed', 'not_confirmed', 'coordinates', 'precision', 'territory', 'charged', 'map_link', 'street_already_charged',
     'mapping', 'column', 'field', 'ignore', 'preview', 'start', 'rows_read', 'refunded', 'download', 'cancel', 'error', 'tax_action', 'state', 'outcomes', 'open_groups', 'job_queued', 'job_running', 'job_completed', 'job_failed', 'job_cancelled',
   ];
   return Object.fromEntries(keys.map((k) => [k, ctx.t(k)]));

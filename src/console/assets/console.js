@@ -40,7 +40,8 @@
     dl.appendChild(el('dt', {}, [label]));
     dl.appendChild(value instanceof Node ? el('dd', {}, [value]) : el('dd', {}, [String(value)]));
   }
-  function showRecord(r) {
+  /** @param {any} r the /contact record @param {boolean} [selected] it came from the autocomplete's select */
+  function showRecord(r, selected) {
     if (!resultBox) return;
     resultBox.textContent = '';
     resultBox.appendChild(el('h2', { id: 'result-title' }, [T.verified_record || t('outcome')]));
@@ -64,7 +65,7 @@
     }
     var ter = r.territory;
     if (ter) row(dl, t('territory'), [ter.istat_code, ter.cadastral_code, ter.street_id].filter(function (x) { return x !== undefined && x !== null; }).join(' / '));
-    if (r.credit) row(dl, t('charged'), r.credit.charged);
+    if (r.credit) row(dl, t('charged'), r.credit.charged === 0 && selected ? '0 (' + t('street_already_charged') + ')' : r.credit.charged);
     resultBox.appendChild(dl);
     var codes = r.codes || [];
     if (codes.length) {
@@ -77,7 +78,7 @@
     if (r.message) resultBox.appendChild(el('p', { class: 'message' }, [el('small', {}, [r.message])]));
   }
   if (verifyForm) {
-    verifyForm.addEventListener('recapito:select', function (e) { showRecord(/** @type {CustomEvent} */ (e).detail); });
+    verifyForm.addEventListener('recapito:select', function (e) { showRecord(/** @type {CustomEvent} */ (e).detail, true); });
     verifyForm.addEventListener('recapito:error', function (e) { showRecord(/** @type {CustomEvent} */ (e).detail || {}); });
     verifyForm.addEventListener('submit', function (e) {
       e.preventDefault();
