@@ -83,6 +83,30 @@ export function loadSources(source = defaultSourceDir()): Sources {
   return { firstNames, surnames, nicknames, places };
 }
 
+interface Foreign {
+  line: string;
+  postcode: string;
+  city: string;
+  country: string;
+}
+
+/** Addresses abroad written the country's way: number first in FR, GB, US; after in DE, ES. */
+const FOREIGN: { country: string; city: string; postcode: string; streets: string[]; numberFirst: boolean }[] = [
+  { country: 'FR', city: 'Marseille', postcode: '13001', streets: ['rue de la République', 'boulevard Longchamp', 'rue Paradis'], numberFirst: true },
+  { country: 'FR', city: 'Toulouse', postcode: '31000', streets: ['rue Alsace-Lorraine', 'allée Jean Jaurès', 'rue de Metz'], numberFirst: true },
+  { country: 'GB', city: 'Manchester', postcode: 'M1 1AE', streets: ['Oxford Road', 'Deansgate', 'Portland Street'], numberFirst: true },
+  { country: 'US', city: 'Philadelphia', postcode: '19103', streets: ['Walnut Street', 'Chestnut Street', 'Spruce Street'], numberFirst: true },
+  { country: 'DE', city: 'Stuttgart', postcode: '70173', streets: ['Königstraße', 'Marienstraße', 'Hauptstätter Straße'], numberFirst: false },
+  { country: 'ES', city: 'Valencia', postcode: '46002', streets: ['Calle de Colón', 'Calle de la Paz', 'Avenida del Oeste'], numberFirst: false },
+];
+
+function foreignPlace(r: () => number): Foreign {
+  const c = FOREIGN[Math.floor(r() * FOREIGN.length)]!;
+  const street = c.streets[Math.floor(r() * c.streets.length)]!;
+  const n = String(1 + Math.floor(r() * 120));
+  return { line: c.numberFirst ? `${n} ${street}` : `${street} ${n}`, postcode: c.postcode, city: c.city, country: c.country };
+}
+
 const ABBREVIATIONS: [RegExp, string][] = [
   [/^Via /i, 'V. '],
   [/^Viale /i, 'V.le '],
@@ -123,23 +147,40 @@ export function generate(src: Sources, entities: number, seed = 7, dupShare = 0.
     const l = last ?? titleCase(pick(src.surnames));
     // a namesake (same first and last name) has a mailbox of their own: a number after the name
     const mailbox = r() < 0.5 ? `${f.name}.${l}${first ? Math.floor(r() * 90 + 10) : ''}@example.it`.toLowerCase() : null;
-    return { first: f.name, gender: f.gender, last: l, place: p, mobile: mobile(r), home: home ?? landline(p, r), email: mailbox };
+    const birth = `${1935 + Math.floor(r() * 70)}-${String(1 + Math.floor(r() * 12)).padStart(2, '0')}-${String(1 + Math.floor(r() * 28)).padStart(2, '0')}`;
+    return { first: f.name, gender: f.gender, last: l, place: p, mobile: mobile(r), home: home ?? landline(p, r), email: mailbox, birth, foreign: null as Foreign | null };
   };
   type Person = ReturnType<typeof person>;
-  const clean = (p: Person): Record<string, unknown> => ({
+  // Common names one letter from a common name of the other gender (Mario/Maria).
+  const crossGender = new Map<string, { name: string; gender: 'M' | 'F' }>();
+  for (const a of src.firstNames)
+    for (const b of src.firstNames)
+      if (a.gender !== b.gender && a.name.length === b.name.length && a.name.slice(0, -1) === b.name.slice(0, -1)) crossGender.set(a.name, b);
+  // Half the records carry a birth date (Italian or ISO form), as customer lists do.
+  const clean = (p: Person, withBirth = r() < 0.5): Record<string, unknown> => ({
     first_name: p.first,
     last_name: p.last,
-    address: `${p.place.street} ${p.place.number}`,
-    postcode: p.place.postcode,
-    city: p.place.city,
-    province: p.place.province,
+    ...(p.foreign
+      ? { address: p.foreign.line, postcode: p.foreign.postcode, city: p.foreign.city, country_code: p.foreign.country }
+      : {
+          address: `${p.place.street}${p.place.number ? ` ${p.place.number}` : ''}`,
+          postcode: p.place.postcode,
+          city: p.place.city,
+          province: p.place.province,
+        }),
     phone: p.mobile,
     ...(p.email ? { email: p.email } : {}),
+    ...(withBirth ? { birth_date: r() < 0.5 ? p.birth : p.birth.split('-').reverse().join('/') } : {}),
   });
   const push = (e: number, record: Record<string, unknown>, perturbations: string[] = []) => out.push({ id: out.length + 1, entity: e, perturbations, record });
 
   const dirty = (p: Person): { record: Record<string, unknown>; done: string[] } => {
     const rec = clean(p);
+    if (p.foreign) {
+      // abroad: the city misspelt, the rest as written
+      rec.city = typo(String(rec.city), r);
+      return { record: rec, done: ['foreign_city_typo'] };
+    }
     const done: string[] = [];
     const ops: (() => void)[] = [
       () => {
@@ -196,6 +237,32 @@ export function generate(src: Sources, entities: number, seed = 7, dupShare = 0.
         done.push('moved_same_phone');
       },
       () => {
+        // Yasmin/Ysain: two edits in the first name, everything else shared
+        const f = String(rec.first_name);
+        if (f.length >= 5) {
+          rec.first_name = typo(typo(f, r), r);
+          done.push('first_name_two_edits');
+        }
+      },
+      () => {
+        // Luca/Luc: a short name one letter short
+        const f = String(rec.first_name);
+        if (f.length >= 4 && f.length <= 5) {
+          rec.first_name = f.slice(0, -1);
+          done.push('short_first_name_cut');
+        }
+      },
+      () => {
+        // moved, surname misspelt, only the birth date in common
+        const q = pick(src.places);
+        Object.assign(rec, { address: `${q.street} ${q.number}`, postcode: q.postcode, city: q.city, province: q.province, phone: mobile(r), birth_date: p.birth });
+        delete rec.email;
+        delete rec.emails;
+        delete rec.phones;
+        rec.last_name = typo(String(rec.last_name), r);
+        done.push('moved_surname_typo_same_birth');
+      },
+      () => {
         if (rec.email) {
           rec.emails = [{ type: 'Casa', value: String(rec.email).toUpperCase() }];
           delete rec.email;
@@ -211,13 +278,35 @@ export function generate(src: Sources, entities: number, seed = 7, dupShare = 0.
   for (let i = 0; i < entities; i++) {
     const p = person();
     const e = ++entity;
-    push(e, clean(p));
+    const kind = r();
+    const tags: string[] = [];
+    if (kind < 0.04) {
+      // no house number on any copy
+      p.place = { ...p.place, number: '' };
+      tags.push('missing_house_number_both');
+    } else if (kind < 0.07) {
+      p.foreign = foreignPlace(r);
+    }
+    const copies: { record: Record<string, unknown>; done: string[] }[] = [];
     if (r() < dupShare) {
-      const copies = 1 + Math.floor(r() * (r() < 0.8 ? 1 : 3));
-      for (let c = 0; c < copies; c++) {
-        const d = dirty(p);
-        push(e, d.record, d.done);
-      }
+      const n = 1 + Math.floor(r() * (r() < 0.8 ? 1 : 3));
+      for (let c = 0; c < n; c++) copies.push(dirty(p));
+    }
+    // a copy known only by its birth date needs the date on the first record too
+    const fatherSon = r() < 0.02;
+    const needsBirth = fatherSon || copies.some((c) => c.done.includes('moved_surname_typo_same_birth'));
+    push(e, clean(p, needsBirth || r() < 0.5));
+    for (const c of copies) push(e, c.record, [...c.done, ...tags]);
+    if (fatherSon) {
+      // father and son: same name, same address and landline, born 28 years apart
+      const son = { ...p, mobile: mobile(r), email: null, birth: `${Number(p.birth.slice(0, 4)) + 28}${p.birth.slice(4)}`, foreign: null };
+      push(++entity, { ...clean(son, true), phones: [{ type: 'Casa', value: p.home }] }, ['father_son']);
+    }
+    const twin = crossGender.get(p.first);
+    if (twin && r() < 0.25) {
+      // Mario/Maria: one letter apart across genders, same surname and address
+      const sib = person(p.last, p.place, p.home, twin);
+      push(++entity, { ...clean(sib), phones: [{ type: 'Casa', value: p.home }] }, ['cross_gender_one_letter']);
     }
     if (r() < 0.08) {
       // family member: same surname, address and landline, another first name
@@ -242,4 +331,14 @@ export function generate(src: Sources, entities: number, seed = 7, dupShare = 0.
     x.record = { id: i + 1, ...x.record };
   });
   return out;
+}
+
+/**
+ * One half of the sources: places and surnames split by position, so a set built on half 1 shares
+ * no street address or surname with the set the rules were tuned on (half 0). First names are
+ * shared: the cross-gender pairs (Mario/Maria) need both genders.
+ */
+export function half(src: Sources, which: 0 | 1): Sources {
+  const keep = <T>(list: T[]) => list.filter((_, i) => i % 2 === which);
+  return { ...src, surnames: keep(src.surnames), places: keep(src.places) };
 }

@@ -27,6 +27,10 @@ export interface ServiceConfig {
   jobWorkers: number;
   /** Requests a minute per token and class (spec: 60 single, 10 batch, 300 autocomplete). */
   rateLimits: { single: number; batch: number; autocomplete: number };
+  /** Asynchronous jobs (any capability, dedupe included) one account may have queued or running at once. */
+  maxActiveJobsPerAccount: number;
+  /** When new requests get 503 overloaded with Retry-After (src/http/overload.ts). */
+  overload: { maxInFlight: number; maxEventLoopDelayMs: number; maxHeapUsedBytes: number; sampleIntervalMs: number };
 }
 
 export function defaultDataDir(): string {
@@ -52,6 +56,14 @@ export function configFromEnv(overrides: Partial<ServiceConfig> = {}): ServiceCo
       single: Number(process.env.RECAPITO_RATE_SINGLE ?? 60),
       batch: Number(process.env.RECAPITO_RATE_BATCH ?? 10),
       autocomplete: Number(process.env.RECAPITO_RATE_AUTOCOMPLETE ?? 300),
+    },
+    maxActiveJobsPerAccount: Number(process.env.RECAPITO_MAX_ACTIVE_JOBS ?? 10),
+    overload: {
+      maxInFlight: Number(process.env.RECAPITO_MAX_IN_FLIGHT ?? 256),
+      maxEventLoopDelayMs: Number(process.env.RECAPITO_MAX_EVENT_LOOP_DELAY_MS ?? 2000),
+      // 0 = the default, 3/4 of V8's heap limit (src/http/overload.ts)
+      maxHeapUsedBytes: Number(process.env.RECAPITO_MAX_HEAP_BYTES ?? 0),
+      sampleIntervalMs: 1000,
     },
     ...overrides,
   };

@@ -12,7 +12,10 @@ import { negotiate, type Services } from './http/context.js';
 import { registerCapability } from './http/endpoint.js';
 import { ApiError, ERROR_MESSAGES, fill } from './http/errors.js';
 import { languageFromAcceptHeader } from './http/language.js';
+import { overloadedError, registerOverloadGuard } from './http/overload.js';
 import { registerRateLimits } from './http/rate-limit.js';
+import { BODY_LIMITS, parseJsonBody } from './http/validation.js';
+import { checkRegisterFiles } from './import/integrity.js';
 import { JobService } from './jobs/service.js';
 import { registerIndex, type ExtraEndpoint } from './meta/index-route.js';
 import { registerOpenApi, type ExtraOperation } from './meta/openapi.js';
@@ -51,7 +54,7 @@ function attributions(): string[] {
 function sendError(req: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
   const language = req.ctx?.language ?? languageFromAcceptHeader(req.headers['accept-language']) ?? 'en';
   const message = fill(ERROR_MESSAGES[error.code][language], error.params);
-  if (error.code === 'rate_limited' || error.code === 'session_budget') reply.header('Retry-After', String(error.extra.retry_after ?? 60));
+  if (error.code === 'rate_limited' || error.code === 'session_budget' || error.code === 'too_many_jobs' || error.code === 'overloaded') reply.header('Retry-After', String(error.extra.retry_after ?? 60));
   reply.header('Content-Language', language);
   return reply.code(error.status).send({ ok: false, code: error.code, message, details: error.details ?? null, ...error.extra });
 }
@@ -60,6 +63,7 @@ function sendError(req: FastifyRequest, reply: FastifyReply, error: ApiError): F
 function asApiError(error: FastifyError): ApiError {
   if (error instanceof ApiError) return error;
   const status = error.statusCode ?? 500;
+  if (status === 503) return overloadedError(); // @fastify/under-pressure
   if (status === 413) return new ApiError('payload_too_large');
   if (status === 400 && (error instanceof SyntaxError || /JSON/i.test(error.code ?? '') || /JSON/.test(error.message))) return new ApiError('invalid_json');
   if (status >= 400 && status < 500) return new ApiError('bad_request', { detail: error.message });
@@ -68,11 +72,21 @@ function asApiError(error: FastifyError): ApiError {
 
 export async function buildService(overrides: Partial<ServiceConfig> = {}): Promise<Service> {
   const config = configFromEnv(overrides);
+  checkRegisterFiles(config.dataDir);
   openRegister(config.dataDir);
   const db = openState(config.dataDir);
   const services: Services = { config, db };
   const jobs = new JobService(services);
-  const app = Fastify({ logger: process.env.RECAPITO_LOG === '1', bodyLimit: 128 * 1024 * 1024, trustProxy: true });
+  const app = Fastify({ logger: process.env.RECAPITO_LOG === '1', bodyLimit: BODY_LIMITS.bytes, trustProxy: true });
+  // JSON bodies checked for prototype keys, depth and string length before any handler walks them
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
 
   const methodsByPath = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
@@ -82,6 +96,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
     methodsByPath.set(route.url, set);
   });
 
+  await registerOverloadGuard(app, config);
   app.decorateRequest('ctx', null as never);
   app.addHook('onRequest', async (req) => {
     req.ctx = { language: 'en', italian: false };
@@ -94,12 +109,16 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
   app.addHook('preHandler', async (req) => {
     req.ctx = negotiate(req, config);
   });
+  // no answer leaves before the request is counted on disk (shared commits: see src/state/commit.ts)
+  app.addHook('onSend', async (req) => {
+    await req.ctx?.caller?.counted();
+  });
   await registerRateLimits(app, config);
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
     const apiError = asApiError(error);
     // the client sees a stable 500 body; the operator sees what happened
-    if (apiError.status >= 500) console.error(error);
+    if (apiError.status === 500) console.error(error);
     return sendError(req, reply, apiError);
   });
   app.setNotFoundHandler((req, reply) => {

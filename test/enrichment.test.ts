@@ -166,3 +166,37 @@ test('over HTTP: Italian alias and keys, salutations in the request language', a
     await server.close();
   }
 });
+
+test('comments in every language: each text is its own, none left in English', async (t) => {
+  const items = [
+    { last_name: 'Rossi', first_name: 'Mario', gender: 'boh' },
+    { last_name: 'BIANCHI IN ROSSI', first_name: 'MARIO', gender: 'M' },
+    { last_name: 'Rossi', first_name: 'M.' },
+    { last_name: 'Rossi', first_name: 'Maria', gender: 'M' },
+  ];
+  const english = (await enrichAll(items, 'en')).map((r) => r.comments as string[]);
+  t.deepEqual(english, [['gender "boh" not understood'], ['married form "in" written for a man'], ['first name is an initial'], ['first name usually female']]);
+  for (const language of LANGUAGES.filter((l) => l !== 'en')) {
+    const comments = (await enrichAll(items, language)).map((r) => r.comments as string[]);
+    comments.forEach((c, i) => {
+      t.is(c.length, 1, `${language} ${i}`);
+      t.not(c[0], english[i]![0], `${language} ${i}`);
+    });
+    t.true(comments[0]![0]!.includes('boh'), language);
+  }
+});
+
+test('over HTTP: comments in English and Italian', async (t) => {
+  const { call, startServer } = await import('./helpers/server.js');
+  const server = await startServer();
+  try {
+    const en = await call(server, 'POST', '/api/v1/enrichment', { last_name: 'Rossi', first_name: 'Maria', gender: 'M' });
+    t.deepEqual(en.body.comments, ['first name usually female']);
+    const it = await call(server, 'POST', '/api/v1/arricchimento', { cognome: 'Rossi', nome: 'Maria', sesso: 'M', lingua: 'it' });
+    t.deepEqual(it.body.commenti, ['nome di solito femminile']);
+    const byHeader = await call(server, 'POST', '/api/v1/arricchimento', { cognome: 'Rossi', nome: 'M.' }, { headers: { 'accept-language': 'it-IT' } });
+    t.deepEqual(byHeader.body.commenti, ['il nome è un’iniziale']);
+  } finally {
+    await server.close();
+  }
+});

@@ -80,7 +80,7 @@ test('a server killed with SIGKILL mid-job resumes it: no row lost, none twice, 
   const units = phones(rows).length;
   const usedBefore = current(db, 'kill', 'light').used_total;
 
-  const first = await startServerProcess(dataDir, { RECAPITO_RATE_BATCH: '1000' });
+  const first = await startServerProcess(dataDir, { RECAPITO_RATE_BATCH: '1000', RECAPITO_RATE_SINGLE: '100000' });
   const fake = { url: first.url, token } as TestServer;
   const queued = await call(fake, 'POST', '/api/v1/phone', { async: true, items: phones(rows) });
   t.is(queued.status, 200);
@@ -90,7 +90,7 @@ test('a server killed with SIGKILL mid-job resumes it: no row lost, none twice, 
   await new Promise((r) => first.child.once('exit', r));
   t.true(mid.body.done < rows, `killed after ${mid.body.done} rows`);
 
-  const second = await startServerProcess(dataDir, { RECAPITO_RATE_BATCH: '1000' });
+  const second = await startServerProcess(dataDir, { RECAPITO_RATE_BATCH: '1000', RECAPITO_RATE_SINGLE: '100000' });
   try {
     const again = { url: second.url, token } as TestServer;
     const done = await waitFor(() => call(again, 'GET', `/api/v1/phone?job=${job}`), (r) => r.body.state === 'completed', 120_000);

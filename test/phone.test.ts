@@ -116,7 +116,7 @@ test('a national number of a foreign record is read in that country and is not f
   const r = await verify({ phone: '030 1234567', country: 'Germania' });
   t.is(r.e164, '+49301234567');
   t.is(r.class, 'landline');
-  t.is(r.national_number, '0301234567');
+  t.is(r.national_number, '301234567');
   t.is(r.country_code, 'DE');
   t.true(r.outcome.includes('PHONE_FOREIGN'));
   const byCode = await verify({ phone: '030 1234567', country_code: 'DEU' });
@@ -185,6 +185,61 @@ test('over HTTP: Italian alias, keys and codes with language it; one light opera
     t.is(batch.body.results[0].id, 'a');
     t.is(batch.body.results[0].result.phone2, '0212345678');
     t.is(batch.headers.get('x-service-charged'), '3');
+  } finally {
+    await server.close();
+  }
+});
+
+test('slashes split by the numbering plan: three numbers stay three, a prefix and its number stay one', async (t) => {
+  const three = await verify({ phone: '02 1234567 / 333 1234567 / 06 1234567' });
+  t.deepEqual([three.phone, three.phone2, three.phone3], ['021234567', '3331234567', '061234567']);
+  t.is(three.class, 'landline');
+  t.deepEqual((three.numbers as ItemResult[]).map((n) => n.class), ['landline', 'mobile', 'landline']);
+  const one = await verify({ phone: '06/1234567' });
+  t.is(one.phone, '061234567');
+  t.is(one.phone2, undefined);
+  t.is(capability.units(capability.item.parse({ phone: '02 1234567 / 333 1234567 / 06 1234567' })), 3);
+  t.is(capability.units(capability.item.parse({ phone: '06/1234567' })), 1);
+  // the same without slashes: spaces alone
+  const spaced = await verify({ phone: '333 1234567 06 1234567' });
+  t.deepEqual([spaced.phone, spaced.phone2], ['3331234567', '061234567']);
+});
+
+test("national_number of a foreign record's own number is libphonenumber's national significant number", async (t) => {
+  for (const [phone, country] of [['030 1234567', 'DE'], ['01 42 68 53 00', 'FR'], ['020 7946 0958', 'GB'], ['0201234567', 'NL']] as const) {
+    const r = await verify({ phone, country_code: country });
+    const pn = parsePhoneNumber(phone, country)!;
+    t.is(r.national_number, pn.nationalNumber, `${phone} ${country}`);
+    t.false((r.national_number as string).startsWith('0'), `${phone}: no trunk prefix`);
+    t.is(r.e164, pn.number);
+  }
+  t.is((await verify({ phone: '030 1234567', country_code: 'DE' })).national_number, '301234567');
+  // Italy's leading 0 is part of the number, not a trunk prefix
+  t.is((await verify({ phone: '02 1234567' })).national_number, '021234567');
+});
+
+test('over HTTP: split, national_number and comments in English and Italian', async (t) => {
+  const { call, startServer } = await import('./helpers/server.js');
+  const server = await startServer();
+  try {
+    const en = await call(server, 'POST', '/api/v1/phone', { phone: '02 1234567 / 333 1234567 / 06 1234567 / 0471 123456' });
+    t.is(en.status, 200);
+    t.deepEqual([en.body.phone, en.body.phone2, en.body.phone3], ['021234567', '3331234567', '061234567']);
+    t.deepEqual(en.body.comments, ['at most 3 numbers are kept: more in the field, left out: 1']);
+    t.is(en.headers.get('x-service-charged'), '3');
+    const it = await call(server, 'POST', '/api/v1/telefono', { telefono: '02 1234567 / 333 1234567 / 06 1234567 / 0471 123456', lingua: 'it' });
+    t.deepEqual([it.body.telefono, it.body.telefono2, it.body.telefono3], ['021234567', '3331234567', '061234567']);
+    t.deepEqual(it.body.commenti, ['si tengono al massimo 3 numeri: altri nel campo, non tenuti: 1']);
+    const de = await call(server, 'POST', '/api/v1/telefono', { telefono: '030 1234567', nazione_iso2: 'DE', lingua: 'it' });
+    t.is(de.body.nazionale, '301234567');
+    t.is(de.body.formato_e164, '+49301234567');
+    const unknownEn = await call(server, 'POST', '/api/v1/phone', { phone: '06/1234567', country: 'Atlantis' });
+    t.is(unknownEn.body.phone, '061234567');
+    t.deepEqual(unknownEn.body.comments, ['country not recognised: numbers read as Italian']);
+    const unknownIt = await call(server, 'POST', '/api/v1/phone', { phone: '06/1234567', country: 'Atlantis', language: 'it' });
+    t.deepEqual(unknownIt.body.commenti, ['paese non riconosciuto: numeri letti come italiani']);
+    const unknownFr = await call(server, 'POST', '/api/v1/phone', { phone: '06/1234567', country: 'Atlantis' }, { headers: { 'accept-language': 'fr' } });
+    t.deepEqual(unknownFr.body.comments, ['pays non reconnu : numéros lus comme italiens']);
   } finally {
     await server.close();
   }

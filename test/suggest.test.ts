@@ -180,13 +180,14 @@ test('Italian keys in and out with lingua it; seleziona on /suggerisci', async (
   t.truthy(sel.body.normalizzato);
 });
 
-test('bad input is a 400; select needs an account; no token is 401', async (t) => {
+test('bad input is a 400; select with a token without an account reaches the session check; no token is 401', async (t) => {
   const bad = await suggest({ session: 'not-a-uuid', q: 'via' });
   t.is(bad.status, 400);
   t.is(bad.body.code, 'validation_failed');
+  // a token without an account pays from its trial allowance (docs/credit.md): no 403, the street is checked
   const noAccount = await suggest({ session: randomUUID(), action: 'select', street_id: '1', house_number: '1' }, server.newToken(null));
-  t.is(noAccount.status, 403);
-  t.is(noAccount.body.code, 'account_required');
+  t.is(noAccount.status, 400);
+  t.is(noAccount.body.details[0].field, 'street_id');
   const anon = await suggest({ session: randomUUID(), q: 'via' }, null);
   t.is(anon.status, 401);
   const unknown = await suggest({ session: randomUUID(), action: 'select', street_id: '123', house_number: '1' });
@@ -215,16 +216,16 @@ test('sessions without a selection: 200 a day per token, five more per selection
   t.is((await suggest({ session: randomUUID(), q: 'via del fag', city: 'Bologna' }, token)).body.code, 'session_budget');
 });
 
-test('a session lasts ten minutes: past them the UUID starts a new session, without its selections', (t) => {
+test('a session lasts ten minutes: past them the UUID starts a new session, without its selections', async (t) => {
   const db = server.db;
   const token = 'expiry-token';
   const id = randomUUID();
   const t0 = Date.UTC(2026, 0, 10, 12);
-  const a = enterSession(db, token, id, 'IT', t0);
+  const a = await enterSession(db, token, id, 'IT', t0);
   t.is(a.calls, 1);
-  t.is(enterSession(db, token, id, 'IT', t0 + SESSION_MS - 1).calls, 2);
+  t.is((await enterSession(db, token, id, 'IT', t0 + SESSION_MS - 1)).calls, 2);
   t.is(findSession(db, token, id, t0 + SESSION_MS + 1), undefined);
-  const b = enterSession(db, token, id, 'IT', t0 + SESSION_MS + 1);
+  const b = await enterSession(db, token, id, 'IT', t0 + SESSION_MS + 1);
   t.is(b.calls, 1);
   t.is(b.created, t0 + SESSION_MS + 1);
   t.deepEqual(b.selected, []);

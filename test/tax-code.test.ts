@@ -488,3 +488,68 @@ test('HTTP: an asynchronous job gives the same answers, readable as JSON and CSV
   t.is(lines.length, 41);
   t.true(lines[0]!.includes('tax_code'));
 });
+
+/** The ANPR archive's periods of one cadastral code. */
+function periodsOf(rows: Row[], cadastral: string): Row[] {
+  return rows.filter((r) => r.CODCATASTALE === cadastral).sort((a, b) => a.DATAISTITUZIONE!.localeCompare(b.DATAISTITUZIONE!));
+}
+
+test('HTTP: extract names a place as on the birth date, with the province of that date, and comments say what it is today', async (t) => {
+  const anpr = await ANPR();
+  // Casagiove in 1942: part of Caserta, then in the province of Napoli (the archive's period before the date)
+  const casagiove = periodsOf(anpr, 'B860');
+  const before = casagiove.filter((p) => p.DATACESSAZIONE! < '1942-03-10').pop()!;
+  const today = casagiove.find((p) => p.STATO === 'A')!;
+  const gen = await call(server, 'POST', '/api/v1/tax-code', { action: 'generate', last_name: 'Rossi', first_name: 'Mario', gender: 'M', birth_date: '1942-03-10', birth_place: 'B860' });
+  const code = gen.body.tax_code as string;
+  t.true(CodiceFiscale.check(code));
+  const en = await call(server, 'POST', '/api/v1/tax-code', { action: 'extract', tax_code: code });
+  t.is(en.status, 200);
+  t.is(en.body.place, 'Casagiove');
+  t.is(en.body.province, before.SIGLAPROVINCIA);
+  t.is(en.body.province, 'NA');
+  t.is(en.body.current_province, today.SIGLAPROVINCIA);
+  t.deepEqual(en.body.comments, [
+    'On the birth date Casagiove was part of another municipality, in the province of Napoli (NA); a municipality again since 1946-11-12',
+    'Today Casagiove is a municipality in the province of Caserta (CE)',
+  ]);
+  const it = await call(server, 'POST', '/api/v1/codicefiscale', { azione: 'estrai', codice_fiscale: code, lingua: 'it' });
+  t.is(it.body.luogo, 'Casagiove');
+  t.is(it.body.provincia, 'NA');
+  t.is(it.body.provincia_attuale, 'CE');
+  t.deepEqual(it.body.commenti, [
+    'Alla data di nascita Casagiove faceva parte di un altro comune, in provincia di Napoli (NA); è tornato comune il 1946-11-12',
+    'Oggi Casagiove è un comune della provincia di Caserta (CE)',
+  ]);
+  // Nuxis in 1930: not yet a municipality, its territory in the province of Cagliari; today Sud Sardegna
+  const nuxis = (await call(server, 'POST', '/api/v1/tax-code', { action: 'generate', last_name: 'Rossi', first_name: 'Maria', gender: 'F', birth_date: '1930-06-01', birth_place: 'F991' })).body.tax_code as string;
+  const n = await call(server, 'POST', '/api/v1/tax-code', { action: 'extract', tax_code: nuxis, language: 'it' });
+  t.is(n.body.luogo, 'Nuxis');
+  t.is(n.body.provincia, 'CA');
+  t.is(n.body.provincia_attuale, periodsOf(anpr, 'F991').find((p) => p.STATO === 'A')!.SIGLAPROVINCIA);
+  t.regex(n.body.commenti[0], /^Alla data di nascita Nuxis non era ancora un comune: .* provincia di Cagliari \(CA\)/);
+  t.is(n.body.commenti[1], 'Oggi Nuxis è un comune della provincia di Sud Sardegna (SU)');
+  // a place unchanged since the birth date: nothing to comment
+  const roma = await call(server, 'POST', '/api/v1/tax-code', { action: 'extract', tax_code: (await one('generate', { last_name: 'Rossi', first_name: 'Mario', gender: 'M', birth_date: '1980-01-01', birth_place: 'Roma' })).tax_code });
+  t.is(roma.body.comments, undefined);
+  t.is(roma.body.current_province, undefined);
+  // every language has its text
+  for (const language of ['de', 'fr', 'el'] as const) {
+    const r = await call(server, 'POST', '/api/v1/tax-code', { action: 'extract', tax_code: code, language });
+    t.is(r.body.comments.length, 2);
+    t.not(r.body.comments[0], en.body.comments[0], language);
+    t.true(r.body.comments[0].includes('Napoli (NA)'), language);
+  }
+});
+
+test('HTTP: the OpenAPI document shows the result fields, the new ones included', async (t) => {
+  const r = await call(server, 'GET', '/api/v1/openapi.json', undefined, { token: null });
+  const schemas = r.body.components.schemas;
+  for (const field of ['comments', 'current_province', 'current_name', 'notes', 'province', 'outcome', 'reason']) t.truthy(schemas.TaxCodeResult.properties[field], field);
+  t.truthy(schemas.PhoneResult.properties.national_number);
+  t.truthy(schemas.PhoneResult.properties.comments);
+  t.truthy(schemas.EnrichmentResult.properties.comments);
+  t.truthy(schemas.WebsiteResult.properties.note);
+  t.truthy(schemas.Credit.properties.note);
+  t.is(r.body.paths['/api/v1/tax-code'].post.responses['200'].content['application/json'].schema.oneOf[0].allOf[0].$ref, '#/components/schemas/TaxCodeResult');
+});

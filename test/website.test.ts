@@ -183,7 +183,7 @@ test('no DNS record, a closed port and a server that never answers', async (t) =
   t.false(closed.reachable as boolean);
   const silent = await check(`http://silent.test:${port.silent}/ok`);
   t.deepEqual(silent.outcome, ['WEBSITE_NOT_RESPONDING']);
-  t.is(silent.note, 'ETIMEDOUT');
+  t.is(silent.note, 'no answer within the time limit');
 });
 
 test('SSRF guard: private addresses are not contacted, also when a redirect leads there', async (t) => {
@@ -256,6 +256,25 @@ test('over HTTP: Italian alias and keys, one light operation per address', async
     t.is(it.headers.get('x-service-charged'), '2');
     const offline = await call(server, 'POST', '/api/v1/website', { network: false, items: [{ website: 'www.example.com' }] });
     t.deepEqual(offline.body.results[0].result.outcome, ['MODIFIED', 'WEBSITE_FORM']);
+  } finally {
+    await server.close();
+  }
+});
+
+test('over HTTP: the note says why the check stopped in the request language', async (t) => {
+  const { call, startServer } = await import('./helpers/server.js');
+  const server = await startServer({ dnsServer: dns.server, allowPrivateNetwork: true });
+  try {
+    const items = [{ website: `http://site.test:${port.http}/loop-a` }, { website: `http://closed.test:${port.closed}/ok` }];
+    const en = await call(server, 'POST', '/api/v1/website', { items });
+    t.is(en.body.results[0].result.note, 'redirect loop');
+    t.is(en.body.results[1].result.note, 'connection refused');
+    const it = await call(server, 'POST', '/api/v1/sito', { elementi: items, lingua: 'it' });
+    t.is(it.headers.get('content-language'), 'it');
+    t.is(it.body.results[0].result.nota, 'ciclo di reindirizzamenti');
+    t.is(it.body.results[1].result.nota, 'connessione rifiutata');
+    const de = await call(server, 'POST', '/api/v1/website', { website: `http://site.test:${port.http}/loop-a` }, { headers: { 'accept-language': 'de-DE,de;q=0.9' } });
+    t.is(de.body.note, 'Weiterleitungsschleife');
   } finally {
     await server.close();
   }

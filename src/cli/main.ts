@@ -4,7 +4,8 @@ import { Command } from 'commander';
 
 import { addPack, setAutoTopup, subscribe } from '../credit/ledger.js';
 import { creditReport } from '../credit/report.js';
-import { createAccount, createToken, listTokens, regenerateToken, revokeToken } from '../account/tokens.js';
+import { createAccount, createToken, findToken, listTokens, regenerateToken, revokeToken } from '../account/tokens.js';
+import { DEFAULT_TRIAL, grantTrial, trialsOf } from '../credit/trial.js';
 import { defaultDataDir, defaultSourceDir } from '../config.js';
 import type { Counter } from '../http/capability.js';
 import { native } from '../native.js';
@@ -62,20 +63,60 @@ account
   });
 
 const token = program.command('token').description('API tokens (stored hashed)');
+
+/** `contact=10,light=100`: a trial allowance per counter. */
+function trialArg(value: string): Partial<Record<Counter, number>> {
+  const out: Partial<Record<Counter, number>> = {};
+  for (const part of value.split(',').filter(Boolean)) {
+    const [counter = '', size = ''] = part.split('=');
+    if (!/^\d+$/.test(size.trim())) throw new Error(`--trial: ${part} is not counter=operations`);
+    out[counterArg(counter.trim())] = Number(size);
+  }
+  return out;
+}
+
 token
   .command('create')
   .option('--account <name>', 'account the token belongs to')
   .option('--expires <iso>', 'expiry, ISO-8601')
-  .action((opts: { account?: string; expires?: string }) => {
-    const { token: t, record } = createToken(state(), opts.account ?? null, opts.expires ?? null);
-    console.log(`token ${record.id} for ${record.account ?? '(no account)'}${record.expiry ? `, expires ${record.expiry}` : ''}`);
+  .option('--trial <counter=n,...>', `without --account: trial allowance (default ${Object.entries(DEFAULT_TRIAL).map(([c, n]) => `${c}=${n}`).join(',')})`, trialArg)
+  .action((opts: { account?: string; expires?: string; trial?: Partial<Record<Counter, number>> }) => {
+    if (opts.account && opts.trial) throw new Error('--trial is for tokens without an account (an account has its own credit)');
+    const db = state();
+    const { token: t, record } = createToken(db, opts.account ?? null, { expiry: opts.expires ?? null, trial: opts.trial });
+    const trial = record.account ? '' : `, trial ${trialsOf(db, record.id).map((r) => `${r.counter}=${r.left}`).join(',')}`;
+    console.log(`token ${record.id} for ${record.account ?? '(no account)'}${record.expiry ? `, expires ${record.expiry}` : ''}${trial}`);
     console.log(t);
   });
 token
   .command('list')
-  .requiredOption('--account <name>')
-  .action((opts: { account: string }) => {
-    console.table(listTokens(state(), opts.account).map((t) => ({ id: t.id, created: t.created, expiry: t.expiry ?? '', revoked: t.revoked ?? '', last_used: t.last_used ?? '', requests: t.requests })));
+  .option('--account <name>', 'the tokens of this account (without: the tokens without an account, with their trial)')
+  .action((opts: { account?: string }) => {
+    const db = state();
+    console.table(
+      listTokens(db, opts.account ?? null).map((t) => ({
+        id: t.id,
+        created: t.created,
+        expiry: t.expiry ?? '',
+        revoked: t.revoked ?? '',
+        last_used: t.last_used ?? '',
+        requests: t.requests,
+        ...(t.account ? {} : { trial_left: trialsOf(db, t.id).map((r) => `${r.counter}=${r.left}`).join(',') }),
+      })),
+    );
+  });
+token
+  .command('trial <token>')
+  .description('sets what a token without an account may still consume on a counter (token or its id)')
+  .requiredOption('--counter <counter>', 'contact | dedupe | light', counterArg)
+  .requiredOption('--size <n>', 'operations', Number)
+  .action((t: string, opts: { counter: Counter; size: number }) => {
+    const db = state();
+    const found = findToken(db, t);
+    if (!found) throw new Error('no such token');
+    if (found[1].account) throw new Error(`token ${found[1].id} belongs to account ${found[1].account}: use the credit commands`);
+    grantTrial(db, found[1].id, { [opts.counter]: opts.size });
+    console.log(`token ${found[1].id}: trial ${opts.counter} ${opts.size} operations`);
   });
 token.command('revoke <token>').action((t: string) => console.log(`token ${revokeToken(state(), t).id} revoked`));
 token.command('regenerate <token>').action((t: string) => {

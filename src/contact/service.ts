@@ -108,6 +108,13 @@ function nativeOptions(item: ContactItem): NativeOptions {
   };
 }
 
+/** Italy's catalogue entry, resolved once (every Italian answer names the country). */
+let italy: ReturnType<typeof resolveCountry> | null = null;
+function italyEntry(): ReturnType<typeof resolveCountry> {
+  if (italy === null) italy = resolveCountry('IT');
+  return italy;
+}
+
 /** Texts in the request language; the register's attribution in the message. */
 export function present(r: NativeContactResult, language: Language): ItemResult {
   const { attribution, ...data } = r;
@@ -121,7 +128,7 @@ export function present(r: NativeContactResult, language: Language): ItemResult 
     }
     result.message = FORM_ONLY[language];
   } else {
-    const italy = resolveCountry('IT');
+    const italy = italyEntry();
     if (italy && r.normalized) result.normalized = { ...r.normalized, country: italy.names[language] };
     const head = VERIFIED[language];
     result.message = attribution.length > 0 ? `${head}. ${attribution.join('; ')}.` : head;
@@ -138,7 +145,7 @@ export async function processContacts(items: ContactItem[], language: Language):
   const groups = new Map<string, { options: NativeOptions; at: number[] }>();
   items.forEach((item, i) => {
     const options = nativeOptions(item);
-    const key = JSON.stringify(options);
+    const key = `${options.precision}|${options.preserve_original}|${options.postal_form}|${options.foreign}`;
     const g = groups.get(key) ?? { options, at: [] };
     g.at.push(i);
     groups.set(key, g);

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 
 import type { Counter } from '../http/capability.js';
 import { ApiError } from '../http/errors.js';
+import { batchedWrite, durableWrite } from '../state/commit.js';
 import type { CreditRecord, StateDb } from '../state/db.js';
+import { giveToTrial, takeFromTrial } from './trial.js';
 
 export const COUNTERS: readonly Counter[] = ['contact', 'dedupe', 'light'];
 
@@ -31,7 +33,10 @@ export interface CreditCharge {
 
 /** Where a charge was taken from, so that a refund gives back exactly the same operations. */
 export interface ChargeTicket {
+  /** The paying account; '' when a token without an account paid from its trial allowance (`token`). */
   account: string;
+  /** Public id of the account-less token whose trial allowance paid (all of it counted in `free`). */
+  token?: string;
   counter: Counter;
   month: string;
   free: number;
@@ -68,8 +73,8 @@ function fresh(account: string, counter: Counter, now: Date): CreditRecord {
 
 /** The record as it stands today: a new month resets the allowance; a due subscription renews. */
 export function current(db: StateDb, account: string, counter: Counter, now = new Date()): CreditRecord {
-  const stored = db.credits.get(key(account, counter));
-  const r: CreditRecord = stored ? structuredClone(stored) : fresh(account, counter, now);
+  // lmdb-js decodes a new object on every get (no cache): it is ours to change
+  const r: CreditRecord = db.credits.get(key(account, counter)) ?? fresh(account, counter, now);
   if (r.month !== month(now)) {
     r.month = month(now);
     r.free_used = 0;
@@ -95,73 +100,147 @@ function packPrice(counter: Counter, size: number): number {
   return Math.round(size * UNIT_PRICE_EUR[counter] * 100) / 100;
 }
 
+/** Who pays for a call: an account's counters, or the trial allowance of a token without an account. */
+export type Payer = { account: string } | { token: string };
+
+export function payerName(payer: Payer): string {
+  return 'account' in payer ? payer.account : `token ${payer.token}`;
+}
+
+/** What a charge attempt decided inside its transaction: taken (and written), or refused (nothing written). */
+export type Taken = { ok: true; charge: CreditCharge; ticket: ChargeTicket } | { ok: false; counter: Counter; needed: number; available: number };
+
+export function paymentRequired(refused: { counter: Counter; needed: number; available: number }): ApiError {
+  const { counter, needed, available } = refused;
+  return new ApiError('payment_required', { counter, needed, available }, { counter, needed, available });
+}
+
 /**
- * Takes `units` operations in the order free → subscription → packs → auto top-up, in one write
- * transaction: two callers racing for the last unit never both get it. Throws 402 and writes nothing
- * when the credit does not cover the whole call.
+ * Takes `units` operations from an account in the order free → subscription → packs → auto top-up. Runs
+ * inside a write transaction (the caller's): reads the record, decides, and writes only when the whole
+ * call is covered, so that a refusal writes nothing and two callers racing for the last unit never both get it.
+ */
+function takeFromAccount(db: StateDb, account: string, counter: Counter, units: number, now: Date): Taken {
+  const r = current(db, account, counter, now);
+  const ticket: ChargeTicket = { account, counter, month: r.month, free: 0, subscription: 0, packs: [] };
+  let need = units;
+  const take = (have: number): number => {
+    const n = Math.min(have, need);
+    need -= n;
+    return n;
+  };
+  ticket.free = take(freeLeft(r));
+  r.free_used += ticket.free;
+  if (r.subscription) {
+    ticket.subscription = take(r.subscription.left);
+    r.subscription.left -= ticket.subscription;
+  }
+  for (const p of r.packs) {
+    if (need === 0) break;
+    const n = take(p.left);
+    if (n > 0) {
+      p.left -= n;
+      ticket.packs.push({ id: p.id, n });
+    }
+  }
+  let bought = 0;
+  const a = r.auto_topup;
+  while (need > 0 && a.active && a.size > 0) {
+    const price = packPrice(counter, a.size);
+    if (a.spent_month_eur + price > a.monthly_cap_eur + 1e-9) break;
+    const pack = { id: randomUUID().slice(0, 8), size: a.size, left: a.size, bought_on: now.toISOString(), auto: true, price_eur: price };
+    a.spent_month_eur = Math.round((a.spent_month_eur + price) * 100) / 100;
+    r.packs.push(pack);
+    r.bought_ever = true;
+    bought += 1;
+    const n = take(pack.left);
+    pack.left -= n;
+    ticket.packs.push({ id: pack.id, n });
+  }
+  // refused: nothing is written, so report what the stored record holds
+  if (need > 0) return { ok: false, counter, needed: units, available: availableOf(current(db, account, counter, now)) };
+  if (units > 0) {
+    r.used_month += units;
+    r.used_total += units;
+    r.last_used = now.toISOString();
+  }
+  db.credits.put(key(account, counter), r);
+  const packsTaken = ticket.packs.reduce((s, p) => s + p.n, 0);
+  const charge: CreditCharge = {
+    counter,
+    charged: units,
+    free: { operations: ticket.free, remaining: freeLeft(r) },
+    subscription: { operations: ticket.subscription, remaining: r.subscription?.left ?? 0 },
+    packs: { operations: packsTaken, remaining: r.packs.reduce((s, p) => s + p.left, 0) },
+    available: availableOf(r),
+    auto_topup: bought,
+    note: bought > 0 ? `auto top-up bought ${bought} pack(s) of ${a.size}` : null,
+  };
+  return { ok: true, charge, ticket };
+}
+
+/** Inside a write transaction: the charge for whoever pays. */
+function take(db: StateDb, payer: Payer, counter: Counter, units: number, now: Date): Taken {
+  return 'account' in payer ? takeFromAccount(db, payer.account, counter, units, now) : takeFromTrial(db, payer.token, counter, units, now);
+}
+
+/**
+ * The synchronous charge (one transaction of its own): throws 402 and writes nothing when the credit does
+ * not cover the whole call. For jobs and the operator; request paths use `charge`, which shares commits.
  */
 export function consume(db: StateDb, account: string, counter: Counter, units: number, now = new Date()): { charge: CreditCharge; ticket: ChargeTicket } {
-  return db.root.transactionSync(() => {
-    const r = current(db, account, counter, now);
-    const ticket: ChargeTicket = { account, counter, month: r.month, free: 0, subscription: 0, packs: [] };
-    let need = units;
-    const take = (have: number): number => {
-      const n = Math.min(have, need);
-      need -= n;
-      return n;
-    };
-    ticket.free = take(freeLeft(r));
-    r.free_used += ticket.free;
-    if (r.subscription) {
-      ticket.subscription = take(r.subscription.left);
-      r.subscription.left -= ticket.subscription;
-    }
-    for (const p of r.packs) {
-      if (need === 0) break;
-      const n = take(p.left);
-      if (n > 0) {
-        p.left -= n;
-        ticket.packs.push({ id: p.id, n });
-      }
-    }
-    let bought = 0;
-    const a = r.auto_topup;
-    while (need > 0 && a.active && a.size > 0) {
-      const price = packPrice(counter, a.size);
-      if (a.spent_month_eur + price > a.monthly_cap_eur + 1e-9) break;
-      const pack = { id: randomUUID().slice(0, 8), size: a.size, left: a.size, bought_on: now.toISOString(), auto: true, price_eur: price };
-      a.spent_month_eur = Math.round((a.spent_month_eur + price) * 100) / 100;
-      r.packs.push(pack);
-      r.bought_ever = true;
-      bought += 1;
-      const n = take(pack.left);
-      pack.left -= n;
-      ticket.packs.push({ id: pack.id, n });
-    }
-    if (need > 0) {
-      // nothing is written: the transaction is abandoned, so report what the stored record holds
-      const available = availableOf(current(db, account, counter, now));
-      throw new ApiError('payment_required', { counter, needed: units, available }, { counter, needed: units, available });
-    }
-    if (units > 0) {
-      r.used_month += units;
-      r.used_total += units;
-      r.last_used = now.toISOString();
-    }
-    db.credits.put(key(account, counter), r);
-    const packsTaken = ticket.packs.reduce((s, p) => s + p.n, 0);
-    const charge: CreditCharge = {
-      counter,
-      charged: units,
-      free: { operations: ticket.free, remaining: freeLeft(r) },
-      subscription: { operations: ticket.subscription, remaining: r.subscription?.left ?? 0 },
-      packs: { operations: packsTaken, remaining: r.packs.reduce((s, p) => s + p.left, 0) },
-      available: availableOf(r),
-      auto_topup: bought,
-      note: bought > 0 ? `auto top-up bought ${bought} pack(s) of ${a.size}` : null,
-    };
-    return { charge, ticket };
+  return consumeFor(db, { account }, counter, units, now);
+}
+
+export function consumeFor(db: StateDb, payer: Payer, counter: Counter, units: number, now = new Date()): { charge: CreditCharge; ticket: ChargeTicket } {
+  const taken = db.root.transactionSync(() => take(db, payer, counter, units, now));
+  if (!taken.ok) throw paymentRequired(taken);
+  return taken;
+}
+
+export interface PendingCharge {
+  /** The charge once decided in the shared transaction; rejects with 402 (nothing written) when not covered. */
+  decided: Promise<{ charge: CreditCharge; ticket: ChargeTicket }>;
+  /** Settles when the charge is on disk: await it before the response leaves. */
+  durable: Promise<unknown>;
+}
+
+/**
+ * The charge of a request, in the next shared (group) commit: exact and atomic like `consume`, but
+ * concurrent requests share one commit and one fsync. Work may start at `decided`; the response waits
+ * for `durable`.
+ */
+export function charge(db: StateDb, payer: Payer, counter: Counter, units: number, now = new Date()): PendingCharge {
+  const write = batchedWrite(db, () => take(db, payer, counter, units, now));
+  const decided = write.decided.then((taken) => {
+    if (!taken.ok) throw paymentRequired(taken);
+    return { charge: taken.charge, ticket: taken.ticket };
   });
+  decided.catch(() => undefined);
+  return { decided, durable: write.durable };
+}
+
+/** Inside a write transaction: gives back up to `units` of a ticket, to the buckets they came from. */
+function give(db: StateDb, ticket: ChargeTicket, units: number, now: Date): number {
+  if (ticket.token !== undefined) return giveToTrial(db, ticket.token, ticket.counter, Math.min(units, ticket.free));
+  const r = current(db, ticket.account, ticket.counter, now);
+  let left = units;
+  const back = (max: number): number => {
+    const n = Math.min(max, left);
+    left -= n;
+    return n;
+  };
+  for (const t of [...ticket.packs].reverse()) {
+    const pack = r.packs.find((p) => p.id === t.id);
+    if (pack) pack.left += back(t.n);
+  }
+  if (r.subscription) r.subscription.left = Math.min(r.subscription.size, r.subscription.left + back(ticket.subscription));
+  if (ticket.month === r.month) r.free_used = Math.max(0, r.free_used - back(ticket.free));
+  const given = units - left;
+  r.used_month = Math.max(0, r.used_month - given);
+  r.used_total = Math.max(0, r.used_total - given);
+  db.credits.put(key(ticket.account, ticket.counter), r);
+  return given;
 }
 
 /**
@@ -170,26 +249,13 @@ export function consume(db: StateDb, account: string, counter: Counter, units: n
  */
 export function refund(db: StateDb, ticket: ChargeTicket, units: number, now = new Date()): number {
   if (units <= 0) return 0;
-  return db.root.transactionSync(() => {
-    const r = current(db, ticket.account, ticket.counter, now);
-    let left = units;
-    const give = (max: number): number => {
-      const n = Math.min(max, left);
-      left -= n;
-      return n;
-    };
-    for (const t of [...ticket.packs].reverse()) {
-      const pack = r.packs.find((p) => p.id === t.id);
-      if (pack) pack.left += give(t.n);
-    }
-    if (r.subscription) r.subscription.left = Math.min(r.subscription.size, r.subscription.left + give(ticket.subscription));
-    if (ticket.month === r.month) r.free_used = Math.max(0, r.free_used - give(ticket.free));
-    const given = units - left;
-    r.used_month = Math.max(0, r.used_month - given);
-    r.used_total = Math.max(0, r.used_total - given);
-    db.credits.put(key(ticket.account, ticket.counter), r);
-    return given;
-  });
+  return db.root.transactionSync(() => give(db, ticket, units, now));
+}
+
+/** `refund` in the next shared commit; resolves once it is on disk. */
+export function refundDurably(db: StateDb, ticket: ChargeTicket, units: number, now = new Date()): Promise<number> {
+  if (units <= 0) return Promise.resolve(0);
+  return durableWrite(db, () => give(db, ticket, units, now));
 }
 
 export function addPack(db: StateDb, account: string, counter: Counter, size: number, now = new Date()): CreditRecord {

@@ -1,6 +1,8 @@
 import type { Counter } from '../http/capability.js';
+import type { Language } from '../http/language.js';
 import type { CreditRecord, StateDb } from '../state/db.js';
 import { COUNTERS, FREE_MONTHLY, availableOf, current, nextMonthFirst } from './ledger.js';
+import { warningText, type CounterWarning } from './messages.js';
 
 export type CounterState = 'never_used' | 'free' | 'free_used_up' | 'active' | 'awaiting_renewal' | 'used_up';
 
@@ -15,18 +17,18 @@ export function stateOf(r: CreditRecord): CounterState {
 }
 
 /** Warning when less than a tenth of what the counter had this month is left (never for unused counters). */
-function warningOf(r: CreditRecord, state: CounterState): string | null {
+function warningOf(r: CreditRecord, state: CounterState): CounterWarning | null {
   const available = availableOf(r);
   if (state === 'never_used') return null;
   if (available === 0) {
-    if (r.auto_topup.active) return 'nothing left: the next call buys a pack through auto top-up if the monthly cap allows';
-    return state === 'awaiting_renewal' ? 'nothing left until the subscription renews' : 'nothing left: buy a pack or activate auto top-up';
+    if (r.auto_topup.active) return 'auto_topup_next';
+    return state === 'awaiting_renewal' ? 'awaiting_renewal' : 'nothing_left';
   }
   const month = FREE_MONTHLY[r.counter as Counter] + (r.subscription?.size ?? 0) + r.packs.reduce((s, p) => s + p.left, 0);
-  return available < month / 10 ? 'less than 10% left' : null;
+  return available < month / 10 ? 'low' : null;
 }
 
-export function counterReport(r: CreditRecord, now = new Date()) {
+export function counterReport(r: CreditRecord, now = new Date(), language: Language = 'en') {
   const state = stateOf(r);
   const freeSize = FREE_MONTHLY[r.counter as Counter];
   return {
@@ -43,15 +45,15 @@ export function counterReport(r: CreditRecord, now = new Date()) {
     auto_topup: { ...r.auto_topup },
     usage: { used: r.used_month, total: r.used_total, last_used: r.last_used },
     state,
-    warning: warningOf(r, state),
+    warning: warningText(warningOf(r, state), language),
   };
 }
 
 export type CounterReport = ReturnType<typeof counterReport>;
 
 /** GET /api/v1/credit: every counter, what needs a top-up, and which counter each endpoint uses. */
-export function creditReport(db: StateDb, account: string, endpointCounters: Record<string, Counter>, now = new Date()) {
-  const counters = Object.fromEntries(COUNTERS.map((c) => [c, counterReport(current(db, account, c, now), now)])) as Record<Counter, CounterReport>;
+export function creditReport(db: StateDb, account: string, endpointCounters: Record<string, Counter>, now = new Date(), language: Language = 'en') {
+  const counters = Object.fromEntries(COUNTERS.map((c) => [c, counterReport(current(db, account, c, now), now, language)])) as Record<Counter, CounterReport>;
   const needs_topup = COUNTERS.filter((c) => counters[c].available === 0 || counters[c].warning !== null && counters[c].state !== 'never_used');
   return { ok: true, account, counters, needs_topup, endpoint: endpointCounters };
 }

@@ -132,6 +132,34 @@ export const REASON_TEXTS: Record<string, Texts> = {
     fi: 'sama yleinen sähköposti (info@…)', da: 'samme generelle e-mail (info@…)', is: 'sama almenna netfang (info@…)',
     el: 'ίδιο γενικό email (info@…)',
   },
+  same_birth_date: {
+    it: 'stessa data di nascita', en: 'same birth date', de: 'gleiches Geburtsdatum', fr: 'même date de naissance', es: 'misma fecha de nacimiento',
+    nl: 'zelfde geboortedatum', pt: 'mesma data de nascimento', sv: 'samma födelsedatum', no: 'samme fødselsdato', fi: 'sama syntymäaika',
+    da: 'samme fødselsdato', is: 'sami fæðingardagur', el: 'ίδια ημερομηνία γέννησης',
+  },
+  different_birth_date: {
+    it: 'date di nascita diverse', en: 'different birth dates', de: 'verschiedene Geburtsdaten', fr: 'dates de naissance différentes',
+    es: 'fechas de nacimiento distintas', nl: 'verschillende geboortedata', pt: 'datas de nascimento diferentes', sv: 'olika födelsedatum',
+    no: 'ulike fødselsdatoer', fi: 'eri syntymäajat', da: 'forskellige fødselsdatoer', is: 'ólíkir fæðingardagar', el: 'διαφορετικές ημερομηνίες γέννησης',
+  },
+  different_first_name: {
+    it: 'nome diverso', en: 'different first name', de: 'anderer Vorname', fr: 'prénom différent', es: 'nombre distinto', nl: 'andere voornaam',
+    pt: 'nome diferente', sv: 'annat förnamn', no: 'annet fornavn', fi: 'eri etunimi', da: 'andet fornavn', is: 'annað eiginnafn', el: 'διαφορετικό όνομα',
+  },
+  different_last_name: {
+    it: 'cognome diverso', en: 'different last name', de: 'anderer Nachname', fr: 'nom de famille différent', es: 'apellido distinto',
+    nl: 'andere achternaam', pt: 'apelido diferente', sv: 'annat efternamn', no: 'annet etternavn', fi: 'eri sukunimi', da: 'andet efternavn',
+    is: 'annað eftirnafn', el: 'διαφορετικό επώνυμο',
+  },
+  different_address: {
+    it: 'indirizzo diverso', en: 'different address', de: 'andere Adresse', fr: 'adresse différente', es: 'dirección distinta', nl: 'ander adres',
+    pt: 'endereço diferente', sv: 'annan adress', no: 'annen adresse', fi: 'eri osoite', da: 'anden adresse', is: 'annað heimilisfang', el: 'διαφορετική διεύθυνση',
+  },
+  city_typo: {
+    it: 'errore di battitura nella località', en: 'typo in the city', de: 'Tippfehler im Ort', fr: 'faute de frappe dans la ville',
+    es: 'errata en la localidad', nl: 'tikfout in de plaats', pt: 'gralha na localidade', sv: 'stavfel i orten', no: 'skrivefeil i stedsnavnet',
+    fi: 'kirjoitusvirhe paikkakunnassa', da: 'tastefejl i bynavnet', is: 'innsláttarvilla í staðarheiti', el: 'τυπογραφικό λάθος στην πόλη',
+  },
   valid_tax_code: {
     it: 'ha un codice fiscale valido e coerente con il nome', en: 'has a valid tax code consistent with the name',
     de: 'hat eine gültige, zum Namen passende Steuernummer', fr: 'a un code fiscal valide et cohérent avec le nom',

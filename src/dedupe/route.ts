@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { consume, refund, type ChargeTicket } from '../credit/ledger.js';
-import { answer, requireAccount, type Services } from '../http/context.js';
+import { consume, consumeFor, refund, type ChargeTicket } from '../credit/ledger.js';
+import { answer, requireAccount, requirePayer, type Services } from '../http/context.js';
 import { ASYNC_CAP, chargeHeaders } from '../http/endpoint.js';
+import { assertJobSlot } from '../jobs/quota.js';
 import { ApiError } from '../http/errors.js';
 import { toEnglishInput } from '../http/keys.js';
 import type { Language } from '../http/language.js';
@@ -152,9 +153,13 @@ export function registerDedupeRoutes(app: FastifyInstance, services: Services): 
     const r = validate(compareRequest, body);
     if (r.job !== undefined) return incremental(services, req, reply, { ...r, job: r.job });
 
-    const account = requireAccount(req);
+    // a saved result belongs to an account: a token without one deduplicates without saving (unless it asks to)
+    const owner = req.ctx.caller?.account?.name;
+    const saves = r.async || (r.save && (owner !== undefined || body.save === true));
+    const account = saves ? requireAccount(req) : (owner ?? '');
+    if (r.async) assertJobSlot(services, account);
     const units = r.records.length + (r.reference?.length ?? 0);
-    const { charge, ticket } = consume(services.db, account, 'dedupe', units);
+    const { charge, ticket } = consumeFor(services.db, requirePayer(req), 'dedupe', units);
     chargeHeaders(reply, charge);
     const spec = {
       account,
@@ -185,7 +190,7 @@ export function registerDedupeRoutes(app: FastifyInstance, services: Services): 
       refund(services.db, ticket, units);
       throw coreError(error);
     }
-    const saved = r.save ? createSaved(services.db, { ...spec, state: 'completed', result }, records) : null;
+    const saved = saves ? createSaved(services.db, { ...spec, state: 'completed', result }, records) : null;
     return answer(req, reply, {
       ok: true,
       ...(saved ? { job: saved.job, expires: saved.expires } : {}),

@@ -14,3 +14,15 @@ export const enrichmentItem = z.object({
 });
 
 export type EnrichmentItem = z.infer<typeof enrichmentItem>;
+
+/** One answer, as the OpenAPI document shows it. */
+export const enrichmentResult = z.object({
+  gender: z.string().nullable().optional(),
+  gender_source: z.enum(['written', 'title', 'married_name', 'first_name', 'legal_form']).optional(),
+  subject_type: z.string().optional(),
+  title: z.string().nullable().optional(),
+  formal_salutation: z.string().nullable().optional(),
+  informal_salutation: z.string().nullable().optional(),
+  detail: z.record(z.string(), z.string()).optional(),
+  comments: z.array(z.string()).optional().describe('in the request language'),
+});

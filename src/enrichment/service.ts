@@ -1,11 +1,12 @@
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
-import type { Language } from '../http/language.js';
+import { say, type Language } from '../http/language.js';
 import { contactData, foldKey, type ContactData, type TitleRow } from '../import/contact-store.js';
 import { firstNameGender, titleOf, writtenGender, type Gender } from './gender.js';
 import { legalFormOf, subjectType } from './legal.js';
+import { ENRICHMENT_COMMENTS } from './messages.js';
 import './outcomes.js';
 import { displayName, salutations } from './salutation.js';
-import { enrichmentItem, type EnrichmentItem } from './schema.js';
+import { enrichmentItem, enrichmentResult, type EnrichmentItem } from './schema.js';
 
 /** Education that earns the Italian "Dott."/"Dott.ssa": any university degree. */
 const DEGREE = /\b(LAUREA|LAUREATO|LAUREATA|LAUREA MAGISTRALE|DOTTORATO|PHD|MASTER|DEGREE|DOTTORE|DOTTORESSA|UNIVERSITA)\b/;
@@ -77,7 +78,7 @@ export function enrich(item: EnrichmentItem, data: ContactData, language: Langua
   let firstName = item.first_name?.trim() ?? '';
   const lastName = item.last_name?.trim() ?? '';
   const written = writtenGender(data, item.gender);
-  if (item.gender?.trim() && !written.gender && !written.title) comments.push(`gender "${item.gender.trim()}" not understood`);
+  if (item.gender?.trim() && !written.gender && !written.title) comments.push(say(ENRICHMENT_COMMENTS.gender_not_understood, language, { gender: item.gender.trim() }));
 
   const marker = written.gender === 'G' ? undefined : legalFormOf(data, lastName, firstName);
   if (marker || written.gender === 'X') {
@@ -110,16 +111,16 @@ export function enrich(item: EnrichmentItem, data: ContactData, language: Langua
   const married = gender === 'G' ? undefined : marriedForm(lastName);
   if (married) {
     if (!gender) [gender, source] = ['F', 'married_name'];
-    else if (gender === 'M') comments.push('married form "in" written for a man');
+    else if (gender === 'M') comments.push(say(ENRICHMENT_COMMENTS.married_form_for_man, language));
   }
   // an initial (M., J) is not a name to greet anyone by
   if (firstName && foldKey(firstName).replace(/ /g, '').length <= 1) {
-    comments.push('first name is an initial');
+    comments.push(say(ENRICHMENT_COMMENTS.first_name_initial, language));
     firstName = '';
   }
   const byName = firstName ? firstNameGender(data, firstName) : undefined;
   if (!gender && byName) [gender, source] = [byName, 'first_name'];
-  else if (byName && (gender === 'M' || gender === 'F') && byName !== gender) comments.push(`first name usually ${byName === 'M' ? 'male' : 'female'}`);
+  else if (byName && (gender === 'M' || gender === 'F') && byName !== gender) comments.push(say(byName === 'M' ? ENRICHMENT_COMMENTS.first_name_usually_male : ENRICHMENT_COMMENTS.first_name_usually_female, language));
 
   let title: Title | undefined;
   if (writtenTitle && writtenTitle.category !== 'cortesia') {
@@ -171,6 +172,7 @@ export const capability: Capability<EnrichmentItem> = {
       }
     });
   },
+  result: enrichmentResult,
   csvColumns: [
     'id', 'gender', 'gender_source', 'subject_type', 'title', 'formal_salutation', 'informal_salutation', 'detail',
     'comments', 'outcome', 'outcome_label', 'reason',

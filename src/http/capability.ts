@@ -47,4 +47,6 @@ export interface Capability<Item = unknown> {
   process(items: Item[], ctx: ProcessContext): Promise<ItemResult[]>;
   /** Columns of `GET ?job=&format=csv`, English names (Italian with language it). */
   csvColumns: string[];
+  /** The fields of one result, for the OpenAPI document only (answers are not validated against it). */
+  result?: z.ZodType<unknown>;
 }

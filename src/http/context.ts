@@ -3,6 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../account/tokens.js';
 import { accountLanguage } from '../account/tokens.js';
 import type { ServiceConfig } from '../config.js';
+import type { Payer } from '../credit/ledger.js';
+import { creditInLanguage } from '../credit/messages.js';
 import type { StateDb } from '../state/db.js';
 import { ApiError } from './errors.js';
 import { isLanguage, languageFromAcceptHeader, type Language } from './language.js';
@@ -67,9 +69,18 @@ export function negotiate(req: FastifyRequest, config: ServiceConfig): RequestCo
 /** Sends a body in the request's language and key set. */
 export function answer(req: FastifyRequest, reply: FastifyReply, body: unknown, status = 200): FastifyReply {
   reply.header('Content-Language', req.ctx.language);
-  return reply.code(status).send(req.ctx.italian ? toItalianOutput(body) : body);
+  const localised = creditInLanguage(body, req.ctx.language);
+  return reply.code(status).send(req.ctx.italian ? toItalianOutput(localised) : localised);
 }
 
+/** Whose credit a consuming call takes: the account, or the trial allowance of a token without one. */
+export function requirePayer(req: FastifyRequest): Payer {
+  const payer = req.ctx.caller?.payer;
+  if (!payer) throw new ApiError('unauthorized');
+  return payer;
+}
+
+/** Asynchronous jobs, saved results and GET /credit: only for a token that belongs to an account (spec, Security 4). */
 export function requireAccount(req: FastifyRequest): string {
   const account = req.ctx.caller?.account?.name;
   if (!account) throw new ApiError('account_required');

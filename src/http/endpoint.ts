@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { consume, refund, type CreditCharge } from '../credit/ledger.js';
+import { charge as chargeCredit, refundDurably, type CreditCharge } from '../credit/ledger.js';
 import type { JobService } from '../jobs/service.js';
 import type { Capability, ItemResult, ProcessContext } from './capability.js';
-import { answer, requireAccount, type Services } from './context.js';
+import { answer, requireAccount, requirePayer, type Services } from './context.js';
 import { ApiError } from './errors.js';
 import { toEnglishInput } from './keys.js';
 import { finishResult } from './outcomes.js';
@@ -49,20 +49,29 @@ function tooMany(cap: Capability<unknown>, received: number, limit: number, mode
 
 /**
  * Charges, processes, and gives back what was not processed when processing fails: the one place
- * where a synchronous call's credit and work meet.
+ * where a synchronous call's credit and work meet. The charge is decided in the next shared commit
+ * (a 402 writes nothing and processes nothing); processing runs while that commit goes to disk, and
+ * the answer waits until it is there.
  */
 async function chargedRun<Item>(services: Services, req: FastifyRequest, cap: Capability<Item>, items: Item[]): Promise<{ results: ItemResult[]; charge: CreditCharge }> {
-  const account = requireAccount(req);
-  const units = items.reduce((s, item) => s + cap.units(item), 0);
-  const { charge, ticket } = consume(services.db, account, cap.counter, units);
+  const payer = requirePayer(req);
+  let units = 0;
+  for (const item of items) units += cap.units(item);
+  const pending = chargeCredit(services.db, payer, cap.counter, units);
+  const { charge, ticket } = await pending.decided;
+  let results: ItemResult[];
   try {
-    const results = await cap.process(items, processContext(services, req));
+    results = await cap.process(items, processContext(services, req));
     if (results.length !== items.length) throw new Error(`${cap.name} answered ${results.length} results for ${items.length} items`);
-    return { results: results.map((r) => finishResult(r, req.ctx.language)), charge };
   } catch (error) {
-    refund(services.db, ticket, units);
+    await pending.durable;
+    await refundDurably(services.db, ticket, units);
     throw error;
   }
+  const language = req.ctx.language;
+  const finished = results.map((r) => finishResult(r, language));
+  await pending.durable;
+  return { results: finished, charge };
 }
 
 /** POST (single, batch, async) and GET ?job= for one capability, on its English and Italian paths. */

@@ -255,6 +255,7 @@ const EXTRA_FIELD_IT: Readonly<Record<string, string>> = {
   options: 'opzioni',
   decoded: 'decodificato',
   current_name: 'nome_attuale',
+  current_province: 'provincia_attuale',
   reasons: 'motivi',
   pairs: 'coppie',
   score: 'punteggio',

@@ -34,3 +34,8 @@ export function languageFromAcceptHeader(header: string | undefined): Language |
   }
   return undefined;
 }
+
+/** A text in the request language, `{name}` placeholders filled from `values` (absent values leave nothing). */
+export function say(texts: Texts, language: Language, values: Record<string, string | number | undefined> = {}): string {
+  return texts[language].replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? ''));
+}

@@ -1,3 +1,4 @@
+import secureJson from 'secure-json-parse';
 import type { z } from 'zod';
 
 import { ApiError, type ValidationIssue } from './errors.js';
@@ -16,4 +17,85 @@ export function validate<T>(schema: z.ZodType<T>, value: unknown, prefix: (strin
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Limits every request body is held to before any handler sees it (docs/conventions.md, Limits).
+ * Deep nesting is refused here because the handlers walk bodies recursively (key mapping, zod):
+ * a body nested thousands of levels deep would otherwise overflow the stack.
+ */
+export const BODY_LIMITS = {
+  /** Bytes of one request body; above it 413 payload_too_large, before the body is read when Content-Length says so. */
+  bytes: 64 * 1024 * 1024,
+  /** Arrays and objects inside one another; the deepest legitimate body (dedupe addresses) uses 4. */
+  depth: 32,
+  /** Characters of one string value or key; the longest legitimate field (a website URL) takes 2,000. */
+  stringChars: 10_000,
+} as const;
+
+function describePath(path: (string | number)[]): string {
+  return path.length === 0 ? '(body)' : path.join('.');
+}
+
+/**
+ * Checks a parsed body against the depth and string limits without recursion (its own stack), so that
+ * the check itself cannot overflow. Returns the 400 to answer, or null.
+ */
+export function bodyShapeError(body: unknown): ApiError | null {
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: body, path: [] }];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const { value, path } = top;
+    if (typeof value === 'string') {
+      if (value.length > BODY_LIMITS.stringChars) return fieldError(describePath(path), `is longer than ${BODY_LIMITS.stringChars} characters (${value.length})`);
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (path.length >= BODY_LIMITS.depth) return fieldError(describePath(path.slice(0, 3)) + '…', `is nested deeper than ${BODY_LIMITS.depth} levels`);
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: [...path, i] });
+      continue;
+    }
+    for (const [key, v] of Object.entries(value)) {
+      if (key.length > BODY_LIMITS.stringChars) return fieldError(describePath(path), `has a key longer than ${BODY_LIMITS.stringChars} characters`);
+      stack.push({ value: v, path: [...path, key] });
+    }
+  }
+  return null;
+}
+
+function fieldError(field: string, problem: string): ApiError {
+  return new ApiError('validation_failed', { field, problem }, [{ field, problem }]);
+}
+
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+const ESCAPES = /\\\\|\\u[dD][89abAB][0-9a-fA-F]{2}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2})?|\\u[dD][c-fC-F][0-9a-fA-F]{2}/g;
+
+/**
+ * A lone surrogate written as an escape (`"\ud800"`) is valid JSON but no UTF-8: the core's JSON reader
+ * refuses it. It becomes U+FFFD, as a lone surrogate in UTF-8 bytes does when the body is decoded.
+ * Escaped backslashes are matched first, so `"\\ud800"` (a backslash and text) is left alone.
+ */
+export function wellFormedEscapes(text: string): string {
+  if (!SURROGATE_ESCAPE.test(text)) return text;
+  return text.replace(ESCAPES, (m) => (m === '\\\\' || m.length === 12 ? m : '\\ufffd'));
+}
+
+/**
+ * A JSON request body as the service accepts it: valid JSON (the error says why not), without the keys
+ * `__proto__` and `constructor.prototype` (prototype poisoning), within the depth and string limits.
+ */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') throw new ApiError('invalid_json');
+  let value: unknown;
+  try {
+    value = secureJson.parse(wellFormedEscapes(text), undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch (error) {
+    if (error instanceof SyntaxError && /prototype property/.test(error.message)) {
+      throw new ApiError('bad_request', { detail: 'the keys __proto__ and constructor.prototype are refused' });
+    }
+    throw new ApiError('invalid_json');
+  }
+  const shape = bodyShapeError(value);
+  if (shape) throw shape;
+  return value;
 }

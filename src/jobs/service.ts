@@ -20,6 +20,7 @@ import {
   unprocessedUnits,
   type StoredResult,
 } from './store.js';
+import { assertJobSlot } from './quota.js';
 import type { ChunkTask } from './worker.js';
 
 /** Results come inline in the JSON job read only under this many rows (spec); above, CSV. */
@@ -53,6 +54,7 @@ export class JobService {
   }
 
   submit(cap: Capability<unknown>, account: string, ctx: RequestContext, items: unknown[], ids: unknown[]): JobRecord & { charge: CreditCharge } {
+    assertJobSlot(this.services, account);
     const units = items.map((item) => cap.units(item));
     const total = units.reduce((s, u) => s + u, 0);
     const { charge, ticket } = consume(this.services.db, account, cap.counter, total);

@@ -10,9 +10,31 @@ const errorBody = {
   properties: { ok: { const: false }, code: { type: 'string' }, message: { type: 'string' }, details: {} },
 };
 
-function jsonSchema(schema: z.ZodType<unknown>): Record<string, unknown> {
-  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+function jsonSchema(schema: z.ZodType<unknown>, io: 'input' | 'output' = 'input'): Record<string, unknown> {
+  return z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
 }
+
+/** What every result carries besides its capability's fields. */
+const commonResult = z.object({
+  ok: z.boolean().optional(),
+  id: z.unknown().optional(),
+  outcome: z.array(z.string()).describe('codes: conditions, then MODIFIED and the changed fields; Italian codes with language it'),
+  outcome_label: z.enum(['ok', 'modified', 'warning', 'error']),
+  reason: z.string().describe('one line, in the request language'),
+});
+
+/** The `credit` object of every consuming response. */
+const bucket = z.object({ operations: z.number(), remaining: z.number() });
+const creditCharge = z.object({
+  counter: z.enum(['contact', 'dedupe', 'light']),
+  charged: z.number(),
+  free: bucket,
+  subscription: bucket,
+  packs: bucket,
+  available: z.number(),
+  auto_topup: z.number().describe('packs bought automatically for this call'),
+  note: z.string().nullable().describe('what auto top-up did, in the request language'),
+});
 
 /** An endpoint outside the generic capabilities (dedupe, suggest), described by its own request schema. */
 export interface ExtraOperation {
@@ -30,11 +52,29 @@ export function openApiDocument(capabilities: Capability<unknown>[], extra: Extr
   const errors = Object.fromEntries(
     ['400', '401', '402', '403', '404', '405', '413', '429', '500'].map((s) => [s, { description: 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]),
   );
-  const schemas: Record<string, unknown> = { Error: errorBody };
+  const schemas: Record<string, unknown> = { Error: errorBody, Credit: jsonSchema(creditCharge, 'output') };
   for (const cap of capabilities) {
     const name = cap.name.replace(/(^|-)(\w)/g, (_m, _d, c: string) => c.toUpperCase());
     schemas[`${name}Item`] = jsonSchema(cap.item as z.ZodType<unknown>);
     const item = { $ref: `#/components/schemas/${name}Item` };
+    const fields = cap.result instanceof z.ZodObject ? cap.result.shape : {};
+    schemas[`${name}Result`] = jsonSchema(commonResult.extend(fields), 'output');
+    const result = { $ref: `#/components/schemas/${name}Result` };
+    const credit = { $ref: '#/components/schemas/Credit' };
+    const answered = {
+      description: 'one result with `credit`; `{count, results: [{id, result}], credit}` for a batch; `{ok, job, state, rows, credit}` when queued',
+      content: {
+        'application/json': {
+          schema: {
+            oneOf: [
+              { allOf: [result, { type: 'object', properties: { credit } }] },
+              { type: 'object', properties: { count: { type: 'integer' }, results: { type: 'array', items: { type: 'object', properties: { id: {}, result } } }, credit } },
+              { type: 'object', properties: { ok: { type: 'boolean' }, job: { type: 'string' }, state: { type: 'string' }, rows: { type: 'integer' }, credit } },
+            ],
+          },
+        },
+      },
+    };
     const post = {
       summary: `${cap.name}: one item, a batch of up to ${cap.batchCap}, or an asynchronous job of up to ${ASYNC_CAP}`,
       security: [{ bearer: [] }],
@@ -52,7 +92,7 @@ export function openApiDocument(capabilities: Capability<unknown>[], extra: Extr
           },
         },
       },
-      responses: { '200': { description: 'result, {count, results}, or {ok, job, state, rows}' }, ...errors },
+      responses: { '200': answered, ...errors },
     };
     const get = {
       summary: `read an asynchronous ${cap.name} job`,

@@ -1,11 +1,13 @@
 import parsePhoneNumber, { type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
 
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
+import { say, type Language } from '../http/language.js';
 import { contactData, type ContactData } from '../import/contact-store.js';
 import './outcomes.js';
 import { recordCountry } from './country.js';
+import { PHONE_COMMENTS } from './messages.js';
 import { districtOf, operatorOf, specialNumber, typeFromLibrary, type PhoneType } from './italy.js';
-import { phoneItem, type PhoneItem } from './schema.js';
+import { phoneItem, phoneResult, type PhoneItem } from './schema.js';
 import { splitPhoneField } from './split.js';
 
 export type PhoneClass = 'mobile' | 'landline' | 'special' | 'foreign';
@@ -153,7 +155,9 @@ export function analyseNumber(
     if (country) result.country_code = country;
     result.country_prefix = `+${pn.countryCallingCode}`;
   }
-  if (own) result.national_number = nationalDigits(pn);
+  // the national significant number as libphonenumber defines it: no trunk prefix (German 030 1234567 → 301234567);
+  // Italy's leading 0 is part of its numbers, not a trunk prefix
+  if (own) result.national_number = pn.nationalNumber;
   if (type === 'toll-free' || type === 'premium rate' || type === 'shared cost' || libType === 'PERSONAL_NUMBER' || libType === 'UAN')
     result.outcome.push('PHONE_SPECIAL');
   return result;
@@ -173,16 +177,31 @@ const completeFor = (home: CountryCode) => (digits: string) => {
   return isValid(text, home);
 };
 
-export function verifyPhone(item: PhoneItem, data: ContactData): ItemResult {
-  const resolved = recordCountry(item.country_code, item.country);
+/**
+ * The field split into numbers, once per item: billing (`countNumbers`, before the charge) and the
+ * verification read the same split, and the split runs the numbering plan (the costly part of a call).
+ */
+const splits = new WeakMap<PhoneItem, { resolved: CountryCode | undefined; split: ReturnType<typeof splitPhoneField> }>();
+
+function splitOf(item: PhoneItem, field: string): { resolved: CountryCode | undefined; split: ReturnType<typeof splitPhoneField> } {
+  let known = splits.get(item);
+  if (!known) {
+    const resolved = recordCountry(item.country_code, item.country);
+    known = { resolved, split: splitPhoneField(field, completeFor(resolved ?? 'IT')) };
+    splits.set(item, known);
+  }
+  return known;
+}
+
+export function verifyPhone(item: PhoneItem, data: ContactData, language: Language): ItemResult {
+  const field = item.phone?.trim() ?? '';
+  const { resolved, split } = field ? splitOf(item, field) : { resolved: recordCountry(item.country_code, item.country), split: undefined };
   const home = resolved ?? 'IT';
   const comments: string[] = [];
-  if (!resolved && (item.country_code?.trim() || item.country?.trim())) comments.push('country not recognised: numbers read as Italian');
+  if (!resolved && (item.country_code?.trim() || item.country?.trim())) comments.push(say(PHONE_COMMENTS.country_not_recognised, language));
   const format = item.format ?? 'national';
-  const field = item.phone?.trim() ?? '';
-  if (!field) return { ok: false, phone: '', outcome: ['PHONE_EMPTY'] };
+  if (!field || !split) return { ok: false, phone: '', outcome: ['PHONE_EMPTY'] };
 
-  const split = splitPhoneField(field, completeFor(home));
   if (split.numbers.length === 0) {
     return { ok: false, phone: field, outcome: ['PHONE_INVALID'], ...(split.note ? { note: split.note } : {}) };
   }
@@ -202,7 +221,7 @@ export function verifyPhone(item: PhoneItem, data: ContactData): ItemResult {
   if (numbers.length > 1) {
     result.numbers = numbers.map((n) => ({ ...describe(n), phone: n.phone, outcome: n.outcome }));
   }
-  if (split.dropped > 0) comments.push(`${split.dropped} more number(s) in the field were not kept (at most 3)`);
+  if (split.dropped > 0) comments.push(say(PHONE_COMMENTS.numbers_dropped, language, { count: split.dropped }));
   if (comments.length) result.comments = comments;
   return result;
 }
@@ -219,8 +238,7 @@ function describe(n: PhoneNumberResult): Record<string, unknown> {
 export function countNumbers(item: PhoneItem): number {
   const field = item.phone?.trim() ?? '';
   if (!field) return 0;
-  const home = recordCountry(item.country_code, item.country) ?? 'IT';
-  return splitPhoneField(field, completeFor(home)).numbers.length;
+  return splitOf(item, field).split.numbers.length;
 }
 
 export const capability: Capability<PhoneItem> = {
@@ -236,12 +254,13 @@ export const capability: Capability<PhoneItem> = {
     const data = contactData(ctx.dataDir);
     return items.map((item) => {
       try {
-        return verifyPhone(item, data);
+        return verifyPhone(item, data, ctx.language);
       } catch {
         return { ok: false, phone: item.phone ?? '', outcome: ['PHONE_INVALID'] };
       }
     });
   },
+  result: phoneResult,
   csvColumns: [
     'id', 'phone', 'phone2', 'phone3', 'class', 'type', 'district', 'operator', 'e164', 'country_code',
     'national_number', 'extension', 'outcome', 'outcome_label', 'reason',

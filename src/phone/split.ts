@@ -15,9 +15,39 @@ const EXTENSION = /\b(?:int(?:erno)?|ext(?:ension)?|est|x|dw|poste|anexo|interno
 const LABELS =
   /\b(?:tel(?:efono|ephone|efon)?|cell(?:ulare)?|cel|mob(?:ile|il)?|fax|uff(?:icio)?|casa|ab(?:itazione)?|fisso|whatsapp|wa|ph(?:one)?|tlf|nr|n|numero|o|oppure|e|or|and|und|ou|y|oder)\b\.?\s*:?/gi;
 
+/** Pieces one number may span: a number is rarely written in more than 6 groups. */
+const MAX_PIECES = 6;
+
+/**
+ * Groups the pieces of a segment into numbers by the numbering plan: of all the ways to cut it at the
+ * separators (space, `/`, `-`, `.`), the one whose numbers are complete over the most pieces, then the
+ * one with the fewest numbers. `02 1234567 / 333 1234567 / 06 1234567` is three numbers (joining
+ * `06` to the mobile makes a longer valid mobile but leaves `1234567` alone), `06/1234567` stays one.
+ * A piece written with `+` always starts a number.
+ */
+export function partition(tokens: readonly string[], isComplete: (digits: string) => boolean): string[] {
+  const n = tokens.length;
+  // best[i]: the best cut of the first i pieces: pieces inside complete numbers, numbers used, where the last starts
+  const best: { covered: number; numbers: number; from: number }[] = [{ covered: 0, numbers: 0, from: 0 }];
+  for (let i = 1; i <= n; i++) {
+    let pick = { covered: -1, numbers: 0, from: 0 };
+    for (let j = Math.max(0, i - MAX_PIECES); j < i; j++) {
+      if (tokens.slice(j + 1, i).some((t) => t.startsWith('+'))) continue;
+      const before = best[j]!;
+      const covered = before.covered + (isComplete(tokens.slice(j, i).join('')) ? i - j : 0);
+      const numbers = before.numbers + 1;
+      if (covered > pick.covered || (covered === pick.covered && numbers < pick.numbers)) pick = { covered, numbers, from: j };
+    }
+    best.push(pick);
+  }
+  const out: string[] = [];
+  for (let i = n; i > 0; i = best[i]!.from) out.unshift(tokens.slice(best[i]!.from, i).join(''));
+  return out;
+}
+
 /**
  * Splits a phone field into numbers. A `/`, `-` or space may sit inside one number (02/1234567) or between two;
- * a piece joins the number before it unless that number is already complete and joining would spoil it.
+ * the numbering plan decides which ([`partition`]).
  */
 export function splitPhoneField(field: string, isComplete: (digits: string) => boolean): SplitField {
   let text = field.replace(/[\u2010-\u2015\u2212]/g, '-');
@@ -45,19 +75,9 @@ export function splitPhoneField(field: string, isComplete: (digits: string) => b
       .split(/[\s/.\-]+/)
       .filter((t) => /\d/.test(t))
       .map((t) => t.replace(/[^\d+]/g, ''));
-    const here: string[] = [];
-    let acc = '';
     // two numbers need more than 11 digits between them (the longest Italian number has 11): one number, no test
     const single = tokens.join('').replace(/\D/g, '').length <= 11 && !tokens.slice(1).some((t) => t.startsWith('+'));
-    for (const token of single ? [tokens.join('')] : tokens) {
-      if (acc && (token.startsWith('+') || (isComplete(acc) && !isComplete(acc + token)))) {
-        here.push(acc);
-        acc = token;
-      } else {
-        acc += token;
-      }
-    }
-    if (acc) here.push(acc);
+    const here = single ? [tokens.join('')] : partition(tokens, isComplete);
     // a few trailing digits after a complete number are an extension written without its label
     const last = here[here.length - 1];
     const before = here[here.length - 2];

@@ -12,6 +12,8 @@ export interface StateDb {
   accounts: Database<AccountRecord, string>;
   tokens: Database<TokenRecord, string>;
   credits: Database<CreditRecord, string>;
+  /** Trial allowances of tokens without an account, by `<token id>/<counter>`. */
+  trials: Database<TrialRecord, string>;
   jobs: Database<JobRecord, string>;
   jobChunks: Database<unknown[], string>;
   jobResults: Database<unknown[], string>;
@@ -50,6 +52,17 @@ export interface CreditRecord {
   bought_ever: boolean;
 }
 
+/** What a token without an account may consume on one counter: granted by the operator, never renewed. */
+export interface TrialRecord {
+  token: string;
+  counter: string;
+  /** Operations granted (the last grant). */
+  size: number;
+  left: number;
+  used_total: number;
+  last_used: string | null;
+}
+
 export interface JobRecord {
   job: string;
   kind: string;
@@ -79,12 +92,14 @@ export function openState(dataDir: string): StateDb {
   const dir = path.join(dataDir, 'state');
   const known = opened.get(dir);
   if (known) return known;
-  const root = open({ path: dir, compression: false });
+  // maxDbs: lmdb-js allows 12 named databases by default; the service has about a dozen already
+  const root = open({ path: dir, compression: false, maxDbs: 32 });
   const db: StateDb = {
     root,
     accounts: root.openDB({ name: 'accounts' }),
     tokens: root.openDB({ name: 'tokens' }),
     credits: root.openDB({ name: 'credits' }),
+    trials: root.openDB({ name: 'trials' }),
     jobs: root.openDB({ name: 'jobs' }),
     jobChunks: root.openDB({ name: 'job_chunks' }),
     jobResults: root.openDB({ name: 'job_results' }),

@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { capability as contactCapability } from '../contact/service.js';
 import type { ContactItem } from '../contact/schema.js';
 import { resolveCountry } from '../countries/resolve.js';
-import { consume, refund, type ChargeTicket, type CreditCharge } from '../credit/ledger.js';
-import { answer, requireAccount, type Services } from '../http/context.js';
+import { charge as chargeCredit, refundDurably, type ChargeTicket, type CreditCharge, type PendingCharge } from '../credit/ledger.js';
+import { answer, requirePayer, type Services } from '../http/context.js';
 import { chargeHeaders, processContext } from '../http/endpoint.js';
 import { ApiError } from '../http/errors.js';
 import { toEnglishInput } from '../http/keys.js';
@@ -36,7 +36,7 @@ function requireField(value: string | undefined, field: string): string {
 
 /** Select: the contact engine on the chosen street; one contact verification per session and street. */
 async function select(services: Services, req: FastifyRequest, reply: FastifyReply, r: SuggestRequest, session: SuggestSession): Promise<FastifyReply> {
-  const account = requireAccount(req);
+  const payer = requirePayer(req);
   const streetId = requireField(r.street_id, 'street_id');
   const street = session.offered[streetId];
   if (!street) {
@@ -45,8 +45,9 @@ async function select(services: Services, req: FastifyRequest, reply: FastifyRep
   const first = markSelected(services.db, session, streetId);
   let charge: CreditCharge;
   let ticket: ChargeTicket | null = null;
+  const pending: PendingCharge = chargeCredit(services.db, payer, 'contact', first ? 1 : 0);
   try {
-    ({ charge, ticket } = consume(services.db, account, 'contact', first ? 1 : 0));
+    ({ charge, ticket } = await pending.decided);
   } catch (error) {
     if (first) unmarkSelected(services.db, session, streetId);
     throw error;
@@ -65,11 +66,13 @@ async function select(services: Services, req: FastifyRequest, reply: FastifyRep
     result = finishResult(one, req.ctx.language);
   } catch (error) {
     if (first && ticket) {
-      refund(services.db, ticket, 1);
+      await pending.durable;
+      await refundDurably(services.db, ticket, 1);
       unmarkSelected(services.db, session, streetId);
     }
     throw error;
   }
+  await pending.durable;
   chargeHeaders(reply, charge);
   return answer(req, reply, { ...result, credit: charge });
 }
@@ -77,7 +80,7 @@ async function select(services: Services, req: FastifyRequest, reply: FastifyRep
 async function suggest(services: Services, req: FastifyRequest, reply: FastifyReply, r: SuggestRequest, token: string, country: string): Promise<FastifyReply> {
   // house-number phase: a street selected in this session
   if (!blank(r.street_id)) {
-    const session = enterSession(services.db, token, r.session, country);
+    const session = await enterSession(services.db, token, r.session, country);
     const streetId = (r.street_id as string).trim();
     const street = session.offered[streetId];
     if (!street || !session.selected.includes(streetId)) throw new ApiError('selection_required', {}, { street_id: streetId });
@@ -113,7 +116,7 @@ async function suggest(services: Services, req: FastifyRequest, reply: FastifyRe
     hints = place.slice(0, 10).map((m) => ({ type: 'municipality', id: m.cadastral_code, name: m.name, municipality: m.name, area: m.province, source: 'registry' }));
     if (hints.length > 0) parsed.street = null;
   }
-  enterSession(services.db, token, r.session, country, Date.now(), offered);
+  await enterSession(services.db, token, r.session, country, Date.now(), offered);
   return answer(req, reply, {
     ok: true,
     phase: 'streets',
@@ -130,7 +133,7 @@ export function registerSuggestRoutes(app: FastifyInstance, services: Services):
     if (!isPlainObject(body)) throw new ApiError('validation_failed', { field: '(body)', problem: 'must be a JSON object' }, [{ field: '(body)', problem: 'must be a JSON object' }]);
     const r = validate(suggestRequest, body);
     const token = tokenOf(req);
-    if (r.action === 'select') requireAccount(req);
+    if (r.action === 'select') requirePayer(req);
     const written = blank(r.country_code) ? r.country : r.country_code;
     const country = blank(written) ? 'IT' : (resolveCountry(written)?.iso2 ?? (written as string).trim().toUpperCase());
     const live = findSession(services.db, token, r.session);
@@ -139,7 +142,7 @@ export function registerSuggestRoutes(app: FastifyInstance, services: Services):
       const read = readQuery(r.q ?? '');
       return answer(req, reply, { ok: true, phase: 'streets', hints: [], parsed: parsedOf(read), attribution: null, supported: false });
     }
-    if (r.action === 'select') return select(services, req, reply, r, enterSession(services.db, token, r.session, country));
+    if (r.action === 'select') return select(services, req, reply, r, await enterSession(services.db, token, r.session, country));
     return suggest(services, req, reply, r, token, country);
   };
   for (const path of SUGGEST_PATHS) app.post(path, post);

@@ -1,6 +1,7 @@
 import type { Database } from 'lmdb';
 
 import { ApiError } from '../http/errors.js';
+import { durableWrite } from '../state/commit.js';
 import type { StateDb } from '../state/db.js';
 
 /** Spec, Limits: sessions valid 10 minutes, 30 calls each (selections included). */
@@ -105,9 +106,10 @@ export function checkSession(db: StateDb, token: string, id: string, country: st
  * one write transaction: 409 for another country, 429 past 30 calls or past the day's free sessions.
  * `offered`: streets this call proposes, remembered in the same transaction.
  */
-export function enterSession(db: StateDb, token: string, id: string, country: string, now = Date.now(), offered: Record<string, OfferedStreet> = {}): SuggestSession {
+export function enterSession(db: StateDb, token: string, id: string, country: string, now = Date.now(), offered: Record<string, OfferedStreet> = {}): Promise<SuggestSession> {
   const { sessions, budgets } = open(db);
-  return db.root.transactionSync(() => {
+  // in the next shared commit (src/state/commit.ts), on disk before the answer leaves
+  return durableWrite(db, () => {
     const k = key(token, id);
     let s = sessions.get(k);
     if (s && now - s.created > SESSION_MS) s = undefined;

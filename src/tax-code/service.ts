@@ -1,11 +1,11 @@
 import { resolveCountry } from '../countries/resolve.js';
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
-import type { Language } from '../http/language.js';
+import { say, type Language } from '../http/language.js';
 import { reasonOf } from '../http/outcomes.js';
 import { computeJson } from '../native.js';
-import { DATUM_TEXTS, NOTE_TEXTS, VALUE_IT } from './messages.js';
+import { COMMENT_TEXTS, DATUM_TEXTS, NOTE_TEXTS, VALUE_IT } from './messages.js';
 import './outcomes.js';
-import { taxCodeItem, type TaxCodeItem } from './schema.js';
+import { taxCodeItem, taxCodeResult, type TaxCodeItem } from './schema.js';
 
 /** One item as the Rust core takes it (`tax_code.batch`). */
 interface NativeItem {
@@ -45,9 +45,17 @@ export interface NativeResult {
   birth_country?: string;
   iso3?: string;
   current_name?: string;
+  /** Province today, when the place is named or placed otherwise than on the birth date. */
+  current_province?: string;
+  /** For the comment texts only: full province names and the day the place became a municipality (again). */
+  province_name?: string;
+  current_province_name?: string;
+  since?: string;
   differences?: string[];
   options?: PlaceOption[];
   notes: string[];
+  /** Comment codes on the place of birth then and today (place_not_yet, place_absorbed, place_ceased_before, place_today). */
+  comments: string[];
 }
 
 /** The core's input: a country typed in any language the core does not know reaches it as ISO alpha-3. */
@@ -63,8 +71,24 @@ export function nativeInput(items: TaxCodeItem[], today?: string): { items: Nati
   };
 }
 
-function fill(template: string, values: Record<string, string | undefined>): string {
-  return template.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
+/** "Napoli (NA)", or the abbreviation alone for a province the register has no name for (Carbonia-Iglesias). */
+function provinceLabel(code?: string, name?: string): string | undefined {
+  return code && name ? `${name} (${code})` : code;
+}
+
+/** The place then and today, one sentence per comment code. */
+function commentTexts(r: NativeResult, language: Language): string[] {
+  const values = {
+    place: r.place,
+    province: provinceLabel(r.province, r.province_name),
+    since: r.since,
+    current_name: r.current_name ?? r.place,
+    current_province: provinceLabel(r.current_province, r.current_province_name),
+  };
+  return r.comments.map((c) => {
+    const texts = COMMENT_TEXTS[!r.province && COMMENT_TEXTS[`${c}_unplaced`] ? `${c}_unplaced` : c];
+    return texts ? say(texts, language, values) : c;
+  });
 }
 
 /** Texts in the request language; `error` and `differences` in Italian for Italian clients. */
@@ -74,11 +98,13 @@ export function present(r: NativeResult, language: Language): ItemResult {
   const values = { place: r.place, current_name: r.current_name, decoded: r.decoded, other_year: otherYear };
   const notes = r.notes.map((n) => {
     const texts = NOTE_TEXTS[n];
-    return texts ? fill(texts[language], values) : n;
+    return texts ? say(texts, language, values) : n;
   });
-  const { notes: _codes, ...data } = r;
+  const comments = commentTexts(r, language);
+  const { notes: _codes, comments: _comments, province_name: _p, current_province_name: _c, since: _s, ...data } = r;
   const result: ItemResult = { ...data, outcome: r.outcome };
   if (notes.length > 0) result.notes = notes;
+  if (comments.length > 0) result.comments = comments;
   if (r.born_abroad && r.iso3) {
     const country = resolveCountry(r.iso3);
     if (country) result.country_code = country.iso2;
@@ -114,8 +140,10 @@ export const capability: Capability<TaxCodeItem> = {
   process(items: TaxCodeItem[], ctx: ProcessContext): Promise<ItemResult[]> {
     return processTaxCodes(items, ctx.language);
   },
+  result: taxCodeResult,
   csvColumns: [
     'id', 'tax_code', 'outcome', 'outcome_label', 'reason', 'error', 'suggestion', 'homocode', 'birth_date', 'age',
-    'gender', 'ambiguous_year', 'place', 'province', 'cadastral_code', 'born_abroad', 'country_code', 'differences', 'notes',
+    'gender', 'ambiguous_year', 'place', 'province', 'cadastral_code', 'born_abroad', 'country_code', 'current_name',
+    'current_province', 'differences', 'notes', 'comments',
   ],
 };

@@ -1,9 +1,11 @@
 import { mapConcurrent } from '../email/concurrency.js';
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
+import type { Language } from '../http/language.js';
 import { probeWebsite, type ProbeResult } from './fetch.js';
 import { normaliseWebsite, splitWebsites, type WebsiteForm } from './form.js';
 import './outcomes.js';
-import { websiteItem, type WebsiteItem } from './schema.js';
+import { noteText } from './messages.js';
+import { websiteItem, websiteResult, type WebsiteItem } from './schema.js';
 import { isPrivateAddress } from './ssrf.js';
 
 /**
@@ -26,7 +28,7 @@ function conditionsOf(c: Checked): string[] {
   return out;
 }
 
-function describe(c: Checked): Record<string, unknown> {
+function describe(c: Checked, language: Language): Record<string, unknown> {
   const out: Record<string, unknown> = { website: c.form?.url.href ?? c.written };
   if (c.form) out.url_normalized = c.form.url.href;
   if (c.probe) {
@@ -35,12 +37,12 @@ function describe(c: Checked): Record<string, unknown> {
     out.certificate_ok = c.probe.certificate_ok;
     out.reachable = c.probe.reachable;
     if (c.probe.status !== undefined) out.status = c.probe.status;
-    if (c.probe.note) out.note = c.probe.note;
+    if (c.probe.note) out.note = noteText(c.probe.note, language);
   }
   return out;
 }
 
-function rowResult(checked: Checked[]): ItemResult {
+function rowResult(checked: Checked[], language: Language): ItemResult {
   const conditions: string[] = [];
   for (const c of checked) for (const code of conditionsOf(c)) if (!conditions.includes(code)) conditions.push(code);
   const changed = checked.some((c) => c.form?.changed);
@@ -49,12 +51,12 @@ function rowResult(checked: Checked[]): ItemResult {
   const firstConditions = conditionsOf(first);
   const result: ItemResult = {
     ok: !firstConditions.some((c) => c === 'WEBSITE_INVALID' || c === 'WEBSITE_DOMAIN_NOT_FOUND' || c === 'WEBSITE_NOT_RESPONDING' || c === 'WEBSITE_PAGE_NOT_FOUND'),
-    ...describe(first),
+    ...describe(first, language),
     ...(checked[1] ? { website2: checked[1].form?.url.href ?? checked[1].written } : {}),
     ...(checked[2] ? { website3: checked[2].form?.url.href ?? checked[2].written } : {}),
     outcome,
   };
-  if (checked.length > 1) result.websites = checked.map((c) => ({ ...describe(c), outcome: conditionsOf(c) }));
+  if (checked.length > 1) result.websites = checked.map((c) => ({ ...describe(c, language), outcome: conditionsOf(c) }));
   return result;
 }
 
@@ -76,7 +78,7 @@ export async function verifyWebsites(items: WebsiteItem[], ctx: ProcessContext):
       httpFallback: checked.form.schemeGuessed,
     });
   });
-  return rows.map((row) => (row.length ? rowResult(row) : { ok: false, website: '', outcome: ['WEBSITE_EMPTY'] }));
+  return rows.map((row) => (row.length ? rowResult(row, ctx.language) : { ok: false, website: '', outcome: ['WEBSITE_EMPTY'] }));
 }
 
 export const capability: Capability<WebsiteItem> = {
@@ -91,6 +93,7 @@ export const capability: Capability<WebsiteItem> = {
   async process(items: WebsiteItem[], ctx: ProcessContext): Promise<ItemResult[]> {
     return verifyWebsites(items, ctx);
   },
+  result: websiteResult,
   csvColumns: [
     'id', 'website', 'website2', 'website3', 'url_normalized', 'final_url', 'redirects', 'certificate_ok', 'reachable',
     'outcome', 'outcome_label', 'reason',

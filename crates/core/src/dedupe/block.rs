@@ -49,6 +49,28 @@ pub fn keys(p: &Prepared) -> Vec<String> {
     for n in &name_forms {
         keys.push(format!("F{}|{n}", p.country));
     }
+    // The birth date with either name: a person who moved, with a typo in the other name.
+    if let Some(b) = &p.birth {
+        let date = format!("{:02}{:02}{:02}", b.year % 100, b.month, b.day);
+        if !p.last_compact.is_empty() {
+            keys.push(format!("DL{date}|{}", p.last_compact));
+        }
+        if !p.first_key.is_empty() {
+            keys.push(format!("DF{date}|{}", p.first_key.compact));
+        }
+        for a in p.addresses.iter().filter(|a| !a.postcode.is_empty()) {
+            keys.push(format!("DP{date}|{}", a.postcode));
+        }
+    }
+    // Postcode with the head of either name: a typo in the street and in one of the names.
+    for a in p.addresses.iter().filter(|a| !a.postcode.is_empty()) {
+        for name in [&p.last_compact, &p.first_key.compact] {
+            if name.len() >= 3 {
+                let head: String = name.chars().take(3).collect();
+                keys.push(format!("Q{}|{}|{head}", a.country, a.postcode));
+            }
+        }
+    }
     keys.sort();
     keys.dedup();
     keys

@@ -139,6 +139,14 @@ pub fn build(
         })
         .collect();
 
+    let mut births: Vec<Vec<super::prepare::Birth>> = records
+        .iter()
+        .map(|p| p.birth.into_iter().collect())
+        .collect();
+    let mut genders: Vec<Vec<char>> = records
+        .iter()
+        .map(|p| p.gender.or(p.name_gender).into_iter().collect())
+        .collect();
     for s in seeds {
         let members: Vec<usize> = s.member_index.iter().copied().filter(|&i| i < n).collect();
         let Some(&root) = members.first() else {
@@ -150,6 +158,10 @@ pub fn build(
                 uf.parent[r] = root;
                 let moved = std::mem::take(&mut codes[r]);
                 codes[root].extend(moved);
+                let moved = std::mem::take(&mut births[r]);
+                births[root].extend(moved);
+                let moved = std::mem::take(&mut genders[r]);
+                genders[root].extend(moved);
             }
         }
         level[root] = Some(s.level);
@@ -183,10 +195,26 @@ pub fn build(
         if codes[ra].iter().any(|x| codes[rb].iter().any(|y| x != y)) {
             continue;
         }
+        // Birth dates that differ never meet in one group (father and son, through a third
+        // record without a date); two genders not at probable or above either.
+        if births[ra]
+            .iter()
+            .any(|x| births[rb].iter().any(|y| super::score::births_differ(x, y)))
+            || (p.level >= Level::Probable
+                && genders[ra]
+                    .iter()
+                    .any(|x| genders[rb].iter().any(|y| x != y)))
+        {
+            continue;
+        }
         let (keep, gone) = if ra < rb { (ra, rb) } else { (rb, ra) };
         uf.parent[gone] = keep;
         let moved = std::mem::take(&mut codes[gone]);
         codes[keep].extend(moved);
+        let moved = std::mem::take(&mut births[gone]);
+        births[keep].extend(moved);
+        let moved = std::mem::take(&mut genders[gone]);
+        genders[keep].extend(moved);
         let joined = [level[keep], level[gone], Some(p.level)]
             .into_iter()
             .flatten()

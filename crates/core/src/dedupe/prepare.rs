@@ -82,6 +82,30 @@ pub struct TaxCode {
     pub code: String,
     /// Letters of last and first name agree with the code: only then does it weigh.
     pub consistent: bool,
+    /// Birth date and gender written in the code (two-digit year).
+    pub birth: Birth,
+    pub gender: char,
+}
+
+/// A birth date as compared. A tax code gives the year without its century.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Birth {
+    pub year: u16,
+    pub month: u8,
+    pub day: u8,
+    pub century_known: bool,
+}
+
+impl Birth {
+    /// Year, month and day agreeing (the year modulo 100 when a side has no century).
+    pub fn agreeing(&self, o: &Birth) -> (bool, bool, bool) {
+        let year = if self.century_known && o.century_known {
+            self.year == o.year
+        } else {
+            self.year % 100 == o.year % 100
+        };
+        (year, self.month == o.month, self.day == o.day)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -91,8 +115,13 @@ pub struct Prepared {
     pub first: String,
     pub last_compact: String,
     pub first_key: FirstNameKey,
+    /// Declared, or read from a valid tax code.
     pub gender: Option<char>,
+    /// Gender of a common first name (Mario M, Maria F): weaker than a declared one.
+    pub name_gender: Option<char>,
     pub tax: Option<TaxCode>,
+    /// Declared, or read from a valid tax code.
+    pub birth: Option<Birth>,
     pub country: String,
     pub addresses: Vec<Addr>,
     pub phones: Vec<Detail>,
@@ -131,11 +160,15 @@ pub fn prepare(
         last
     };
     let first_key = FirstNameKey::new(&register.names, &first);
-    let gender = match rec.gender().to_uppercase().as_str() {
+    let declared_gender = match rec.gender().to_uppercase().as_str() {
         "M" | "MALE" | "MASCHIO" | "MASCHILE" | "UOMO" => Some('M'),
         "F" | "FEMALE" | "FEMMINA" | "FEMMINILE" | "DONNA" => Some('F'),
         _ => None,
     };
+    let name_gender = register
+        .names
+        .known_gender(&first_key.compact)
+        .filter(|g| matches!(g, 'M' | 'F'));
     let (code, name, ee) = rec.declared_country();
     let declared = country_key(register, code, name, ee);
 
@@ -161,6 +194,8 @@ pub fn prepare(
     let internal_duplicate = addresses.len() + p.len() + e.len() < before;
 
     let tax = tax_code(register, rec.tax_code(), &last, &first);
+    let birth = birth_date(rec.birth_date()).or_else(|| tax.as_ref().map(|t| t.birth));
+    let gender = declared_gender.or_else(|| tax.as_ref().map(|t| t.gender));
     Prepared {
         id,
         last_compact: last.replace(' ', ""),
@@ -168,7 +203,9 @@ pub fn prepare(
         first,
         first_key,
         gender,
+        name_gender,
         tax,
+        birth,
         country,
         addresses,
         phones: p,
@@ -340,6 +377,15 @@ pub fn address(
         };
         (street, number)
     };
+    // Abroad the number may come first (`7 wallaby place`): the Italian parser would miss it.
+    let abroad = country != "IT";
+    let street_key = |line: &str| {
+        if abroad {
+            super::foreign::street_and_number(line)
+        } else {
+            street_key(line)
+        }
+    };
     let written = street_key(&a.address());
     let (street, number) = if n.address.trim().is_empty() {
         written.clone()
@@ -354,6 +400,11 @@ pub fn address(
     let street_as_written = (written.0 != street && !written.0.is_empty()).then_some(written.0);
     let or = |x: &str, y: String| if x.is_empty() { y } else { x.to_string() };
     let postcode = or(&n.postcode, a.postcode().replace(' ', ""));
+    let postcode = if abroad {
+        super::foreign::postcode(&country, &postcode)
+    } else {
+        postcode
+    };
     Addr {
         country: country.clone(),
         city,
@@ -446,9 +497,34 @@ fn tax_code(register: &Register, text: &str, last: &str, first: &str) -> Option<
     let consistent = !last.is_empty()
         && !first.is_empty()
         && crate::tax_code::consistent_with(register, text, Some(last), Some(first), None, None);
+    let person = validation.person.as_ref()?;
     Some(TaxCode {
         code: validation.decoded.unwrap_or(validation.tax_code),
         consistent,
+        birth: Birth {
+            year: person.year as u16,
+            month: person.month as u8,
+            day: person.day as u8,
+            century_known: false,
+        },
+        gender: person.gender,
+    })
+}
+
+/// A declared birth date in any of the forms `tax_code::parse_birth_date` reads (ISO, Italian
+/// day first, `19800315`); None when unreadable, so a wrong one never weighs.
+fn birth_date(text: &str) -> Option<Birth> {
+    use chrono::Datelike;
+    if text.trim().is_empty() {
+        return None;
+    }
+    let today = chrono::Utc::now().date_naive();
+    let d = crate::tax_code::parse_birth_date(text, today)?;
+    Some(Birth {
+        year: d.year() as u16,
+        month: d.month() as u8,
+        day: d.day() as u8,
+        century_known: true,
     })
 }
 

@@ -1,9 +1,10 @@
-//! Pairwise comparison of two prepared records: a level, a score and the reasons that decided.
+//! Pairwise comparison of two prepared records: one level per field (the comparison vector of
+//! the Fellegi–Sunter model in `model.rs`), plus the notes the reasons need.
 
 use serde::{Deserialize, Serialize};
 
-use super::names::{compare_first, is_typo, FirstName};
-use super::prepare::{countries_differ, Addr, Detail, Prepared};
+use super::names::{compare_first, is_typo, FirstName, FirstNameKey};
+use super::prepare::{countries_differ, Addr, Birth, Detail, Prepared};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -35,50 +36,144 @@ pub struct Pair {
     pub reasons: Vec<String>,
 }
 
-/// How the names relate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum NameMatch {
-    None,
-    /// Neither record has a name: addresses alone speak.
-    Unknown,
-    /// Same last name, first name only an initial, a weak nickname, a typo, or missing.
-    Weak,
-    /// Same person's name: equal, nickname, spelling variant, swapped, one typo.
-    Strong,
+/// Fields of the comparison vector, in order.
+pub const LAST: usize = 0;
+pub const FIRST: usize = 1;
+pub const PLACE: usize = 2;
+pub const PHONE: usize = 3;
+pub const EMAIL: usize = 4;
+pub const BIRTH: usize = 5;
+pub const TAX: usize = 6;
+pub const GENDER: usize = 7;
+pub const FIELDS: usize = 8;
+/// Levels per field (see `compare`); the last level of each is "different".
+pub const LEVELS: [usize; FIELDS] = [4, 6, 6, 3, 3, 3, 2, 2];
+/// The field is missing on one side (or both): it weighs nothing.
+pub const NULL: u8 = u8::MAX;
+
+/// Notes on a comparison that its levels do not say (for reasons and hard rules).
+pub mod note {
+    pub const SWAPPED: u16 = 1;
+    pub const STREET_TYPO: u16 = 2;
+    pub const CITY_TYPO: u16 = 4;
+    pub const FIRST_MISSING: u16 = 8;
+    /// Neither record has a name: the addresses alone speak.
+    pub const NO_NAMES: u16 = 16;
+    /// One record has neither street nor city anywhere.
+    pub const NOWHERE: u16 = 32;
+    /// Equal valid tax codes, both consistent with their names.
+    pub const SAME_TAX: u16 = 64;
+    /// Different valid tax codes, both consistent with their names: two people.
+    pub const DIFFERENT_TAX: u16 = 128;
+    pub const NICKNAME_WEAK: u16 = 256;
 }
 
-fn compare_names(a: &Prepared, b: &Prepared, reasons: &mut Vec<&'static str>) -> NameMatch {
-    if !a.has_name() && !b.has_name() {
-        return NameMatch::Unknown;
+/// Levels of one pair, field by field (`NULL` where a side is missing) and notes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Comparison {
+    pub gamma: [u8; FIELDS],
+    pub notes: u16,
+}
+
+/// Last names: 0 equal, 1 one typo (or Jaro-Winkler ≥ 0.93), 2 similar (≥ 0.85), 3 different.
+fn last_level(a: &str, b: &str) -> u8 {
+    if a.is_empty() || b.is_empty() {
+        return NULL;
     }
-    if !a.has_name() || !b.has_name() {
-        return NameMatch::None;
+    if a == b {
+        return 0;
     }
-    let direct = last_names(&a.last_compact, &b.last_compact);
-    let swapped = last_names(&a.last_compact, &b.first_key.compact)
-        .min(last_names(&b.last_compact, &a.first_key.compact));
-    let first = compare_first(&a.first_key, &b.first_key);
-    let mut best = (NameMatch::None, Vec::new());
-    if let Some(last_typo) = direct {
-        let m = judge(first, last_typo, a, b);
-        best = m;
+    if is_typo(a, b) {
+        return 1;
     }
-    if swapped.is_some()
-        && best.0 < NameMatch::Strong
-        && !a.first_key.is_empty()
-        && !b.first_key.is_empty()
-    {
-        // Mario Rossi written as last name Mario, first name Rossi.
-        let other_first = last_names(&a.first_key.compact, &b.last_compact);
-        if let (Some(t1), Some(t2)) = (swapped, other_first) {
-            let mut r = vec!["swapped_names"];
-            if t1 || t2 {
-                r.push("name_typo");
+    let jw = strsim::jaro_winkler(a, b);
+    if jw >= 0.93 {
+        1
+    } else if jw >= 0.85 {
+        2
+    } else {
+        3
+    }
+}
+
+/// First names: 0 equal, 1 nickname or spelling variant, 2 typo (one edit, `Luc` for `Luca`),
+/// 3 similar (Jaro-Winkler ≥ 0.88, `Ysain` for `Yasmin`), 4 initial, first element of a compound,
+/// weak nickname or missing on one side, 5 different. Two common names of their own (Marco,
+/// Mirco) are always different, however close.
+fn first_level(a: &FirstNameKey, b: &FirstNameKey, notes: &mut u16) -> u8 {
+    if a.is_empty() && b.is_empty() {
+        return NULL;
+    }
+    if a.is_empty() || b.is_empty() {
+        *notes |= note::FIRST_MISSING;
+        return 4;
+    }
+    match compare_first(a, b) {
+        FirstName::Equal => 0,
+        FirstName::Nickname => 1,
+        FirstName::Typo => 2,
+        FirstName::WeakNickname => {
+            *notes |= note::NICKNAME_WEAK;
+            4
+        }
+        FirstName::Initial => 4,
+        FirstName::Different if a.known && b.known => 5,
+        FirstName::Different => {
+            let (x, y) = (a.compact.as_str(), b.compact.as_str());
+            let jw = strsim::jaro_winkler(x, y);
+            let one_edit = strsim::osa_distance(x, y) <= 1 && x.len().min(y.len()) >= 3;
+            if one_edit && jw >= 0.9 {
+                2
+            } else if jw >= 0.88 {
+                3
+            } else {
+                5
             }
-            best = (NameMatch::Strong, r);
         }
     }
-    if best.0 == NameMatch::None {
+}
+
+/// First names written in the last-name field and the other way round: string levels only.
+fn swapped_first_level(a: &str, b: &str) -> u8 {
+    if a.is_empty() || b.is_empty() {
+        return NULL;
+    }
+    if a == b {
+        0
+    } else if is_typo(a, b) {
+        2
+    } else {
+        5
+    }
+}
+
+/// (last, first) levels, trying the names as written and swapped.
+fn names(a: &Prepared, b: &Prepared, notes: &mut u16) -> (u8, u8) {
+    if !a.has_name() && !b.has_name() && a.first_key.is_empty() && b.first_key.is_empty() {
+        *notes |= note::NO_NAMES;
+        return (NULL, NULL);
+    }
+    let mut direct_notes = 0;
+    let direct = (
+        last_level(&a.last_compact, &b.last_compact),
+        first_level(&a.first_key, &b.first_key, &mut direct_notes),
+    );
+    let sum = |(l, f): (u8, u8)| l as u16 + f as u16;
+    let mut best = direct;
+    let mut best_notes = direct_notes;
+    if direct.0 != 0 || direct.1 > 1 {
+        if !a.first_key.is_empty() && !b.first_key.is_empty() {
+            let swapped = (
+                last_level(&a.last_compact, &b.first_key.compact)
+                    .max(last_level(&a.first_key.compact, &b.last_compact)),
+                swapped_first_level(&a.first_key.compact, &b.last_compact)
+                    .max(swapped_first_level(&b.first_key.compact, &a.last_compact)),
+            );
+            if swapped.0 <= 1 && swapped.1 <= 2 && sum(swapped) < sum(best) {
+                best = swapped;
+                best_notes = note::SWAPPED;
+            }
+        }
         // One field holding the whole name ("Rossi Mario") against two fields.
         fn words(p: &Prepared) -> Vec<&str> {
             let mut w: Vec<&str> = p
@@ -90,138 +185,169 @@ fn compare_names(a: &Prepared, b: &Prepared, reasons: &mut Vec<&'static str>) ->
             w.sort_unstable();
             w
         }
-        if words(a) == words(b) {
-            best = (NameMatch::Strong, vec!["same_name"]);
+        if best != (0, 0) && words(a) == words(b) {
+            best = (0, 0);
+            best_notes = 0;
         }
     }
-    reasons.extend(best.1);
+    *notes |= best_notes;
+    best
+}
+
+/// Place: 0 same street and number, 1 same street and a number missing, 2 same street and
+/// different numbers, 3 same city and a street missing, 4 same city and different streets,
+/// 5 elsewhere. The best pair of addresses counts.
+fn place_level(a: &Prepared, b: &Prepared, notes: &mut u16) -> u8 {
+    if a.addresses.is_empty() || b.addresses.is_empty() {
+        return NULL;
+    }
+    let mut best = (5u8, 0u16);
+    for x in &a.addresses {
+        for y in &b.addresses {
+            let mut n = 0;
+            let l = address_level(x, y, &mut n);
+            if l < best.0 || (l == best.0 && n.count_ones() < best.1.count_ones()) {
+                best = (l, n);
+            }
+        }
+    }
+    *notes |= best.1;
     best.0
 }
 
-/// Some(false) equal, Some(true) one typo apart, None different.
-fn last_names(a: &str, b: &str) -> Option<bool> {
-    if a.is_empty() || b.is_empty() {
-        return None;
-    }
-    if a == b {
-        Some(false)
-    } else if is_typo(a, b) {
-        Some(true)
-    } else {
-        None
-    }
-}
-
-fn judge(
-    first: FirstName,
-    last_typo: bool,
-    a: &Prepared,
-    b: &Prepared,
-) -> (NameMatch, Vec<&'static str>) {
-    let mut r = Vec::new();
-    let strong = match first {
-        FirstName::Equal => {
-            r.push("same_name");
-            true
-        }
-        FirstName::Nickname => {
-            r.push("nickname");
-            true
-        }
-        FirstName::Typo => {
-            r.push("name_typo");
-            !last_typo
-        }
-        FirstName::WeakNickname => {
-            r.push("nickname");
-            false
-        }
-        FirstName::Initial if a.first_key.is_empty() && b.first_key.is_empty() => {
-            // Companies and surname-only records: the whole name is the last name.
-            r.push("same_name");
-            true
-        }
-        FirstName::Initial => {
-            r.push(if a.first_key.is_empty() || b.first_key.is_empty() {
-                "first_name_missing"
-            } else {
-                "first_name_initial"
-            });
-            false
-        }
-        FirstName::Different => return (NameMatch::None, Vec::new()),
-    };
-    if last_typo && !r.contains(&"name_typo") {
-        r.push("name_typo");
-    }
-    (
-        if strong {
-            NameMatch::Strong
-        } else {
-            NameMatch::Weak
-        },
-        r,
-    )
-}
-
-/// How two addresses relate, best first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Place {
-    None,
-    /// Same city; at least one has no street.
-    City,
-    /// Same street; number missing on one side or different.
-    Street,
-    /// Same street and house number.
-    Full,
-}
-
-fn compare_addresses(a: &Addr, b: &Addr, reasons: &mut Vec<&'static str>) -> Place {
+fn address_level(a: &Addr, b: &Addr, notes: &mut u16) -> u8 {
     if countries_differ(&a.country, &b.country) {
-        return Place::None;
+        return 5;
     }
-    // Cities the register did not resolve stay as folded names: one typo apart is one city
-    // (a cadastral code never is: it has digits).
+    // Cities the register did not resolve (abroad, or misspelt) stay as folded names: a typo or
+    // a close spelling is one city (a cadastral code never is: it has digits).
     let named = |c: &str| !c.is_empty() && !c.chars().any(|x| x.is_ascii_digit());
-    let same_city = (!a.city.is_empty() && a.city == b.city)
-        || (named(&a.city)
-            && named(&b.city)
-            && is_typo(&a.city.replace(' ', ""), &b.city.replace(' ', "")))
-        || ((a.city.is_empty() || b.city.is_empty())
-            && !a.postcode.is_empty()
-            && a.postcode == b.postcode);
+    let city_typo = a.city != b.city
+        && named(&a.city)
+        && named(&b.city)
+        && (is_typo(&a.city.replace(' ', ""), &b.city.replace(' ', ""))
+            || strsim::jaro_winkler(&a.city, &b.city) >= 0.92);
+    let same_postcode = !a.postcode.is_empty() && a.postcode == b.postcode;
+    let same_city = (!a.city.is_empty() && a.city == b.city) || city_typo || same_postcode;
     if !same_city {
-        return Place::None;
+        return 5;
+    }
+    if city_typo && !same_postcode {
+        *notes |= note::CITY_TYPO;
     }
     if a.street.is_empty() || b.street.is_empty() {
-        reasons.push("same_city");
-        return Place::City;
+        return 3;
     }
-    let equal = a.streets().any(|x| b.streets().any(|y| x == y));
-    let street_typo = if equal {
-        false
-    } else if a
-        .streets()
-        .any(|x| b.streets().any(|y| similar_streets(x, y)))
-    {
-        true
-    } else {
-        return Place::None;
-    };
-    if street_typo {
-        reasons.push("street_typo");
+    if !a.streets().any(|x| b.streets().any(|y| x == y)) {
+        if a.streets()
+            .any(|x| b.streets().any(|y| similar_streets(x, y)))
+        {
+            *notes |= note::STREET_TYPO;
+        } else {
+            return 4;
+        }
     }
     if !a.number.is_empty() && a.number == b.number {
-        reasons.push("same_address");
-        return Place::Full;
-    }
-    reasons.push("same_street");
-    reasons.push(if a.number.is_empty() || b.number.is_empty() {
-        "house_number_missing"
+        0
+    } else if a.number.is_empty() || b.number.is_empty() {
+        1
     } else {
-        "house_number_different"
-    });
-    Place::Street
+        2
+    }
+}
+
+/// 0 a personal detail shared, 1 only a place's (landline, info@), 2 none shared.
+fn detail_level(a: &[Detail], b: &[Detail]) -> u8 {
+    if a.is_empty() || b.is_empty() {
+        return NULL;
+    }
+    match shared_detail(a, b) {
+        Some(true) => 0,
+        Some(false) => 1,
+        None => 2,
+    }
+}
+
+/// 0 same date; 1 a slip of the pen: day and month swapped, or one of day, month and year
+/// off (the year by one digit: 1965 for 1956, 1957; never the 28 years between father and son);
+/// 2 different.
+fn birth_level(a: &Prepared, b: &Prepared) -> u8 {
+    let (Some(x), Some(y)) = (&a.birth, &b.birth) else {
+        return NULL;
+    };
+    birth_dates(x, y)
+}
+
+/// Two birth dates that are surely two people's.
+pub fn births_differ(x: &Birth, y: &Birth) -> bool {
+    birth_dates(x, y) == 2
+}
+
+fn birth_dates(x: &Birth, y: &Birth) -> u8 {
+    let (year, month, day) = x.agreeing(y);
+    let year_slip = || {
+        let (p, q) = (format!("{:04}", x.year), format!("{:04}", y.year));
+        x.century_known && y.century_known && strsim::osa_distance(&p, &q) == 1
+    };
+    match (year, month, day) {
+        (true, true, true) => 0,
+        (true, _, _) if x.day == y.month && x.month == y.day => 1,
+        (true, true, false) | (true, false, true) => 1,
+        (false, true, true) if year_slip() => 1,
+        _ => 2,
+    }
+}
+
+/// The comparison vector of two records; None when they can never be one (different
+/// countries everywhere, a name on one side only).
+pub fn compare(a: &Prepared, b: &Prepared) -> Option<Comparison> {
+    if countries_differ(&a.country, &b.country)
+        && a.addresses.iter().all(|x| {
+            b.addresses
+                .iter()
+                .all(|y| countries_differ(&x.country, &y.country))
+        })
+    {
+        return None;
+    }
+    // A name on one side only: a person against an anonymous line (a shop, a switchboard).
+    let named = |p: &Prepared| p.has_name() || !p.first_key.is_empty();
+    if named(a) != named(b) {
+        return None;
+    }
+    let mut notes = 0u16;
+    let mut gamma = [NULL; FIELDS];
+    (gamma[LAST], gamma[FIRST]) = names(a, b, &mut notes);
+    gamma[PLACE] = place_level(a, b, &mut notes);
+    gamma[PHONE] = detail_level(&a.phones, &b.phones);
+    gamma[EMAIL] = detail_level(&a.emails, &b.emails);
+    gamma[BIRTH] = birth_level(a, b);
+    if let (Some(ta), Some(tb)) = (&a.tax, &b.tax) {
+        let consistent = ta.consistent && tb.consistent;
+        if ta.code == tb.code {
+            gamma[TAX] = 0;
+            if consistent {
+                notes |= note::SAME_TAX;
+            }
+        } else if consistent {
+            gamma[TAX] = 1;
+            notes |= note::DIFFERENT_TAX;
+        }
+    }
+    // Declared (or tax-code) gender first; the gender of two common first names otherwise.
+    gamma[GENDER] = match ((a.gender, b.gender), (a.name_gender, b.name_gender)) {
+        ((Some(x), Some(y)), _) | (_, (Some(x), Some(y))) => u8::from(x != y),
+        _ => NULL,
+    };
+    let nowhere = |p: &Prepared| {
+        p.addresses
+            .iter()
+            .all(|x| x.street.is_empty() && x.city.is_empty())
+    };
+    if nowhere(a) || nowhere(b) {
+        notes |= note::NOWHERE;
+    }
+    Some(Comparison { gamma, notes })
 }
 
 /// Street names one or two typos apart, or one written with an initial (Via G. Verdi).
@@ -263,110 +389,6 @@ fn shared_detail(a: &[Detail], b: &[Detail]) -> Option<bool> {
         }
     }
     found
-}
-
-/// Compares two records; None when they do not match at any level.
-pub fn score(a: &Prepared, b: &Prepared) -> Option<(Level, u8, Vec<&'static str>)> {
-    let mut reasons: Vec<&'static str> = Vec::new();
-    if countries_differ(&a.country, &b.country)
-        && a.addresses.iter().all(|x| {
-            b.addresses
-                .iter()
-                .all(|y| countries_differ(&x.country, &y.country))
-        })
-    {
-        return None;
-    }
-    // Tax codes decide first: equal and consistent with the names is certain.
-    let mut cap = Level::Certain;
-    if let (Some(ta), Some(tb)) = (&a.tax, &b.tax) {
-        if ta.consistent && tb.consistent {
-            if ta.code == tb.code {
-                return Some((Level::Certain, 100, vec!["same_tax_code"]));
-            }
-            reasons.push("different_tax_codes");
-            cap = Level::Ambiguous;
-        }
-    }
-    if let (Some(ga), Some(gb)) = (a.gender, b.gender) {
-        if ga != gb {
-            reasons.push("different_gender");
-            cap = Level::Ambiguous;
-        }
-    }
-    let name = compare_names(a, b, &mut reasons);
-    if name == NameMatch::None {
-        return None;
-    }
-
-    let mut place = Place::None;
-    let mut place_reasons: Vec<&'static str> = Vec::new();
-    for x in &a.addresses {
-        for y in &b.addresses {
-            let mut r = Vec::new();
-            let p = compare_addresses(x, y, &mut r);
-            if p > place || (p == place && r.len() < place_reasons.len()) {
-                place = p;
-                place_reasons = r;
-            }
-        }
-    }
-    reasons.extend(place_reasons);
-    let mut level: Option<Level> = match (name, place) {
-        (_, Place::None) => None,
-        (NameMatch::Strong, Place::Full) => Some(Level::Certain),
-        (NameMatch::Weak, Place::Full) => Some(Level::Probable),
-        (NameMatch::Unknown, Place::Full) => Some(Level::Ambiguous),
-        (NameMatch::Strong | NameMatch::Weak, Place::Street) => Some(Level::Ambiguous),
-        (NameMatch::Strong, Place::City) => Some(Level::Ambiguous),
-        _ => None,
-    };
-    let mut points: u32 = match place {
-        Place::Full => 50,
-        Place::Street => 30,
-        Place::City => 15,
-        Place::None => 0,
-    };
-    points += match name {
-        NameMatch::Strong => 40,
-        NameMatch::Weak => 25,
-        _ => 0,
-    };
-
-    // Phones and e-mails count only between people with the same name.
-    if name == NameMatch::Strong {
-        for (kind, found) in [
-            ("phone", shared_detail(&a.phones, &b.phones)),
-            ("email", shared_detail(&a.emails, &b.emails)),
-        ] {
-            let Some(personal) = found else { continue };
-            let (l, code, p) = match (personal, kind) {
-                (true, "phone") => (Level::Probable, "same_phone", 35),
-                (true, _) => (Level::Probable, "same_email", 35),
-                (false, "phone") => (Level::Ambiguous, "shared_phone", 15),
-                (false, _) => (Level::Ambiguous, "shared_email", 15),
-            };
-            reasons.push(code);
-            points += p;
-            level = level.max(Some(l));
-        }
-    }
-    let mut level = level?;
-    let nowhere = |p: &Prepared| {
-        p.addresses
-            .iter()
-            .all(|x| x.street.is_empty() && x.city.is_empty())
-    };
-    if level == Level::Certain && (nowhere(a) || nowhere(b)) {
-        level = Level::Probable;
-    }
-    level = level.min(cap);
-    let points = match level {
-        Level::Certain => points.clamp(90, 99),
-        Level::Probable => points.clamp(60, 89),
-        Level::Ambiguous => points.clamp(30, 59),
-    };
-    Some((level, points as u8, reasons))
 }
 
 #[cfg(test)]

@@ -39,7 +39,7 @@ pub use compare::{compare, consistent_with, Comparison};
 pub use dates::parse_birth_date;
 pub use extract::{extract, Extraction};
 pub use generate::{generate, parse_gender, GenerateError, Generated, Person};
-pub use place::{BirthPlace, PlaceOption};
+pub use place::{BirthPlace, PlaceOption, Standing};
 pub use validate::{validate, Decoded, Validation};
 
 use crate::register::Register;
@@ -132,10 +132,25 @@ pub struct ItemResult {
     /// Today's name of a municipality renamed since the birth date.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current_name: Option<String>,
+    /// Province of the municipality today, when it differs from `province` (the one of the birth date).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_province: Option<String>,
+    /// Full province names for the comment texts (`province`, and today's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub province_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_province_name: Option<String>,
+    /// The day the place became a municipality (again) after the birth date.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub differences: Option<Vec<&'static str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub options: Option<Vec<PlaceOption>>,
+    /// Comment codes on the place of birth, then and today: place_not_yet (not yet a municipality on the
+    /// birth date), place_absorbed (part of another municipality then), place_ceased_before (suppressed
+    /// before the birth date), place_today (named or placed otherwise today).
+    pub comments: Vec<&'static str>,
     /// Note codes: homocode, place_ceased, place_renamed, place_not_in_force, place_part_of, italy_needs_municipality,
     /// transliteration, ambiguous_year, unreadable_gender, unreadable_birth_date, unreadable_birth_place.
     pub notes: Vec<&'static str>,
@@ -211,11 +226,28 @@ fn put_place(r: &mut ItemResult, p: &BirthPlace) {
             r.notes.push("place_renamed");
         }
     }
-    if p.in_force == Some(false) {
+    // the comment on the place's history says what "not in force" meant
+    if p.in_force == Some(false) && p.standing.is_none() {
         r.notes.push("place_not_in_force");
     }
     if p.part_of {
         r.notes.push("place_part_of");
+    }
+    r.province_name = p.province_name.clone();
+    r.since = p.since.clone();
+    match p.standing {
+        Some(Standing::NotYet) => r.comments.push("place_not_yet"),
+        Some(Standing::Absorbed) => r.comments.push("place_absorbed"),
+        Some(Standing::Ceased) => r.comments.push("place_ceased_before"),
+        None => {}
+    }
+    if p.current_province.is_some()
+        && (p.current_province != p.province || p.current_name.is_some() || p.standing.is_some())
+    {
+        r.current_name = p.current_name.clone();
+        r.current_province = p.current_province.clone();
+        r.current_province_name = p.current_province_name.clone();
+        r.comments.push("place_today");
     }
 }
 

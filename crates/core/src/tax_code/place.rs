@@ -27,6 +27,29 @@ pub struct BirthPlace {
     pub in_force: Option<bool>,
     /// The typed place did not exist on the birth date: this is the municipality it was part of.
     pub part_of: bool,
+    /// Province abbreviation today; None abroad and for a municipality that no longer exists.
+    pub current_province: Option<String>,
+    /// Full names of `province` and `current_province` where the register knows them (not for
+    /// provinces suppressed before the ISTAT list: Carbonia-Iglesias, Pola...).
+    pub province_name: Option<String>,
+    pub current_province_name: Option<String>,
+    /// What the place was on the birth date when it was not a municipality of its own then.
+    pub standing: Option<Standing>,
+    /// The day it became a municipality (again) after the birth date, for `NotYet` and `Absorbed`.
+    pub since: Option<String>,
+}
+
+/// A place that was not a municipality of its own on the birth date, read from the periods of the
+/// ANPR archive: the date falls before its first period, between two, or after the last.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Standing {
+    /// Not yet created: its territory belonged to another municipality (Nuxis before 1958).
+    NotYet,
+    /// Merged into another municipality then, re-established later (Casagiove 1928-1946).
+    Absorbed,
+    /// Suppressed before the birth date.
+    Ceased,
 }
 
 /// One candidate of an ambiguous place name.
@@ -68,7 +91,7 @@ pub fn place_of_code(
     register
         .municipalities
         .by_cadastral(&code)
-        .map(|r| municipality_place(r, date))
+        .map(|r| municipality_place(register, r, date))
 }
 
 /// Whether a cadastral code names a municipality or a country (any time).
@@ -106,6 +129,11 @@ fn country_place(c: &Country, date: Option<NaiveDate>) -> BirthPlace {
         current_name: None,
         in_force: date.map(|d| country_in_force(c, &iso(d))),
         part_of: false,
+        current_province: None,
+        province_name: None,
+        current_province_name: None,
+        standing: None,
+        since: None,
     }
 }
 
@@ -114,17 +142,68 @@ fn country_in_force(c: &Country, iso_date: &str) -> bool {
         && (c.valid_to.is_empty() || iso_date < c.valid_to.as_str())
 }
 
-fn municipality_place(r: &MunicipalityRecord, date: Option<NaiveDate>) -> BirthPlace {
+fn municipality_place(
+    register: &Register,
+    r: &MunicipalityRecord,
+    date: Option<NaiveDate>,
+) -> BirthPlace {
     let iso_date = date.map(iso);
-    let (name, province) = r
+    let (mut name, mut province) = r
         .name_on(iso_date.as_deref())
         .map(|(n, p)| (n.to_string(), p.to_string()))
         .unwrap_or_default();
+    let in_force = iso_date.as_deref().map(|d| r.period_on(d).is_some());
+    let mut standing = None;
+    let mut since = None;
+    if let (Some(day), Some(false)) = (iso_date.as_deref(), in_force) {
+        let before = r
+            .periods
+            .iter()
+            .filter(|p| p.valid_to.as_str() < day)
+            .max_by(|a, b| a.valid_to.cmp(&b.valid_to));
+        let after = r
+            .periods
+            .iter()
+            .filter(|p| p.valid_from.as_str() > day)
+            .min_by(|a, b| a.valid_from.cmp(&b.valid_from));
+        standing = Some(match (before, after) {
+            (None, Some(_)) => Standing::NotYet,
+            (Some(_), Some(_)) => Standing::Absorbed,
+            _ => Standing::Ceased,
+        });
+        since = after.map(|p| p.valid_from.clone());
+        // Named as it was last before the date (or first after); its territory lay in the province
+        // it was in on either side, when that province existed on the date.
+        if let Some(p) = before.or(after) {
+            name = p.name.clone();
+        }
+        province = [before, after]
+            .into_iter()
+            .flatten()
+            .map(|p| p.province.clone())
+            .find(|p| province_existed(register, p, day))
+            .unwrap_or_default();
+    }
     let current_name = r
         .current
         .as_ref()
         .filter(|c| c.name != name && fold(&c.name) != fold(&name))
         .map(|c| c.name.clone());
+    let current_province = r
+        .current
+        .as_ref()
+        .map(|c| c.province.clone())
+        .filter(|p| !p.is_empty());
+    let current_province_name = r
+        .current
+        .as_ref()
+        .map(|c| c.province_name.clone())
+        .filter(|p| !p.is_empty());
+    let province_name = if current_province.as_deref() == Some(province.as_str()) {
+        current_province_name.clone()
+    } else {
+        province_name_of(register, &province)
+    };
     BirthPlace {
         cadastral_code: r.cadastral_code.clone(),
         name,
@@ -133,9 +212,39 @@ fn municipality_place(r: &MunicipalityRecord, date: Option<NaiveDate>) -> BirthP
         iso3: None,
         ceased: r.current.is_none(),
         current_name,
-        in_force: iso_date.as_deref().map(|d| r.period_on(d).is_some()),
+        in_force,
         part_of: false,
+        current_province,
+        province_name,
+        current_province_name,
+        standing,
+        since,
     }
+}
+
+/// Whether any municipality was in `province` on `iso_date`: a province suppressed then (Caserta
+/// 1927-1945) or created later (Sud Sardegna 2016) did not hold the territory on that day.
+fn province_existed(register: &Register, province: &str, iso_date: &str) -> bool {
+    !province.is_empty()
+        && register.municipalities.records.iter().any(|r| {
+            r.periods
+                .iter()
+                .any(|p| p.province == province && p.covers(iso_date))
+        })
+}
+
+/// The full name of a province by its abbreviation, from the municipalities in it today.
+fn province_name_of(register: &Register, province: &str) -> Option<String> {
+    if province.is_empty() {
+        return None;
+    }
+    register
+        .municipalities
+        .records
+        .iter()
+        .filter_map(|r| r.current.as_ref())
+        .find(|c| c.province == province && !c.province_name.is_empty())
+        .map(|c| c.province_name.clone())
 }
 
 fn looks_like_cadastral(text: &str) -> bool {
@@ -170,8 +279,8 @@ fn province_fits(r: &MunicipalityRecord, province: &str) -> bool {
         || r.periods.iter().any(|p| p.province == province)
 }
 
-fn option_of(r: &MunicipalityRecord, date: NaiveDate) -> PlaceOption {
-    let p = municipality_place(r, Some(date));
+fn option_of(register: &Register, r: &MunicipalityRecord, date: NaiveDate) -> PlaceOption {
+    let p = municipality_place(register, r, Some(date));
     PlaceOption {
         cadastral_code: p.cadastral_code,
         name: p.name,
@@ -285,10 +394,10 @@ pub fn resolve(
                 provinces.dedup();
                 absent.push((name.clone(), provinces));
             }
-            [one] => return Ok(municipality_place(one, Some(date))),
+            [one] => return Ok(municipality_place(register, one, Some(date))),
             many => {
                 let mut options: Vec<PlaceOption> =
-                    many.iter().map(|r| option_of(r, date)).collect();
+                    many.iter().map(|r| option_of(register, r, date)).collect();
                 options.sort_by(|a, b| (&a.name, &a.province).cmp(&(&b.name, &b.province)));
                 return Err(PlaceError::Ambiguous(options));
             }
@@ -298,13 +407,13 @@ pub fn resolve(
         match merged_into(register, name, provinces, &day).as_slice() {
             [] => {}
             [one] => {
-                let mut place = municipality_place(one, Some(date));
+                let mut place = municipality_place(register, one, Some(date));
                 place.part_of = true;
                 return Ok(place);
             }
             many => {
                 return Err(PlaceError::Ambiguous(
-                    many.iter().map(|r| option_of(r, date)).collect(),
+                    many.iter().map(|r| option_of(register, r, date)).collect(),
                 ))
             }
         }

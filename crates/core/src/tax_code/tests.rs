@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 
 use super::code::{check_char, homocode_letter, NUMERIC_POSITIONS};
 use super::*;
@@ -772,4 +772,137 @@ fn no_input_makes_it_panic() {
             }
         }
     }
+}
+
+/// A code for a cadastral code and a birth date, check character computed.
+fn code_for(date: NaiveDate, cadastral: &str) -> String {
+    let mut code = format!(
+        "RSSMRA{:02}{}{:02}{}",
+        date.year().rem_euclid(100),
+        super::code::month_letter(date.month()) as char,
+        date.day(),
+        cadastral
+    );
+    let check = check_char(code.as_bytes()).unwrap();
+    code.push(check as char);
+    code
+}
+
+fn extracted(reg: &Register, code: &str) -> ItemResult {
+    process(
+        reg,
+        Action::Extract,
+        &BatchItem {
+            tax_code: Some(code.to_string()),
+            ..Default::default()
+        },
+        today(),
+    )
+}
+
+#[test]
+fn place_absorbed_on_the_birth_date_is_named_with_the_province_of_that_date() {
+    let Some(reg) = register() else { return };
+    // Casagiove was part of Caserta, then in the province of Napoli, from 1928 to 1946 (ANPR archive)
+    let e = extracted(reg, &code_for(d(1942, 3, 10), "B860"));
+    assert!(e.ok, "{e:?}");
+    assert_eq!(e.place.as_deref(), Some("Casagiove"));
+    assert_eq!(e.province.as_deref(), Some("NA"));
+    assert_eq!(e.current_province.as_deref(), Some("CE"));
+    assert_eq!(e.comments, vec!["place_absorbed", "place_today"]);
+    assert_eq!(e.since.as_deref(), Some("1946-11-12"));
+    assert!(!e.notes.contains(&"place_not_in_force"));
+}
+
+#[test]
+fn place_not_yet_a_municipality_is_named_with_the_province_of_that_date() {
+    let Some(reg) = register() else { return };
+    // Nuxis became a municipality in 1934 (the ANPR archive from 1958, the municipalities patch before), in the province of
+    // Cagliari; today Sud Sardegna
+    let e = extracted(reg, &code_for(d(1930, 6, 1), "F991"));
+    assert_eq!(e.birth_date.as_deref(), Some("1930-06-01"));
+    assert_eq!(e.place.as_deref(), Some("Nuxis"));
+    assert_eq!(e.province.as_deref(), Some("CA"));
+    assert_eq!(e.current_province.as_deref(), Some("SU"));
+    assert_eq!(e.comments, vec!["place_not_yet", "place_today"]);
+    assert_eq!(e.since.as_deref(), Some("1934-01-01"));
+    // the same code of someone born when Nuxis was in Carbonia-Iglesias (2006-2016)
+    let e = extracted(reg, &code_for(d(2010, 6, 1), "F991"));
+    assert_eq!(e.province.as_deref(), Some("CI"));
+    assert_eq!(e.current_province.as_deref(), Some("SU"));
+    assert_eq!(e.comments, vec!["place_today"]);
+    // and today: nothing to say
+    let e = extracted(reg, &code_for(d(2020, 6, 1), "F991"));
+    assert_eq!(e.province.as_deref(), Some("SU"));
+    assert!(e.comments.is_empty(), "{:?}", e.comments);
+    assert_eq!(e.current_province, None);
+}
+
+/// Every municipality of the archive with a date outside its periods: the province given is one that held
+/// municipalities on that date (never one created later or suppressed then), and a comment says why.
+#[test]
+fn every_place_outside_its_periods_gets_a_province_of_that_date_and_a_comment() {
+    let Some(reg) = register() else { return };
+    let held = |province: &str, day: &str| {
+        reg.municipalities.records.iter().any(|r| {
+            r.periods
+                .iter()
+                .any(|p| p.province == province && p.covers(day))
+        })
+    };
+    let (mut checked, mut named) = (0, 0);
+    for r in reg
+        .municipalities
+        .records
+        .iter()
+        .filter(|r| r.current.is_some())
+    {
+        let mut periods = r.periods.clone();
+        periods.sort_by(|a, b| a.valid_from.cmp(&b.valid_from));
+        // a day in the first gap of at least two years between periods, else two years before the first
+        let gap = periods.windows(2).find_map(|w| {
+            let end = NaiveDate::parse_from_str(&w[0].valid_to, "%Y-%m-%d").ok()?;
+            let start = NaiveDate::parse_from_str(&w[1].valid_from, "%Y-%m-%d").ok()?;
+            (start - end)
+                .num_days()
+                .gt(&730)
+                .then(|| end + chrono::Days::new(365))
+        });
+        let first = periods
+            .first()
+            .and_then(|p| NaiveDate::parse_from_str(&p.valid_from, "%Y-%m-%d").ok())
+            .filter(|f| f.year() > 1905)
+            .map(|f| f - chrono::Days::new(730));
+        let Some(day) = gap.or(first) else { continue };
+        if day.year() < 1901 {
+            continue;
+        }
+        let e = extracted(reg, &code_for(day, &r.cadastral_code));
+        let Some(place) = e.place.as_deref() else {
+            continue;
+        };
+        if e.birth_date.as_deref() != Some(day.to_string().as_str()) {
+            continue; // the other century fits the place: not this case
+        }
+        checked += 1;
+        assert!(!place.is_empty());
+        let want = if gap.is_some() {
+            "place_absorbed"
+        } else {
+            "place_not_yet"
+        };
+        assert_eq!(
+            e.comments.first(),
+            Some(&want),
+            "{} {day}",
+            r.cadastral_code
+        );
+        if let Some(p) = e.province.as_deref() {
+            assert!(held(p, &day.to_string()), "{} {day}: {p}", r.cadastral_code);
+            named += 1;
+        }
+    }
+    assert!(checked > 300, "checked {checked}");
+    // the province of the date is known for nearly all of them
+    assert!(named * 10 > checked * 9, "named {named} of {checked}");
 }

@@ -1,0 +1,42 @@
+import { getHeapStatistics } from 'node:v8';
+
+import underPressure from '@fastify/under-pressure';
+import type { FastifyInstance } from 'fastify';
+
+import type { ServiceConfig } from '../config.js';
+import { ApiError } from './errors.js';
+
+/** Seconds a client is told to wait by a 503 (Retry-After). */
+export const OVERLOAD_RETRY_AFTER_S = 5;
+
+/** The default heap ceiling: 3/4 of what V8 may grow to, so a 503 comes before an out-of-memory crash. */
+export function defaultMaxHeapUsedBytes(): number {
+  return Math.floor(getHeapStatistics().heap_size_limit * 0.75);
+}
+
+/**
+ * Refuses new requests with 503 `overloaded` and Retry-After instead of queueing them without bound: when
+ * more than `maxInFlight` requests are being served, when the event loop lags by more than
+ * `maxEventLoopDelayMs`, or when the V8 heap holds more than `maxHeapUsedBytes` (@fastify/under-pressure).
+ */
+export async function registerOverloadGuard(app: FastifyInstance, config: ServiceConfig): Promise<void> {
+  const limits = config.overload;
+  let inFlight = 0;
+  app.addHook('onRequest', async (_req, reply) => {
+    if (inFlight >= limits.maxInFlight) throw overloadedError();
+    inFlight++;
+    // 'close' comes once per response, sent or aborted: the count cannot leak
+    reply.raw.once('close', () => inFlight--);
+  });
+  await app.register(underPressure, {
+    maxEventLoopDelay: limits.maxEventLoopDelayMs,
+    maxHeapUsedBytes: limits.maxHeapUsedBytes || defaultMaxHeapUsedBytes(),
+    sampleInterval: limits.sampleIntervalMs,
+    // its 503 error reaches the service's error handler, which answers `overloaded` (src/server.ts)
+    retryAfter: OVERLOAD_RETRY_AFTER_S,
+  });
+}
+
+export function overloadedError(): ApiError {
+  return new ApiError('overloaded', { retry_after: OVERLOAD_RETRY_AFTER_S }, null, { retry_after: OVERLOAD_RETRY_AFTER_S });
+}

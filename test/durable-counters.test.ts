@@ -1,0 +1,69 @@
+import test from 'ava';
+
+import { createAccount, createToken, hashToken } from '../src/account/tokens.js';
+import { addPack, current } from '../src/credit/ledger.js';
+import { closeState, openState } from '../src/state/db.js';
+import { startServerProcess } from './helpers/process.js';
+import { freshDataDir } from './helpers/server.js';
+
+/**
+ * Shared commits must not weaken what a 200 means: the charge and the request count are on disk before
+ * the answer leaves. A server killed with SIGKILL in the middle of a burst of single calls must hold,
+ * after the kill, at least one charge and one counted request for every 200 the client received, and at
+ * most one more for each request whose answer never came (in doubt: its commit may have landed just
+ * before the kill, like a card payment whose receipt was lost).
+ */
+test('SIGKILL during a burst of single calls: credit and token counters equal the 200s received, give or take only the unanswered', async (t) => {
+  const dataDir = await freshDataDir();
+  const db = openState(dataDir);
+  createAccount(db, 'burst');
+  addPack(db, 'burst', 'light', 1_000_000);
+  const { token } = createToken(db, 'burst');
+  const usedBefore = current(db, 'burst', 'light').used_total;
+
+  const server = await startServerProcess(dataDir, { RECAPITO_RATE_SINGLE: '1000000' });
+  const connections = 16;
+  const killAfter = 400;
+  let ok = 0;
+  let inDoubt = 0;
+  let other = 0;
+  let killed = false;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  const loop = async (worker: number) => {
+    for (let i = 0; ; i++) {
+      try {
+        const res = await fetch(`${server.url}/api/v1/phone`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ phone: `02 ${1_000_000 + worker * 100_000 + i}` }),
+        });
+        await res.arrayBuffer();
+        if (res.status === 200) ok += 1;
+        else other += 1;
+      } catch {
+        // the connection died with the server: this request's fate is unknown to the client
+        inDoubt += 1;
+        return;
+      }
+      if (ok >= killAfter && !killed) {
+        killed = true;
+        server.child.kill('SIGKILL');
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, (_, w) => loop(w)));
+  await exited;
+
+  db.root.resetReadTxn();
+  const used = current(db, 'burst', 'light').used_total - usedBefore;
+  const requests = db.tokens.get(hashToken(token))?.requests ?? -1;
+  t.log(`${ok} answered, ${inDoubt} in doubt; charged ${used}, counted ${requests}`);
+  t.is(other, 0, 'every answer before the kill was a 200');
+  t.true(ok >= killAfter, `${ok} answers`);
+  t.true(inDoubt <= connections);
+  t.true(used >= ok, `charged ${used} for ${ok} answers received: no charge lost`);
+  t.true(used <= ok + inDoubt, `charged ${used}: at most the ${inDoubt} unanswered beyond the ${ok} answered`);
+  t.true(requests >= ok, `counted ${requests} requests for ${ok} answers: no count lost`);
+  t.true(requests <= ok + inDoubt, `counted ${requests}: at most the unanswered beyond the answered`);
+  await closeState(dataDir);
+});
