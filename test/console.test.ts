@@ -152,7 +152,7 @@ test.serial('Verify: autocomplete a real Bologna street with the keyboard, pick 
   const [lat, lon] = (/(\d+\.\d{6}), (\d+\.\d{6})/.exec(text) ?? []).slice(1).map(Number);
   t.true(Math.abs((lat ?? 0) - Number(row.LAT_WGS84)) < 0.002 && Math.abs((lon ?? 0) - Number(row.LON_WGS84)) < 0.002, `coordinates ${lat}, ${lon} near the register's point`);
   t.is(await page.getByLabel('Postcode').inputValue(), postcode);
-  t.regex(text, /Charged\s+0/, 'the number refines a street already selected (and charged) in this session');
+  t.regex(text, /Charged\s+0 \(this street was already charged in this session\)/, 'the number refines a street already selected (and charged) in this session');
   const after = (await call(server, 'GET', '/api/v1/credit')).body.counters.contact.available as number;
   t.is(before - after, 1, 'one contact verification for the session and street');
   await shot('05-verify-record');
@@ -398,19 +398,19 @@ test.serial('no API token of the console ever reached the browser; no script err
   t.deepEqual(pageErrors, []);
 });
 
+/** Signs in over plain HTTP; the session cookie and a CSRF token of that session. */
+async function httpSignIn(url: string, email: string, password: string): Promise<{ status: number; cookie: string; csrf: string }> {
+  const get = await fetch(`${url}/console/login`);
+  const first = get.headers.get('set-cookie')?.split(';')[0] ?? '';
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await get.text())?.[1] ?? '';
+  const res = await fetch(`${url}/console/login`, { method: 'POST', redirect: 'manual', headers: { cookie: first, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: csrf, email, password }).toString() });
+  const cookie = res.headers.get('set-cookie')?.split(';')[0] ?? first;
+  const page = await fetch(`${url}/console/tokens`, { headers: { cookie } });
+  return { status: res.status, cookie, csrf: /name="csrf-token" content="([^"]+)"/.exec(await page.text())?.[1] ?? '' };
+}
+
 test('sign-in is rate-limited per address and e-mail', async (t) => {
-  const login = async () => {
-    const get = await fetch(`${server.url}/console/login`);
-    const cookie = get.headers.get('set-cookie')?.split(';')[0] ?? '';
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(await get.text())?.[1] ?? '';
-    const res = await fetch(`${server.url}/console/login`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ _csrf: csrf, email: 'mallory@example.it', password: 'guess guess guess' }).toString(),
-    });
-    return res.status;
-  };
+  const login = async () => (await httpSignIn(server.url, 'mallory@example.it', 'guess guess guess')).status;
   const statuses = [];
   for (let i = 0; i < 6; i++) statuses.push(await login());
   t.deepEqual(statuses, [401, 401, 401, 401, 401, 429]);
@@ -432,17 +432,6 @@ test('header mapping: English, Italian and the spec synonyms', (t) => {
   t.is(suggestCapability(['Cognome', 'Nome', 'Codice fiscale', 'Data di nascita', 'Luogo di nascita']), 'tax-code');
   t.is(suggestCapability(['website']), 'website');
 });
-
-/** Signs in over plain HTTP; the session cookie and a CSRF token of that session. */
-async function httpSignIn(url: string, email: string, password: string): Promise<{ status: number; cookie: string; csrf: string }> {
-  const get = await fetch(`${url}/console/login`);
-  const first = get.headers.get('set-cookie')?.split(';')[0] ?? '';
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await get.text())?.[1] ?? '';
-  const res = await fetch(`${url}/console/login`, { method: 'POST', redirect: 'manual', headers: { cookie: first, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: csrf, email, password }).toString() });
-  const cookie = res.headers.get('set-cookie')?.split(';')[0] ?? first;
-  const page = await fetch(`${url}/console/tokens`, { headers: { cookie } });
-  return { status: res.status, cookie, csrf: /name="csrf-token" content="([^"]+)"/.exec(await page.text())?.[1] ?? '' };
-}
 
 test('bad uploads and requests get clear 4xx answers, never a 5xx', async (t) => {
   await createUser(server.db, server.account, 'bob@example.it', 'bob password 2026');
@@ -484,13 +473,7 @@ test('user CLI: create, reset (old sessions end), disable (sign-in refused)', as
   t.true(password.length >= 12, created.stdout);
   await t.throwsAsync(cli(dataDir, 'user', 'create', '--account', 'nobody', '--email', 'x@acme.it'), { message: /no account nobody/ });
   const url = server.url;
-  const signIn = async (email: string, pw: string) => {
-    const get = await fetch(`${url}/console/login`);
-    const cookie = get.headers.get('set-cookie')?.split(';')[0] ?? '';
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(await get.text())?.[1] ?? '';
-    const res = await fetch(`${url}/console/login`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: csrf, email, password: pw }).toString() });
-    return { status: res.status, cookie: res.headers.get('set-cookie')?.split(';')[0] ?? '' };
-  };
+  const signIn = (email: string, pw: string) => httpSignIn(url, email, pw);
   const page = (cookie: string) => fetch(`${url}/console/credit`, { headers: { cookie }, redirect: 'manual' }).then((r) => r.status);
   {
     const first = await signIn('ufficio@acme.it', password);

@@ -49,6 +49,7 @@ const en = {
   territory: 'ISTAT / cadastral / street id',
   charged: 'Charged',
   map_link: 'open on OpenStreetMap',
+  street_already_charged: 'this street was already charged in this session',
   no_result: 'Nothing verified yet.',
   // lists
   lists_title: 'Lists',
@@ -206,6 +207,7 @@ const it: TextSet = {
   territory: 'ISTAT / catastale / id via',
   charged: 'Consumate',
   map_link: 'apri su OpenStreetMap',
+  street_already_charged: 'via già addebitata in questa sessione',
   no_result: 'Ancora nulla di verificato.',
   lists_title: 'Liste',
   lists_intro: 'Carica un file CSV o XLSX con i nomi delle colonne nella prima riga. Controlla l\'abbinamento proposto e l\'anteprima, poi avvia: la lista è verificata in background.',

@@ -1,3 +1,4 @@
+import { FIELD_IT } from '../http/keys.js';
 import type { TokenRecord } from '../state/db.js';
 import { html, jsonBlock, type Html } from './html.js';
 import type { ConsoleJob } from './store.js';
@@ -69,6 +70,17 @@ ${scripts.map(scriptTag)}
 </html>`;
 }
 
+/** `2026-11-23T14:32:05Z` → `2026-11-23 14:32`. */
+const minute = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+
+/** A table with one header row, or the sentence that says there is nothing yet. */
+function tableOrEmpty(t: Translate, id: string, columns: TextKey[], rows: Html[], empty: TextKey): Html {
+  if (rows.length === 0) return html`<p>${t(empty)}</p>`;
+  return html`<div class="scroll"><table id="${id}">
+<thead><tr>${columns.map((c) => html`<th scope="col">${t(c)}</th>`)}</tr></thead>
+<tbody>${rows}</tbody></table></div>`;
+}
+
 export function loginPage(ctx: PageContext, email: string, notice?: { kind: 'error' | 'info'; text: string }): Html {
   const { t } = ctx;
   return layout(
@@ -120,7 +132,7 @@ ${jsonBlock('console-texts', textsFor(ctx))}`,
 
 function textsFor(ctx: PageContext): Record<string, string> {
   const keys: TextKey[] = [
-    'verified_record', 'outcome', 'reason', 'codes', 'code_meaning', 'normalized', 'postcode_check', 'confirmed', 'not_confirmed', 'coordinates', 'precision', 'territory', 'charged', 'map_link',
+    'verified_record', 'outcome', 'reason', 'codes', 'code_meaning', 'normalized', 'postcode_check', 'confirmed', 'not_confirmed', 'coordinates', 'precision', 'territory', 'charged', 'map_link', 'street_already_charged',
     'mapping', 'column', 'field', 'ignore', 'preview', 'start', 'rows_read', 'refunded', 'download', 'cancel', 'error', 'tax_action', 'state', 'outcomes', 'open_groups', 'job_queued', 'job_running', 'job_completed', 'job_failed', 'job_cancelled',
   ];
   return Object.fromEntries(keys.map((k) => [k, ctx.t(k)]));
@@ -172,13 +184,9 @@ export function listsPage(ctx: PageContext, jobs: JobView[]): Html {
 </form>
 <section class="card" aria-labelledby="jobs-title">
 <h2 id="jobs-title">${t('jobs')}</h2>
-${jobs.length === 0
-  ? html`<p>${t('no_jobs')}</p>`
-  : html`<div class="scroll"><table id="jobs-table">
-<thead><tr><th scope="col">${t('job')}</th><th scope="col">${t('capability')}</th><th scope="col">${t('rows')}</th><th scope="col">${t('state')}</th><th scope="col">${t('progress')}</th><th scope="col">${t('outcomes')}</th><th scope="col">${t('actions')}</th></tr></thead>
-<tbody>${jobs.map(
+${tableOrEmpty(t, 'jobs-table', ['job', 'capability', 'rows', 'state', 'progress', 'outcomes', 'actions'], jobs.map(
       (j) => html`<tr data-job="${j.job}" data-capability="${j.capability}" data-state="${j.state}">
-<td><span class="file">${j.file}</span><br><code>${j.job}</code><br><small>${j.created.slice(0, 16).replace('T', ' ')}</small></td>
+<td><span class="file">${j.file}</span><br><code>${j.job}</code><br><small>${minute(j.created)}</small></td>
 <td>${t(`cap_${j.capability}` as TextKey)}</td><td>${j.rows}</td>
 <td class="state-cell">${stateCell(ctx, j)}</td>
 <td class="progress-cell">${progress(j)}</td>
@@ -190,10 +198,11 @@ ${jobs.length === 0
   <button type="button" class="cancel" data-when="active"${j.state === 'queued' || j.state === 'running' ? '' : html` hidden`}>${t('cancel')}</button>
   <span class="refund" role="status">${j.refunded ? t('refunded', { n: j.refunded }) : ''}</span>
 </td></tr>`,
-    )}</tbody></table></div>`}
+    ), 'no_jobs')}
 </section>
 ${jsonBlock('console-texts', textsFor(ctx))}
-${jsonBlock('console-fields', BATCH_FIELDS)}`,
+${jsonBlock('console-fields', BATCH_FIELDS)}
+${jsonBlock('console-field-labels', Object.fromEntries([...new Set(Object.values(BATCH_FIELDS).flat())].map((f) => [f, fieldLabel(f, ctx.language)])))}`,
     ['/console/assets/console.js'],
   );
 }
@@ -211,9 +220,14 @@ export interface GroupView {
   record: Record<string, unknown>;
 }
 
-function recordTable(record: Record<string, unknown>): Html {
+/** A field's name for people: the API's own Italian name in Italian (`cognome`), else `last name`. */
+export function fieldLabel(key: string, language: ConsoleLanguage): string {
+  return (language === 'it' ? (FIELD_IT[key] ?? key) : key).replace(/_/g, ' ');
+}
+
+function recordTable(record: Record<string, unknown>, language: ConsoleLanguage): Html {
   const rows = Object.entries(record).filter(([, v]) => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0));
-  return html`<dl class="record">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${formatValue(v)}</dd>`)}</dl>`;
+  return html`<dl class="record">${rows.map(([k, v]) => html`<dt>${fieldLabel(k, language)}</dt><dd>${formatValue(v)}</dd>`)}</dl>`;
 }
 
 function formatValue(v: unknown): string {
@@ -246,7 +260,7 @@ ${jobs.length === 0
   ? html`<p class="card">${t('no_dedupe_jobs')}</p>`
   : html`<form method="get" action="/console/duplicates" class="card row">
   <div class="field"><label for="dup-job">${t('dup_pick')}</label>
-  <select id="dup-job" name="job">${jobs.map((j) => html`<option value="${j.job}"${current?.job === j.job ? ' selected' : ''}>${j.file} · ${j.created.slice(0, 16).replace('T', ' ')} · ${j.rows}</option>`)}</select></div>
+  <select id="dup-job" name="job">${jobs.map((j) => html`<option value="${j.job}"${current?.job === j.job ? ' selected' : ''}>${j.file} · ${minute(j.created)} · ${j.rows}</option>`)}</select></div>
   <div class="buttons"><button type="submit">${t('open_groups')}</button></div>
 </form>`}
 ${current
@@ -259,17 +273,17 @@ ${current.groups.map((g) => {
 <p><strong>${t('reasons')}:</strong> ${g.explanations.join('; ')} <small>(${g.reasons.join(', ')})</small></p>
 <p><strong>${t('members')}:</strong> ${g.members.map((m) => html`<code>${m}</code> `)}</p>
 <div class="side">
-  <section><h3>${t('main_record')} <code>${g.main_record.id}</code></h3>${g.main_record.explanation ? html`<p><small>${g.main_record.explanation}</small></p>` : ''}${recordTable(main)}</section>
-  <section><h3>${t('merged_record')}</h3>${recordTable(g.record)}</section>
+  <section><h3>${t('main_record')} <code>${g.main_record.id}</code></h3>${g.main_record.explanation ? html`<p><small>${g.main_record.explanation}</small></p>` : ''}${recordTable(main, ctx.language)}</section>
+  <section><h3>${t('merged_record')}</h3>${recordTable(g.record, ctx.language)}</section>
 </div>
 ${g.members.length > 1
   ? html`<details class="members-more"><summary>${t('other_records')}</summary><div class="side">${g.members
       .filter((m) => String(m) !== String(g.main_record.id))
-      .map((m) => html`<section><h3><code>${m}</code></h3>${recordTable(current.records.get(String(m)) ?? {})}</section>`)}</div></details>`
+      .map((m) => html`<section><h3><code>${m}</code></h3>${recordTable(current.records.get(String(m)) ?? {}, ctx.language)}</section>`)}</div></details>`
   : ''}
 <form method="post" action="/console/duplicates/review" class="buttons">
   <input type="hidden" name="_csrf" value="${ctx.csrf}"><input type="hidden" name="job" value="${current.job}"><input type="hidden" name="group" value="${g.group}">
-  ${g.processed && g.processed_at ? html`<span class="done">${g.split_at ? t('split_at', { at: g.split_at.slice(0, 16).replace('T', ' ') }) : t('confirmed_at', { at: g.processed_at.slice(0, 16).replace('T', ' ') })}</span>` : ''}
+  ${g.processed && g.processed_at ? html`<span class="done">${g.split_at ? t('split_at', { at: minute(g.split_at) }) : t('confirmed_at', { at: minute(g.processed_at) })}</span>` : ''}
   ${!g.processed || g.split_at ? html`<button type="submit" name="decision" value="confirm">${t('confirm')}</button>` : ''}
   ${g.split_at ? '' : html`<button type="submit" name="decision" value="split" class="secondary">${t('split')}</button>`}
 </form>
@@ -329,7 +343,7 @@ ${jsonBlock('usage-data', { days, series: counters.map((c) => ({ label: t(`count
 export function tokensPage(ctx: PageContext, tokens: TokenRecord[], fresh: { token: string; id: string } | null, notice?: string): Html {
   const { t } = ctx;
   const status = (tk: TokenRecord) => (tk.revoked ? 'revoked' : tk.expiry && Date.parse(tk.expiry) <= Date.now() ? 'expired' : 'active');
-  const when = (iso: string | null) => (iso ? iso.slice(0, 16).replace('T', ' ') : t('never'));
+  const when = (iso: string | null) => (iso ? minute(iso) : t('never'));
   return layout(
     ctx,
     t('tokens_title'),
@@ -340,18 +354,14 @@ ${fresh
   : ''}
 <section class="card" aria-labelledby="tokens-list">
 <h2 id="tokens-list">${t('tokens_title')}</h2>
-${tokens.length === 0
-  ? html`<p>${t('no_tokens')}</p>`
-  : html`<div class="scroll"><table id="tokens-table">
-<thead><tr><th scope="col">${t('token_id')}</th><th scope="col">${t('created')}</th><th scope="col">${t('last_used')}</th><th scope="col">${t('requests')}</th><th scope="col">${t('expiry')}</th><th scope="col">${t('status')}</th><th scope="col">${t('actions')}</th></tr></thead>
-<tbody>${tokens.map(
+${tableOrEmpty(t, 'tokens-table', ['token_id', 'created', 'last_used', 'requests', 'expiry', 'status', 'actions'], tokens.map(
       (tk) => html`<tr data-token="${tk.id}" data-status="${status(tk)}"><td><code>${tk.id}</code></td><td>${when(tk.created)}</td><td>${when(tk.last_used)}</td><td>${tk.requests}</td><td>${tk.expiry ? when(tk.expiry) : t('never')}</td>
 <td><span class="state s-${status(tk)}">${t(status(tk) as TextKey)}</span></td>
 <td>${status(tk) === 'active'
         ? html`<form method="post" action="/console/tokens/${tk.id}/revoke" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}"><button type="submit" class="secondary" aria-label="${t('revoke')} ${tk.id}">${t('revoke')}</button></form>
 <form method="post" action="/console/tokens/${tk.id}/regenerate" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}"><button type="submit" class="secondary" aria-label="${t('regenerate')} ${tk.id}">${t('regenerate')}</button></form>`
         : ''}</td></tr>`,
-    )}</tbody></table></div>`}
+    ), 'no_tokens')}
 </section>
 <form method="post" action="/console/tokens/create" class="card row">
   <input type="hidden" name="_csrf" value="${ctx.csrf}">

@@ -40,7 +40,8 @@
     dl.appendChild(el('dt', {}, [label]));
     dl.appendChild(value instanceof Node ? el('dd', {}, [value]) : el('dd', {}, [String(value)]));
   }
-  function showRecord(r) {
+  /** @param {any} r the /contact record @param {boolean} [selected] it came from the autocomplete's select */
+  function showRecord(r, selected) {
     if (!resultBox) return;
     resultBox.textContent = '';
     resultBox.appendChild(el('h2', { id: 'result-title' }, [T.verified_record || t('outcome')]));
@@ -64,7 +65,7 @@
     }
     var ter = r.territory;
     if (ter) row(dl, t('territory'), [ter.istat_code, ter.cadastral_code, ter.street_id].filter(function (x) { return x !== undefined && x !== null; }).join(' / '));
-    if (r.credit) row(dl, t('charged'), r.credit.charged);
+    if (r.credit) row(dl, t('charged'), r.credit.charged === 0 && selected ? '0 (' + t('street_already_charged') + ')' : r.credit.charged);
     resultBox.appendChild(dl);
     var codes = r.codes || [];
     if (codes.length) {
@@ -77,7 +78,7 @@
     if (r.message) resultBox.appendChild(el('p', { class: 'message' }, [el('small', {}, [r.message])]));
   }
   if (verifyForm) {
-    verifyForm.addEventListener('recapito:select', function (e) { showRecord(/** @type {CustomEvent} */ (e).detail); });
+    verifyForm.addEventListener('recapito:select', function (e) { showRecord(/** @type {CustomEvent} */ (e).detail, true); });
     verifyForm.addEventListener('recapito:error', function (e) { showRecord(/** @type {CustomEvent} */ (e).detail || {}); });
     verifyForm.addEventListener('submit', function (e) {
       e.preventDefault();
@@ -92,6 +93,8 @@
   var mappingForm = document.getElementById('mapping-form');
   var fieldsEl = document.getElementById('console-fields');
   var FIELDS = fieldsEl ? JSON.parse(fieldsEl.textContent || '{}') : {};
+  var labelsEl = document.getElementById('console-field-labels');
+  var LABELS = labelsEl ? JSON.parse(labelsEl.textContent || '{}') : {};
   var upload = null;
   function notice(parent, text, kind) {
     var p = el('p', { class: 'notice ' + (kind || 'error'), role: kind === 'info' ? 'status' : 'alert' }, [text]);
@@ -110,7 +113,7 @@
       var select = el('select', { id: id, 'data-column': String(i) });
       select.appendChild(el('option', { value: '' }, [t('ignore')]));
       (FIELDS[cap] || []).forEach(function (f) {
-        var o = el('option', { value: f }, [f]);
+        var o = el('option', { value: f }, [LABELS[f] || f]);
         if (suggested[i] === f) o.setAttribute('selected', '');
         select.appendChild(o);
       });
