@@ -71,7 +71,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
   const db = openState(config.dataDir);
   const services: Services = { config, db };
   const jobs = new JobService(services);
-  const app = Fastify({ logger: process.env.RECAPITO_LOG === '1', bodyLimit: 128 * 1024 * 1024, trustProxy: true });
+  const app = Fastify({ logger: process.env.RECAPITO_LOG === '1', bodyLimit: (Number(process.env.RECAPITO_BODY_LIMIT_MB) || 128) * 1024 * 1024, trustProxy: true });
 
   const methodsByPath = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
