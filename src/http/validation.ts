@@ -25,8 +25,11 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  * a body nested thousands of levels deep would otherwise overflow the stack.
  */
 export const BODY_LIMITS = {
-  /** Bytes of one request body; above it 413 payload_too_large, before the body is read when Content-Length says so. */
-  bytes: 64 * 1024 * 1024,
+  /**
+   * Bytes of one request body; above it 413 payload_too_large, before the body is read when Content-Length says so.
+   * An operator who raises the dedupe async cap for million-record lists raises this too (RECAPITO_BODY_LIMIT_MB).
+   */
+  bytes: (Number(process.env.RECAPITO_BODY_LIMIT_MB) || 64) * 1024 * 1024,
   /** Arrays and objects inside one another; the deepest legitimate body (dedupe addresses) uses 4. */
   depth: 32,
   /** Characters of one string value or key; the longest legitimate field (a website URL) takes 2,000. */

@@ -46,7 +46,7 @@ const EM_ROUNDS: usize = 30;
 
 /// Bands of the match weight (log2 odds that the pair is one person, among candidate pairs).
 pub const CERTAIN_WEIGHT: f64 = 10.0;
-pub const PROBABLE_WEIGHT: f64 = 4.0;
+pub const PROBABLE_WEIGHT: f64 = 3.0;
 pub const AMBIGUOUS_WEIGHT: f64 = 2.0;
 
 #[derive(Debug, Clone, Serialize)]
@@ -209,8 +209,9 @@ impl Model {
             cap = Level::Ambiguous;
         }
         // Probable needs something only one person has in common: the street, a personal phone
-        // or e-mail, the birth date, the tax code. A namesake elsewhere is not enough.
-        let anchored = g[PLACE] <= 2 || personal || identity;
+        // or e-mail, the birth date (or one a slip away), the tax code. A namesake elsewhere is
+        // not enough.
+        let anchored = g[PLACE] <= 2 || personal || identity || g[BIRTH] == 1;
         if !anchored || c.notes & note::NO_NAMES != 0 {
             cap = cap.min(Level::Ambiguous);
         }
