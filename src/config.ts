@@ -60,7 +60,7 @@ export function configFromEnv(overrides: Partial<ServiceConfig> = {}): ServiceCo
     maxActiveJobsPerAccount: Number(process.env.RECAPITO_MAX_ACTIVE_JOBS ?? 10),
     overload: {
       maxInFlight: Number(process.env.RECAPITO_MAX_IN_FLIGHT ?? 256),
-      maxEventLoopDelayMs: Number(process.env.RECAPITO_MAX_EVENT_LOOP_DELAY_MS ?? 5000),
+      maxEventLoopDelayMs: Number(process.env.RECAPITO_MAX_EVENT_LOOP_DELAY_MS ?? 30000),
       // 0 = the default, 3/4 of V8's heap limit (src/http/overload.ts)
       maxHeapUsedBytes: Number(process.env.RECAPITO_MAX_HEAP_BYTES ?? 0),
       sampleIntervalMs: 1000,
