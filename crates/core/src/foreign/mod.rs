@@ -1,0 +1,94 @@
+//! Foreign addresses verified in national registers. Every register is imported from its
+//! published files (see `register::import::<cc>`) into one country-neutral model held in
+//! memory for the whole process; `verify` is the seam the contact flow calls for a record of a
+//! register country, and `registers` tells the catalogue what is in service.
+
+pub mod geo;
+pub mod line;
+pub mod matcher;
+pub mod model;
+pub mod text;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, RwLock};
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::address::{ContactInput, ContactResult};
+use model::{CountryRegister, RegisterInfo};
+
+/// Every imported register, by ISO alpha-2 country.
+pub struct World {
+    pub registers: HashMap<&'static str, CountryRegister>,
+}
+
+static WORLD: RwLock<Option<Arc<World>>> = RwLock::new(None);
+
+pub fn current() -> Option<Arc<World>> {
+    WORLD.read().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+#[derive(Debug, Serialize)]
+pub struct LoadSummary {
+    pub registers: Vec<RegisterInfo>,
+    pub missing: Vec<String>,
+    pub elapsed_ms: u64,
+}
+
+impl World {
+    /// Imports every register whose files are under `world_dir` (`registers/<cc>/…`, `osm/…`,
+    /// `libpostal/dictionaries`). A country whose files are absent is listed in `missing`.
+    pub fn import(world_dir: &Path) -> (World, Vec<String>) {
+        let results = crate::register::import::world::import_all(world_dir);
+        let mut registers: HashMap<&'static str, CountryRegister> = HashMap::new();
+        let mut missing = Vec::new();
+        for (cc, r) in results {
+            match r {
+                Ok(mut reg) => {
+                    reg.finish();
+                    registers.insert(cc, reg);
+                }
+                Err(e) => missing.push(format!("{cc}: {e}")),
+            }
+        }
+        (World { registers }, missing)
+    }
+
+    pub fn infos(&self) -> Vec<RegisterInfo> {
+        let mut v: Vec<RegisterInfo> = self.registers.values().map(|r| r.info.clone()).collect();
+        v.sort_by(|a, b| a.country.cmp(b.country));
+        v
+    }
+}
+
+/// Imports the registers under `world_dir` and puts them in service for the process.
+pub fn load(world_dir: &Path) -> LoadSummary {
+    let t = Instant::now();
+    let (world, missing) = World::import(world_dir);
+    let registers = world.infos();
+    *WORLD.write().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(world));
+    LoadSummary {
+        registers,
+        missing,
+        elapsed_ms: t.elapsed().as_millis() as u64,
+    }
+}
+
+/// What is in service, per country: the catalogue's source.
+pub fn registers() -> Vec<RegisterInfo> {
+    current().map(|w| w.infos()).unwrap_or_default()
+}
+
+/// The seam of the contact flow: a record of a register country verified in its register.
+/// None when no register of the country is in service, or the record lies outside what it
+/// covers at street level (the postal form answers it then).
+pub fn verify(country: &str, input: &ContactInput, base: &ContactResult) -> Option<ContactResult> {
+    let world = current()?;
+    let reg = world.registers.get(country)?;
+    matcher::verify(reg, input, base)
+}
+
+#[cfg(test)]
+mod tests;

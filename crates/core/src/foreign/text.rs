@@ -1,0 +1,259 @@
+//! Comparison forms of foreign street names, built from libpostal's dictionaries for the
+//! country's languages: abbreviations written out (`Str.` → `STRASSE`, `Av.` → `AVENUE`),
+//! concatenated suffixes expanded (`Hauptstr.` → `HAUPTSTRASSE`), street types and stop words
+//! set apart so that a name written without its type still meets the register's.
+//! The register and what people type go through the same functions.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use crate::normalize::fold;
+
+/// Word lists of libpostal whose entries are spellings of one canonical word.
+const EXPANDED: &[&str] = &[
+    "street_types",
+    "concatenated_suffixes_separable",
+    "directionals",
+    "personal_titles",
+    "qualifiers",
+    "toponyms",
+    "place_names",
+];
+
+/// Word lists that open a sub-address (floor, flat, staircase, entrance).
+const SUB_ADDRESS: &[&str] = &[
+    "level_types_numbered",
+    "level_types_standalone",
+    "level_types_basement",
+    "level_types_mezzanine",
+    "unit_types_numbered",
+    "staircases",
+    "entrances",
+];
+
+#[derive(Debug, Default, Clone)]
+pub struct Expander {
+    /// folded spelling → canonical folded word(s)
+    words: HashMap<String, String>,
+    /// folded abbreviated suffix → canonical suffix, longest first (`STR` → `STRASSE`)
+    suffixes: Vec<(String, String)>,
+    /// canonical street-type words (kept in the key, left out of the core)
+    types: HashSet<String>,
+    stop: HashSet<String>,
+    /// first words of a sub-address (`ETAGE`, `APP`, `WHG`, `TH`…)
+    pub sub_address: HashSet<String>,
+}
+
+/// The comparison forms of one name.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NameKey {
+    /// every token, expanded: `RUE DE BONNEVOIE`
+    pub key: String,
+    /// without street types and stop words: `BONNEVOIE`
+    pub core: String,
+    /// core tokens sorted, for names written in another word order
+    pub sorted: String,
+    /// core without spaces, for `Haupt Strasse` / `Hauptstrasse` and typo distance
+    pub compact: String,
+    /// the street-type tokens, to tell `Rue X` from `Avenue X`
+    pub types: String,
+}
+
+fn read_list(dir: &Path, lang: &str, name: &str) -> Vec<Vec<String>> {
+    let path = dir.join(lang).join(format!("{name}.txt"));
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    text.lines()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split('|').map(fold).filter(|w| !w.is_empty()).collect())
+        .collect()
+}
+
+impl Expander {
+    /// Reads `<dir>/<lang>/*.txt` for each language, the first language winning a conflict.
+    pub fn load(dir: &Path, languages: &[&str]) -> Expander {
+        let mut e = Expander::default();
+        for lang in languages {
+            for list in EXPANDED {
+                for entry in read_list(dir, lang, list) {
+                    let Some(canonical) = entry.first().cloned() else {
+                        continue;
+                    };
+                    if *list == "street_types" || *list == "concatenated_suffixes_separable" {
+                        for w in canonical.split(' ') {
+                            e.types.insert(w.to_string());
+                        }
+                    }
+                    for spelling in &entry {
+                        // one-letter abbreviations (`a` for allee) would rewrite real names
+                        if spelling.len() < 2 || spelling == &canonical {
+                            continue;
+                        }
+                        e.words
+                            .entry(spelling.clone())
+                            .or_insert_with(|| canonical.clone());
+                    }
+                }
+            }
+            for list in [
+                "concatenated_suffixes_separable",
+                "concatenated_suffixes_inseparable",
+            ] {
+                for entry in read_list(dir, lang, list) {
+                    let Some(canonical) = entry.first().cloned() else {
+                        continue;
+                    };
+                    if canonical.contains(' ') {
+                        continue;
+                    }
+                    for spelling in &entry {
+                        if spelling.len() >= 2 && spelling != &canonical && !spelling.contains(' ')
+                        {
+                            e.suffixes.push((spelling.clone(), canonical.clone()));
+                        }
+                    }
+                }
+            }
+            for entry in read_list(dir, lang, "stopwords") {
+                e.stop.extend(entry);
+            }
+            for list in SUB_ADDRESS {
+                for entry in read_list(dir, lang, list) {
+                    for w in entry {
+                        if !w.contains(' ') {
+                            e.sub_address.insert(w);
+                        }
+                    }
+                }
+            }
+        }
+        // a canonical word is never rewritten into another one
+        let canon: HashSet<String> = e.words.values().cloned().collect();
+        e.words.retain(|k, _| !canon.contains(k));
+        e.suffixes.sort_by_key(|s| std::cmp::Reverse(s.0.len()));
+        e.suffixes.dedup_by(|a, b| a.0 == b.0);
+        e
+    }
+
+    fn expand_token(&self, t: &str, out: &mut Vec<String>) {
+        if let Some(c) = self.words.get(t) {
+            out.extend(c.split(' ').map(str::to_string));
+            return;
+        }
+        for (abbr, canonical) in &self.suffixes {
+            if t.len() >= abbr.len() + 3 && t.ends_with(abbr.as_str()) {
+                out.push(format!("{}{}", &t[..t.len() - abbr.len()], canonical));
+                return;
+            }
+        }
+        out.push(t.to_string());
+    }
+
+    /// Folded tokens with abbreviations written out.
+    pub fn tokens(&self, text: &str) -> Vec<String> {
+        let folded = fold(text);
+        let mut out = Vec::new();
+        for t in folded.split(' ').filter(|t| !t.is_empty()) {
+            self.expand_token(t, &mut out);
+        }
+        out
+    }
+
+    pub fn is_type(&self, token: &str) -> bool {
+        self.types.contains(token)
+    }
+
+    pub fn name_key(&self, text: &str) -> NameKey {
+        let tokens = self.tokens(text);
+        let mut core: Vec<&str> = Vec::new();
+        let mut types: Vec<&str> = Vec::new();
+        for t in &tokens {
+            if self.types.contains(t.as_str()) {
+                types.push(t);
+            } else if !self.stop.contains(t.as_str()) {
+                core.push(t);
+            }
+        }
+        // a name that is only a type or only particles keeps them as its core
+        if core.is_empty() {
+            core = tokens.iter().map(String::as_str).collect();
+        }
+        let mut sorted = core.clone();
+        sorted.sort_unstable();
+        NameKey {
+            key: tokens.join(" "),
+            core: core.join(" "),
+            sorted: sorted.join(" "),
+            compact: core.concat(),
+            types: types.join(" "),
+        }
+    }
+}
+
+/// Postcode as registers store it: country prefix (`L-`, `CH-`, `D-`, `DK-`) and spaces removed,
+/// upper case.
+pub fn postcode(country: &str, written: &str) -> String {
+    let mut s: String = written
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .collect::<String>()
+        .to_uppercase();
+    let prefixes: &[&str] = match country {
+        "LU" => &["L"],
+        "CH" => &["CH"],
+        "LI" => &["FL", "LI"],
+        "DE" => &["D", "DE"],
+        "DK" => &["DK"],
+        "NL" => &["NL"],
+        "ES" => &["E", "ES"],
+        "NO" => &["N", "NO"],
+        "SI" => &["SI"],
+        "FI" => &["FI", "FIN"],
+        "BE" => &["B", "BE"],
+        "CZ" => &["CZ"],
+        "PT" => &["P", "PT"],
+        "MC" => &["MC"],
+        "AT" => &["A", "AT"],
+        _ => &[],
+    };
+    for p in prefixes {
+        if s.len() > p.len()
+            && s.starts_with(p)
+            && s[p.len()..].starts_with(|c: char| c.is_ascii_digit())
+        {
+            s = s[p.len()..].to_string();
+            break;
+        }
+    }
+    if country == "AD" && s.chars().all(|c| c.is_ascii_digit()) && s.len() == 3 {
+        s = format!("AD{s}");
+    }
+    s
+}
+
+/// A register postcode written the way the country's post writes it.
+pub fn display_postcode(country: &str, code: &str) -> String {
+    match country {
+        "NL" if code.len() == 6 => format!("{} {}", &code[..4], &code[4..]),
+        "CZ" | "SK" if code.len() == 5 => format!("{} {}", &code[..3], &code[3..]),
+        "PT" if code.len() == 7 => format!("{}-{}", &code[..4], &code[4..]),
+        _ => code.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn postcode_prefixes_and_spaces_go() {
+        assert_eq!(postcode("LU", "L-1260"), "1260");
+        assert_eq!(postcode("CH", "CH-3011"), "3011");
+        assert_eq!(postcode("DE", "D-45127"), "45127");
+        assert_eq!(postcode("NL", "6981 ch"), "6981CH");
+        assert_eq!(postcode("AD", "500"), "AD500");
+        assert_eq!(display_postcode("NL", "6981CH"), "6981 CH");
+    }
+}
