@@ -15,7 +15,7 @@ import { registerRateLimits } from './http/rate-limit.js';
 import { JobService } from './jobs/service.js';
 import { registerIndex, type ExtraEndpoint } from './meta/index-route.js';
 import { registerOpenApi, type ExtraOperation } from './meta/openapi.js';
-import { computeJsonSync, openRegister } from './native.js';
+import { computeJsonSync, openRegister, useForeignRegisters } from './native.js';
 import { openState } from './state/db.js';
 import { suggestRoutes } from './suggest/index.js';
 
@@ -68,6 +68,7 @@ function asApiError(error: FastifyError): ApiError {
 export async function buildService(overrides: Partial<ServiceConfig> = {}): Promise<Service> {
   const config = configFromEnv(overrides);
   openRegister(config.dataDir);
+  useForeignRegisters();
   const db = openState(config.dataDir);
   const services: Services = { config, db };
   const jobs = new JobService(services);

@@ -10,8 +10,8 @@ pub mod model;
 pub mod text;
 
 use std::collections::HashMap;
-use std::path::Path;
-use std::sync::{Arc, RwLock};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Instant;
 
 use serde::Serialize;
@@ -25,8 +25,34 @@ pub struct World {
 }
 
 static WORLD: RwLock<Option<Arc<World>>> = RwLock::new(None);
+/// The world folder registers are imported from, set by the service at start.
+static WORLD_DIR: RwLock<Option<PathBuf>> = RwLock::new(None);
+/// One import at a time: the callers that arrive meanwhile wait for it.
+static LOADING: Mutex<()> = Mutex::new(());
 
+/// Sets the world folder; the registers are imported on first use (or by `load`).
+pub fn use_dir(world_dir: &Path) {
+    let mut dir = WORLD_DIR.write().unwrap_or_else(|e| e.into_inner());
+    if dir.as_deref() != Some(world_dir) {
+        *dir = Some(world_dir.to_path_buf());
+        *WORLD.write().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+}
+
+/// The registers in service, imported from the world folder the first time.
 pub fn current() -> Option<Arc<World>> {
+    if let Some(w) = WORLD.read().unwrap_or_else(|e| e.into_inner()).clone() {
+        return Some(w);
+    }
+    let dir = WORLD_DIR
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()?;
+    let _one = LOADING.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(w) = WORLD.read().unwrap_or_else(|e| e.into_inner()).clone() {
+        return Some(w);
+    }
+    load(&dir);
     WORLD.read().unwrap_or_else(|e| e.into_inner()).clone()
 }
 
@@ -68,6 +94,7 @@ pub fn load(world_dir: &Path) -> LoadSummary {
     let t = Instant::now();
     let (world, missing) = World::import(world_dir);
     let registers = world.infos();
+    *WORLD_DIR.write().unwrap_or_else(|e| e.into_inner()) = Some(world_dir.to_path_buf());
     *WORLD.write().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(world));
     LoadSummary {
         registers,
@@ -88,6 +115,30 @@ pub fn verify(country: &str, input: &ContactInput, base: &ContactResult) -> Opti
     let world = current()?;
     let reg = world.registers.get(country)?;
     matcher::verify(reg, input, base)
+}
+
+/// A batch of records, each in the register of its `country_code`, on rayon; null where no
+/// register answers (for benches and tools: the contact flow goes through `verify`).
+pub fn verify_batch(inputs: &[ContactInput]) -> Vec<Option<ContactResult>> {
+    use rayon::prelude::*;
+    let Some(world) = current() else {
+        return vec![None; inputs.len()];
+    };
+    inputs
+        .par_iter()
+        .map(|i| {
+            let cc = i
+                .country_code
+                .as_deref()
+                .unwrap_or("")
+                .trim()
+                .to_uppercase();
+            let reg = world.registers.get(cc.as_str())?;
+            let mut base = ContactResult::default();
+            base.outcome.clear();
+            matcher::verify(reg, i, &base)
+        })
+        .collect()
 }
 
 #[cfg(test)]
