@@ -160,7 +160,8 @@ pub fn read(line: &str, city: &str, _expander: &Expander) -> Line {
                 add(&toks[..j], Some(number), &toks[after.min(toks.len())..]);
             }
         }
-        if numbers.is_empty() {
+        // `26B, Rue Albert 1er`: the whole segment is the street when a number stands alone
+        if numbers.is_empty() || lone.is_some() {
             add(toks, lone.clone(), &[]);
         }
     }

@@ -21,6 +21,15 @@ fn text(s: &Option<String>) -> &str {
     s.as_deref().map(str::trim).unwrap_or("")
 }
 
+/// 1 − edit distance (with transpositions) / longer length.
+fn similarity(a: &str, b: &str) -> f64 {
+    let n = a.len().max(b.len());
+    if n == 0 {
+        return 1.0;
+    }
+    1.0 - strsim::osa_distance(a, b) as f64 / n as f64
+}
+
 /// How well a written name fits one of the register's names, 0..1.
 pub fn score(q: &NameKey, s: &NameKey) -> f64 {
     if q.key == s.key {
@@ -34,21 +43,19 @@ pub fn score(q: &NameKey, s: &NameKey) -> f64 {
         return if same_types { 0.94 } else { 0.87 };
     }
     let factor = if same_types { 0.96 } else { 0.9 };
-    let (la, lb) = (q.compact.len(), s.compact.len());
+    let (la, lb) = (q.stem.len(), s.stem.len());
     let mut best = 0.0f64;
-    if la.abs_diff(lb) <= (lb / 4).max(2) {
-        best = strsim::normalized_damerau_levenshtein(&q.compact, &s.compact) * factor;
-        if q.sorted != q.core {
-            let (qs, ss) = (q.sorted.replace(' ', ""), s.sorted.replace(' ', ""));
-            best = best.max(strsim::normalized_damerau_levenshtein(&qs, &ss) * factor * 0.98);
+    // a typo: measured on the stems, long enough to tell names apart
+    if la.abs_diff(lb) <= 2 && la >= 4 && lb >= 4 {
+        best = similarity(&q.stem, &s.stem) * factor;
+        if q.tokens.len() > 1 && q.sorted != q.core {
+            best = best.max(similarity(&q.sorted_compact, &s.sorted_compact) * factor * 0.98);
         }
     }
     // a name written without a first name or title: every written word is one of the register's
-    let s_tokens: Vec<&str> = s.core.split(' ').collect();
-    if !q.core.is_empty()
-        && q.core.split(' ').all(|t| s_tokens.contains(&t))
-        && la * 2 >= lb
-        && la >= 5
+    if q.compact.len() >= 5
+        && q.compact.len() * 2 >= s.compact.len()
+        && q.tokens.iter().all(|t| s.tokens.contains(t))
     {
         best = best.max(0.85 * factor);
     }
@@ -129,6 +136,7 @@ fn decide(
     number: Option<&(u32, String)>,
     postcode: &str,
     area: &HashSet<u32>,
+    city: &HashSet<u32>,
 ) -> Decision {
     let Some(top) = ranked.first() else {
         return Decision::NotFound;
@@ -154,6 +162,17 @@ fn decide(
             .iter()
             .copied()
             .filter(|c| area.contains(&c.street))
+            .collect();
+        if !inside.is_empty() {
+            same = inside;
+        }
+    }
+    // the city written outweighs a postcode of another place
+    if same.len() > 1 && !city.is_empty() {
+        let inside: Vec<&Candidate> = same
+            .iter()
+            .copied()
+            .filter(|c| city.contains(&reg.streets[c.street as usize].locality))
             .collect();
         if !inside.is_empty() {
             same = inside;
@@ -260,6 +279,7 @@ pub fn verify(
         return None;
     }
     let area_set: HashSet<u32> = area.iter().copied().collect();
+    let city_set: HashSet<u32> = by_city.iter().copied().collect();
     if std::env::var("FOREIGN_DEBUG").is_ok() {
         eprintln!("city {by_city:?} pc {by_pc:?} area {}", area.len());
     }
@@ -276,7 +296,18 @@ pub fn verify(
         if q.compact.is_empty() {
             continue;
         }
-        let mut ranked = rank(reg, &q, &area);
+        // exact forms first: only a typo needs the area scanned
+        let exact: Vec<u32> = reg
+            .streets_by_form(&q)
+            .into_iter()
+            .filter(|id| reg.national || area_set.contains(id))
+            .collect();
+        let mut ranked = rank(reg, &q, &exact);
+        let settled = ranked.first().is_some_and(|c| c.score >= 0.94)
+            && (area.is_empty() || ranked.iter().any(|c| area_set.contains(&c.street)));
+        if !settled {
+            ranked = rank(reg, &q, &area);
+        }
         let clear = ranked.first().is_some_and(|c| c.score >= ACCEPT);
         if !clear && reg.national {
             let mut ids: Vec<u32> = Vec::new();
@@ -298,6 +329,7 @@ pub fn verify(
             reading.number.as_ref(),
             &postcode_in,
             &area_set,
+            &city_set,
         );
         let better = match &best {
             None => true,

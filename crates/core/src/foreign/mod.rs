@@ -117,6 +117,41 @@ pub fn verify(country: &str, input: &ContactInput, base: &ContactResult) -> Opti
     matcher::verify(reg, input, base)
 }
 
+/// The localities of a postcode in a country's register (for the postal form: a postcode that
+/// exists, and the names of its places). None when the country has no register in service.
+pub fn postcode_localities(country: &str, postcode: &str) -> Option<Vec<String>> {
+    let world = current()?;
+    let reg = world.registers.get(country)?;
+    let code = text::postcode(country, postcode);
+    Some(
+        reg.localities_by_postcode
+            .get(&code)
+            .map(|ids| {
+                ids.iter()
+                    .map(|&i| reg.localities[i as usize].name.clone())
+                    .collect()
+            })
+            .unwrap_or_default(),
+    )
+}
+
+/// The countries whose registers know a locality of that name (`foreign: detect`'s "known
+/// foreign city"), in alphabetical order.
+pub fn countries_of_city(name: &str) -> Vec<&'static str> {
+    let Some(world) = current() else {
+        return Vec::new();
+    };
+    let f = crate::normalize::fold(name);
+    let mut v: Vec<&'static str> = world
+        .registers
+        .iter()
+        .filter(|(_, r)| r.locality_by_name.contains_key(&f))
+        .map(|(cc, _)| *cc)
+        .collect();
+    v.sort_unstable();
+    v
+}
+
 /// A batch of records, each in the register of its `country_code`, on rayon; null where no
 /// register answers (for benches and tools: the contact flow goes through `verify`).
 pub fn verify_batch(inputs: &[ContactInput]) -> Vec<Option<ContactResult>> {

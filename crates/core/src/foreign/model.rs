@@ -118,6 +118,8 @@ pub struct CountryRegister {
     pub streets_by_locality: Vec<Vec<u32>>,
     pub streets_by_postcode: HashMap<String, Vec<u32>>,
     pub streets_by_token: HashMap<String, Vec<u32>>,
+    /// every comparison form (key, core, sorted, compact) → streets
+    pub streets_by_exact_form: HashMap<String, Vec<u32>>,
 }
 
 impl CountryRegister {
@@ -136,6 +138,7 @@ impl CountryRegister {
             streets_by_locality: Vec::new(),
             streets_by_postcode: HashMap::new(),
             streets_by_token: HashMap::new(),
+            streets_by_exact_form: HashMap::new(),
         }
     }
 
@@ -245,6 +248,19 @@ impl CountryRegister {
         });
     }
 
+    /// The streets one of whose names has a form equal to one of the written name's.
+    pub fn streets_by_form(&self, q: &NameKey) -> Vec<u32> {
+        let mut v: Vec<u32> = [&q.key, &q.core, &q.sorted, &q.compact]
+            .into_iter()
+            .filter_map(|f| self.streets_by_exact_form.get(f))
+            .flatten()
+            .copied()
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
     /// Comparison keys and indexes; counts into `info`.
     pub fn finish(&mut self) {
         let expander = &self.expander;
@@ -265,6 +281,12 @@ impl CountryRegister {
                     .push(id);
             }
             for k in &s.keys {
+                for form in [&k.key, &k.core, &k.sorted, &k.compact] {
+                    let v = self.streets_by_exact_form.entry(form.clone()).or_default();
+                    if v.last() != Some(&id) {
+                        v.push(id);
+                    }
+                }
                 for t in k.core.split(' ') {
                     let v = self.streets_by_token.entry(t.to_string()).or_default();
                     if v.last() != Some(&id) {
@@ -324,7 +346,14 @@ pub fn split_number(written: &str) -> Option<(u32, String)> {
         return None;
     }
     let number: u32 = digits.parse().ok()?;
-    let rest = w[digits.len()..].trim_start_matches([' ', '-', '/', '.']);
+    let after = &w[digits.len()..];
+    // `8-10`: a range is a number of its own in registers that list it (CACLR)
+    if let Some(to) = after.strip_prefix('-') {
+        if !to.is_empty() && to.len() <= 4 && to.chars().all(|c| c.is_ascii_digit()) {
+            return Some((number, format!("-{to}")));
+        }
+    }
+    let rest = after.trim_start_matches([' ', '-', '/', '.']);
     let suffix: String = rest.chars().take_while(|c| c.is_alphabetic()).collect();
     // `12-14`: a range keeps its first number; a long word is not a suffix
     if suffix.chars().count() > 3 {
@@ -342,7 +371,7 @@ mod tests {
         assert_eq!(split_number("12"), Some((12, String::new())));
         assert_eq!(split_number("12a"), Some((12, "a".into())));
         assert_eq!(split_number("12 A"), Some((12, "A".into())));
-        assert_eq!(split_number("12-14"), Some((12, String::new())));
+        assert_eq!(split_number("12-14"), Some((12, "-14".into())));
         assert_eq!(split_number("12bis"), Some((12, "bis".into())));
         assert_eq!(split_number("Nord"), None);
     }

@@ -47,3 +47,13 @@ fn luxembourg_number_first_fills_the_postcode_of_the_number() {
     assert_eq!(r.normalized.address, "14, Rue de Bonnevoie");
     assert!(r.outcome.contains(&"STREET".to_string()), "{:?}", r.outcome);
 }
+
+#[test]
+fn name_keys_of_abbreviations_and_concatenated_types() {
+    let de = crate::register::import::world::expander(&world_dir(), &["de"]);
+    let k = de.name_key("Sandstr.");
+    assert_eq!((k.key.as_str(), k.stem.as_str()), ("SANDSTRASSE", "SAND"));
+    let fr = crate::register::import::world::expander(&world_dir(), &["fr", "de", "lb"]);
+    assert_eq!(fr.name_key("R. de la Gare").key, "RUE DE LA GARE");
+    assert_eq!(fr.name_key("R. de la Gare").core, "GARE");
+}

@@ -37,6 +37,12 @@ pub struct Expander {
     words: HashMap<String, String>,
     /// folded abbreviated suffix → canonical suffix, longest first (`STR` → `STRASSE`)
     suffixes: Vec<(String, String)>,
+    /// one-letter abbreviations, used only when written with their dot (`R.` → `RUE`,
+    /// `Bakkev.` → `BAKKEVEJ`)
+    dotted_words: HashMap<String, String>,
+    dotted_suffixes: Vec<(String, String)>,
+    /// canonical suffixes of concatenated names (`STRASSE`, `GASSE`, `VEJ`), longest first
+    type_suffixes: Vec<String>,
     /// canonical street-type words (kept in the key, left out of the core)
     types: HashSet<String>,
     stop: HashSet<String>,
@@ -57,6 +63,13 @@ pub struct NameKey {
     pub compact: String,
     /// the street-type tokens, to tell `Rue X` from `Avenue X`
     pub types: String,
+    /// core tokens
+    pub tokens: Vec<String>,
+    /// compact without a concatenated type (`RUTTENSCHEIDER` for `RUTTENSCHEIDERSTRASSE`):
+    /// typo distance is measured on what tells names apart
+    pub stem: String,
+    /// the sorted core without spaces
+    pub sorted_compact: String,
 }
 
 fn read_list(dir: &Path, lang: &str, name: &str) -> Vec<Vec<String>> {
@@ -87,7 +100,13 @@ impl Expander {
                         }
                     }
                     for spelling in &entry {
-                        // one-letter abbreviations (`a` for allee) would rewrite real names
+                        // one-letter abbreviations (`a` for allee) would rewrite real names:
+                        // only with their dot
+                        if spelling.len() < 2 && *list == "street_types" {
+                            e.dotted_words
+                                .entry(spelling.clone())
+                                .or_insert_with(|| canonical.clone());
+                        }
                         if spelling.len() < 2 || spelling == &canonical {
                             continue;
                         }
@@ -108,10 +127,15 @@ impl Expander {
                     if canonical.contains(' ') {
                         continue;
                     }
+                    if list == "concatenated_suffixes_separable" && canonical.len() >= 3 {
+                        e.type_suffixes.push(canonical.clone());
+                    }
                     for spelling in &entry {
                         if spelling.len() >= 2 && spelling != &canonical && !spelling.contains(' ')
                         {
                             e.suffixes.push((spelling.clone(), canonical.clone()));
+                        } else if spelling.len() == 1 {
+                            e.dotted_suffixes.push((spelling.clone(), canonical.clone()));
                         }
                     }
                 }
@@ -134,10 +158,24 @@ impl Expander {
         e.words.retain(|k, _| !canon.contains(k));
         e.suffixes.sort_by_key(|s| std::cmp::Reverse(s.0.len()));
         e.suffixes.dedup_by(|a, b| a.0 == b.0);
+        e.type_suffixes.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        e.type_suffixes.dedup();
         e
     }
 
-    fn expand_token(&self, t: &str, out: &mut Vec<String>) {
+    fn expand_token(&self, t: &str, dotted: bool, out: &mut Vec<String>) {
+        if dotted {
+            if let Some(c) = self.dotted_words.get(t) {
+                out.extend(c.split(' ').map(str::to_string));
+                return;
+            }
+            for (abbr, canonical) in &self.dotted_suffixes {
+                if t.len() >= abbr.len() + 3 && t.ends_with(abbr.as_str()) {
+                    out.push(format!("{}{}", &t[..t.len() - abbr.len()], canonical));
+                    return;
+                }
+            }
+        }
         if let Some(c) = self.words.get(t) {
             out.extend(c.split(' ').map(str::to_string));
             return;
@@ -153,10 +191,15 @@ impl Expander {
 
     /// Folded tokens with abbreviations written out.
     pub fn tokens(&self, text: &str) -> Vec<String> {
-        let folded = fold(text);
         let mut out = Vec::new();
-        for t in folded.split(' ').filter(|t| !t.is_empty()) {
-            self.expand_token(t, &mut out);
+        for raw in text.split_whitespace() {
+            let folded = fold(raw);
+            let words: Vec<&str> = folded.split(' ').filter(|t| !t.is_empty()).collect();
+            for (i, t) in words.iter().enumerate() {
+                // `R.`, `Bakkev.`: the dot says it is an abbreviation
+                let dotted = i + 1 == words.len() && raw.ends_with('.');
+                self.expand_token(t, dotted, &mut out);
+            }
         }
         out
     }
@@ -182,11 +225,21 @@ impl Expander {
         }
         let mut sorted = core.clone();
         sorted.sort_unstable();
+        let compact = core.concat();
+        let stem = self
+            .type_suffixes
+            .iter()
+            .find(|s| compact.len() >= s.len() + 3 && compact.ends_with(s.as_str()))
+            .map(|s| compact[..compact.len() - s.len()].to_string())
+            .unwrap_or_else(|| compact.clone());
         NameKey {
             key: tokens.join(" "),
             core: core.join(" "),
             sorted: sorted.join(" "),
-            compact: core.concat(),
+            sorted_compact: sorted.concat(),
+            tokens: core.iter().map(|t| t.to_string()).collect(),
+            stem,
+            compact,
             types: types.join(" "),
         }
     }

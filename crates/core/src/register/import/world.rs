@@ -21,6 +21,10 @@ pub fn import_all(world: &Path) -> Vec<(&'static str, Imported)> {
         ("DE", super::de::import),
         ("DK", super::dk::import),
         ("NO", super::no::import),
+        ("SI", super::si::import),
+        ("FI", super::fi::import),
+        ("BE", super::be::import),
+        ("CZ", super::cz::import),
     ];
     use rayon::prelude::*;
     jobs.into_par_iter().map(|(cc, f)| (cc, f(world))).collect()
