@@ -21,35 +21,55 @@ fn text(s: &Option<String>) -> &str {
     s.as_deref().map(str::trim).unwrap_or("")
 }
 
-/// 1 − edit distance (with transpositions) / longer length.
-fn similarity(a: &str, b: &str) -> f64 {
-    let n = a.len().max(b.len());
-    if n == 0 {
-        return 1.0;
+/// Edits (with transpositions) between two stems, None when more than a typo: one edit from
+/// six letters, two from twelve. A single edit cannot change both the first and the last letter,
+/// which keeps the scan of an area cheap.
+fn typo_edits(a: &str, b: &str) -> Option<usize> {
+    let longest = a.len().max(b.len());
+    let allowed = match longest {
+        0..=5 => return None,
+        6..=11 => 1,
+        _ => 2,
+    };
+    if a.len().abs_diff(b.len()) > allowed {
+        return None;
     }
-    1.0 - strsim::osa_distance(a, b) as f64 / n as f64
+    if allowed == 1
+        && a.as_bytes().first() != b.as_bytes().first()
+        && a.as_bytes().last() != b.as_bytes().last()
+    {
+        return None;
+    }
+    let d = strsim::osa_distance(a, b);
+    (d <= allowed).then_some(d)
 }
 
-/// How well a written name fits one of the register's names, 0..1.
+/// How well a written name fits one of the register's names, 0..1. A different street type
+/// (`Rue X` for `Avenue X`, `Eichholzhof` for `Eichholzstrasse`) stays below the answer line.
 pub fn score(q: &NameKey, s: &NameKey) -> f64 {
     if q.key == s.key {
         return 1.0;
     }
     let same_types = q.types.is_empty() || s.types.is_empty() || q.types == s.types;
     if q.core == s.core || q.compact == s.compact {
-        return if same_types { 0.96 } else { 0.88 };
+        return if same_types { 0.96 } else { 0.82 };
     }
     if q.sorted == s.sorted {
-        return if same_types { 0.94 } else { 0.87 };
+        return if same_types { 0.94 } else { 0.8 };
     }
-    let factor = if same_types { 0.96 } else { 0.9 };
-    let (la, lb) = (q.stem.len(), s.stem.len());
+    if !same_types {
+        return 0.0;
+    }
+    if q.stem == s.stem {
+        // the same name with another concatenated type
+        return 0.82;
+    }
     let mut best = 0.0f64;
-    // a typo: measured on the stems, long enough to tell names apart
-    if la.abs_diff(lb) <= 2 && la >= 4 && lb >= 4 {
-        best = similarity(&q.stem, &s.stem) * factor;
-        if q.tokens.len() > 1 && q.sorted != q.core {
-            best = best.max(similarity(&q.sorted_compact, &s.sorted_compact) * factor * 0.98);
+    if let Some(e) = typo_edits(&q.stem, &s.stem) {
+        best = 0.96 * (0.93 - 0.03 * e as f64);
+    } else if q.tokens.len() > 1 && q.sorted != q.core {
+        if let Some(e) = typo_edits(&q.sorted_compact, &s.sorted_compact) {
+            best = 0.94 * (0.93 - 0.03 * e as f64);
         }
     }
     // a name written without a first name or title: every written word is one of the register's
@@ -57,7 +77,7 @@ pub fn score(q: &NameKey, s: &NameKey) -> f64 {
         && q.compact.len() * 2 >= s.compact.len()
         && q.tokens.iter().all(|t| s.tokens.contains(t))
     {
-        best = best.max(0.85 * factor);
+        best = best.max(0.85 * 0.96);
     }
     best
 }
@@ -300,7 +320,7 @@ pub fn verify(
         let exact: Vec<u32> = reg
             .streets_by_form(&q)
             .into_iter()
-            .filter(|id| reg.national || area_set.contains(id))
+            .filter(|id| area.is_empty() || area_set.contains(id))
             .collect();
         let mut ranked = rank(reg, &q, &exact);
         let settled = ranked.first().is_some_and(|c| c.score >= 0.94)

@@ -135,7 +135,8 @@ impl Expander {
                         {
                             e.suffixes.push((spelling.clone(), canonical.clone()));
                         } else if spelling.len() == 1 {
-                            e.dotted_suffixes.push((spelling.clone(), canonical.clone()));
+                            e.dotted_suffixes
+                                .push((spelling.clone(), canonical.clone()));
                         }
                     }
                 }
