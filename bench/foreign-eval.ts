@@ -118,9 +118,9 @@ export function judge(t: TruthAddress | null, res: Result | null): Verdict {
   if (!res || res.outcome.some((c) => ABSTAIN.includes(c))) return 'abstained';
   if (!t) return 'wrong'; // a street answered for a name that is not in the register
   // the register's line (`14, Rue X` / `Street 12a`) opens the answer; a sub-address may follow
-  const got = res.normalized.address.toLowerCase();
-  const want = line(t).toLowerCase();
-  if (!got.startsWith(want) || (got.length > want.length && got[want.length] !== ',')) {
+  const got = fold(res.normalized.address).toLowerCase();
+  const want = fold(line(t)).toLowerCase();
+  if (!got.startsWith(want) || (got.length > want.length && got[want.length] !== ' ')) {
     const streetOk = fold(got).includes(fold(t.street));
     if (!streetOk) return 'wrong';
     if (res.outcome.includes('HOUSE_NUMBER_NOT_FOUND') || res.outcome.includes('HOUSE_NUMBER_MISSING')) return 'abstained';

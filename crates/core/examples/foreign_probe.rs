@@ -19,5 +19,15 @@ fn main() {
     };
     let reg = w.registers.get(a[2].as_str()).expect("country");
     let r = matcher::verify(reg, &input, &ContactResult::default());
+    if let Some(n) = a.get(6).and_then(|n| n.parse::<u32>().ok()) {
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            std::hint::black_box(matcher::verify(reg, &input, &ContactResult::default()));
+        }
+        eprintln!(
+            "{:.1} µs per record",
+            t.elapsed().as_secs_f64() * 1e6 / f64::from(n)
+        );
+    }
     println!("{}", serde_json::to_string_pretty(&r).unwrap());
 }

@@ -65,7 +65,11 @@ pub fn score(q: &NameKey, s: &NameKey) -> f64 {
         return 0.82;
     }
     let mut best = 0.0f64;
-    if let Some(e) = typo_edits(&q.stem, &s.stem) {
+    // a typo is corrected only between names that both carry a type or both lack one
+    // (`Am Schank` is not `Schangstrasse`)
+    let typed = |k: &NameKey| !k.types.is_empty() || k.stem != k.compact;
+    if typed(q) != typed(s) {
+    } else if let Some(e) = typo_edits(&q.stem, &s.stem) {
         best = 0.96 * (0.93 - 0.03 * e as f64);
     } else if q.tokens.len() > 1 && q.sorted != q.core {
         if let Some(e) = typo_edits(&q.sorted_compact, &s.sorted_compact) {
@@ -80,6 +84,33 @@ pub fn score(q: &NameKey, s: &NameKey) -> f64 {
         best = best.max(0.85 * 0.96);
     }
     best
+}
+
+/// Whether a name can fit by a typo or a word order (the forms equal are found by index).
+fn near(q: &NameKey, k: &NameKey) -> bool {
+    k.stem.len().abs_diff(q.stem.len()) <= 2
+        || k.sorted_compact.len().abs_diff(q.sorted_compact.len()) <= 2
+}
+
+/// The streets of `ids` worth scoring for `q`: near in length, or holding every written word.
+fn scan(reg: &CountryRegister, q: &NameKey, ids: &[u32]) -> Vec<u32> {
+    let mut out: Vec<u32> = ids
+        .iter()
+        .copied()
+        .filter(|&id| reg.streets[id as usize].keys.iter().any(|k| near(q, k)))
+        .collect();
+    if let Some(rarest) = q
+        .tokens
+        .iter()
+        .filter_map(|t| reg.streets_by_token.get(t))
+        .min_by_key(|v| v.len())
+    {
+        let wanted: HashSet<u32> = ids.iter().copied().collect();
+        out.extend(rarest.iter().copied().filter(|id| wanted.contains(id)));
+        out.sort_unstable();
+        out.dedup();
+    }
+    out
 }
 
 fn street_score(q: &NameKey, s: &Street) -> f64 {
@@ -122,6 +153,22 @@ fn localities_by_city(reg: &CountryRegister, city: &str) -> Vec<u32> {
         .collect()
 }
 
+/// The streets of the localities written (city, postcode) and of the postcode.
+struct Area<'a> {
+    reg: &'a CountryRegister,
+    localities: &'a [u32],
+    postcode: &'a str,
+    empty: bool,
+}
+
+impl Area<'_> {
+    fn contains(&self, street: u32) -> bool {
+        let s = &self.reg.streets[street as usize];
+        self.localities.contains(&s.locality)
+            || (!self.postcode.is_empty() && s.postcodes.iter().any(|p| p == self.postcode))
+    }
+}
+
 struct Candidate {
     street: u32,
     score: f64,
@@ -155,7 +202,7 @@ fn decide(
     ranked: &[Candidate],
     number: Option<&(u32, String)>,
     postcode: &str,
-    area: &HashSet<u32>,
+    area: &Area,
     city: &HashSet<u32>,
 ) -> Decision {
     let Some(top) = ranked.first() else {
@@ -177,11 +224,11 @@ fn decide(
             reg.streets[c.street as usize].keys[0].key == *top_name && c.score >= top.score - 1e-9
         })
         .collect();
-    if same.len() > 1 && !area.is_empty() {
+    if same.len() > 1 && !area.empty {
         let inside: Vec<&Candidate> = same
             .iter()
             .copied()
-            .filter(|c| area.contains(&c.street))
+            .filter(|c| area.contains(c.street))
             .collect();
         if !inside.is_empty() {
             same = inside;
@@ -282,27 +329,43 @@ pub fn verify(
     area_localities.extend(by_pc.iter().copied());
     area_localities.sort_unstable();
     area_localities.dedup();
-    let mut area: Vec<u32> = area_localities
-        .iter()
-        .flat_map(|&l| reg.streets_by_locality[l as usize].iter().copied())
-        .collect();
-    if let Some(v) = reg
-        .streets_by_postcode
-        .get(&postcode_in)
-        .filter(|_| !postcode_in.is_empty())
-    {
-        area.extend(v.iter().copied());
-    }
-    area.sort_unstable();
-    area.dedup();
-    if area.is_empty() && !reg.national {
+    let pc_streets: &[u32] = match postcode_in.is_empty() {
+        true => &[],
+        false => reg
+            .streets_by_postcode
+            .get(&postcode_in)
+            .map(Vec::as_slice)
+            .unwrap_or(&[]),
+    };
+    let area = Area {
+        reg,
+        localities: &area_localities,
+        postcode: &postcode_in,
+        empty: pc_streets.is_empty()
+            && area_localities
+                .iter()
+                .all(|&l| reg.streets_by_locality[l as usize].is_empty()),
+    };
+    if area.empty && !reg.national {
         return None;
     }
-    let area_set: HashSet<u32> = area.iter().copied().collect();
     let city_set: HashSet<u32> = by_city.iter().copied().collect();
-    if std::env::var("FOREIGN_DEBUG").is_ok() {
-        eprintln!("city {by_city:?} pc {by_pc:?} area {}", area.len());
-    }
+    // the streets of the area, listed only when a typo needs them scanned
+    let mut area_list: Option<Vec<u32>> = None;
+    let mut list_area = || -> Vec<u32> {
+        area_list
+            .get_or_insert_with(|| {
+                let mut v: Vec<u32> = area_localities
+                    .iter()
+                    .flat_map(|&l| reg.streets_by_locality[l as usize].iter().copied())
+                    .chain(pc_streets.iter().copied())
+                    .collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            })
+            .clone()
+    };
     let streets_complete = reg.national
         || (!area_localities.is_empty()
             && area_localities
@@ -320,13 +383,13 @@ pub fn verify(
         let exact: Vec<u32> = reg
             .streets_by_form(&q)
             .into_iter()
-            .filter(|id| area.is_empty() || area_set.contains(id))
+            .filter(|&id| area.empty || area.contains(id))
             .collect();
         let mut ranked = rank(reg, &q, &exact);
         let settled = ranked.first().is_some_and(|c| c.score >= 0.94)
-            && (area.is_empty() || ranked.iter().any(|c| area_set.contains(&c.street)));
+            && (area.empty || ranked.iter().any(|c| area.contains(c.street)));
         if !settled {
-            ranked = rank(reg, &q, &area);
+            ranked = rank(reg, &q, &scan(reg, &q, &list_area()));
         }
         let clear = ranked.first().is_some_and(|c| c.score >= ACCEPT);
         if !clear && reg.national {
@@ -348,7 +411,7 @@ pub fn verify(
             &ranked,
             reading.number.as_ref(),
             &postcode_in,
-            &area_set,
+            &area,
             &city_set,
         );
         let better = match &best {

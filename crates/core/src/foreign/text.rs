@@ -94,6 +94,15 @@ impl Expander {
                     let Some(canonical) = entry.first().cloned() else {
                         continue;
                     };
+                    // languages that write the type into the name (`Tyrihansveien`, `Bakkevej`)
+                    if *list == "street_types"
+                        && matches!(*lang, "de" | "da" | "nb" | "sv" | "nl" | "gsw")
+                        && !canonical.contains(' ')
+                    {
+                        for spelling in entry.iter().filter(|w| w.len() >= 2 && **w != canonical) {
+                            e.suffixes.push((spelling.clone(), canonical.clone()));
+                        }
+                    }
                     if *list == "street_types" || *list == "concatenated_suffixes_separable" {
                         for w in canonical.split(' ') {
                             e.types.insert(w.to_string());
