@@ -25,3 +25,19 @@ export interface ImportProgress {
 export declare function importProgress(): ImportProgress
 /** The core's text folding, so that TypeScript compares names with the very same normaliser. */
 export declare function foldText(text: string): string
+/**
+ * Foreign national registers: imported from `worldDir` (registers/<cc>/…, osm/…,
+ * libpostal/dictionaries) on first use; a new folder replaces what was imported.
+ */
+export declare function useForeignRegisters(worldDir: string): void
+/**
+ * What each imported foreign register puts in service, as JSON: country, register, date,
+ * verification levels (house_number, street, postcode), coverage, source, attribution, counts.
+ * The countries catalogue reads this.
+ */
+export declare function foreignRegisters(): string
+/**
+ * Imports the foreign registers of `worldDir` now; resolves to the summary JSON
+ * (registers, missing files, elapsed_ms).
+ */
+export declare function loadForeignRegisters(worldDir: string): string

@@ -19,7 +19,7 @@ import { checkRegisterFiles } from './import/integrity.js';
 import { JobService } from './jobs/service.js';
 import { registerIndex, type ExtraEndpoint } from './meta/index-route.js';
 import { registerOpenApi, type ExtraOperation } from './meta/openapi.js';
-import { computeJsonSync, openRegister } from './native.js';
+import { computeJsonSync, openRegister, useForeignRegisters } from './native.js';
 import { openState } from './state/db.js';
 import { suggestRoutes } from './suggest/index.js';
 
@@ -94,6 +94,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
   surviveStorageFaults();
   checkRegisterFiles(config.dataDir);
   openRegister(config.dataDir);
+  useForeignRegisters();
   const db = openState(config.dataDir);
   const services: Services = { config, db };
   const jobs = new JobService(services);

@@ -35,6 +35,8 @@ export interface NativeContactResult {
   city_type: { provincial_capital: boolean | null; label: string } | null;
   attribution: string[];
   foreign_address?: boolean;
+  /** The foreign national register the record was verified in (crate::foreign). */
+  verified_in?: string;
   [field: string]: unknown;
 }
 
@@ -68,6 +70,22 @@ const FORM_ONLY: Texts = {
   da: 'Udenlandsk adresse: gengivet som skrevet, kun formen er behandlet',
   is: 'Erlent heimilisfang: skilað eins og það var skrifað, aðeins formið unnið',
   el: 'Διεύθυνση εξωτερικού: επιστρέφεται όπως γράφτηκε, επεξεργάστηκε μόνο η μορφή',
+};
+
+const REGISTER_VERIFIED: Texts = {
+  it: 'Indirizzo verificato sul registro nazionale del paese',
+  en: 'Address verified against the national register of its country',
+  de: 'Adresse anhand des nationalen Registers des Landes geprüft',
+  fr: 'Adresse vérifiée sur le registre national du pays',
+  es: 'Dirección verificada con el registro nacional del país',
+  nl: 'Adres gecontroleerd aan de hand van het nationale register van het land',
+  pt: 'Endereço verificado no registo nacional do país',
+  sv: 'Adressen kontrollerad mot landets nationella register',
+  no: 'Adressen kontrollert mot landets nasjonale register',
+  fi: 'Osoite tarkistettu maan kansallisesta rekisteristä',
+  da: 'Adressen kontrolleret mod landets nationale register',
+  is: 'Heimilisfang staðfest í þjóðskrá landsins',
+  el: 'Η διεύθυνση ελέγχθηκε στο εθνικό μητρώο της χώρας',
 };
 
 const CITY_TYPE: Record<string, Texts> = {
@@ -117,7 +135,7 @@ function italyEntry(): ReturnType<typeof resolveCountry> {
 
 /** Texts in the request language; the register's attribution in the message. */
 export function present(r: NativeContactResult, language: Language): ItemResult {
-  const { attribution, ...data } = r;
+  const { attribution, verified_in: verifiedIn, ...data } = r;
   // FOREIGN leads the outcome for Italian clients only (spec rule 6)
   const outcome = language === 'it' ? r.outcome : r.outcome.filter((c) => c !== 'FOREIGN');
   const result: ItemResult = { ...data, outcome };
@@ -126,7 +144,7 @@ export function present(r: NativeContactResult, language: Language): ItemResult 
     if (country) {
       result.normalized = { ...r.normalized, country_code: country.iso2, country: country.names[language] ?? r.normalized.country };
     }
-    result.message = FORM_ONLY[language];
+    result.message = verifiedIn ? `${REGISTER_VERIFIED[language]} (${verifiedIn}). ${attribution.join('; ')}.` : FORM_ONLY[language];
   } else {
     const italy = italyEntry();
     if (italy && r.normalized) result.normalized = { ...r.normalized, country: italy.names[language] };

@@ -5,6 +5,7 @@
 pub mod address;
 pub mod dedupe;
 pub mod error;
+pub mod foreign;
 pub mod normalize;
 pub mod ops;
 pub mod register;

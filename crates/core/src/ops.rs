@@ -19,6 +19,10 @@ pub fn compute(register: Option<&Register>, op: &str, input: &[u8]) -> Result<Ve
         "street.house_numbers" => answer(&street_numbers(need()?, parse(input)?)),
         "street.sample" => answer(&sample_streets(need()?, parse(input)?)),
         "tax_code.batch" => answer(&crate::tax_code::batch(need()?, &parse(input)?)),
+        "foreign.registers" => answer(&crate::foreign::registers()),
+        "foreign.verify" => answer(&crate::foreign::verify_batch(
+            &parse::<ContactBatch>(input)?.items,
+        )),
         other => Err(Error::UnknownOp(other.to_string())),
     }
 }

@@ -160,3 +160,26 @@ pub fn import_progress() -> ImportProgress {
 pub fn fold_text(text: String) -> String {
     recapito_core::normalize::fold(&text)
 }
+
+/// Foreign national registers: imported from `worldDir` (registers/<cc>/…, osm/…,
+/// libpostal/dictionaries) on first use; a new folder replaces what was imported.
+#[napi]
+pub fn use_foreign_registers(world_dir: String) {
+    recapito_core::foreign::use_dir(&PathBuf::from(world_dir));
+}
+
+/// What each imported foreign register puts in service, as JSON: country, register, date,
+/// verification levels (house_number, street, postcode), coverage, source, attribution, counts.
+/// The countries catalogue reads this.
+#[napi]
+pub fn foreign_registers() -> Result<String> {
+    serde_json_string(&guard(|| Ok(recapito_core::foreign::registers()))?)
+}
+
+/// Imports the foreign registers of `worldDir` now; resolves to the summary JSON
+/// (registers, missing files, elapsed_ms).
+#[napi]
+pub fn load_foreign_registers(world_dir: String) -> Result<String> {
+    let summary = guard(|| Ok(recapito_core::foreign::load(&PathBuf::from(world_dir))))?;
+    serde_json_string(&summary)
+}

@@ -111,10 +111,19 @@ pub struct Geo {
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct Territory {
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub istat_code: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub cadastral_code: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub street_id: Option<String>,
+    /// Other countries (crate::foreign): ISO alpha-2, the register's municipality code and its kind.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub municipality_code: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub municipality_code_type: Option<&'static str>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -167,6 +176,9 @@ pub struct ContactResult {
     pub tax_code_outcome: Option<Vec<String>>,
     /// Attribution lines of the data the answer used (the message is written from them).
     pub attribution: Vec<&'static str>,
+    /// The foreign national register the record was verified in (for the message; not output).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verified_in: Option<&'static str>,
 }
 
 pub fn verify_batch(
@@ -219,6 +231,10 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
 
     // a declared foreign country
     if let Some(foreign) = foreign_country(register, input, options, &parsed) {
+        // a country with a register in service: verified in it (crate::foreign)
+        if let Some(verified) = crate::foreign::verify(&foreign.code, input, &r) {
+            return verified;
+        }
         return foreign_result(r, input, address, foreign);
     }
 
@@ -302,6 +318,7 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
         istat_code: m.istat_code.clone(),
         cadastral_code: record.cadastral_code.clone(),
         street_id: None,
+        ..Default::default()
     });
     r.city_type = Some(CityType {
         provincial_capital: m.provincial_capital,

@@ -4,14 +4,24 @@
 pub mod alessandria;
 pub mod anncsu;
 pub mod anncsu_street_names;
+pub mod be;
 pub mod bologna;
+pub mod ch;
 pub mod comuni;
+pub mod cz;
+pub mod de;
+pub mod dk;
 pub mod esteri;
+pub mod fi;
+pub mod lu;
 pub mod milano;
 pub mod names;
+pub mod no;
 pub mod reproject;
+pub mod si;
 pub mod source;
 pub mod streets;
+pub mod world;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
