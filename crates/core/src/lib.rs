@@ -7,6 +7,7 @@ pub mod dedupe;
 pub mod error;
 pub mod normalize;
 pub mod ops;
+pub mod postal;
 pub mod register;
 pub mod tax_code;
 

@@ -7,6 +7,7 @@ pub mod anncsu_street_names;
 pub mod bologna;
 pub mod comuni;
 pub mod esteri;
+pub mod formats;
 pub mod milano;
 pub mod names;
 pub mod reproject;
@@ -103,6 +104,7 @@ pub fn run(source: &Path, data_dir: &Path) -> Result<ImportSummary> {
     esteri::import(&mut ctx)?;
     streets::import(&mut ctx)?;
     names::import(&mut ctx)?;
+    formats::import(&mut ctx)?;
 
     let mut summary = ImportSummary {
         imported_at: chrono::Utc::now().to_rfc3339(),
