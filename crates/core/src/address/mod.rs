@@ -224,6 +224,19 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
     if let Some(foreign) = foreign_country(register, input, options, &parsed) {
         return foreign_result(register, r, input, options, foreign);
     }
+    // `foreign: detect` and a postcode in a foreign form (`F-75001`): abroad before any Italian guess
+    if options.foreign == Foreign::Detect {
+        if let Some(code) =
+            crate::postal::detect::postcode_country(&register.postal, text(&input.postcode))
+        {
+            let foreign = ForeignCountry {
+                name: code.clone(),
+                code,
+                resolved: true,
+            };
+            return foreign_result(register, r, input, options, foreign);
+        }
+    }
 
     let city_in = if text(&input.city).is_empty() {
         parsed.city.clone().unwrap_or_default()
