@@ -278,6 +278,10 @@ impl Formats {
                 for name in [&s.key, &s.name, &s.latin_name, &s.iso] {
                     let f = fold(name);
                     if !f.is_empty() {
+                        // IE's `Co. Dublin` is also written `Dublin`
+                        if let Some(bare) = f.strip_prefix("CO ") {
+                            subdivisions.entry(bare.to_string()).or_insert(i);
+                        }
                         subdivisions.entry(f).or_insert(i);
                     }
                 }
@@ -400,7 +404,6 @@ impl CountryFormat {
         }
         self.subdivisions
             .get(&f)
-            .or_else(|| self.subdivisions.get(f.trim_start_matches("CO ")))
             .map(|&i| &self.data.subdivisions[i])
     }
 

@@ -196,6 +196,12 @@ fn the_issue_examples() {
     let es = f.country("ES").unwrap();
     assert_eq!(es.subdivision("M").map(|s| s.key.as_str()), Some("Madrid"));
 
+    let ie = f.country("IE").unwrap();
+    assert_eq!(
+        ie.subdivision("Dublin").map(|s| s.key.as_str()),
+        Some("Co. Dublin")
+    );
+
     let de = f.country("DE").unwrap();
     let form = de.form(&Written {
         address: "Hauptstr. 5",
