@@ -106,18 +106,21 @@ pub struct CountryFormat {
     pub data: CountryFormatData,
     pub postcode: Option<PostcodeRule>,
     expansions: Expansions,
-    template: String,
-    fallback: String,
+    template: template::Parsed,
+    fallback: template::Parsed,
     replace: Vec<Rule>,
     postformat: Vec<Rule>,
     subdivisions: HashMap<String, usize>,
+    /// Folded state and county names (and codes) → OpenCage's code.
+    state_codes: HashMap<String, String>,
+    county_codes: HashMap<String, String>,
     aliases: std::sync::Arc<Aliases>,
 }
 
 /// Component aliases (`street` → `road`) and the names a template knows.
 #[derive(Default)]
 struct Aliases {
-    to_canonical: Vec<(String, String)>,
+    to_canonical: HashMap<String, String>,
     known: std::collections::HashSet<String>,
 }
 
@@ -196,7 +199,7 @@ impl Formats {
             aliases.known.insert(name.clone());
             for a in list {
                 aliases.known.insert(a.clone());
-                aliases.to_canonical.push((a.clone(), name.clone()));
+                aliases.to_canonical.insert(a.clone(), name.clone());
             }
         }
         for k in [
@@ -303,11 +306,13 @@ impl Formats {
                     code: code.clone(),
                     postcode: PostcodeRule::new(&c.zip, &c.zipex, prefixes),
                     expansions: Expansions::new(&languages, &abbreviations),
-                    template,
-                    fallback,
+                    template: template::Parsed::new(&template),
+                    fallback: template::Parsed::new(&fallback),
                     replace,
                     postformat: compile(&t.postformat_replace),
                     subdivisions,
+                    state_codes: folded_codes(&state_codes),
+                    county_codes: folded_codes(&c.county_codes),
                     aliases: aliases.clone(),
                     data: CountryFormatData {
                         state_codes,
@@ -345,6 +350,15 @@ impl Formats {
     pub fn iso2(&self, code: &str) -> Option<String> {
         self.country(code).map(|c| c.code.clone())
     }
+}
+
+fn folded_codes(list: &[(String, String)]) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    for (name, code) in list {
+        out.entry(fold(name)).or_insert_with(|| code.clone());
+        out.entry(fold(code)).or_insert_with(|| code.clone());
+    }
+    out
 }
 
 /// The fields of an address as written.
@@ -409,22 +423,17 @@ impl CountryFormat {
 
     /// OpenCage's state code for a state name, where libaddressinput has no subdivisions.
     fn state_code(&self, written: &str) -> Option<&str> {
-        let f = fold(written);
-        self.data
-            .state_codes
-            .iter()
-            .find(|(name, code)| fold(name) == f || fold(code) == f)
-            .map(|(_, code)| code.as_str())
+        self.state_codes.get(&fold(written)).map(String::as_str)
     }
 
     /// Renders components with this country's template and rules (OpenCage's formatter).
     pub fn render(&self, components: &Components) -> String {
         let mut c = components.clone();
         // aliases fill their component; what no template knows is the `attention` line
-        for (alias, canonical) in &self.aliases.to_canonical {
-            if !c.contains_key(canonical) {
-                if let Some(v) = c.get(alias).cloned() {
-                    c.insert(canonical.clone(), v);
+        for (key, value) in components {
+            if let Some(canonical) = self.aliases.to_canonical.get(key) {
+                if !components.contains_key(canonical) && !c.contains_key(canonical) {
+                    c.insert(canonical.clone(), value.clone());
                 }
             }
         }
@@ -475,15 +484,11 @@ impl CountryFormat {
             }
         }
         if !c.contains_key("county_code") {
-            if let Some(county) = c.get("county").map(|s| fold(s)) {
-                if let Some((_, code)) = self
-                    .data
-                    .county_codes
-                    .iter()
-                    .find(|(n, _)| fold(n) == county)
-                {
-                    c.insert("county_code".into(), code.clone());
-                }
+            if let Some(code) = c
+                .get("county")
+                .and_then(|n| self.county_codes.get(&fold(n)))
+            {
+                c.insert("county_code".into(), code.clone());
             }
         }
         let minimal = c.contains_key("road") || c.contains_key("postcode");
@@ -492,7 +497,7 @@ impl CountryFormat {
         } else {
             &self.fallback
         };
-        let text = template::render(t, &c);
+        let text = t.render(&c);
         let text = template::replace_text(&text, &self.postformat);
         template::clean(&text)
     }

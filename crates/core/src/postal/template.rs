@@ -62,44 +62,94 @@ pub fn replace_text(text: &str, rules: &[Rule]) -> String {
     out
 }
 
-fn substitute(text: &str, components: &Components) -> String {
-    let mut out = String::with_capacity(text.len());
+/// A template parsed once: text, components, and `{{#first}}` groups of alternatives.
+#[derive(Debug, Clone, Default)]
+pub struct Parsed(Vec<Piece>);
+
+#[derive(Debug, Clone)]
+enum Piece {
+    Text(String),
+    Component(String),
+    First(Vec<Vec<Piece>>),
+}
+
+fn parse_plain(text: &str, out: &mut Vec<Piece>) {
     let mut rest = text;
     while let Some(start) = rest.find("{{{") {
-        out.push_str(&rest[..start]);
+        if start > 0 {
+            out.push(Piece::Text(rest[..start].to_string()));
+        }
         let after = &rest[start + 3..];
         let Some(end) = after.find("}}}") else {
-            out.push_str(&rest[start..]);
-            return out;
+            out.push(Piece::Text(rest[start..].to_string()));
+            return;
         };
-        let name = after[..end].trim();
-        if let Some(v) = components.get(name) {
-            out.push_str(v);
-        }
+        out.push(Piece::Component(after[..end].trim().to_string()));
         rest = &after[end + 3..];
     }
-    out.push_str(rest);
-    out
+    if !rest.is_empty() {
+        out.push(Piece::Text(rest.to_string()));
+    }
+}
+
+impl Parsed {
+    pub fn new(template: &str) -> Parsed {
+        let mut pieces = Vec::new();
+        let mut rest = template;
+        while let Some(start) = rest.find("{{#first}}") {
+            parse_plain(&rest[..start], &mut pieces);
+            let after = &rest[start + "{{#first}}".len()..];
+            let end = after.find("{{/first}}").unwrap_or(after.len());
+            let alternatives = after[..end]
+                .split("||")
+                .map(|alt| {
+                    let mut p = Vec::new();
+                    parse_plain(alt, &mut p);
+                    p
+                })
+                .collect();
+            pieces.push(Piece::First(alternatives));
+            rest = after.get(end + "{{/first}}".len()..).unwrap_or("");
+        }
+        parse_plain(rest, &mut pieces);
+        Parsed(pieces)
+    }
+
+    /// The template with the components in it, then cleaned line by line.
+    pub fn render(&self, components: &Components) -> String {
+        let mut out = String::with_capacity(256);
+        write(&self.0, components, &mut out);
+        clean(&out)
+    }
+}
+
+fn write(pieces: &[Piece], components: &Components, out: &mut String) {
+    for p in pieces {
+        match p {
+            Piece::Text(t) => out.push_str(t),
+            Piece::Component(name) => {
+                if let Some(v) = components.get(name) {
+                    out.push_str(v);
+                }
+            }
+            Piece::First(alternatives) => {
+                for alt in alternatives {
+                    let mut s = String::new();
+                    write(alt, components, &mut s);
+                    let s = s.trim();
+                    if !s.is_empty() {
+                        out.push_str(s);
+                        break;
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The template with the components in it, then cleaned line by line.
 pub fn render(template: &str, components: &Components) -> String {
-    let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(start) = rest.find("{{#first}}") {
-        out.push_str(&substitute(&rest[..start], components));
-        let after = &rest[start + "{{#first}}".len()..];
-        let end = after.find("{{/first}}").unwrap_or(after.len());
-        let chosen = after[..end]
-            .split("||")
-            .map(|alt| substitute(alt, components).trim().to_string())
-            .find(|s| !s.is_empty())
-            .unwrap_or_default();
-        out.push_str(&chosen);
-        rest = after.get(end + "{{/first}}".len()..).unwrap_or("");
-    }
-    out.push_str(&substitute(rest, components));
-    clean(&out)
+    Parsed::new(template).render(components)
 }
 
 /// OpenCage's clean-up: stray commas and spaces, empty lines, repeated lines and parts.

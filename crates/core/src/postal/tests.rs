@@ -248,3 +248,66 @@ fn foreign_postcode_forms_name_their_country() {
         assert_eq!(detect::postcode_country(f, text), None, "{text}");
     }
 }
+
+#[test]
+#[ignore = "timing probe, run by hand"]
+fn speed_probe() {
+    let Some(f) = formats() else { return };
+    let cases = testcases();
+    let t = std::time::Instant::now();
+    let mut n = 0;
+    for _ in 0..20 {
+        for (cc, c, _) in &cases {
+            if let Some(country) = f.country(cc) {
+                let w = Written {
+                    address: c.get("road").map(String::as_str).unwrap_or(""),
+                    postcode: c.get("postcode").map(String::as_str).unwrap_or(""),
+                    city: c.get("city").map(String::as_str).unwrap_or(""),
+                    province: c.get("state").map(String::as_str).unwrap_or(""),
+                };
+                std::hint::black_box(country.form(&w));
+                n += 1;
+            }
+        }
+    }
+    eprintln!("form: {n} in {:?}", t.elapsed());
+    let t = std::time::Instant::now();
+    for (cc, c, _) in &cases {
+        if let Some(country) = f.country(cc) {
+            std::hint::black_box(country.render(c));
+        }
+    }
+    eprintln!("render: {} in {:?}", cases.len(), t.elapsed());
+    let t = std::time::Instant::now();
+    for (cc, c, _) in &cases {
+        if let Some(country) = f.country(cc) {
+            std::hint::black_box(
+                country.judge_postcode(c.get("postcode").map(String::as_str).unwrap_or("")),
+            );
+        }
+    }
+    eprintln!("postcode: {} in {:?}", cases.len(), t.elapsed());
+    let t = std::time::Instant::now();
+    for (cc, c, _) in &cases {
+        if let Some(country) = f.country(cc) {
+            std::hint::black_box(country.template.render(c));
+        }
+    }
+    eprintln!("template only: {} in {:?}", cases.len(), t.elapsed());
+    let t = std::time::Instant::now();
+    for (cc, c, _) in &cases {
+        if let Some(country) = f.country(cc) {
+            let mut c = c.clone();
+            template::replace_components(&mut c, &country.replace);
+            std::hint::black_box(c);
+        }
+    }
+    eprintln!("rules only: {} in {:?}", cases.len(), t.elapsed());
+    let t = std::time::Instant::now();
+    for (cc, c, _) in &cases {
+        if let Some(country) = f.country(cc) {
+            std::hint::black_box(template::clean(&country.template.render(c)));
+        }
+    }
+    eprintln!("template+clean: {} in {:?}", cases.len(), t.elapsed());
+}
