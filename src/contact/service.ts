@@ -37,6 +37,9 @@ export interface NativeContactResult {
   foreign_address?: boolean;
   /** The foreign national register the record was verified in (crate::foreign). */
   verified_in?: string;
+  normalized_postal?: Record<string, string>;
+  /** Envelope lines of a foreign address, without the country line (added here, in the request language). */
+  postal_lines?: string[];
   [field: string]: unknown;
 }
 
@@ -56,20 +59,21 @@ const VERIFIED: Texts = {
   el: 'Η διεύθυνση ελέγχθηκε στα ιταλικά μητρώα',
 };
 
+/** Rule 4: a country without a register in service gets its postal form, nothing more. */
 const FORM_ONLY: Texts = {
-  it: 'Indirizzo estero: riportato com’è scritto, verificato solo nella forma',
-  en: 'Foreign address: passed through as written, only its form was worked',
-  de: 'Ausländische Adresse: wie geschrieben übernommen, nur die Form bearbeitet',
-  fr: 'Adresse étrangère : reprise telle quelle, seule la forme a été traitée',
-  es: 'Dirección extranjera: se devuelve tal como se escribió, solo se trabajó la forma',
-  nl: 'Buitenlands adres: overgenomen zoals geschreven, alleen de vorm is bewerkt',
-  pt: 'Endereço estrangeiro: devolvido como escrito, só a forma foi trabalhada',
-  sv: 'Utländsk adress: återges som skriven, endast formen har bearbetats',
-  no: 'Utenlandsk adresse: gjengitt som skrevet, bare formen er behandlet',
-  fi: 'Ulkomainen osoite: palautettu kirjoitettuna, vain muotoa käsiteltiin',
-  da: 'Udenlandsk adresse: gengivet som skrevet, kun formen er behandlet',
-  is: 'Erlent heimilisfang: skilað eins og það var skrifað, aðeins formið unnið',
-  el: 'Διεύθυνση εξωτερικού: επιστρέφεται όπως γράφτηκε, επεξεργάστηκε μόνο η μορφή',
+  it: 'Indirizzo estero: messo nella forma postale del paese (CAP, abbreviazioni, maiuscole, ordine delle righe); via e numero civico non verificati',
+  en: 'Foreign address: put in the country’s postal form (postcode, abbreviations, capitals, line order); street and house number not verified',
+  de: 'Ausländische Adresse: in die Postform des Landes gebracht (Postleitzahl, Abkürzungen, Großschreibung, Zeilenfolge); Straße und Hausnummer nicht geprüft',
+  fr: 'Adresse étrangère : mise dans la forme postale du pays (code postal, abréviations, majuscules, ordre des lignes) ; rue et numéro non vérifiés',
+  es: 'Dirección extranjera: puesta en la forma postal del país (código postal, abreviaturas, mayúsculas, orden de líneas); calle y número no verificados',
+  nl: 'Buitenlands adres: in de postvorm van het land gezet (postcode, afkortingen, hoofdletters, regelvolgorde); straat en huisnummer niet gecontroleerd',
+  pt: 'Endereço estrangeiro: posto na forma postal do país (código postal, abreviaturas, maiúsculas, ordem das linhas); rua e número não verificados',
+  sv: 'Utländsk adress: satt i landets postala form (postnummer, förkortningar, versaler, radordning); gata och husnummer inte kontrollerade',
+  no: 'Utenlandsk adresse: satt i landets postform (postnummer, forkortelser, store bokstaver, linjerekkefølge); gate og husnummer ikke kontrollert',
+  fi: 'Ulkomainen osoite: muutettu maan postimuotoon (postinumero, lyhenteet, suuraakkoset, rivijärjestys); katua ja talonumeroa ei tarkistettu',
+  da: 'Udenlandsk adresse: sat i landets postform (postnummer, forkortelser, store bogstaver, linjefølge); gade og husnummer ikke kontrolleret',
+  is: 'Erlent heimilisfang: sett í póstform landsins (póstnúmer, skammstafanir, hástafir, röð lína); gata og húsnúmer ekki staðfest',
+  el: 'Διεύθυνση εξωτερικού: σε ταχυδρομική μορφή της χώρας (ΤΚ, συντομογραφίες, κεφαλαία, σειρά γραμμών)· οδός και αριθμός δεν επαληθεύτηκαν',
 };
 
 const REGISTER_VERIFIED: Texts = {
@@ -134,15 +138,21 @@ function italyEntry(): ReturnType<typeof resolveCountry> {
 }
 
 /** Texts in the request language; the register's attribution in the message. */
-export function present(r: NativeContactResult, language: Language): ItemResult {
-  const { attribution, verified_in: verifiedIn, ...data } = r;
+export function present(r: NativeContactResult, language: Language, postalForm = false): ItemResult {
+  const { attribution, verified_in: verifiedIn, postal_lines: postalLines, ...data } = r;
   // FOREIGN leads the outcome for Italian clients only (spec rule 6)
   const outcome = language === 'it' ? r.outcome : r.outcome.filter((c) => c !== 'FOREIGN');
   const result: ItemResult = { ...data, outcome };
   if (r.foreign_address) {
     const country = resolveCountry(r.normalized.country_code || r.normalized.country);
     if (country) {
-      result.normalized = { ...r.normalized, country_code: country.iso2, country: country.names[language] ?? r.normalized.country };
+      const name = country.names[language] ?? r.normalized.country;
+      // UPU: the country line in capitals, in the sender's language (the request's)
+      result.normalized = { ...r.normalized, country_code: country.iso2, country: postalForm ? name.toUpperCase() : name };
+      if (r.normalized_postal) {
+        result.normalized_postal = { ...r.normalized_postal, country_code: country.iso2, country: name.toUpperCase() };
+        (result.normalized_postal as Record<string, unknown>).lines = [...(postalLines ?? []), name.toUpperCase()];
+      }
     }
     result.message = verifiedIn ? `${REGISTER_VERIFIED[language]} (${verifiedIn}). ${attribution.join('; ')}.` : FORM_ONLY[language];
   } else {
@@ -175,7 +185,7 @@ export async function processContacts(items: ContactItem[], language: Language):
       options,
     });
     out.forEach((r, k) => {
-      results[at[k] as number] = present(r, language);
+      results[at[k] as number] = present(r, language, options.postal_form);
     });
   }
   return results;

@@ -2,11 +2,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import { answer } from '../http/context.js';
 import type { CountryEntry } from './catalogue.js';
+import { coverage } from './coverage.js';
 import { searchCountries } from './resolve.js';
 
 export const COUNTRIES_PATHS = ['/api/v1/countries', '/api/v1/nazioni'];
 
-function view(entry: CountryEntry, req: FastifyRequest) {
+type Served = Awaited<ReturnType<typeof coverage>>;
+
+function view(entry: CountryEntry, req: FastifyRequest, served: Served) {
+  const s = served.get(entry.iso2);
   return {
     iso2: entry.iso2,
     iso3: entry.iso3,
@@ -15,6 +19,10 @@ function view(entry: CountryEntry, req: FastifyRequest) {
     short: entry.short,
     long: entry.long,
     names: entry.names,
+    // what /contact does for an address of this country (the spec calls the catalogue authoritative)
+    verification: s?.verification ?? 'postal_form',
+    register: s?.register ?? null,
+    postcode_format: s?.postal ? { checked: s.postal.postcode_pattern, example: s.postal.postcode_example } : null,
   };
 }
 
@@ -23,7 +31,8 @@ export function registerCountries(app: FastifyInstance): void {
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     const query = req.query as Record<string, unknown>;
     const q = typeof query.q === 'string' ? query.q : undefined;
-    const countries = searchCountries(q).map((e) => view(e, req));
+    const served = await coverage();
+    const countries = searchCountries(q).map((e) => view(e, req, served));
     return answer(req, reply, { ok: true, count: countries.length, countries });
   };
   for (const path of COUNTRIES_PATHS) app.get(path, handler);

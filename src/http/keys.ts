@@ -141,6 +141,7 @@ export const FIELD_IT: Readonly<Record<string, string>> = {
   reset_on: 'si_azzerano_il',
   domain_checked: 'dominio_verificato',
   rows: 'righe',
+  lines: 'righe_busta',
   domain_exists: 'dominio_esiste',
   salutation: 'saluto',
   done: 'fatte',

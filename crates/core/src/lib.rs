@@ -8,6 +8,7 @@ pub mod error;
 pub mod foreign;
 pub mod normalize;
 pub mod ops;
+pub mod postal;
 pub mod register;
 pub mod tax_code;
 

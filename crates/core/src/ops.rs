@@ -18,6 +18,8 @@ pub fn compute(register: Option<&Register>, op: &str, input: &[u8]) -> Result<Ve
         "street.search" => answer(&search_streets(need()?, parse(input)?)),
         "street.house_numbers" => answer(&street_numbers(need()?, parse(input)?)),
         "street.sample" => answer(&sample_streets(need()?, parse(input)?)),
+        "postal.coverage" => answer(&crate::postal::coverage(need()?)),
+        "postal.render" => answer(&crate::postal::render_batch(need()?, parse(input)?)),
         "tax_code.batch" => answer(&crate::tax_code::batch(need()?, &parse(input)?)),
         "foreign.registers" => answer(&crate::foreign::registers()),
         "foreign.verify" => answer(&crate::foreign::verify_batch(

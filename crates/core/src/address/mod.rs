@@ -151,6 +151,9 @@ pub struct ContactResult {
     /// The postal form (upper case, no accents), with `postal_form`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub normalized_postal: Option<Normalized>,
+    /// The envelope lines of a foreign address in its country's order, without the country line.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub postal_lines: Vec<String>,
     /// The register's address and city, with `preserve_original` (normalized keeps what was written).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub canonical_address: Option<String>,
@@ -231,11 +234,27 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
 
     // a declared foreign country
     if let Some(foreign) = foreign_country(register, input, options, &parsed) {
-        // a country with a register in service: verified in it (crate::foreign)
+        // a country with a register in service: verified in it (crate::foreign); elsewhere the postal form
         if let Some(verified) = crate::foreign::verify(&foreign.code, input, &r) {
             return verified;
         }
-        return foreign_result(r, input, address, foreign);
+        return foreign_result(register, r, input, options, foreign);
+    }
+    // `foreign: detect` and a postcode in a foreign form (`F-75001`): abroad before any Italian guess
+    if options.foreign == Foreign::Detect {
+        if let Some(code) =
+            crate::postal::detect::postcode_country(&register.postal, text(&input.postcode))
+        {
+            if let Some(verified) = crate::foreign::verify(&code, input, &r) {
+                return verified;
+            }
+            let foreign = ForeignCountry {
+                name: code.clone(),
+                code,
+                resolved: true,
+            };
+            return foreign_result(register, r, input, options, foreign);
+        }
     }
 
     let city_in = if text(&input.city).is_empty() {
@@ -289,8 +308,8 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
         }
         CityResolution::NotFound => {
             if options.foreign == Foreign::Detect {
-                if let Some(c) = detect_country(register, &city_in, address) {
-                    return foreign_result(r, input, address, c);
+                if let Some(c) = detect_country(register, &city_in, address, &postcode_in) {
+                    return foreign_result(register, r, input, options, c);
                 }
             }
             out.condition("CITY_NOT_FOUND");
@@ -895,38 +914,43 @@ fn country_by_name(register: &Register, name: &str) -> Option<ForeignCountry> {
     })
 }
 
-/// `foreign: detect`: a country named in the city field or the last part of the address line.
-fn detect_country(register: &Register, city: &str, address: &str) -> Option<ForeignCountry> {
+/// `foreign: detect`: a country named in the city field or the last part of the address line,
+/// then the postal signals (a foreign postcode form, a locality of a foreign register).
+fn detect_country(
+    register: &Register,
+    city: &str,
+    address: &str,
+    postcode: &str,
+) -> Option<ForeignCountry> {
     let last = address.rsplit([',', '-']).next().unwrap_or("");
     [city, last]
         .into_iter()
         .filter(|t| fold(t).len() >= 4)
         .find_map(|t| country_by_name(register, t))
+        .or_else(|| {
+            let code = crate::postal::detect::country(register, postcode, city, address)?;
+            Some(ForeignCountry {
+                name: code.clone(),
+                code,
+                resolved: true,
+            })
+        })
 }
 
+/// The postal form of the country (`crate::postal`).
 fn foreign_result(
-    mut r: ContactResult,
+    register: &Register,
+    r: ContactResult,
     input: &ContactInput,
-    address: &str,
+    options: &VerifyOptions,
     c: ForeignCountry,
 ) -> ContactResult {
-    let mut out = Outcome::default();
-    out.condition("FOREIGN");
-    if !c.resolved {
-        out.condition("COUNTRY_UNRESOLVED");
-    }
-    r.ok = true;
-    r.foreign_address = Some(true);
-    r.normalized = Normalized {
-        address: address.to_string(),
-        postcode: text(&input.postcode).to_string(),
-        city: text(&input.city).to_string(),
-        province: text(&input.province).to_string(),
-        country: c.name,
-        country_code: c.code,
+    let country = crate::postal::contact::Country {
+        code: &c.code,
+        name: &c.name,
+        resolved: c.resolved,
     };
-    r.outcome = out.codes();
-    r
+    crate::postal::contact::foreign_result(register, r, input, options, country)
 }
 
 #[cfg(test)]

@@ -46,6 +46,8 @@ pub struct Register {
     pub streets: street::StreetIndex,
     /// Fuzzy index of municipality names for address matching, built on first use.
     pub city_names: std::sync::OnceLock<crate::address::resolve::CityNames>,
+    /// Postal formats of every country (empty when `world/formats` was not imported).
+    pub postal: crate::postal::Formats,
 }
 
 impl Register {
@@ -58,6 +60,7 @@ impl Register {
         let municipalities = Municipalities::load(&dbs, &rtxn)?;
         let countries = Countries::load(&dbs, &rtxn)?;
         let names = crate::dedupe::names::Names::load(&dbs, &rtxn)?;
+        let postal = crate::postal::Formats::load(&dbs, &rtxn)?;
         // committing a read transaction keeps the database handles it opened valid for later ones
         rtxn.commit()?;
         let streets = street::StreetIndex::open(
@@ -74,6 +77,7 @@ impl Register {
             names,
             streets,
             city_names: std::sync::OnceLock::new(),
+            postal,
         })
     }
 

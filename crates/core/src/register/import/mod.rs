@@ -14,6 +14,7 @@ pub mod dk;
 pub mod esteri;
 pub mod fi;
 pub mod lu;
+pub mod formats;
 pub mod milano;
 pub mod names;
 pub mod no;
@@ -113,6 +114,7 @@ pub fn run(source: &Path, data_dir: &Path) -> Result<ImportSummary> {
     esteri::import(&mut ctx)?;
     streets::import(&mut ctx)?;
     names::import(&mut ctx)?;
+    formats::import(&mut ctx)?;
 
     let mut summary = ImportSummary {
         imported_at: chrono::Utc::now().to_rfc3339(),

@@ -1,0 +1,100 @@
+//! A foreign contact in a country without a register in service: the postal form (spec,
+//! Contact rule 4). The contact flow calls `foreign_result` once it knows the country.
+
+use crate::address::outcome::{Change, Outcome};
+use crate::address::{ContactInput, ContactResult, Normalized, VerifyOptions};
+use crate::normalize::fold;
+use crate::register::Register;
+
+fn text(s: &Option<String>) -> &str {
+    s.as_deref().map(str::trim).unwrap_or("")
+}
+
+/// The country a foreign record names: its code (alpha-2 when the formats know it), name, and
+/// whether the ISO 3166-1 catalogue knows it.
+pub struct Country<'a> {
+    pub code: &'a str,
+    pub name: &'a str,
+    pub resolved: bool,
+}
+
+pub fn foreign_result(
+    register: &Register,
+    mut r: ContactResult,
+    input: &ContactInput,
+    options: &VerifyOptions,
+    country: Country,
+) -> ContactResult {
+    let mut out = Outcome::default();
+    out.condition("FOREIGN");
+    if !country.resolved {
+        out.condition("COUNTRY_UNRESOLVED");
+    }
+    let address = text(&input.address);
+    let code = register
+        .postal
+        .iso2(country.code)
+        .unwrap_or_else(|| country.code.to_string());
+    r.ok = true;
+    r.foreign_address = Some(true);
+    r.normalized = Normalized {
+        address: address.to_string(),
+        postcode: text(&input.postcode).to_string(),
+        city: text(&input.city).to_string(),
+        province: text(&input.province).to_string(),
+        country: country.name.to_string(),
+        country_code: code.clone(),
+    };
+    let Some(format) = register.postal.country(&code).filter(|_| country.resolved) else {
+        r.outcome = out.codes();
+        return r;
+    };
+    let form = format.form(&crate::postal::Written {
+        address,
+        postcode: text(&input.postcode),
+        city: text(&input.city),
+        province: text(&input.province),
+    });
+    if form.postcode_invalid {
+        out.condition("POSTCODE_INVALID_FORMAT");
+    }
+    if form.postcode_changed {
+        out.change(Change::Postcode);
+    }
+    if form.province_changed {
+        out.change(Change::Province);
+    }
+    if form.street_changed {
+        out.change(Change::StreetForm);
+    }
+    let postal = Normalized {
+        address: form.postal_address.clone(),
+        postcode: form.postal_postcode.clone(),
+        city: form.postal_city.clone(),
+        province: form.postal_province.clone(),
+        country: country.name.to_string(),
+        country_code: code.clone(),
+    };
+    if options.postal_form {
+        // `normalized` in the envelope's form too: capitals are a change of form
+        if postal.city != r.normalized.city && !r.normalized.city.is_empty() {
+            out.change(Change::CityForm);
+        }
+        if postal.address != form.address {
+            out.change(Change::StreetForm);
+        }
+        r.normalized = postal.clone();
+    } else {
+        r.normalized.address = form.address.clone();
+        r.normalized.postcode = form.postcode.clone();
+        r.normalized.city = form.city.clone();
+        r.normalized.province = form.province.clone();
+    }
+    if !form.address.is_empty() {
+        r.address_key = fold(&form.address);
+    }
+    r.normalized_postal = Some(postal);
+    r.postal_lines = form.lines;
+    r.outcome = out.codes();
+    r
+}

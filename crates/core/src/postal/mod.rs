@@ -1,0 +1,649 @@
+//! The postal form of an address in a country without a register in service (spec, Contact
+//! rule 4): the postcode checked against the country's pattern and written in its canonical
+//! form, street abbreviations expanded in the country's languages, subdivisions in the form the
+//! post wants, capitals where it wants them, and the envelope lines in the country's order.
+//! Formats come from libaddressinput and OpenCage, read by `register::import::formats`.
+
+pub mod contact;
+pub mod detect;
+pub mod postcode;
+pub mod registers;
+pub mod street;
+pub mod template;
+
+use std::collections::{BTreeMap, HashMap};
+
+use heed::RoTxn;
+use serde::{Deserialize, Serialize};
+
+use crate::normalize::fold;
+use crate::register::store::Databases;
+use crate::Result;
+pub use postcode::Postcode;
+use postcode::PostcodeRule;
+use street::Expansions;
+use template::{Components, Rule};
+
+/// One subdivision as libaddressinput lists it: `key` is the form the post wants on the envelope.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Subdivision {
+    pub key: String,
+    pub name: String,
+    pub latin_name: String,
+    pub iso: String,
+    /// Postcode prefixes of the subdivision (a pattern), when published.
+    pub zip: String,
+}
+
+/// OpenCage's template for a country.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Template {
+    pub address: String,
+    pub fallback: String,
+    pub replace: Vec<(String, String)>,
+    pub postformat_replace: Vec<(String, String)>,
+    pub use_country: String,
+    pub change_country: String,
+    pub add_component: String,
+}
+
+/// A country's postal format as imported.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct CountryFormatData {
+    /// libaddressinput's name (English, capitals).
+    pub name: String,
+    #[serde(default)]
+    pub english_name: String,
+    pub fmt: String,
+    pub require: String,
+    pub upper: String,
+    pub zip: String,
+    pub zipex: Vec<String>,
+    pub postprefix: String,
+    pub languages: Vec<String>,
+    #[serde(default)]
+    pub opencage_languages: Vec<String>,
+    pub subdivisions: Vec<Subdivision>,
+    #[serde(default)]
+    pub state_codes: Vec<(String, String)>,
+    #[serde(default)]
+    pub county_codes: Vec<(String, String)>,
+    #[serde(default)]
+    pub template: Template,
+}
+
+/// Everything the importer keeps: per country, the default template, abbreviations per language.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct FormatsData {
+    pub countries: BTreeMap<String, CountryFormatData>,
+    pub default_template: Template,
+    pub abbreviations: BTreeMap<String, Vec<(String, String)>>,
+    /// ISO alpha-3 → alpha-2, for countries the Italian registry names.
+    #[serde(default)]
+    pub iso3: BTreeMap<String, String>,
+    /// OpenCage's component names, each with its aliases.
+    #[serde(default)]
+    pub components: Vec<(String, Vec<String>)>,
+}
+
+impl FormatsData {
+    /// The alpha-2 code of a country by its English name.
+    pub fn iso2_by_name(&self, english: &str) -> Option<String> {
+        let f = fold(english);
+        if f.is_empty() {
+            return None;
+        }
+        self.countries
+            .iter()
+            .find(|(_, c)| fold(&c.name) == f || fold(&c.english_name) == f)
+            .map(|(k, _)| k.clone())
+    }
+}
+
+/// A country's format, ready to use.
+pub struct CountryFormat {
+    pub code: String,
+    pub data: CountryFormatData,
+    pub postcode: Option<PostcodeRule>,
+    expansions: Expansions,
+    template: template::Parsed,
+    fallback: template::Parsed,
+    replace: Vec<Rule>,
+    postformat: Vec<Rule>,
+    subdivisions: HashMap<String, usize>,
+    /// Folded state and county names (and codes) → OpenCage's code.
+    state_codes: HashMap<String, String>,
+    county_codes: HashMap<String, String>,
+    aliases: std::sync::Arc<Aliases>,
+}
+
+/// Component aliases (`street` → `road`) and the names a template knows.
+#[derive(Default)]
+struct Aliases {
+    to_canonical: HashMap<String, String>,
+    known: std::collections::HashSet<String>,
+}
+
+/// Every country's format, loaded with the register.
+#[derive(Default)]
+pub struct Formats {
+    countries: HashMap<String, CountryFormat>,
+    iso3: HashMap<String, String>,
+}
+
+/// The old European postcode prefixes (international vehicle codes) beside the ISO codes:
+/// `D-45127`, `F-75001`, `L-1234`, `CH-3011`, `A-1010`, `FL-9490`.
+pub const VEHICLE_PREFIXES: &[(&str, &str)] = &[
+    ("A", "AT"),
+    ("B", "BE"),
+    ("BG", "BG"),
+    ("CH", "CH"),
+    ("CY", "CY"),
+    ("CZ", "CZ"),
+    ("D", "DE"),
+    ("DK", "DK"),
+    ("E", "ES"),
+    ("EST", "EE"),
+    ("F", "FR"),
+    ("FIN", "FI"),
+    ("SF", "FI"),
+    ("FL", "LI"),
+    ("GB", "GB"),
+    ("GR", "GR"),
+    ("H", "HU"),
+    ("HR", "HR"),
+    ("IRL", "IE"),
+    ("IS", "IS"),
+    ("L", "LU"),
+    ("LT", "LT"),
+    ("LV", "LV"),
+    ("M", "MT"),
+    ("MC", "MC"),
+    ("N", "NO"),
+    ("NL", "NL"),
+    ("P", "PT"),
+    ("PL", "PL"),
+    ("RO", "RO"),
+    ("S", "SE"),
+    ("SK", "SK"),
+    ("SLO", "SI"),
+    ("AND", "AD"),
+    ("RSM", "SM"),
+    ("USA", "US"),
+    ("CDN", "CA"),
+    ("RUS", "RU"),
+    ("UA", "UA"),
+    ("TR", "TR"),
+    ("SRB", "RS"),
+    ("MNE", "ME"),
+    ("BIH", "BA"),
+    ("AL", "AL"),
+    ("MK", "MK"),
+    ("MD", "MD"),
+    ("BY", "BY"),
+];
+
+impl Formats {
+    pub fn load(dbs: &Databases, rtxn: &RoTxn) -> Result<Formats> {
+        match dbs.meta.get(rtxn, "postal_formats")? {
+            Some(v) => Ok(Formats::build(serde_json::from_value(v)?)),
+            None => Ok(Formats::default()),
+        }
+    }
+
+    pub fn build(data: FormatsData) -> Formats {
+        let abbreviations: HashMap<String, Vec<(String, String)>> =
+            data.abbreviations.clone().into_iter().collect();
+        let mut aliases = Aliases::default();
+        for (name, list) in &data.components {
+            aliases.known.insert(name.clone());
+            for a in list {
+                aliases.known.insert(a.clone());
+                aliases.to_canonical.insert(a.clone(), name.clone());
+            }
+        }
+        for k in [
+            "country_code",
+            "state_code",
+            "county_code",
+            "attention",
+            "postal_city",
+        ] {
+            aliases.known.insert(k.to_string());
+        }
+        let aliases = std::sync::Arc::new(aliases);
+        let mut countries = HashMap::new();
+        for (code, c) in &data.countries {
+            // territories borrow another country's template (`use_country: FR` for RE)
+            let own = &c.template;
+            let t = if own.use_country.is_empty() {
+                own
+            } else {
+                data.countries
+                    .get(&own.use_country)
+                    .map(|o| &o.template)
+                    .unwrap_or(own)
+            };
+            let template = if t.address.is_empty() {
+                data.default_template.address.clone()
+            } else {
+                t.address.clone()
+            };
+            let fallback = if t.fallback.is_empty() {
+                if data.default_template.fallback.is_empty() {
+                    template.clone()
+                } else {
+                    data.default_template.fallback.clone()
+                }
+            } else {
+                t.fallback.clone()
+            };
+            let compile = |rules: &[(String, String)]| -> Vec<Rule> {
+                rules
+                    .iter()
+                    .filter_map(|(f, t)| Rule::compile(f, t))
+                    .collect()
+            };
+            let mut prefixes: Vec<String> = Vec::new();
+            let mut add = |p: &str| {
+                for sep in ["-", " ", ""] {
+                    let p = format!("{}{sep}", p.trim_end_matches(['-', ' ']));
+                    if !prefixes.contains(&p) {
+                        prefixes.push(p);
+                    }
+                }
+            };
+            if !c.postprefix.is_empty() {
+                add(&c.postprefix);
+            }
+            add(code);
+            for (v, iso) in VEHICLE_PREFIXES {
+                if iso == code {
+                    add(v);
+                }
+            }
+            // longest first, so that `CH-` is stripped before `C`
+            prefixes.sort_by_key(|p| std::cmp::Reverse(p.len()));
+            let mut state_codes = c.state_codes.clone();
+            if state_codes.is_empty() && !own.use_country.is_empty() {
+                if let Some(o) = data.countries.get(&own.use_country) {
+                    state_codes = o.state_codes.clone();
+                }
+            }
+            let mut languages = c.languages.clone();
+            for l in &c.opencage_languages {
+                if !languages.contains(l) {
+                    languages.push(l.clone());
+                }
+            }
+            let mut subdivisions = HashMap::new();
+            for (i, s) in c.subdivisions.iter().enumerate() {
+                for name in [&s.key, &s.name, &s.latin_name, &s.iso] {
+                    let f = fold(name);
+                    if !f.is_empty() {
+                        // IE's `Co. Dublin` is also written `Dublin`
+                        if let Some(bare) = f.strip_prefix("CO ") {
+                            subdivisions.entry(bare.to_string()).or_insert(i);
+                        }
+                        subdivisions.entry(f).or_insert(i);
+                    }
+                }
+                if !s.iso.is_empty() {
+                    subdivisions
+                        .entry(fold(&format!("{code}-{}", s.iso)))
+                        .or_insert(i);
+                }
+            }
+            let mut replace = compile(&t.replace);
+            replace.extend(
+                compile(&own.replace)
+                    .into_iter()
+                    .filter(|_| !std::ptr::eq(t, own)),
+            );
+            countries.insert(
+                code.clone(),
+                CountryFormat {
+                    code: code.clone(),
+                    postcode: PostcodeRule::new(&c.zip, &c.zipex, prefixes),
+                    expansions: Expansions::new(&languages, &abbreviations),
+                    template: template::Parsed::new(&template),
+                    fallback: template::Parsed::new(&fallback),
+                    replace,
+                    postformat: compile(&t.postformat_replace),
+                    subdivisions,
+                    state_codes: folded_codes(&state_codes),
+                    county_codes: folded_codes(&c.county_codes),
+                    aliases: aliases.clone(),
+                    data: CountryFormatData {
+                        state_codes,
+                        ..c.clone()
+                    },
+                },
+            );
+        }
+        Formats {
+            countries,
+            iso3: data.iso3.into_iter().collect(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.countries.is_empty()
+    }
+
+    /// A country by its alpha-2 or alpha-3 code.
+    pub fn country(&self, code: &str) -> Option<&CountryFormat> {
+        let code = code.trim().to_uppercase();
+        let code = if code.len() == 3 {
+            self.iso3.get(&code).cloned().unwrap_or(code)
+        } else {
+            code
+        };
+        self.countries.get(&code)
+    }
+
+    pub fn codes(&self) -> impl Iterator<Item = &String> {
+        self.countries.keys()
+    }
+
+    /// The alpha-2 code of an alpha-2 or alpha-3 code.
+    pub fn iso2(&self, code: &str) -> Option<String> {
+        self.country(code).map(|c| c.code.clone())
+    }
+}
+
+fn folded_codes(list: &[(String, String)]) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    for (name, code) in list {
+        out.entry(fold(name)).or_insert_with(|| code.clone());
+        out.entry(fold(code)).or_insert_with(|| code.clone());
+    }
+    out
+}
+
+/// The fields of an address as written.
+#[derive(Debug, Clone, Default)]
+pub struct Written<'a> {
+    pub address: &'a str,
+    pub postcode: &'a str,
+    pub city: &'a str,
+    pub province: &'a str,
+}
+
+/// The fields in the country's form, and the envelope.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Form {
+    pub address: String,
+    pub postcode: String,
+    pub city: String,
+    pub province: String,
+    /// The fields in capitals where the post wants them.
+    pub postal_address: String,
+    pub postal_postcode: String,
+    pub postal_city: String,
+    pub postal_province: String,
+    /// The envelope lines in the country's order, without the country line.
+    pub lines: Vec<String>,
+    pub postcode_invalid: bool,
+    pub postcode_changed: bool,
+    pub province_changed: bool,
+    pub street_changed: bool,
+    /// The subdivision was recognised.
+    pub subdivision: Option<String>,
+}
+
+fn tidy(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+impl CountryFormat {
+    /// Whether the post wants field `f` (libaddressinput letter: A street, C city, S state, Z postcode) in capitals.
+    fn upper(&self, f: char) -> bool {
+        self.data.upper.contains(f)
+    }
+
+    pub fn judge_postcode(&self, written: &str) -> Postcode {
+        match &self.postcode {
+            Some(rule) => rule.judge(written),
+            None if written.trim().is_empty() => Postcode::Empty,
+            None => Postcode::Unchecked(tidy(written)),
+        }
+    }
+
+    /// The subdivision written any way (name, latin name, ISO code, the post's key), as the post wants it.
+    pub fn subdivision(&self, written: &str) -> Option<&Subdivision> {
+        let f = fold(written);
+        if f.is_empty() {
+            return None;
+        }
+        self.subdivisions
+            .get(&f)
+            .map(|&i| &self.data.subdivisions[i])
+    }
+
+    /// OpenCage's state code for a state name, where libaddressinput has no subdivisions.
+    fn state_code(&self, written: &str) -> Option<&str> {
+        self.state_codes.get(&fold(written)).map(String::as_str)
+    }
+
+    /// Renders components with this country's template and rules (OpenCage's formatter).
+    pub fn render(&self, components: &Components) -> String {
+        let mut c = components.clone();
+        // aliases fill their component; what no template knows is the `attention` line
+        for (key, value) in components {
+            if let Some(canonical) = self.aliases.to_canonical.get(key) {
+                if !components.contains_key(canonical) && !c.contains_key(canonical) {
+                    c.insert(canonical.clone(), value.clone());
+                }
+            }
+        }
+        if !self.aliases.known.is_empty() && !c.contains_key("attention") {
+            let mut unknown: Vec<(&String, &String)> = components
+                .iter()
+                .filter(|(k, _)| !self.aliases.known.contains(*k))
+                .collect();
+            unknown.sort();
+            if !unknown.is_empty() {
+                let text = unknown
+                    .iter()
+                    .map(|(_, v)| v.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                c.insert("attention".into(), text);
+            }
+        }
+        // OpenCage drops lists of postcodes and keeps the first of two
+        if let Some(pc) = c.get("postcode").cloned() {
+            if pc.len() > 20 || pc.contains(';') {
+                c.remove("postcode");
+            } else if let Some((first, _)) = pc.split_once(',') {
+                c.insert("postcode".into(), first.to_string());
+            }
+        }
+        if let Some((k, v)) = self.data.template.add_component.split_once('=') {
+            c.entry(k.to_string()).or_insert_with(|| v.to_string());
+        }
+        if !self.data.template.change_country.is_empty() && c.contains_key("country") {
+            let mut name = self.data.template.change_country.clone();
+            if let Some(state) = c.get("state") {
+                name = name.replace("$state", state);
+            }
+            c.insert("country".into(), name);
+        }
+        template::replace_components(&mut c, &self.replace);
+        if !c.contains_key("state_code") {
+            if let Some(state) = c.get("state") {
+                let code = self
+                    .subdivision(state)
+                    .map(|s| s.key.clone())
+                    .filter(|k| k.len() <= 4 && k.chars().all(|ch| ch.is_ascii_uppercase()))
+                    .or_else(|| self.state_code(state).map(str::to_string));
+                if let Some(code) = code {
+                    c.insert("state_code".into(), code);
+                }
+            }
+        }
+        if !c.contains_key("county_code") {
+            if let Some(code) = c
+                .get("county")
+                .and_then(|n| self.county_codes.get(&fold(n)))
+            {
+                c.insert("county_code".into(), code.clone());
+            }
+        }
+        let minimal = c.contains_key("road") || c.contains_key("postcode");
+        let t = if minimal {
+            &self.template
+        } else {
+            &self.fallback
+        };
+        let text = t.render(&c);
+        let text = template::replace_text(&text, &self.postformat);
+        template::clean(&text)
+    }
+
+    /// The postal form of one address.
+    pub fn form(&self, w: &Written) -> Form {
+        let mut f = Form::default();
+        // postcode: canonical, or kept as written and flagged
+        let written_pc = tidy(w.postcode);
+        match self.judge_postcode(&written_pc) {
+            Postcode::Empty => {}
+            Postcode::Valid(c) | Postcode::Unchecked(c) => {
+                f.postcode_changed = c != written_pc;
+                f.postcode = c;
+            }
+            Postcode::Invalid => {
+                f.postcode_invalid = true;
+                f.postcode = written_pc;
+            }
+        }
+        // street: abbreviations expanded, the number where the country writes it
+        let line = tidy(w.address);
+        let (street, number) = street::split_number(&line);
+        let street = self.expansions.expand(&street);
+        // province: the post's form of a recognised subdivision
+        let province = tidy(w.province);
+        f.province = match self.subdivision(&province) {
+            Some(s) => {
+                f.subdivision = Some(s.key.clone());
+                s.key.clone()
+            }
+            None => province.clone(),
+        };
+        f.province_changed = f.province != province;
+        f.city = tidy(w.city);
+
+        let mut c = Components::new();
+        let mut put = |k: &str, v: &str| {
+            if !v.is_empty() {
+                c.insert(k.to_string(), v.to_string());
+            }
+        };
+        put("road", &street);
+        put("house_number", &number);
+        put("city", &f.city);
+        put("postcode", &f.postcode);
+        put("state", &f.province);
+        if let Some(s) = &f.subdivision {
+            put("state_code", s);
+        }
+        // the street line as the template writes it (`82 Clerkenwell Road`, `Hauptstraße 5`)
+        f.address = if street.is_empty() {
+            line.clone()
+        } else {
+            let mut only = Components::new();
+            only.insert("road".into(), street.clone());
+            if !number.is_empty() {
+                only.insert("house_number".into(), number.clone());
+            }
+            self.street_line(&only).unwrap_or_else(|| line.clone())
+        };
+        f.street_changed = f.address != line;
+
+        let up = |on: bool, s: &str| if on { s.to_uppercase() } else { s.to_string() };
+        f.postal_address = up(self.upper('A'), &f.address);
+        f.postal_city = up(self.upper('C'), &f.city);
+        f.postal_province = up(self.upper('S'), &f.province);
+        f.postal_postcode = up(self.upper('Z'), &f.postcode);
+        let mut pc = Components::new();
+        for (k, v) in &c {
+            let v = match k.as_str() {
+                "road" | "house_number" => up(self.upper('A'), v),
+                "city" => up(self.upper('C'), v),
+                "state" | "state_code" => up(self.upper('S'), v),
+                "postcode" => up(self.upper('Z'), v),
+                _ => v.clone(),
+            };
+            pc.insert(k.clone(), v);
+        }
+        f.lines = self.render(&pc).lines().map(str::to_string).collect();
+        f
+    }
+
+    /// The line of the template that holds the street, rendered alone.
+    fn street_line(&self, c: &Components) -> Option<String> {
+        let text = self.render(c);
+        text.lines().next().map(str::to_string)
+    }
+}
+
+/// What `GET /countries` says of each country: the registers in service, and the postal format
+/// known for every other country.
+#[derive(Serialize)]
+pub struct Coverage {
+    pub in_service: Vec<registers::InService>,
+    pub formats: Vec<FormatSummary>,
+}
+
+#[derive(Serialize)]
+pub struct FormatSummary {
+    pub country: String,
+    /// The postcode is checked against a pattern.
+    pub postcode_pattern: bool,
+    /// The post's example, in canonical form.
+    pub postcode_example: Option<String>,
+    pub subdivisions: usize,
+}
+
+pub fn coverage(register: &crate::register::Register) -> Coverage {
+    let mut formats: Vec<FormatSummary> = register
+        .postal
+        .countries
+        .values()
+        .map(|c| FormatSummary {
+            country: c.code.clone(),
+            postcode_pattern: c.postcode.is_some(),
+            postcode_example: c.data.zipex.first().cloned(),
+            subdivisions: c.data.subdivisions.len(),
+        })
+        .collect();
+    formats.sort_by(|a, b| a.country.cmp(&b.country));
+    Coverage {
+        in_service: registers::in_service(register),
+        formats,
+    }
+}
+
+/// Components rendered with a country's template (the evaluation against OpenCage's cases).
+#[derive(Deserialize)]
+pub struct RenderBatch {
+    pub items: Vec<Components>,
+}
+
+pub fn render_batch(
+    register: &crate::register::Register,
+    batch: RenderBatch,
+) -> Vec<Option<String>> {
+    batch
+        .items
+        .iter()
+        .map(|c| {
+            let cc = c.get("country_code")?;
+            Some(register.postal.country(cc)?.render(c))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,64 @@
+//! The seam between the postal form and the national registers (issue 12, engineer 12a): which
+//! countries have a register in service and at which level, and which foreign localities the
+//! imported registers know (a `foreign: detect` signal). The catalogue and detection read only
+//! these two functions; a register importer that adds a country makes it appear here.
+
+use serde::Serialize;
+
+use crate::register::Register;
+
+/// A country whose register is in service.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct InService {
+    /// ISO 3166-1 alpha-2.
+    pub country: String,
+    /// house_number, street or postcode: the finest level the register verifies.
+    pub verification: &'static str,
+    /// The register's name as its publisher gives it.
+    pub register: String,
+    /// When the imported data was published or imported (ISO 8601 date).
+    pub date: String,
+}
+
+/// Countries whose register is imported. Italy's comes from the Italian import (ANNCSU streets
+/// and house numbers); the national registers of other countries are added here as they are
+/// imported.
+pub fn in_service(register: &Register) -> Vec<InService> {
+    let has = |name: &str| {
+        register
+            .summary
+            .datasets
+            .iter()
+            .any(|d| d.name.starts_with(name))
+    };
+    let date = register
+        .summary
+        .imported_at
+        .get(..10)
+        .unwrap_or("")
+        .to_string();
+    let mut out = Vec::new();
+    if !register.municipalities.is_empty() {
+        let (verification, name) = if has("anncsu") || has("streets") {
+            (
+                "house_number",
+                "ANNCSU – Archivio nazionale dei numeri civici e delle strade urbane",
+            )
+        } else {
+            ("postcode", "ISTAT – Elenco comuni italiani")
+        };
+        out.push(InService {
+            country: "IT".into(),
+            verification,
+            register: name.into(),
+            date,
+        });
+    }
+    out
+}
+
+/// The country of a foreign locality the imported registers know, by its folded name, when only
+/// one country has a locality of that name. No foreign register is imported in this build.
+pub fn country_of_locality(_register: &Register, _folded: &str) -> Option<String> {
+    None
+}

@@ -1,0 +1,223 @@
+//! OpenCage's address templates: a Mustache subset (`{{{road}}}`, `{{#first}} a || b {{/first}}`)
+//! with the country's replacement rules before and after, and the same clean-up of empty parts,
+//! doubled commas and repeated lines as OpenCage's own formatters.
+
+use std::collections::HashMap;
+
+use regex::Regex;
+
+/// A `replace` / `postformat_replace` rule, compiled: `component=pattern` applies to one component.
+pub struct Rule {
+    component: Option<String>,
+    pattern: Regex,
+    to: String,
+}
+
+impl Rule {
+    pub fn compile(from: &str, to: &str) -> Option<Rule> {
+        let (component, pattern) = match from.split_once('=') {
+            Some((c, p))
+                if !c.is_empty() && c.chars().all(|ch| ch.is_ascii_lowercase() || ch == '_') =>
+            {
+                (Some(c.to_string()), p)
+            }
+            _ => (None, from),
+        };
+        Some(Rule {
+            component,
+            pattern: Regex::new(pattern).ok()?,
+            // Perl's `$1` is Rust's `${1}`: a following letter would be read as part of the name
+            to: Regex::new(r"\$(\d)")
+                .ok()?
+                .replace_all(to, "$${$1}")
+                .into_owned(),
+        })
+    }
+}
+
+pub type Components = HashMap<String, String>;
+
+/// Rules on the components, before rendering (OpenCage `replace`).
+pub fn replace_components(components: &mut Components, rules: &[Rule]) {
+    for (key, value) in components.iter_mut() {
+        for r in rules {
+            match &r.component {
+                Some(c) if c != key => {}
+                _ => {
+                    if r.pattern.is_match(value) {
+                        *value = r.pattern.replace(value, r.to.as_str()).into_owned();
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Rules on the rendered text (OpenCage `postformat_replace`).
+pub fn replace_text(text: &str, rules: &[Rule]) -> String {
+    let mut out = text.to_string();
+    for r in rules.iter().filter(|r| r.component.is_none()) {
+        out = r.pattern.replace_all(&out, r.to.as_str()).into_owned();
+    }
+    out
+}
+
+/// A template parsed once: text, components, and `{{#first}}` groups of alternatives.
+#[derive(Debug, Clone, Default)]
+pub struct Parsed(Vec<Piece>);
+
+#[derive(Debug, Clone)]
+enum Piece {
+    Text(String),
+    Component(String),
+    First(Vec<Vec<Piece>>),
+}
+
+fn parse_plain(text: &str, out: &mut Vec<Piece>) {
+    let mut rest = text;
+    while let Some(start) = rest.find("{{{") {
+        if start > 0 {
+            out.push(Piece::Text(rest[..start].to_string()));
+        }
+        let after = &rest[start + 3..];
+        let Some(end) = after.find("}}}") else {
+            out.push(Piece::Text(rest[start..].to_string()));
+            return;
+        };
+        out.push(Piece::Component(after[..end].trim().to_string()));
+        rest = &after[end + 3..];
+    }
+    if !rest.is_empty() {
+        out.push(Piece::Text(rest.to_string()));
+    }
+}
+
+impl Parsed {
+    pub fn new(template: &str) -> Parsed {
+        let mut pieces = Vec::new();
+        let mut rest = template;
+        while let Some(start) = rest.find("{{#first}}") {
+            parse_plain(&rest[..start], &mut pieces);
+            let after = &rest[start + "{{#first}}".len()..];
+            let end = after.find("{{/first}}").unwrap_or(after.len());
+            let alternatives = after[..end]
+                .split("||")
+                .map(|alt| {
+                    let mut p = Vec::new();
+                    parse_plain(alt, &mut p);
+                    p
+                })
+                .collect();
+            pieces.push(Piece::First(alternatives));
+            rest = after.get(end + "{{/first}}".len()..).unwrap_or("");
+        }
+        parse_plain(rest, &mut pieces);
+        Parsed(pieces)
+    }
+
+    /// The template with the components in it, then cleaned line by line.
+    pub fn render(&self, components: &Components) -> String {
+        let mut out = String::with_capacity(256);
+        write(&self.0, components, &mut out);
+        clean(&out)
+    }
+}
+
+fn write(pieces: &[Piece], components: &Components, out: &mut String) {
+    for p in pieces {
+        match p {
+            Piece::Text(t) => out.push_str(t),
+            Piece::Component(name) => {
+                if let Some(v) = components.get(name) {
+                    out.push_str(v);
+                }
+            }
+            Piece::First(alternatives) => {
+                for alt in alternatives {
+                    let mut s = String::new();
+                    write(alt, components, &mut s);
+                    let s = s.trim();
+                    if !s.is_empty() {
+                        out.push_str(s);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The template with the components in it, then cleaned line by line.
+pub fn render(template: &str, components: &Components) -> String {
+    Parsed::new(template).render(components)
+}
+
+/// OpenCage's clean-up: stray commas and spaces, empty lines, repeated lines and parts.
+pub fn clean(text: &str) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let mut l = line.replace('\t', " ");
+        while l.contains("  ") {
+            l = l.replace("  ", " ");
+        }
+        // `, ,` and ` ,` left by empty components
+        loop {
+            let before = l.clone();
+            l = l.replace(", ,", ",").replace(",,", ",").replace(" ,", ",");
+            if l == before {
+                break;
+            }
+        }
+        let l = l
+            .trim_matches(|c: char| c == ',' || c.is_whitespace())
+            .trim_end_matches('}')
+            .trim_start_matches("- ")
+            .trim()
+            .to_string();
+        if l.is_empty() {
+            continue;
+        }
+        // repeated parts within a line, then repeated lines
+        let mut seen: Vec<&str> = Vec::new();
+        for part in l.split(", ") {
+            let part = part.trim();
+            if !seen.contains(&part) || part.eq_ignore_ascii_case("new york") {
+                seen.push(part);
+            }
+        }
+        let l = seen.join(", ");
+        if !lines.contains(&l) || l.eq_ignore_ascii_case("new york") {
+            lines.push(l);
+        }
+    }
+    let mut s = lines.join("\n");
+    s.push('\n');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_alternative_and_cleanup() {
+        let t = "{{{house_number}}} {{{road}}}\n{{#first}} {{{city}}} || {{{town}}} {{/first}}, {{{state_code}}} {{{postcode}}}\n{{{country}}}\n";
+        let mut c = Components::new();
+        c.insert("road".into(), "Main Street".into());
+        c.insert("house_number".into(), "12".into());
+        c.insert("town".into(), "Springfield".into());
+        c.insert("postcode".into(), "62701".into());
+        assert_eq!(render(t, &c), "12 Main Street\nSpringfield, 62701\n");
+    }
+
+    #[test]
+    fn rules_with_components_and_backreferences() {
+        let r = Rule::compile("state=^(\\w+) County$", "$1").unwrap();
+        let mut c = Components::new();
+        c.insert("state".into(), "Kent County".into());
+        c.insert("city".into(), "Kent County".into());
+        replace_components(&mut c, &[r]);
+        assert_eq!(c["state"], "Kent");
+        assert_eq!(c["city"], "Kent County");
+    }
+}
