@@ -54,11 +54,27 @@ pub fn in_service(register: &Register) -> Vec<InService> {
             date,
         });
     }
+    // the national registers of other countries (crate::foreign), at the finest level each verifies
+    for info in crate::foreign::registers() {
+        let finest = ["house_number", "street", "postcode"]
+            .into_iter()
+            .find(|level| info.verification.contains(level))
+            .unwrap_or("postcode");
+        out.push(InService {
+            country: info.country.to_string(),
+            verification: finest,
+            register: info.register.to_string(),
+            date: info.date.clone(),
+        });
+    }
     out
 }
 
-/// The country of a foreign locality the imported registers know, by its folded name, when only
-/// one country has a locality of that name. No foreign register is imported in this build.
-pub fn country_of_locality(_register: &Register, _folded: &str) -> Option<String> {
-    None
+/// The country of a foreign locality the imported registers know, by its name, when only one
+/// country has a locality of that name.
+pub fn country_of_locality(_register: &Register, name: &str) -> Option<String> {
+    match crate::foreign::countries_of_city(name).as_slice() {
+        [one] => Some((*one).to_string()),
+        _ => None,
+    }
 }
