@@ -5,6 +5,7 @@
 pub mod key;
 pub mod outcome;
 pub mod parse;
+pub mod repair;
 pub mod resolve;
 pub mod street_type;
 
@@ -68,6 +69,9 @@ pub struct VerifyOptions {
     pub postal_form: bool,
     #[serde(default)]
     pub foreign: Foreign,
+    /// Adds `debug`: the repairs, matching step, score and reason of the answer.
+    #[serde(default)]
+    pub debug: bool,
 }
 
 fn default_precision() -> u8 {
@@ -81,6 +85,7 @@ impl Default for VerifyOptions {
             preserve_original: false,
             postal_form: false,
             foreign: Foreign::Declared,
+            debug: false,
         }
     }
 }
@@ -165,8 +170,41 @@ pub struct ContactResult {
     pub tax_code: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tax_code_outcome: Option<Vec<String>>,
+    /// With `STREET_AMBIGUOUS` (or `STREET_TYPE_MISSING`): the streets that fit as well.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<Candidate>,
+    /// With `debug`: how the answer was reached.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub debug: Option<Debug>,
     /// Attribution lines of the data the answer used (the message is written from them).
     pub attribution: Vec<&'static str>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Candidate {
+    /// Type and name in the form people read: `Via Giuseppe Mazzini`.
+    pub street: String,
+    /// The frazione or district the street lies in, where the register says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub locality: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub street_id: Option<String>,
+    pub postcodes: Vec<String>,
+}
+
+/// Why the answer is what it is: the fields repaired, the step of the street search that answered,
+/// its score (1 = as registered) and the reason in words.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Debug {
+    pub repairs: Vec<&'static str>,
+    /// same, form, changed
+    pub city_match: &'static str,
+    pub street_step: &'static str,
+    pub edits: u32,
+    pub score: f64,
+    pub reason: &'static str,
+    /// found, interpolated, not_found, not_checked
+    pub house_number: &'static str,
 }
 
 pub fn verify_batch(
@@ -192,14 +230,17 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
     };
     let mut out = Outcome::default();
     let precision = options.precision.clamp(1, 5);
-    let address = text(&input.address);
+    // fields repaired first: postcode and province out of the city field, the city out of the
+    // end of the address line
+    let fixed = repair::repair(
+        register,
+        text(&input.address),
+        text(&input.postcode),
+        text(&input.city),
+        text(&input.province),
+    );
+    let address = fixed.address.as_str();
     let mut parsed = parse::parse(address);
-    // "Via Roma 12 Milano", "Via Roma 12 - Milano (MI)": the city repeated at the end of the line
-    if parsed.house_number.is_none() && !text(&input.city).is_empty() {
-        if let Some(stripped) = strip_trailing_city(address, text(&input.city)) {
-            parsed = parse::parse(&stripped);
-        }
-    }
     if parsed.street_type.is_none() {
         if let Some((ty, rest)) = resolve::mistyped_type(&parsed.name) {
             parsed.street_type = Some(ty);
@@ -222,17 +263,17 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
         return foreign_result(r, input, address, foreign);
     }
 
-    let city_in = if text(&input.city).is_empty() {
+    let city_in = if fixed.city.is_empty() {
         parsed.city.clone().unwrap_or_default()
     } else {
-        text(&input.city).to_string()
+        fixed.city.clone()
     };
-    let postcode_in = if text(&input.postcode).is_empty() {
+    let postcode_in = if fixed.postcode.is_empty() {
         parsed.postcode.clone().unwrap_or_default()
     } else {
-        resolve::normalize_postcode(text(&input.postcode))
+        resolve::normalize_postcode(&fixed.postcode)
     };
-    let province_in = text(&input.province).to_string();
+    let province_in = fixed.province.trim().to_string();
     r.normalized = Normalized {
         address: address.to_string(),
         postcode: postcode_in.clone(),
@@ -317,6 +358,7 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
     let mut found: Option<(&Street, StreetMatch)> = None;
     let mut number_entry = None;
     let mut geo: Option<Geo> = None;
+    let mut step = resolve::Step::default();
     let holder = streets.clone();
     if let Some(po_box) = &parsed.po_box {
         out.condition("PO_BOX");
@@ -325,7 +367,7 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
         out.condition("INCOMPLETE_DATA");
         r.ok = false;
     } else if let Some(city) = holder.as_ref() {
-        found = resolve_street(
+        let answer = resolve_street(
             city,
             &parsed,
             &postcode_in,
@@ -333,6 +375,14 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
             &first_name,
             &mut out,
         );
+        found = answer.found;
+        step = answer.step;
+        r.candidates = answer
+            .candidates
+            .iter()
+            .take(MAX_CANDIDATES)
+            .map(|&i| candidate(city.street(i)))
+            .collect();
         if let Some((s, _)) = found {
             r.attribution.push(STREET_ATTRIBUTION);
             if let Some(t) = r.territory.as_mut() {
@@ -433,9 +483,47 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
     if out.has("INCOMPLETE_DATA") {
         r.ok = false;
     }
+    if options.debug {
+        r.debug = Some(Debug {
+            repairs: fixed.moved.clone(),
+            city_match: match how {
+                CityMatch::Same => "same",
+                CityMatch::Form => "form",
+                CityMatch::Changed => "changed",
+            },
+            street_step: if step.name.is_empty() {
+                "not_tried"
+            } else {
+                step.name
+            },
+            edits: step.edits,
+            score: step.score(),
+            reason: step.reason(),
+            house_number: match r.geo.as_ref().map(|g| g.precision) {
+                Some("house_number") => "found",
+                Some("interpolated") => "interpolated",
+                _ if found.is_some() && parsed.house_number.is_some() => "not_found",
+                _ => "not_checked",
+            },
+        });
+    }
     r.attribution.dedup();
     r.outcome = out.codes();
     r
+}
+
+/// At most this many streets are listed with `STREET_AMBIGUOUS`.
+const MAX_CANDIDATES: usize = 5;
+
+fn candidate(s: &Street) -> Candidate {
+    Candidate {
+        street: display_name(&format!("{} {}", s.street_type, s.name)),
+        locality: Some(title_case(&s.locality))
+            .filter(|l| !l.is_empty())
+            .or_else(|| Some(s.district.clone()).filter(|d| !d.is_empty())),
+        street_id: (s.id != 0).then(|| s.id.to_string()),
+        postcodes: s.postcodes.iter().map(|(p, _)| p.clone()).collect(),
+    }
 }
 
 const ISTAT_ATTRIBUTION: &str = "Fonte: ISTAT – Elenco comuni italiani (novembre 2023), CC BY 4.0";
@@ -464,30 +552,6 @@ fn province_matches(written: &str, m: &Municipality) -> bool {
     w == m.province || w == fold(&m.province_name)
 }
 
-/// The line without the city (and a province in brackets) repeated at its end.
-fn strip_trailing_city(address: &str, city: &str) -> Option<String> {
-    let city_words = fold(city).split(' ').filter(|w| !w.is_empty()).count();
-    if city_words == 0 {
-        return None;
-    }
-    let mut words: Vec<&str> = address.split_whitespace().collect();
-    if words
-        .last()
-        .is_some_and(|w| w.starts_with('(') && w.ends_with(')') && w.len() == 4)
-    {
-        words.pop();
-    }
-    if words.len() <= city_words + 1 {
-        return None;
-    }
-    let tail = words[words.len() - city_words..].join(" ");
-    if fold(&tail) != fold(city) {
-        return None;
-    }
-    let head = words[..words.len() - city_words].join(" ");
-    Some(head.trim_end_matches([' ', ',', '-', '–']).to_string())
-}
-
 fn input_key(parsed: &ParsedAddress) -> String {
     if parsed.name.is_empty() && parsed.po_box.is_none() {
         return String::new();
@@ -503,12 +567,38 @@ fn input_key(parsed: &ParsedAddress) -> String {
     key::address_key(parsed.street_type.unwrap_or(""), &parsed.name, &number)
 }
 
+/// The street found, the step that found it, and the streets that fit as well when none was chosen.
+struct StreetAnswer<'c> {
+    found: Option<(&'c Street, StreetMatch)>,
+    step: resolve::Step,
+    candidates: Vec<u32>,
+}
+
 fn resolve_street<'c>(
     city: &'c CityStreets,
     parsed: &ParsedAddress,
     postcode: &str,
     precision: u8,
     is_first_name: &dyn Fn(&str) -> bool,
+    out: &mut Outcome,
+) -> StreetAnswer<'c> {
+    let (resolution, step) =
+        resolve::street_explained(city, parsed, postcode, precision, is_first_name);
+    let candidates = match &resolution {
+        StreetResolution::Ambiguous(v) | StreetResolution::TypeMissing(v) => v.clone(),
+        _ => Vec::new(),
+    };
+    StreetAnswer {
+        found: street_outcome(city, parsed, resolution, out),
+        step,
+        candidates,
+    }
+}
+
+fn street_outcome<'c>(
+    city: &'c CityStreets,
+    parsed: &ParsedAddress,
+    resolution: StreetResolution,
     out: &mut Outcome,
 ) -> Option<(&'c Street, StreetMatch)> {
     if fold(&parsed.name).is_empty() {
@@ -520,7 +610,7 @@ fn resolve_street<'c>(
         }
         return None;
     }
-    match resolve::street(city, parsed, postcode, precision, is_first_name) {
+    match resolution {
         StreetResolution::Found(i, how) => Some((city.street(i), how)),
         StreetResolution::Ambiguous(_) => {
             out.condition("STREET_AMBIGUOUS");

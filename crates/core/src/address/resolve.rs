@@ -14,6 +14,11 @@ use crate::register::street::{
 };
 use crate::register::{Municipality, Register};
 
+/// `MI`, `(mi)`, `Milano` → `MI`: a province code or name as written.
+pub fn province_code(register: &Register, text: &str) -> Option<String> {
+    city_names(register).province_code(text)
+}
+
 /// Fuzzy lookup of municipality names, built once per process from the register.
 pub struct CityNames {
     index: DeletionIndex,
@@ -329,6 +334,50 @@ pub enum StreetResolution {
     NotFound,
 }
 
+/// Which matching step answered, and how far the text was from the name: the debug trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Step {
+    /// full, full_as_via, name_with_type_word, loose, any_order, typo, partial, typo_or_partial, none
+    pub name: &'static str,
+    /// Edits (typos) between the words written and the name found.
+    pub edits: u32,
+}
+
+impl Step {
+    /// 1 for the name as registered, lower the looser the step.
+    pub fn score(&self) -> f64 {
+        let base: f64 = match self.name {
+            "full" => 1.0,
+            "full_as_via" | "name_with_type_word" => 0.95,
+            "loose" => 0.93,
+            "any_order" => 0.9,
+            "partial" => 0.85,
+            "typo" | "typo_or_partial" => 0.88,
+            _ => 0.0,
+        };
+        (base - 0.06 * f64::from(self.edits)).max(0.0)
+    }
+
+    pub fn reason(&self) -> &'static str {
+        match self.name {
+            "full" => "the name with its type as the register writes it",
+            "full_as_via" => {
+                "the type written is part of the registered name (Via Salita della Chiesa)"
+            }
+            "name_with_type_word" => "the name begins with a word the parser did not take as type",
+            "loose" => "the name without type and articles",
+            "any_order" => "the words of the name in another order",
+            "typo" => "a name within a few edits, of the type written",
+            "partial" => {
+                "every word written is in the name; the words left out are first names or titles"
+            }
+            "typo_or_partial" => "a typo and a partial name agree on the street",
+            "ambiguous" => "several streets fit as well: the answer is an ambiguity, not a guess",
+            _ => "no street of the municipality fits",
+        }
+    }
+}
+
 /// Finds the street of `parsed` among a municipality's streets, loosening step by step:
 /// full name; name without type and particles; any word order; typos; partial names (first
 /// names, titles and initials left out). Each step stops at the first unique answer.
@@ -338,6 +387,36 @@ pub fn street(
     postcode: &str,
     precision: u8,
     is_first_name: &dyn Fn(&str) -> bool,
+) -> StreetResolution {
+    street_explained(city, parsed, postcode, precision, is_first_name).0
+}
+
+/// `street`, with the step that answered.
+pub fn street_explained(
+    city: &CityStreets,
+    parsed: &ParsedAddress,
+    postcode: &str,
+    precision: u8,
+    is_first_name: &dyn Fn(&str) -> bool,
+) -> (StreetResolution, Step) {
+    let mut step = Step::default();
+    let r = street_steps(city, parsed, postcode, precision, is_first_name, &mut step);
+    if matches!(r, StreetResolution::Ambiguous(_)) {
+        step.name = "ambiguous";
+    }
+    if step.name.is_empty() {
+        step.name = "none";
+    }
+    (r, step)
+}
+
+fn street_steps(
+    city: &CityStreets,
+    parsed: &ParsedAddress,
+    postcode: &str,
+    precision: u8,
+    is_first_name: &dyn Fn(&str) -> bool,
+    step: &mut Step,
 ) -> StreetResolution {
     let ty = parsed.street_type.unwrap_or("");
     let name = parsed.name.as_str();
@@ -374,6 +453,7 @@ pub fn street(
     // 1. the full name, type included
     let full = full_key(&format!("{ty} {name}"));
     if let Some(v) = pick(city.by_key(KeyKind::Full, &full)) {
+        step.name = "full";
         if v.len() == 1 {
             let s = city.street(v[0]);
             let same = fold(&format!("{} {}", s.street_type, s.name))
@@ -395,6 +475,7 @@ pub fn street(
     if !ty.is_empty() && ty != "VIA" {
         if let Some(v) = pick(city.by_key(KeyKind::Full, &full_key(&format!("VIA {ty} {name}")))) {
             if v.len() == 1 {
+                step.name = "full_as_via";
                 return StreetResolution::Found(v[0], StreetMatch::Changed);
             }
         }
@@ -403,6 +484,7 @@ pub fn street(
     if ty.is_empty() {
         if let Some(v) = pick(city.by_key(KeyKind::Full, &full_key(name))) {
             if v.len() == 1 {
+                step.name = "name_with_type_word";
                 return StreetResolution::Found(v[0], StreetMatch::Form);
             }
         }
@@ -417,11 +499,16 @@ pub fn street(
             break;
         }
         if let Some(r) = by_name(city, city.by_key(kind, &key), ty, &pick) {
+            step.name = if kind == KeyKind::Loose {
+                "loose"
+            } else {
+                "any_order"
+            };
             // the same name under another type, while a street of the type written has the
             // name in full (`Via Canefri`: Vicolo Canefri, or Via Cesare Canefri?): ambiguous
             if let StreetResolution::Found(i, _) = r {
                 if !ty.is_empty() && city.street(i).street_type != ty && precision >= 2 {
-                    if let Some(StreetResolution::Found(j, _)) =
+                    if let Some((StreetResolution::Found(j, _), _)) =
                         partial(city, name, ty, precision, &pick, is_first_name)
                     {
                         if j != i && city.street(j).street_type == ty {
@@ -441,11 +528,33 @@ pub fn street(
     // disagree, the answer is an ambiguity rather than either guess
     let typo = typo_match(city, name, ty, precision, &pick_near);
     let part = partial(city, name, ty, precision, &pick_near, is_first_name);
+    let typo_edits = typo.as_ref().map_or(0, |(_, d)| *d);
+    let part_edits = part.as_ref().map_or(0, |(_, d)| *d);
+    let typo = typo.map(|(r, _)| r);
+    let part = part.map(|(r, _)| r);
     match (typo, part) {
         (Some(StreetResolution::Found(a, _)), Some(StreetResolution::Found(b, _))) if a != b => {
             StreetResolution::Ambiguous(vec![a, b])
         }
-        (Some(StreetResolution::Found(a, _)), _) | (_, Some(StreetResolution::Found(a, _))) => {
+        (Some(StreetResolution::Found(a, _)), Some(StreetResolution::Found(_, _))) => {
+            *step = Step {
+                name: "typo_or_partial",
+                edits: typo_edits.min(part_edits),
+            };
+            StreetResolution::Found(a, StreetMatch::Changed)
+        }
+        (Some(StreetResolution::Found(a, _)), _) => {
+            *step = Step {
+                name: "typo",
+                edits: typo_edits,
+            };
+            StreetResolution::Found(a, StreetMatch::Changed)
+        }
+        (_, Some(StreetResolution::Found(a, _))) => {
+            *step = Step {
+                name: "partial",
+                edits: part_edits,
+            };
             StreetResolution::Found(a, StreetMatch::Changed)
         }
         (Some(other), _) | (None, Some(other)) => other,
@@ -461,7 +570,7 @@ fn typo_match(
     ty: &str,
     precision: u8,
     pick: &dyn Fn(&[u32]) -> Option<Vec<u32>>,
-) -> Option<StreetResolution> {
+) -> Option<(StreetResolution, u32)> {
     let loose = loose_key(name);
     let len = loose.chars().count();
     let d = match len {
@@ -492,7 +601,7 @@ fn typo_match(
         .filter(|(_, dd)| *dd == best)
         .map(|(i, _)| *i)
         .collect();
-    by_name(city, &hits, ty, pick)
+    by_name(city, &hits, ty, pick).map(|r| (r, best))
 }
 
 /// Candidates found by name only: the type decides, else the only one, else ambiguity.
@@ -536,7 +645,7 @@ fn partial(
     precision: u8,
     pick: &dyn Fn(&[u32]) -> Option<Vec<u32>>,
     is_first_name: &dyn Fn(&str) -> bool,
-) -> Option<StreetResolution> {
+) -> Option<(StreetResolution, u32)> {
     let tokens = loose_tokens(name);
     let words: Vec<&String> = tokens.iter().filter(|t| t.len() >= 3).collect();
     let anchor = words.iter().max_by_key(|t| t.len())?;
@@ -613,11 +722,12 @@ fn partial(
     }
     let v: Vec<u32> = scored.iter().map(|(i, _)| *i).collect();
     let v = pick(&v)?;
+    let edits = fewest as u32;
     if v.len() == 1 {
-        return Some(StreetResolution::Found(v[0], StreetMatch::Changed));
+        return Some((StreetResolution::Found(v[0], StreetMatch::Changed), edits));
     }
     // a handful of streets the words fit is an ambiguity; many is no answer at all
-    (v.len() <= 3).then_some(StreetResolution::Ambiguous(v))
+    (v.len() <= 3).then_some((StreetResolution::Ambiguous(v), edits))
 }
 
 /// Several streets of the same name: the postcode, then the house number, tell them apart.

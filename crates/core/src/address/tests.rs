@@ -33,7 +33,7 @@ fn subset_source(into: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-fn register() -> Option<&'static Register> {
+pub(crate) fn register() -> Option<&'static Register> {
     static REGISTER: OnceLock<Option<Register>> = OnceLock::new();
     REGISTER
         .get_or_init(|| {

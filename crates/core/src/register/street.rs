@@ -651,6 +651,7 @@ pub struct SampledAddress {
     pub cadastral_code: String,
     pub city: String,
     pub province: String,
+    pub province_name: String,
     pub postcode: String,
     pub street_type: String,
     pub name: String,
@@ -658,6 +659,10 @@ pub struct SampledAddress {
     pub street_id: u64,
     pub address_key: String,
     pub complete_numbers: bool,
+    /// The municipality's ISTAT code and the house number's point (for accuracy measures).
+    pub istat_code: String,
+    pub lat: Option<f64>,
+    pub lon: Option<f64>,
 }
 
 /// `count` addresses drawn deterministically from `seed`: from `cadastral_codes` when given, else
@@ -723,6 +728,7 @@ pub fn sample(
             cadastral_code: code.to_string(),
             city: m.name.clone(),
             province: m.province.clone(),
+            province_name: m.province_name.clone(),
             postcode,
             street_type: s.street_type.clone(),
             name: s.name.clone(),
@@ -734,6 +740,9 @@ pub fn sample(
             number,
             street_id: s.id,
             complete_numbers: city.record.complete_numbers,
+            istat_code: m.istat_code.clone(),
+            lat: n.map(|n| n.lat),
+            lon: n.map(|n| n.lon),
         });
     }
     out
