@@ -102,11 +102,15 @@ function base(s: Sampled): Input {
   return { address: `${street(s)} ${numberOf(s)}`, postcode: s.postcode, city: s.city, province: s.province };
 }
 
-/** `12/A` written the ways lists write numbers: `12 a`, `12A`, `n. 12/a`, `nr.12 A`, `civ. 12`. */
+/** `12/A` written the ways lists write numbers: `12 a`, `12A`, `n. 12/a`, `nr.12 A`, `civ. 12`, `12 / 3`. */
 function numberForm(n: string, i: number): string {
   const [head, suffix] = n.split('/');
   const s = suffix ?? '';
   const lower = s.toLowerCase();
+  if (/^\d+$/.test(s)) {
+    // a fraction (`12/3`) keeps its slash, in any spacing
+    return [`${head}/${s}`, `${head} / ${s}`, `n. ${head}/${s}`, `nr.${head}/ ${s}`, `civ. ${head}/${s}`, `${head} /${s}`][i % 6] as string;
+  }
   switch (i % 6) {
     case 0:
       return s ? `${head} ${lower}` : `n. ${head}`;

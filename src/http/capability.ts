@@ -39,6 +39,8 @@ export interface Capability<Item = unknown> {
   asyncAllowed: boolean;
   /** One item, English keys (Italian keys and option values are mapped before validation). */
   item: z.ZodType<Item>;
+  /** The answer for one item, for the OpenAPI document (optional). */
+  result?: z.ZodType<unknown>;
   /** Top-level fields of a batch call copied into every item that lacks them (e.g. action, dns, format). */
   batchOptions?: string[];
   /** Billing units of an item, known before processing (phone: numbers in the field). 0 = free. */

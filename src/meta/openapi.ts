@@ -35,6 +35,17 @@ export function openApiDocument(capabilities: Capability<unknown>[], extra: Extr
     const name = cap.name.replace(/(^|-)(\w)/g, (_m, _d, c: string) => c.toUpperCase());
     schemas[`${name}Item`] = jsonSchema(cap.item as z.ZodType<unknown>);
     const item = { $ref: `#/components/schemas/${name}Item` };
+    if (cap.result) schemas[`${name}Result`] = jsonSchema(cap.result);
+    const result = { $ref: `#/components/schemas/${name}Result` };
+    const answer = cap.result
+      ? {
+          content: {
+            'application/json': {
+              schema: { oneOf: [result, { type: 'object', required: ['results'], properties: { count: { type: 'integer' }, results: { type: 'array', items: result } } }, { type: 'object', required: ['job'] }] },
+            },
+          },
+        }
+      : {};
     const post = {
       summary: `${cap.name}: one item, a batch of up to ${cap.batchCap}, or an asynchronous job of up to ${ASYNC_CAP}`,
       security: [{ bearer: [] }],
@@ -52,7 +63,7 @@ export function openApiDocument(capabilities: Capability<unknown>[], extra: Extr
           },
         },
       },
-      responses: { '200': { description: 'result, {count, results}, or {ok, job, state, rows}' }, ...errors },
+      responses: { '200': { description: 'result, {count, results}, or {ok, job, state, rows}', ...answer }, ...errors },
     };
     const get = {
       summary: `read an asynchronous ${cap.name} job`,

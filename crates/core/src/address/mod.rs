@@ -435,7 +435,13 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
     // postcode
     let (postcode, check) = postcode(
         m,
+        holder.as_deref(),
         found.map(|(s, _)| s),
+        parsed
+            .house_number
+            .as_ref()
+            .filter(|h| h.km.is_none() && !h.without_number)
+            .map(|h| h.number),
         number_entry,
         &postcode_in,
         holder_source(&streets),
@@ -704,20 +710,61 @@ fn street_line(s: &Street, number: &str, parsed: &ParsedAddress) -> String {
     line
 }
 
-/// The register's capitals in the form people read: `Via Vittorio Emanuele II`, `Piazza San Niccolò`.
-fn display_name(upper: &str) -> String {
-    title_case(upper)
-        .split(' ')
-        .map(|w| {
-            if key::is_roman(w) {
-                w.to_uppercase()
-            } else {
-                w.to_string()
+/// The register's capitals in Poste Italiane's mixed case: `Via Vittorio Emanuele II`,
+/// `Via dell'Indipendenza`, `Piazza di Porta San Donato`, `Via de' Gessi`, `Piazza San Niccolò`.
+/// Prepositions are lower case; `di`, `da`, `de` keep their capital inside a person's name
+/// (`Via Alcide De Gasperi`); articles that begin a surname stay capital (`Via Ugo La Malfa`).
+pub fn display_name(upper: &str) -> String {
+    let titled = title_case(upper);
+    let words: Vec<&str> = titled.split(' ').filter(|w| !w.is_empty()).collect();
+    let n = words.len();
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            if key::is_roman(w) && i > 0 {
+                return w.to_uppercase();
             }
+            if i == 0 {
+                return w.to_string();
+            }
+            let lower = w.to_lowercase();
+            // `dell'Indipendenza`: the elided preposition in lower case, the word after capital
+            if let Some((head, tail)) = lower.split_once('\'') {
+                if ELIDED.contains(&head) && !tail.is_empty() {
+                    let rest: String = w.chars().skip(head.chars().count() + 1).collect();
+                    return format!("{head}'{rest}");
+                }
+            }
+            // `DE'` (Bologna's `de' Gessi`) is an elision, not an accented `dè`
+            if matches!(lower.as_str(), "dè" | "dé" | "de'") {
+                return "de'".to_string();
+            }
+            let bare = lower.trim_end_matches('\'');
+            if PREPOSITIONS.contains(&bare) {
+                return lower;
+            }
+            if matches!(bare, "di" | "da" | "de") {
+                // a surname's particle between a first name and the surname: `Alcide De Gasperi`
+                let surname = i >= 2 && i + 2 == n;
+                return if surname { w.to_string() } else { lower };
+            }
+            w.to_string()
         })
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// Prepositions and articulated prepositions written in lower case inside a name.
+const PREPOSITIONS: &[&str] = &[
+    "del", "dello", "della", "dei", "degli", "delle", "dal", "dallo", "dalla", "dai", "dagli",
+    "dalle", "al", "allo", "alla", "ai", "agli", "alle", "nel", "nello", "nella", "nei", "negli",
+    "nelle", "sul", "sullo", "sulla", "sui", "sugli", "sulle", "e", "ed", "in", "per", "con",
+    "tra", "su",
+];
+
+/// Elided prepositions: `dell'`, `dall'`, `all'`, `nell'`, `sull'`, `d'`.
+const ELIDED: &[&str] = &["dell", "dall", "all", "nell", "sull", "d"];
 
 /// The street as written, with the number in its normal form.
 fn written_line(parsed: &ParsedAddress, number: &str) -> String {
@@ -759,7 +806,9 @@ fn number_changed(parsed: &ParsedAddress) -> bool {
 /// The postcode answered and how sure it is.
 fn postcode(
     m: &Municipality,
+    city: Option<&CityStreets>,
     street: Option<&Street>,
+    house_number: Option<u32>,
     number: Option<&crate::register::street::HouseNumberEntry>,
     given: &str,
     source: &'static str,
@@ -794,6 +843,43 @@ fn postcode(
                 source: "register",
                 precision: "municipality",
                 house_numbers: 0,
+                agreement: 1.0,
+                confirmed: true,
+            },
+        );
+    }
+    // a number the register lacks, between two numbers of the same side with one postcode
+    if let (Some(s), Some(n)) = (street.filter(|s| s.postcodes.len() > 1), house_number) {
+        if let Some(pc) = neighbours_postcode(s, n) {
+            if given != pc {
+                out.change(Change::Postcode);
+            }
+            return (
+                pc,
+                PostcodeCheck {
+                    source,
+                    precision: "interpolated",
+                    house_numbers: 2,
+                    agreement: 1.0,
+                    confirmed: true,
+                },
+            );
+        }
+    }
+    // a street without postcodes of its own, in a locality whose streets share one
+    if let Some((pc, count)) = street
+        .filter(|s| s.postcodes.is_empty() && !s.locality.is_empty())
+        .and_then(|s| locality_postcode(city, &s.locality))
+    {
+        if given != pc {
+            out.change(Change::Postcode);
+        }
+        return (
+            pc,
+            PostcodeCheck {
+                source,
+                precision: "locality",
+                house_numbers: count,
                 agreement: 1.0,
                 confirmed: true,
             },
@@ -852,6 +938,36 @@ fn postcode(
     };
     out.condition("POSTCODE_UNCONFIRMED");
     (given.to_string(), check)
+}
+
+/// The postcode of the nearest numbers below and above on the same side, when they agree.
+fn neighbours_postcode(s: &Street, n: u32) -> Option<String> {
+    let side = |e: &&crate::register::street::HouseNumberEntry| {
+        e.number % 2 == n % 2 && !e.postcode.is_empty()
+    };
+    let below = s
+        .numbers
+        .iter()
+        .filter(side)
+        .filter(|e| e.number < n)
+        .last()?;
+    let above = s.numbers.iter().filter(side).find(|e| e.number > n)?;
+    (below.postcode == above.postcode).then(|| below.postcode.clone())
+}
+
+/// The one postcode of the streets of a locality (frazione), with how many numbers carry it.
+fn locality_postcode(city: Option<&CityStreets>, locality: &str) -> Option<(String, u32)> {
+    let mut found: Option<(String, u32)> = None;
+    for s in city?.streets().iter().filter(|s| s.locality == locality) {
+        for (pc, count) in &s.postcodes {
+            match &mut found {
+                None => found = Some((pc.clone(), *count)),
+                Some((p, c)) if p == pc => *c += count,
+                Some(_) => return None,
+            }
+        }
+    }
+    found
 }
 
 fn postal(n: &Normalized) -> Normalized {

@@ -553,7 +553,23 @@ fn take_trailing_number(street: &mut Vec<Token>, out: &mut ParsedAddress) {
         // a number first: "12 Via Roma"
         return;
     };
-    let tail_ok = street[last_num + 1..].iter().all(is_suffix_word) && street.len() - last_num <= 3;
+    // `7 / 2`, `7/ 2`: the number before the slash
+    let mut last_num = last_num;
+    while last_num >= 2
+        && (street[last_num - 1].raw == "/" && street[last_num - 2].starts_with_digit())
+    {
+        last_num -= 2;
+    }
+    if last_num >= 1
+        && street[last_num - 1].raw.ends_with('/')
+        && street[last_num - 1].starts_with_digit()
+    {
+        last_num -= 1;
+    }
+    let tail_ok = street[last_num + 1..]
+        .iter()
+        .all(|t| is_suffix_word(t) || t.starts_with_digit() && t.compact.len() <= 3)
+        && street.len() - last_num <= 3;
     if !tail_ok || last_num == 0 {
         if last_num == 0 && street.len() > 1 && street_type::expand(&street[1].raw).is_some() {
             // "12 Via Roma"

@@ -452,9 +452,39 @@ fn street_steps(
 
     // 1. the full name, type included
     let full = full_key(&format!("{ty} {name}"));
+    // a street found by name whose house numbers lack the one written, while a longer name with
+    // the words written has it (`Via Lodi 196`: Via Lodi has no 196, Via Luigi Lodi has): the
+    // evidence disagrees, and the answer is an ambiguity
+    let conflict = |i: u32| -> Option<StreetResolution> {
+        let (n, suffix) = number?;
+        if precision < 3 || !city.record.complete_numbers || city.street(i).numbers.is_empty() {
+            return None;
+        }
+        if find_number(city.street(i), n, suffix).is_some() {
+            return None;
+        }
+        // the type written, unless the street found has another (then any type may be meant)
+        let of_type = if city.street(i).street_type == ty {
+            ty
+        } else {
+            ""
+        };
+        let others: Vec<u32> = containing(city, name, of_type)
+            .into_iter()
+            .filter(|&j| j != i && find_number(city.street(j), n, suffix).is_some())
+            .collect();
+        (!others.is_empty()).then(|| {
+            let mut v = vec![i];
+            v.extend(others.into_iter().take(2));
+            StreetResolution::Ambiguous(v)
+        })
+    };
     if let Some(v) = pick(city.by_key(KeyKind::Full, &full)) {
         step.name = "full";
         if v.len() == 1 {
+            if let Some(a) = conflict(v[0]) {
+                return a;
+            }
             let s = city.street(v[0]);
             let same = fold(&format!("{} {}", s.street_type, s.name))
                 == fold(&format!("{ty} {name}"))
@@ -504,6 +534,25 @@ fn street_steps(
             } else {
                 "any_order"
             };
+            if let StreetResolution::Found(i, _) = r {
+                if let Some(a) = conflict(i) {
+                    return a;
+                }
+                // found under another type, while streets of the type written hold every word
+                // written in a longer name (`Vicolo Gregoraci`: Largo Gregoraci, or Vicolo
+                // Secondo Gregoraci?): ambiguous
+                if !ty.is_empty() && city.street(i).street_type != ty && precision >= 2 {
+                    let others: Vec<u32> = containing(city, name, ty)
+                        .into_iter()
+                        .filter(|&j| j != i)
+                        .collect();
+                    if !others.is_empty() {
+                        let mut v = vec![i];
+                        v.extend(others.into_iter().take(2));
+                        return StreetResolution::Ambiguous(v);
+                    }
+                }
+            }
             // the same name under another type, while a street of the type written has the
             // name in full (`Via Canefri`: Vicolo Canefri, or Via Cesare Canefri?): ambiguous
             if let StreetResolution::Found(i, _) = r {
@@ -535,6 +584,11 @@ fn street_steps(
     match (typo, part) {
         (Some(StreetResolution::Found(a, _)), Some(StreetResolution::Found(b, _))) if a != b => {
             StreetResolution::Ambiguous(vec![a, b])
+        }
+        (Some(StreetResolution::Found(a, _)), _) | (_, Some(StreetResolution::Found(a, _)))
+            if conflict(a).is_some() =>
+        {
+            conflict(a).unwrap_or(StreetResolution::NotFound)
         }
         (Some(StreetResolution::Found(a, _)), Some(StreetResolution::Found(_, _))) => {
             *step = Step {
@@ -574,7 +628,7 @@ fn typo_match(
     let loose = loose_key(name);
     let len = loose.chars().count();
     let d = match len {
-        n if n >= 10 => 2,
+        n if n >= 8 => 2,
         n if n >= 5 => 1,
         _ => 0,
     } + u32::from(precision >= 4 && len >= 4)
@@ -584,9 +638,24 @@ fn typo_match(
     }
     let digits = |k: &str| -> String { k.chars().filter(char::is_ascii_digit).collect() };
     let want = digits(&loose);
-    let near: Vec<(u32, u32)> = city
-        .fuzzy(&loose, d)
+    let mut found = city.fuzzy(&loose, d);
+    if d >= 2 && found.iter().all(|(_, e)| *e >= 2) {
+        // two substitutions are beyond the deletion index: scan the municipality's names
+        found = city.fuzzy_scan(&loose, d);
+    }
+    // two edits in a name under ten letters only where the first letter stands (people rarely
+    // mistype it, and `Via Prma` is nearer many short names than the one meant)
+    let first = loose.chars().next();
+    let near: Vec<(u32, u32)> = found
         .into_iter()
+        .filter(|(i, e)| {
+            *e < 2 || len >= 10 || {
+                let s = city.street(*i);
+                std::iter::once(s.name.as_str())
+                    .chain(s.alt_names.iter().map(String::as_str))
+                    .any(|n| loose_key(n).chars().next() == first)
+            }
+        })
         .filter(|(i, _)| {
             let s = city.street(*i);
             (ty.is_empty() || s.street_type == ty)
@@ -671,6 +740,8 @@ fn partial(
     };
     // `Roma` is not `Giovanni Francesco da Roma`: words written that follow a particle of the
     // register's name, with words left out before them, name another thing (a person "from Rome")
+    // — unless the particle was written too (`Via de Medici` for Via Antonio de Medici)
+    let written = canonical_tokens(name);
     let after_particle = |i: u32| -> bool {
         let full = canonical_tokens(&city.street(i).name);
         let Some(first) = full
@@ -679,26 +750,47 @@ fn partial(
         else {
             return false;
         };
-        first >= 2 && full.get(first - 1).is_some_and(|w| is_particle(w))
+        let particle = first >= 2 && full.get(first - 1).is_some_and(|w| is_particle(w));
+        particle
+            && !written
+                .iter()
+                .zip(written.iter().skip(1))
+                .any(|(p, w)| Some(p) == full.get(first - 1) && matches(w, &full[first]))
     };
     // every word written is in the name, and every word of the name left out is a first name
     // or a title: `Garibaldi` is `Giuseppe Garibaldi`, never `Porta Garibaldi`. The answer is
     // how many words written fit only with a typo.
+    // the words left out are first names or titles (rank 0), or else words of unknown kind before
+    // every word written that do not name a place (rank 1: `Via Velino` for Via Monte Velino is
+    // not taken, `Via Prisco` for Via Tarquinio Prisco is)
     let covers = |i: u32| -> Option<usize> {
         city.name_tokens(i)
             .iter()
             .filter_map(|st| {
                 let all = tokens.iter().all(|t| st.iter().any(|w| matches(t, w)));
-                let extra: Vec<&String> = st
-                    .iter()
-                    .filter(|w| !tokens.iter().any(|t| matches(t, w)))
-                    .collect();
-                let droppable = extra.iter().all(|w| is_title(w) || is_first_name(w));
+                let hit = |w: &String| tokens.iter().any(|t| matches(t, w));
+                let extra: Vec<&String> = st.iter().filter(|w| !hit(w)).collect();
+                let known = extra.iter().all(|w| is_title(w) || is_first_name(w));
+                let first_hit = st.iter().position(hit).unwrap_or(0);
+                let leading = !extra.is_empty()
+                    && st[..first_hit].len() == extra.len()
+                    && extra.len() == 1
+                    && extra.iter().all(|w| w.len() >= 3 && !names_a_place(w));
+                let rank = if known {
+                    0
+                } else if leading && tokens.iter().any(|t| t.len() >= 4) {
+                    1
+                } else {
+                    return None;
+                };
                 let typos = tokens
                     .iter()
                     .filter(|t| !st.iter().any(|w| exact(t, w)))
                     .count();
-                (all && droppable && !after_particle(i)).then_some(typos)
+                // a first name left out and a word of unknown kind left out rank alike: two
+                // streets that fit so are an ambiguity, not a choice
+                let _ = rank;
+                (all && !after_particle(i)).then_some(typos)
             })
             .min()
     };
@@ -728,6 +820,141 @@ fn partial(
     }
     // a handful of streets the words fit is an ambiguity; many is no answer at all
     (v.len() <= 3).then_some((StreetResolution::Ambiguous(v), edits))
+}
+
+/// Streets of type `ty` (any type when empty) whose name holds every word written, as written
+/// (an initial stands for a word it begins), whatever else the name has.
+fn containing(city: &CityStreets, name: &str, ty: &str) -> Vec<u32> {
+    let tokens = loose_tokens(name);
+    let Some(anchor) = tokens
+        .iter()
+        .max_by_key(|t| t.len())
+        .filter(|t| t.len() >= 3)
+    else {
+        return Vec::new();
+    };
+    let fits = |t: &String, w: &String| w == t || (t.len() == 1 && w.starts_with(t.as_str()));
+    let mut out: Vec<u32> = city
+        .by_token(anchor)
+        .iter()
+        .copied()
+        .filter(|&i| ty.is_empty() || city.street(i).street_type == ty)
+        .filter(|&i| {
+            city.name_tokens(i)
+                .iter()
+                .any(|st| tokens.iter().all(|t| st.iter().any(|w| fits(t, w))))
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Words that make a street name another place when left out: `Via Garibaldi` is not
+/// `Via Porta Garibaldi`, `Via Margherita` not `Via Santa Margherita`.
+fn names_a_place(w: &str) -> bool {
+    w.chars().any(|c| c.is_ascii_digit())
+        || matches!(
+            w,
+            "PORTA"
+                | "PONTE"
+                | "MONTE"
+                | "MONTI"
+                | "VAL"
+                | "VALLE"
+                | "BORGO"
+                | "CA"
+                | "CASA"
+                | "CASE"
+                | "CASCINA"
+                | "CASCINE"
+                | "SAN"
+                | "SANTA"
+                | "SANTO"
+                | "SANTI"
+                | "SS"
+                | "S"
+                | "CADUTI"
+                | "VITTIME"
+                | "MARTIRI"
+                | "CORTE"
+                | "STRADA"
+                | "VIA"
+                | "VICOLO"
+                | "VICO"
+                | "PIAZZA"
+                | "LARGO"
+                | "TRAVERSA"
+                | "ISOLA"
+                | "LAGO"
+                | "FIUME"
+                | "TORRE"
+                | "CASTELLO"
+                | "PORTO"
+                | "RIVA"
+                | "COSTA"
+                | "COLLE"
+                | "PIAN"
+                | "PIANO"
+                | "PRATO"
+                | "VIGNA"
+                | "ORTI"
+                | "ORTO"
+                | "BOSCO"
+                | "FONTANA"
+                | "FONTE"
+                | "MULINO"
+                | "MOLINO"
+                | "CHIESA"
+                | "MADONNA"
+                | "SACRO"
+                | "NUOVA"
+                | "NUOVO"
+                | "VECCHIA"
+                | "VECCHIO"
+                | "ALTA"
+                | "ALTO"
+                | "BASSA"
+                | "BASSO"
+                | "GRANDE"
+                | "PICCOLA"
+                | "PICCOLO"
+                | "SOTTO"
+                | "SOPRA"
+                | "PRIMA"
+                | "PRIMO"
+                | "SECONDA"
+                | "SECONDO"
+                | "TERZA"
+                | "TERZO"
+                | "VILLA"
+                | "VILLAGGIO"
+                | "PARCO"
+                | "GIARDINI"
+                | "GIARDINO"
+                | "CAMPO"
+                | "CAMPI"
+                | "POGGIO"
+                | "SERRA"
+                | "PIAGGIA"
+                | "RIO"
+                | "CANALE"
+                | "STAZIONE"
+                | "CIRCONVALLAZIONE"
+                | "LUNGO"
+                | "FONDO"
+                | "CIMA"
+                | "CAPO"
+                | "PUNTA"
+                | "CROCE"
+                | "VIALE"
+                | "CORSO"
+                | "CONTRADA"
+                | "LOCALITA"
+                | "FRAZIONE"
+                | "REGIONE"
+                | "ZONA"
+        )
 }
 
 /// Several streets of the same name: the postcode, then the house number, tell them apart.

@@ -347,3 +347,22 @@ fn a_name_one_typo_away_is_not_chosen_by_postcode_or_house_number() {
         assert!(r.outcome.contains(&"STREET_AMBIGUOUS".to_string()), "{r:?}");
     }
 }
+
+#[test]
+fn postal_capitalisation() {
+    for (upper, shown) in [
+        ("VIA DELL'INDIPENDENZA", "Via dell'Indipendenza"),
+        ("PIAZZA DI PORTA SAN DONATO", "Piazza di Porta San Donato"),
+        ("VIA VITTORIO EMANUELE II", "Via Vittorio Emanuele II"),
+        ("VIA DE' GESSI", "Via de' Gessi"),
+        ("VIA ALCIDE DE GASPERI", "Via Alcide De Gasperi"),
+        ("PIAZZA DELLA REPUBBLICA", "Piazza della Repubblica"),
+        ("VIA UGO LA MALFA", "Via Ugo La Malfa"),
+        (
+            "LOCALITA SAN MINA' SUPERIORE",
+            "Località San Minà Superiore",
+        ),
+    ] {
+        assert_eq!(display_name(upper), shown, "{upper}");
+    }
+}

@@ -248,6 +248,17 @@ impl CityStreets {
 
     /// Streets whose loose key is within `distance` edits of `key`, with that distance.
     /// Streets whose loose key is within `distance` edits of `key` (a swap is one), with that distance.
+    /// `fuzzy` by a scan of every name key: reaches every name within `distance`.
+    pub fn fuzzy_scan(&self, key: &str, distance: u32) -> Vec<(u32, u32)> {
+        let mut out: Vec<(u32, u32)> = Vec::new();
+        for (id, d) in self.key_index.scan(key, distance) {
+            for &s in self.slots.get(id as usize).into_iter().flatten() {
+                out.push((s, d));
+            }
+        }
+        out
+    }
+
     pub fn fuzzy(&self, key: &str, distance: u32) -> Vec<(u32, u32)> {
         let mut out: Vec<(u32, u32)> = Vec::new();
         if key.is_empty() {
@@ -336,6 +347,22 @@ impl DeletionIndex {
             .filter_map(|id| {
                 edit_distance(self.key(id), query, distance as usize).map(|d| (id, d as u32))
             })
+            .collect()
+    }
+}
+
+impl DeletionIndex {
+    /// Keys within `distance` edits of `query` by a scan of every key of a similar length: for
+    /// the rarer two-edit lookups the one-deletion forms cannot reach (two substitutions).
+    pub fn scan(&self, query: &str, distance: u32) -> Vec<(u32, u32)> {
+        let len = query.chars().count();
+        let d = distance as usize;
+        self.keys
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.len().abs_diff(query.len()) <= d + 2)
+            .filter(|(_, k)| k.chars().count().abs_diff(len) <= d)
+            .filter_map(|(id, k)| edit_distance(k, query, d).map(|e| (id as u32, e as u32)))
             .collect()
     }
 }
