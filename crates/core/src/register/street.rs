@@ -570,6 +570,9 @@ pub struct StreetHit {
     pub street_type: String,
     pub name: String,
     pub distance: u32,
+    /// The frazione or district of the street, where the register says.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub locality: String,
 }
 
 /// Prefix and typo-tolerant search of street names within one municipality: prefix hits first,
@@ -607,6 +610,11 @@ pub fn search_streets(
             street_type: s.street_type.clone(),
             name: s.name.clone(),
             distance: d,
+            locality: if s.locality.is_empty() {
+                s.district.clone()
+            } else {
+                s.locality.clone()
+            },
         });
     };
     for i in city.prefix(&key, limit * 2) {
@@ -618,6 +626,41 @@ pub fn search_streets(
         near.sort_by_key(|(_, d)| *d);
         for (i, d) in near {
             push(i, d.max(1), &mut hits);
+        }
+    }
+    // a later word of the name typed alone (`garibaldi` → Corso Garibaldi, Via Giuseppe
+    // Garibaldi): streets with a word equal to each complete word written, near it (one edit from
+    // five letters) or, for the word being typed, beginning with it
+    if hits.len() < limit {
+        let words = crate::address::key::loose_tokens(if parsed.name.is_empty() {
+            query
+        } else {
+            &parsed.name
+        });
+        if let Some((last, before)) = words.split_last().filter(|(l, _)| l.len() >= 3) {
+            let near = |w: &str, d: u32| -> std::collections::HashSet<u32> {
+                city.tokens_near(w, d)
+                    .into_iter()
+                    .flat_map(|t| city.by_token(t).iter().copied())
+                    .collect()
+            };
+            let typo = |w: &str| u32::from(w.chars().count() >= 5);
+            let mut found: Vec<(u32, u32)> = city
+                .tokens
+                .iter()
+                .filter(|(t, _)| t.starts_with(last.as_str()))
+                .flat_map(|(_, v)| v.iter().map(|&i| (i, 1)))
+                .chain(near(last, typo(last)).into_iter().map(|i| (i, 1)))
+                .collect();
+            for w in before {
+                let keep = near(w, typo(w));
+                found.retain(|(i, _)| keep.contains(i));
+            }
+            found.sort_by_key(|&(i, d)| (d, city.street(i).name.len(), i));
+            found.dedup_by_key(|(i, _)| *i);
+            for (i, d) in found.into_iter().take(limit * 2) {
+                push(i, d, &mut hits);
+            }
         }
     }
     // the type written first, then the closest names
