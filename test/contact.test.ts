@@ -257,6 +257,7 @@ test('customer-file forms: postcode and province in the city field, the city at 
       { address: `Pal. C ${street} civ. ${row.CIVICO} p. 2 int 4`, city: 'BOLOGNA' },
     ]) {
       const res = await contact({ ...written, debug: true });
+      t.is(res.status, 200, JSON.stringify(res.body));
       t.is(res.body.territory.street_id, clean.body.territory.street_id, JSON.stringify(written));
       t.is(res.body.normalized.postcode, row.CAP, JSON.stringify(written));
       t.is(res.body.normalized.city, 'Bologna');

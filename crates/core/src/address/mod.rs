@@ -726,7 +726,12 @@ pub fn display_name(upper: &str) -> String {
                 return w.to_uppercase();
             }
             if i == 0 {
-                return w.to_string();
+                // the register folds the type's accent away
+                return if w.eq_ignore_ascii_case("localita") {
+                    "Località".to_string()
+                } else {
+                    w.to_string()
+                };
             }
             let lower = w.to_lowercase();
             // `dell'Indipendenza`: the elided preposition in lower case, the word after capital
@@ -747,7 +752,14 @@ pub fn display_name(upper: &str) -> String {
             if matches!(bare, "di" | "da" | "de") {
                 // a surname's particle between a first name and the surname: `Alcide De Gasperi`
                 let surname = i >= 2 && i + 2 == n;
-                return if surname { w.to_string() } else { lower };
+                return if surname {
+                    let mut c = bare.chars();
+                    c.next()
+                        .map(|f| f.to_uppercase().chain(c).collect())
+                        .unwrap_or_default()
+                } else {
+                    lower
+                };
             }
             w.to_string()
         })

@@ -585,9 +585,9 @@ fn street_steps(
         (Some(StreetResolution::Found(a, _)), Some(StreetResolution::Found(b, _))) if a != b => {
             StreetResolution::Ambiguous(vec![a, b])
         }
-        (Some(StreetResolution::Found(a, _)), _) | (_, Some(StreetResolution::Found(a, _)))
-            if conflict(a).is_some() =>
-        {
+        // a typo's answer is doubted by its house number; a partial name's is not (`Via Mazzini 3`
+        // stays Via Giuseppe Mazzini, whose list lacks the 3)
+        (Some(StreetResolution::Found(a, _)), _) if conflict(a).is_some() => {
             conflict(a).unwrap_or(StreetResolution::NotFound)
         }
         (Some(StreetResolution::Found(a, _)), Some(StreetResolution::Found(_, _))) => {
