@@ -816,6 +816,7 @@ fn number_changed(parsed: &ParsedAddress) -> bool {
 }
 
 /// The postcode answered and how sure it is.
+#[allow(clippy::too_many_arguments)]
 fn postcode(
     m: &Municipality,
     city: Option<&CityStreets>,
@@ -957,12 +958,7 @@ fn neighbours_postcode(s: &Street, n: u32) -> Option<String> {
     let side = |e: &&crate::register::street::HouseNumberEntry| {
         e.number % 2 == n % 2 && !e.postcode.is_empty()
     };
-    let below = s
-        .numbers
-        .iter()
-        .filter(side)
-        .filter(|e| e.number < n)
-        .last()?;
+    let below = s.numbers.iter().rev().filter(side).find(|e| e.number < n)?;
     let above = s.numbers.iter().filter(side).find(|e| e.number > n)?;
     (below.postcode == above.postcode).then(|| below.postcode.clone())
 }

@@ -270,11 +270,8 @@ fn split_line_tail(register: &Register, address: &str, city_field: &str) -> Opti
     if !city_field.is_empty() && !repeated && postcode.is_none() {
         return None;
     }
+    // `Via Roma 12 Milano`: a number, a postcode or a separator stands between the street and the city
     if !(postcode.is_some() || separated || number_before || bracketed || repeated) {
-        return None;
-    }
-    // `Via Roma 12 Milano` with nothing else: a number must stand between the street and the city
-    if !(postcode.is_some() || separated || bracketed) && !number_before && !repeated {
         return None;
     }
     let head = head_words
