@@ -830,53 +830,17 @@ fn postcode(
     let in_city = |p: &str| m.postcodes.iter().any(|c| c == p);
     // the number's own postcode
     if let Some(n) = number.filter(|n| !n.postcode.is_empty()) {
-        if given != n.postcode {
-            out.change(Change::Postcode);
-        }
-        return (
-            n.postcode.clone(),
-            PostcodeCheck {
-                source,
-                precision: "house_number",
-                house_numbers: 1,
-                agreement: 1.0,
-                confirmed: true,
-            },
-        );
+        return certain(n.postcode.clone(), source, "house_number", 1, given, out);
     }
     // one postcode for the municipality
     if m.postcodes.len() == 1 {
         let pc = m.postcodes[0].clone();
-        if given != pc {
-            out.change(Change::Postcode);
-        }
-        return (
-            pc,
-            PostcodeCheck {
-                source: "register",
-                precision: "municipality",
-                house_numbers: 0,
-                agreement: 1.0,
-                confirmed: true,
-            },
-        );
+        return certain(pc, "register", "municipality", 0, given, out);
     }
     // a number the register lacks, between two numbers of the same side with one postcode
     if let (Some(s), Some(n)) = (street.filter(|s| s.postcodes.len() > 1), house_number) {
         if let Some(pc) = neighbours_postcode(s, n) {
-            if given != pc {
-                out.change(Change::Postcode);
-            }
-            return (
-                pc,
-                PostcodeCheck {
-                    source,
-                    precision: "interpolated",
-                    house_numbers: 2,
-                    agreement: 1.0,
-                    confirmed: true,
-                },
-            );
+            return certain(pc, source, "interpolated", 2, given, out);
         }
     }
     // a street without postcodes of its own, in a locality whose streets share one
@@ -884,19 +848,7 @@ fn postcode(
         .filter(|s| s.postcodes.is_empty() && !s.locality.is_empty())
         .and_then(|s| locality_postcode(city, &s.locality))
     {
-        if given != pc {
-            out.change(Change::Postcode);
-        }
-        return (
-            pc,
-            PostcodeCheck {
-                source,
-                precision: "locality",
-                house_numbers: count,
-                agreement: 1.0,
-                confirmed: true,
-            },
-        );
+        return certain(pc, source, "locality", count, given, out);
     }
     // the street's postcodes
     if let Some(s) = street.filter(|s| !s.postcodes.is_empty()) {
@@ -909,19 +861,7 @@ fn postcode(
         };
         let unanimous = s.postcodes.len() == 1;
         if unanimous {
-            if given != top {
-                out.change(Change::Postcode);
-            }
-            return (
-                top,
-                PostcodeCheck {
-                    source,
-                    precision: "street",
-                    house_numbers: total,
-                    agreement: 1.0,
-                    confirmed: true,
-                },
-            );
+            return certain(top, source, "street", total, given, out);
         }
         let check = PostcodeCheck {
             source,
@@ -951,6 +891,30 @@ fn postcode(
     };
     out.condition("POSTCODE_UNCONFIRMED");
     (given.to_string(), check)
+}
+
+/// A postcode known for certain: `MODIFIED POSTCODE` when it differs from the one given.
+fn certain(
+    postcode: String,
+    source: &'static str,
+    precision: &'static str,
+    house_numbers: u32,
+    given: &str,
+    out: &mut Outcome,
+) -> (String, PostcodeCheck) {
+    if given != postcode {
+        out.change(Change::Postcode);
+    }
+    (
+        postcode,
+        PostcodeCheck {
+            source,
+            precision,
+            house_numbers,
+            agreement: 1.0,
+            confirmed: true,
+        },
+    )
 }
 
 /// The postcode of the nearest numbers below and above on the same side, when they agree.
