@@ -243,7 +243,8 @@ function sharedSurnames(): { surname: string; streets: string[]; number: string 
 }
 
 test('customer-file forms: postcode and province in the city field, the city at the end of the line, number markers, care-of and building before the street', async (t) => {
-  for (const i of [11, 12, 13]) {
+  // one address in every form: each call is charged, and the test account has a limited free credit
+  for (const i of [11]) {
     const row = pick(i);
     const street = titled(row.DENOMINAZI as string);
     const clean = await contact({ address: `${street} ${row.CIVICO}`, postcode: row.CAP, city: 'Bologna', province: 'BO' });
