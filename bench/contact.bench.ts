@@ -14,7 +14,7 @@ import { Bench } from 'tinybench';
 
 import { defaultSourceDir } from '../src/config.js';
 import { computeJson, computeJsonSync, native, openRegister } from '../src/native.js';
-import type { Sampled } from './contact-eval.js';
+import { DIRTY_KINDS, PERTURBATIONS, type Sampled, rng } from './contact-perturb.js';
 import { taskStats } from './stats.js';
 
 
@@ -24,23 +24,14 @@ function line(s: Sampled): string {
   return `${s.street_type} ${s.name} ${s.number ?? '1'}`;
 }
 
-/** A third of the inputs the way people write them: lower case and abbreviated, a typo, no postcode. */
-function perturbed(s: Sampled, i: number) {
+const random = rng(13);
+
+/** A third of the inputs the way customer files write them (`contact-perturb.ts`), one kind after another. */
+function perturbed(s: Sampled, i: number, all: Sampled[]) {
   const base = { address: line(s), postcode: s.postcode, city: s.city, province: s.province };
-  switch (i % 6) {
-    case 1:
-      return { ...base, address: base.address.toLowerCase().replace(/^via /, 'v. ').replace(/^piazza /, 'p.zza ') };
-    case 3: {
-      const words = s.name.split(' ');
-      const longest = words.reduce((a, b) => (b.length > a.length ? b : a), '');
-      const typo = longest.length >= 6 ? longest.slice(0, 2) + (longest[3] ?? '') + (longest[2] ?? '') + longest.slice(4) : longest;
-      return { ...base, address: `${s.street_type} ${s.name.replace(longest, typo)} ${s.number ?? '1'}` };
-    }
-    case 5:
-      return { ...base, postcode: '', province: '' };
-    default:
-      return base;
-  }
+  if (i % 3 !== 1) return base;
+  const kind = DIRTY_KINDS[Math.floor(i / 3) % DIRTY_KINDS.length] as string;
+  return PERTURBATIONS[kind]?.(s, random, all[(i + 17) % all.length] as Sampled, i) ?? base;
 }
 
 async function main(): Promise<void> {
@@ -57,7 +48,7 @@ async function main(): Promise<void> {
     const italy = await computeJson<Sampled[]>('street.sample', { count: 4000, seed: 5 });
     const all = [...withNumbers, ...italy];
     const clean = all.slice(0, BATCH).map((s) => ({ address: line(s), postcode: s.postcode, city: s.city, province: s.province }));
-    const mixed = all.slice(BATCH, 2 * BATCH).map(perturbed);
+    const mixed = all.slice(BATCH, 2 * BATCH).map((s, i, part) => perturbed(s, i, part));
     // every municipality of the sample loaded once, as a warm service has them
     computeJsonSync('contact.verify', { items: all.map((s) => ({ address: line(s), city: s.city })), options: {} });
 

@@ -222,3 +222,125 @@ test('an async job answers as CSV with coordinates and territory codes', async (
   t.true(Math.abs(Number(table[0]?.latitude) - Number(rows[0]?.LAT_WGS84)) < 1e-6);
   t.is(table[0]?.geo_precision, 'house_number');
 });
+
+/** Streets of Bologna named `VIA <first name> <surname>` that share the surname with another such street. */
+function sharedSurnames(): { surname: string; streets: string[]; number: string }[] {
+  const given = new Set(['GIUSEPPE', 'GIOVANNI', 'ANTONIO', 'FRANCESCO', 'LUIGI', 'CARLO', 'PIETRO', 'PAOLO', 'MARIO', 'ALESSANDRO', 'ANDREA', 'GIACOMO', 'ENRICO', 'FEDERICO', 'VITTORIO']);
+  const bySurname = new Map<string, Set<string>>();
+  const numberOf = new Map<string, string>();
+  for (const r of BOLOGNA) {
+    const words = (r.DENOMINAZI as string).split(' ');
+    if (words.length !== 3 || !given.has(words[1] as string)) continue;
+    const set = bySurname.get(words[2] as string) ?? new Set<string>();
+    set.add(r.DENOMINAZI as string);
+    bySurname.set(words[2] as string, set);
+    numberOf.set(r.DENOMINAZI as string, r.CIVICO as string);
+  }
+  const bare = new Set(BOLOGNA.map((r) => r.DENOMINAZI));
+  return [...bySurname]
+    .filter(([surname, set]) => set.size >= 2 && !bare.has(`VIA ${surname}`))
+    .map(([surname, set]) => ({ surname, streets: [...set], number: numberOf.get([...set][0] as string) as string }));
+}
+
+test('customer-file forms: postcode and province in the city field, the city at the end of the line, number markers, care-of and building before the street', async (t) => {
+  // one address in every form: each call is charged, and the test account has a limited free credit
+  for (const i of [11]) {
+    const row = pick(i);
+    const street = titled(row.DENOMINAZI as string);
+    const clean = await contact({ address: `${street} ${row.CIVICO}`, postcode: row.CAP, city: 'Bologna', province: 'BO' });
+    t.deepEqual(clean.body.outcome, []);
+    for (const written of [
+      { address: `${street} ${row.CIVICO}`, city: `${row.CAP} Bologna (BO)` },
+      { address: `${street} ${row.CIVICO} Bologna` },
+      { address: `${street} n. ${row.CIVICO}, ${row.CAP} Bologna BO Italia` },
+      { address: `${row.CIVICO} ${street} - Bologna (BO)` },
+      { address: `c/o Rossi ${street} nr.${row.CIVICO}`, city: 'Bologna', province: 'Bologna' },
+      { address: `Pal. C ${street} civ. ${row.CIVICO} p. 2 int 4`, city: 'BOLOGNA' },
+    ]) {
+      const res = await contact({ ...written, debug: true });
+      t.is(res.status, 200, JSON.stringify(res.body));
+      t.is(res.body.territory.street_id, clean.body.territory.street_id, JSON.stringify(written));
+      t.is(res.body.normalized.postcode, row.CAP, JSON.stringify(written));
+      t.is(res.body.normalized.city, 'Bologna');
+      t.is(res.body.geo.precision, 'house_number');
+      t.false(res.body.outcome.includes('STREET_NOT_FOUND'));
+      t.true(Array.isArray(res.body.debug.repairs));
+    }
+  }
+  const moved = await contact({ address: `${titled(pick(14).DENOMINAZI as string)} ${pick(14).CIVICO}`, city: `${pick(14).CAP} Bologna (BO)`, debug: true });
+  t.deepEqual(moved.body.debug.repairs, ['postcode_from_city', 'province_from_city', 'city_field_cleaned']);
+  t.is(moved.body.debug.street_step, 'full');
+  t.is(moved.body.debug.score, 1);
+  t.is(moved.body.debug.house_number, 'found');
+});
+
+test('a surname alone shared by several streets is STREET_AMBIGUOUS with the candidates, in English and Italian', async (t) => {
+  const shared = sharedSurnames();
+  t.true(shared.length > 0, 'Bologna has streets of one surname and different first names');
+  const { surname, streets, number } = shared[0] as { surname: string; streets: string[]; number: string };
+  const res = await contact({ address: `Via ${titled(surname)} ${number}`, city: 'Bologna', debug: true });
+  t.true(res.body.outcome.includes('STREET_AMBIGUOUS'), JSON.stringify(res.body.outcome));
+  const offered = res.body.candidates.map((c: { street: string }) => c.street.toUpperCase());
+  for (const s of streets.slice(0, 2)) t.true(offered.includes(s), `${s} among ${offered.join(', ')}`);
+  t.is(res.body.debug.street_step, 'ambiguous');
+  const it = await contact({ indirizzo: `Via ${titled(surname)} ${number}`, localita: 'Bologna', debug: true, lingua: 'it' }, '/api/v1/contatto');
+  t.true(it.body.esito.includes('INDIRIZZO_AMBIGUO'));
+  t.is(it.body.candidati.length, res.body.candidates.length);
+  t.is(it.body.diagnosi.passo_strada, 'ambiguous');
+  // with the first name written, the street is found
+  const named = await contact({ address: `${titled(streets[0] as string)} ${number}`, city: 'Bologna' });
+  t.false(named.body.outcome.includes('STREET_AMBIGUOUS'));
+  t.is(named.body.candidates, undefined);
+});
+
+test('postcode_check: interpolated between the neighbours of a number the register lacks; building_number; postal capitalisation', async (t) => {
+  // a street of several postcodes, a number missing between two of one side with the same postcode
+  const numbers = new Map<string, Map<number, string>>();
+  for (const r of BOLOGNA) {
+    const m = numbers.get(r.DENOMINAZI as string) ?? new Map<number, string>();
+    m.set(Number(r.CIVICO), r.CAP as string);
+    numbers.set(r.DENOMINAZI as string, m);
+  }
+  let gap: { street: string; n: number; cap: string } | undefined;
+  for (const [street, m] of numbers) {
+    if (new Set(m.values()).size < 2) continue;
+    for (const [n, cap] of m) {
+      if (n > 1 && m.get(n + 4) === cap && !m.has(n + 2) && !BOLOGNA.some((r) => r.DENOMINAZI === street && Number(r.CIVICO) === n + 2)) {
+        gap = { street, n: n + 2, cap };
+        break;
+      }
+    }
+    if (gap) break;
+  }
+  t.truthy(gap);
+  const { street, n, cap } = gap as { street: string; n: number; cap: string };
+  const en = await contact({ address: `${titled(street)} ${n}`, city: 'Bologna' });
+  t.is(en.body.postcode_check.precision, 'interpolated');
+  t.true(en.body.postcode_check.confirmed);
+  t.is(en.body.normalized.postcode, cap);
+  const it = await contact({ indirizzo: `${titled(street)} ${n}`, localita: 'Bologna', lingua: 'it' }, '/api/v1/contatto');
+  t.is(it.body.cap_verifica.precisione, 'interpolated');
+  t.is(it.body.normalizzato.cap, cap);
+
+  const row = pick(15);
+  const parts = await contact({ address: `${titled(row.DENOMINAZI as string)} ${row.CIVICO}, palazzina 3, lotto 2, edificio C`, city: 'Bologna' });
+  t.deepEqual(parts.body.sub_address, [
+    { type: 'building_number', value: '3' },
+    { type: 'building_number', value: '2' },
+    { type: 'building', value: 'C' },
+  ]);
+  const partsIt = await contact({ indirizzo: `${titled(row.DENOMINAZI as string)} ${row.CIVICO}, edificio 4`, localita: 'Bologna', lingua: 'it' }, '/api/v1/contatto');
+  t.deepEqual(partsIt.body.subindirizzo, [{ tipo: 'building_number', valore: '4' }]);
+
+  const indipendenza = BOLOGNA.find((r) => r.DENOMINAZI === "VIA DELL'INDIPENDENZA") ?? BOLOGNA.find((r) => /^VIA DELL /.test(r.DENOMINAZI ?? ''));
+  const shown = await contact({ address: `via dell'indipendenza ${indipendenza?.CIVICO ?? 1}`, city: 'bologna' });
+  t.regex(shown.body.normalized.address, /^Via dell'Indipendenza \d/);
+  t.is(shown.body.territory.cab, undefined, 'no open source maps addresses to CAB codes (docs/contact.md)');
+});
+
+test('the OpenAPI document shows the contact answer with its new fields', async (t) => {
+  const res = await call(server, 'GET', '/api/v1/openapi.json', undefined, { token: null });
+  const schema = JSON.stringify(res.body.components.schemas.ContactResult);
+  for (const word of ['interpolated', 'locality', 'building_number', 'candidates', 'debug', 'street_step']) t.true(schema.includes(word), word);
+  t.true(JSON.stringify(res.body.components.schemas.ContactItem).includes('debug'));
+});

@@ -230,3 +230,18 @@ test('a session lasts ten minutes: past them the UUID starts a new session, with
   t.is(b.created, t0 + SESSION_MS + 1);
   t.deepEqual(b.selected, []);
 });
+
+test('a later word of the name typed alone finds the streets that have it, also with a typo or glued to the type', async (t) => {
+  // every street of Bologna's list with the word MARCONI in its name, as the register has them
+  const withWord = new Set(BOLOGNA.map((r) => r.DENOMINAZI as string).filter((n) => n.split(' ').includes('MARCONI')));
+  t.true(withWord.size > 0);
+  for (const q of ['marconi', 'marcnoi', 'ViaMarconi']) {
+    const res = await suggest({ session: randomUUID(), q, city: 'Bologna' });
+    t.is(res.status, 200);
+    const names = res.body.hints.map((h: { name: string }) => h.name.toUpperCase());
+    t.true(names.some((n: string) => withWord.has(n)), `${q}: ${names.join(', ')}`);
+  }
+  const milano = await suggest({ session: randomUUID(), q: 'garibaldi', city: 'Milano' });
+  const names = milano.body.hints.map((h: { name: string }) => h.name);
+  t.true(names.includes('Corso Giuseppe Garibaldi'), names.join(', '));
+});

@@ -3,7 +3,7 @@ import type { Capability, ItemResult, ProcessContext } from '../http/capability.
 import type { Language, Texts } from '../http/language.js';
 import { computeJson } from '../native.js';
 import './outcomes.js';
-import { CONTACT_BATCH_OPTIONS, contactItem, type ContactItem } from './schema.js';
+import { CONTACT_BATCH_OPTIONS, contactItem, contactResult, type ContactItem } from './schema.js';
 
 /** What the core takes for one contact (`contact.verify`). */
 interface NativeContact {
@@ -25,6 +25,7 @@ interface NativeOptions {
   preserve_original: boolean;
   postal_form: boolean;
   foreign: 'declared' | 'detect';
+  debug: boolean;
 }
 
 /** The core's answer: codes and data, no texts. */
@@ -110,7 +111,7 @@ function blank(s: string | undefined): boolean {
 
 /** The core's input: the country resolved here, where every language's country names are known. */
 export function nativeContact(item: ContactItem): NativeContact {
-  const { id: _id, foreign: _f, postal_form: _p, preserve_original: _o, precision: _r, ...fields } = item;
+  const { id: _id, foreign: _f, postal_form: _p, preserve_original: _o, precision: _r, debug: _d, ...fields } = item;
   const out: NativeContact = { ...fields };
   const written = blank(item.country_code) ? item.country : item.country_code;
   if (!blank(written)) {
@@ -127,6 +128,7 @@ function nativeOptions(item: ContactItem): NativeOptions {
     preserve_original: item.preserve_original ?? false,
     postal_form: item.postal_form ?? false,
     foreign: item.foreign ?? 'declared',
+    debug: item.debug ?? false,
   };
 }
 
@@ -198,6 +200,7 @@ export const capability: Capability<ContactItem> = {
   batchCap: 500,
   asyncAllowed: true,
   item: contactItem,
+  result: contactResult,
   batchOptions: CONTACT_BATCH_OPTIONS,
   units: () => 1,
   process(items: ContactItem[], ctx: ProcessContext): Promise<ItemResult[]> {

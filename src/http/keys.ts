@@ -266,6 +266,12 @@ const EXTRA_FIELD_IT: Readonly<Record<string, string>> = {
   expires: 'scade',
   explanation: 'spiegazione',
   refunded: 'rimborsate',
+  candidates: 'candidati',
+  debug: 'diagnosi',
+  repairs: 'riparazioni',
+  city_match: 'corrispondenza_localita',
+  street_step: 'passo_strada',
+  edits: 'correzioni',
 };
 
 /** Synonyms accepted on input (and in batch file headers). */

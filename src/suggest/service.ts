@@ -159,6 +159,8 @@ interface StreetHit {
   street_type: string;
   name: string;
   distance: number;
+  /** Frazione or district of the street, where the register says. */
+  locality?: string;
 }
 
 interface HouseNumberEntry {
@@ -218,11 +220,17 @@ export async function searchStreets(street: string, place: Municipality[], provi
   hits.sort((a, b) => a.distance - b.distance);
   const hints: Hint[] = [];
   const offered: Record<string, OfferedStreet> = {};
-  for (const h of hits.slice(0, limit)) {
+  const shown = hits.slice(0, limit);
+  // a name offered more than once (Via Roma of two frazioni, or of two municipalities) carries its locality
+  const times = new Map<string, number>();
+  for (const h of shown) times.set(`${h.street_type} ${h.name}`, (times.get(`${h.street_type} ${h.name}`) ?? 0) + 1);
+  for (const h of shown) {
     const id = streetHintId(h);
     const municipality = h.m?.name ?? h.cadastral_code;
     const provinceCode = h.m?.province ?? '';
-    hints.push({ type: 'street', id, name: displayName(`${h.street_type} ${h.name}`), municipality, area: provinceCode || null, source: 'registry' });
+    const repeated = (times.get(`${h.street_type} ${h.name}`) ?? 0) > 1;
+    const locality = repeated && h.locality ? displayName(h.locality.toUpperCase()) : null;
+    hints.push({ type: 'street', id, name: displayName(`${h.street_type} ${h.name}`), municipality, area: locality ?? (provinceCode || null), source: 'registry' });
     offered[id] = { cadastral_code: h.cadastral_code, index: h.index, street_type: h.street_type, name: h.name, municipality, province: provinceCode };
   }
   return { hints, offered };

@@ -5,6 +5,7 @@
 pub mod key;
 pub mod outcome;
 pub mod parse;
+pub mod repair;
 pub mod resolve;
 pub mod street_type;
 
@@ -68,6 +69,9 @@ pub struct VerifyOptions {
     pub postal_form: bool,
     #[serde(default)]
     pub foreign: Foreign,
+    /// Adds `debug`: the repairs, matching step, score and reason of the answer.
+    #[serde(default)]
+    pub debug: bool,
 }
 
 fn default_precision() -> u8 {
@@ -81,6 +85,7 @@ impl Default for VerifyOptions {
             preserve_original: false,
             postal_form: false,
             foreign: Foreign::Declared,
+            debug: false,
         }
     }
 }
@@ -177,11 +182,44 @@ pub struct ContactResult {
     pub tax_code: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tax_code_outcome: Option<Vec<String>>,
+    /// With `STREET_AMBIGUOUS` (or `STREET_TYPE_MISSING`): the streets that fit as well.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<Candidate>,
+    /// With `debug`: how the answer was reached.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub debug: Option<Debug>,
     /// Attribution lines of the data the answer used (the message is written from them).
     pub attribution: Vec<&'static str>,
     /// The foreign national register the record was verified in (for the message; not output).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verified_in: Option<&'static str>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Candidate {
+    /// Type and name in the form people read: `Via Giuseppe Mazzini`.
+    pub street: String,
+    /// The frazione or district the street lies in, where the register says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub locality: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub street_id: Option<String>,
+    pub postcodes: Vec<String>,
+}
+
+/// Why the answer is what it is: the fields repaired, the step of the street search that answered,
+/// its score (1 = as registered) and the reason in words.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Debug {
+    pub repairs: Vec<&'static str>,
+    /// same, form, changed
+    pub city_match: &'static str,
+    pub street_step: &'static str,
+    pub edits: u32,
+    pub score: f64,
+    pub reason: &'static str,
+    /// found, interpolated, not_found, not_checked
+    pub house_number: &'static str,
 }
 
 pub fn verify_batch(
@@ -207,14 +245,17 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
     };
     let mut out = Outcome::default();
     let precision = options.precision.clamp(1, 5);
-    let address = text(&input.address);
+    // fields repaired first: postcode and province out of the city field, the city out of the
+    // end of the address line
+    let fixed = repair::repair(
+        register,
+        text(&input.address),
+        text(&input.postcode),
+        text(&input.city),
+        text(&input.province),
+    );
+    let address = fixed.address.as_str();
     let mut parsed = parse::parse(address);
-    // "Via Roma 12 Milano", "Via Roma 12 - Milano (MI)": the city repeated at the end of the line
-    if parsed.house_number.is_none() && !text(&input.city).is_empty() {
-        if let Some(stripped) = strip_trailing_city(address, text(&input.city)) {
-            parsed = parse::parse(&stripped);
-        }
-    }
     if parsed.street_type.is_none() {
         if let Some((ty, rest)) = resolve::mistyped_type(&parsed.name) {
             parsed.street_type = Some(ty);
@@ -257,17 +298,17 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
         }
     }
 
-    let city_in = if text(&input.city).is_empty() {
+    let city_in = if fixed.city.is_empty() {
         parsed.city.clone().unwrap_or_default()
     } else {
-        text(&input.city).to_string()
+        fixed.city.clone()
     };
-    let postcode_in = if text(&input.postcode).is_empty() {
+    let postcode_in = if fixed.postcode.is_empty() {
         parsed.postcode.clone().unwrap_or_default()
     } else {
-        resolve::normalize_postcode(text(&input.postcode))
+        resolve::normalize_postcode(&fixed.postcode)
     };
-    let province_in = text(&input.province).to_string();
+    let province_in = fixed.province.trim().to_string();
     r.normalized = Normalized {
         address: address.to_string(),
         postcode: postcode_in.clone(),
@@ -353,6 +394,7 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
     let mut found: Option<(&Street, StreetMatch)> = None;
     let mut number_entry = None;
     let mut geo: Option<Geo> = None;
+    let mut step = resolve::Step::default();
     let holder = streets.clone();
     if let Some(po_box) = &parsed.po_box {
         out.condition("PO_BOX");
@@ -361,7 +403,7 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
         out.condition("INCOMPLETE_DATA");
         r.ok = false;
     } else if let Some(city) = holder.as_ref() {
-        found = resolve_street(
+        let answer = resolve_street(
             city,
             &parsed,
             &postcode_in,
@@ -369,6 +411,14 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
             &first_name,
             &mut out,
         );
+        found = answer.found;
+        step = answer.step;
+        r.candidates = answer
+            .candidates
+            .iter()
+            .take(MAX_CANDIDATES)
+            .map(|&i| candidate(city.street(i)))
+            .collect();
         if let Some((s, _)) = found {
             r.attribution.push(STREET_ATTRIBUTION);
             if let Some(t) = r.territory.as_mut() {
@@ -421,7 +471,13 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
     // postcode
     let (postcode, check) = postcode(
         m,
+        holder.as_deref(),
         found.map(|(s, _)| s),
+        parsed
+            .house_number
+            .as_ref()
+            .filter(|h| h.km.is_none() && !h.without_number)
+            .map(|h| h.number),
         number_entry,
         &postcode_in,
         holder_source(&streets),
@@ -469,9 +525,47 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
     if out.has("INCOMPLETE_DATA") {
         r.ok = false;
     }
+    if options.debug {
+        r.debug = Some(Debug {
+            repairs: fixed.moved.clone(),
+            city_match: match how {
+                CityMatch::Same => "same",
+                CityMatch::Form => "form",
+                CityMatch::Changed => "changed",
+            },
+            street_step: if step.name.is_empty() {
+                "not_tried"
+            } else {
+                step.name
+            },
+            edits: step.edits,
+            score: step.score(),
+            reason: step.reason(),
+            house_number: match r.geo.as_ref().map(|g| g.precision) {
+                Some("house_number") => "found",
+                Some("interpolated") => "interpolated",
+                _ if found.is_some() && parsed.house_number.is_some() => "not_found",
+                _ => "not_checked",
+            },
+        });
+    }
     r.attribution.dedup();
     r.outcome = out.codes();
     r
+}
+
+/// At most this many streets are listed with `STREET_AMBIGUOUS`.
+const MAX_CANDIDATES: usize = 5;
+
+fn candidate(s: &Street) -> Candidate {
+    Candidate {
+        street: display_name(&format!("{} {}", s.street_type, s.name)),
+        locality: Some(title_case(&s.locality))
+            .filter(|l| !l.is_empty())
+            .or_else(|| Some(s.district.clone()).filter(|d| !d.is_empty())),
+        street_id: (s.id != 0).then(|| s.id.to_string()),
+        postcodes: s.postcodes.iter().map(|(p, _)| p.clone()).collect(),
+    }
 }
 
 const ISTAT_ATTRIBUTION: &str = "Fonte: ISTAT – Elenco comuni italiani (novembre 2023), CC BY 4.0";
@@ -500,30 +594,6 @@ fn province_matches(written: &str, m: &Municipality) -> bool {
     w == m.province || w == fold(&m.province_name)
 }
 
-/// The line without the city (and a province in brackets) repeated at its end.
-fn strip_trailing_city(address: &str, city: &str) -> Option<String> {
-    let city_words = fold(city).split(' ').filter(|w| !w.is_empty()).count();
-    if city_words == 0 {
-        return None;
-    }
-    let mut words: Vec<&str> = address.split_whitespace().collect();
-    if words
-        .last()
-        .is_some_and(|w| w.starts_with('(') && w.ends_with(')') && w.len() == 4)
-    {
-        words.pop();
-    }
-    if words.len() <= city_words + 1 {
-        return None;
-    }
-    let tail = words[words.len() - city_words..].join(" ");
-    if fold(&tail) != fold(city) {
-        return None;
-    }
-    let head = words[..words.len() - city_words].join(" ");
-    Some(head.trim_end_matches([' ', ',', '-', '–']).to_string())
-}
-
 fn input_key(parsed: &ParsedAddress) -> String {
     if parsed.name.is_empty() && parsed.po_box.is_none() {
         return String::new();
@@ -539,12 +609,38 @@ fn input_key(parsed: &ParsedAddress) -> String {
     key::address_key(parsed.street_type.unwrap_or(""), &parsed.name, &number)
 }
 
+/// The street found, the step that found it, and the streets that fit as well when none was chosen.
+struct StreetAnswer<'c> {
+    found: Option<(&'c Street, StreetMatch)>,
+    step: resolve::Step,
+    candidates: Vec<u32>,
+}
+
 fn resolve_street<'c>(
     city: &'c CityStreets,
     parsed: &ParsedAddress,
     postcode: &str,
     precision: u8,
     is_first_name: &dyn Fn(&str) -> bool,
+    out: &mut Outcome,
+) -> StreetAnswer<'c> {
+    let (resolution, step) =
+        resolve::street_explained(city, parsed, postcode, precision, is_first_name);
+    let candidates = match &resolution {
+        StreetResolution::Ambiguous(v) | StreetResolution::TypeMissing(v) => v.clone(),
+        _ => Vec::new(),
+    };
+    StreetAnswer {
+        found: street_outcome(city, parsed, resolution, out),
+        step,
+        candidates,
+    }
+}
+
+fn street_outcome<'c>(
+    city: &'c CityStreets,
+    parsed: &ParsedAddress,
+    resolution: StreetResolution,
     out: &mut Outcome,
 ) -> Option<(&'c Street, StreetMatch)> {
     if fold(&parsed.name).is_empty() {
@@ -556,7 +652,7 @@ fn resolve_street<'c>(
         }
         return None;
     }
-    match resolve::street(city, parsed, postcode, precision, is_first_name) {
+    match resolution {
         StreetResolution::Found(i, how) => Some((city.street(i), how)),
         StreetResolution::Ambiguous(_) => {
             out.condition("STREET_AMBIGUOUS");
@@ -650,20 +746,73 @@ fn street_line(s: &Street, number: &str, parsed: &ParsedAddress) -> String {
     line
 }
 
-/// The register's capitals in the form people read: `Via Vittorio Emanuele II`, `Piazza San Niccolò`.
-fn display_name(upper: &str) -> String {
-    title_case(upper)
-        .split(' ')
-        .map(|w| {
-            if key::is_roman(w) {
-                w.to_uppercase()
-            } else {
-                w.to_string()
+/// The register's capitals in Poste Italiane's mixed case: `Via Vittorio Emanuele II`,
+/// `Via dell'Indipendenza`, `Piazza di Porta San Donato`, `Via de' Gessi`, `Piazza San Niccolò`.
+/// Prepositions are lower case; `di`, `da`, `de` keep their capital inside a person's name
+/// (`Via Alcide De Gasperi`); articles that begin a surname stay capital (`Via Ugo La Malfa`).
+pub fn display_name(upper: &str) -> String {
+    let titled = title_case(upper);
+    let words: Vec<&str> = titled.split(' ').filter(|w| !w.is_empty()).collect();
+    let n = words.len();
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            if key::is_roman(w) && i > 0 {
+                return w.to_uppercase();
             }
+            if i == 0 {
+                // the register folds the type's accent away
+                return if w.eq_ignore_ascii_case("localita") {
+                    "Località".to_string()
+                } else {
+                    w.to_string()
+                };
+            }
+            let lower = w.to_lowercase();
+            // `dell'Indipendenza`: the elided preposition in lower case, the word after capital
+            if let Some((head, tail)) = lower.split_once('\'') {
+                if ELIDED.contains(&head) && !tail.is_empty() {
+                    let rest: String = w.chars().skip(head.chars().count() + 1).collect();
+                    return format!("{head}'{rest}");
+                }
+            }
+            // `DE'` (Bologna's `de' Gessi`) is an elision, not an accented `dè`
+            if matches!(lower.as_str(), "dè" | "dé" | "de'") {
+                return "de'".to_string();
+            }
+            let bare = lower.trim_end_matches('\'');
+            if PREPOSITIONS.contains(&bare) {
+                return lower;
+            }
+            if matches!(bare, "di" | "da" | "de") {
+                // a surname's particle between a first name and the surname: `Alcide De Gasperi`
+                let surname = i >= 2 && i + 2 == n;
+                return if surname {
+                    let mut c = bare.chars();
+                    c.next()
+                        .map(|f| f.to_uppercase().chain(c).collect())
+                        .unwrap_or_default()
+                } else {
+                    lower
+                };
+            }
+            w.to_string()
         })
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// Prepositions and articulated prepositions written in lower case inside a name.
+const PREPOSITIONS: &[&str] = &[
+    "del", "dello", "della", "dei", "degli", "delle", "dal", "dallo", "dalla", "dai", "dagli",
+    "dalle", "al", "allo", "alla", "ai", "agli", "alle", "nel", "nello", "nella", "nei", "negli",
+    "nelle", "sul", "sullo", "sulla", "sui", "sugli", "sulle", "e", "ed", "in", "per", "con",
+    "tra", "su",
+];
+
+/// Elided prepositions: `dell'`, `dall'`, `all'`, `nell'`, `sull'`, `d'`.
+const ELIDED: &[&str] = &["dell", "dall", "all", "nell", "sull", "d"];
 
 /// The street as written, with the number in its normal form.
 fn written_line(parsed: &ParsedAddress, number: &str) -> String {
@@ -703,9 +852,12 @@ fn number_changed(parsed: &ParsedAddress) -> bool {
 }
 
 /// The postcode answered and how sure it is.
+#[allow(clippy::too_many_arguments)]
 fn postcode(
     m: &Municipality,
+    city: Option<&CityStreets>,
     street: Option<&Street>,
+    house_number: Option<u32>,
     number: Option<&crate::register::street::HouseNumberEntry>,
     given: &str,
     source: &'static str,
@@ -714,36 +866,25 @@ fn postcode(
     let in_city = |p: &str| m.postcodes.iter().any(|c| c == p);
     // the number's own postcode
     if let Some(n) = number.filter(|n| !n.postcode.is_empty()) {
-        if given != n.postcode {
-            out.change(Change::Postcode);
-        }
-        return (
-            n.postcode.clone(),
-            PostcodeCheck {
-                source,
-                precision: "house_number",
-                house_numbers: 1,
-                agreement: 1.0,
-                confirmed: true,
-            },
-        );
+        return certain(n.postcode.clone(), source, "house_number", 1, given, out);
     }
     // one postcode for the municipality
     if m.postcodes.len() == 1 {
         let pc = m.postcodes[0].clone();
-        if given != pc {
-            out.change(Change::Postcode);
+        return certain(pc, "register", "municipality", 0, given, out);
+    }
+    // a number the register lacks, between two numbers of the same side with one postcode
+    if let (Some(s), Some(n)) = (street.filter(|s| s.postcodes.len() > 1), house_number) {
+        if let Some(pc) = neighbours_postcode(s, n) {
+            return certain(pc, source, "interpolated", 2, given, out);
         }
-        return (
-            pc,
-            PostcodeCheck {
-                source: "register",
-                precision: "municipality",
-                house_numbers: 0,
-                agreement: 1.0,
-                confirmed: true,
-            },
-        );
+    }
+    // a street without postcodes of its own, in a locality whose streets share one
+    if let Some((pc, count)) = street
+        .filter(|s| s.postcodes.is_empty() && !s.locality.is_empty())
+        .and_then(|s| locality_postcode(city, &s.locality))
+    {
+        return certain(pc, source, "locality", count, given, out);
     }
     // the street's postcodes
     if let Some(s) = street.filter(|s| !s.postcodes.is_empty()) {
@@ -756,19 +897,7 @@ fn postcode(
         };
         let unanimous = s.postcodes.len() == 1;
         if unanimous {
-            if given != top {
-                out.change(Change::Postcode);
-            }
-            return (
-                top,
-                PostcodeCheck {
-                    source,
-                    precision: "street",
-                    house_numbers: total,
-                    agreement: 1.0,
-                    confirmed: true,
-                },
-            );
+            return certain(top, source, "street", total, given, out);
         }
         let check = PostcodeCheck {
             source,
@@ -798,6 +927,55 @@ fn postcode(
     };
     out.condition("POSTCODE_UNCONFIRMED");
     (given.to_string(), check)
+}
+
+/// A postcode known for certain: `MODIFIED POSTCODE` when it differs from the one given.
+fn certain(
+    postcode: String,
+    source: &'static str,
+    precision: &'static str,
+    house_numbers: u32,
+    given: &str,
+    out: &mut Outcome,
+) -> (String, PostcodeCheck) {
+    if given != postcode {
+        out.change(Change::Postcode);
+    }
+    (
+        postcode,
+        PostcodeCheck {
+            source,
+            precision,
+            house_numbers,
+            agreement: 1.0,
+            confirmed: true,
+        },
+    )
+}
+
+/// The postcode of the nearest numbers below and above on the same side, when they agree.
+fn neighbours_postcode(s: &Street, n: u32) -> Option<String> {
+    let side = |e: &&crate::register::street::HouseNumberEntry| {
+        e.number % 2 == n % 2 && !e.postcode.is_empty()
+    };
+    let below = s.numbers.iter().rev().filter(side).find(|e| e.number < n)?;
+    let above = s.numbers.iter().filter(side).find(|e| e.number > n)?;
+    (below.postcode == above.postcode).then(|| below.postcode.clone())
+}
+
+/// The one postcode of the streets of a locality (frazione), with how many numbers carry it.
+fn locality_postcode(city: Option<&CityStreets>, locality: &str) -> Option<(String, u32)> {
+    let mut found: Option<(String, u32)> = None;
+    for s in city?.streets().iter().filter(|s| s.locality == locality) {
+        for (pc, count) in &s.postcodes {
+            match &mut found {
+                None => found = Some((pc.clone(), *count)),
+                Some((p, c)) if p == pc => *c += count,
+                Some(_) => return None,
+            }
+        }
+    }
+    found
 }
 
 fn postal(n: &Normalized) -> Normalized {

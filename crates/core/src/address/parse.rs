@@ -116,7 +116,9 @@ pub fn parse(line: &str) -> ParsedAddress {
 
     let mut street: Vec<Token> = Vec::new();
     let mut street_seen = false;
-    for mut seg in segments {
+    let count = segments.len();
+    for (index, mut seg) in segments.into_iter().enumerate() {
+        let more_after = index + 1 < count;
         if take_po_box(&mut seg, &mut out) && seg.is_empty() {
             continue;
         }
@@ -132,6 +134,9 @@ pub fn parse(line: &str) -> ParsedAddress {
                     continue;
                 }
             }
+        }
+        if !street_seen {
+            take_leading_sub_address(&mut seg, &mut out, more_after);
         }
         take_sub_address(&mut seg, &mut out, street_seen);
         if seg.is_empty() {
@@ -231,7 +236,7 @@ fn take_care_of(line: &str, out: &mut ParsedAddress) -> String {
         return line.to_string();
     };
     let rest = &line[at + len..];
-    let end = rest.find([',', ';']).unwrap_or(rest.len());
+    let end = care_of_end(rest);
     let name = rest[..end].trim().trim_start_matches('.').trim();
     if !name.is_empty() {
         out.care_of = Some(name.to_string());
@@ -241,6 +246,35 @@ fn take_care_of(line: &str, out: &mut ParsedAddress) -> String {
     remaining.push(',');
     remaining.push_str(&rest[end..]);
     remaining
+}
+
+/// Where the care-of name ends: a comma, a dash between words, or the street type that begins the
+/// address (`c/o Rossi Via Roma 12`).
+fn care_of_end(rest: &str) -> usize {
+    let mut end = rest.find([',', ';']).unwrap_or(rest.len());
+    if let Some(d) = rest.find(" - ").or_else(|| rest.find(" – ")) {
+        end = end.min(d);
+    }
+    let mut offset = 0;
+    let mut words = 0;
+    for word in rest.split(' ') {
+        if offset >= end {
+            break;
+        }
+        if words > 0 && word.len() > 1 && street_type::expand(word).is_some() {
+            let full = street_type::expand(word).unwrap_or("");
+            // a type written in full, or an abbreviation with its dot (`V.le`), not the word `Via` of a name
+            if fold(word).replace(' ', "") == full || word.contains('.') {
+                end = end.min(offset);
+                break;
+            }
+        }
+        if !word.is_empty() {
+            words += 1;
+        }
+        offset += word.len() + 1;
+    }
+    end
 }
 
 /// `12/A` stays one token; `Roma12` is two (`Roma`, `12`) only when digits follow letters
@@ -262,6 +296,13 @@ fn split_glued(word: &str) -> Vec<String> {
             return vec!["N".to_string(), rest.to_string()];
         }
     }
+    // "ViaRoma", "PiazzaDuomo": a type glued to a capitalised name
+    if let Some(split) = glued_type(&chars) {
+        let (a, b) = chars.split_at(split);
+        let mut out = vec![a.iter().collect::<String>()];
+        out.extend(split_glued(&b.iter().collect::<String>()));
+        return out;
+    }
     let first_digit = chars.iter().position(|c| c.is_ascii_digit());
     if let Some(d) = first_digit {
         if d >= 3 && chars[..d].iter().all(|c| c.is_alphabetic()) {
@@ -270,6 +311,37 @@ fn split_glued(word: &str) -> Vec<String> {
         }
     }
     vec![word.to_string()]
+}
+
+/// The length of a street type at the start of `chars` followed by a capitalised word
+/// (`ViaRoma`); capitals alone (`VIALE`, `VIAREGGIO`) never split.
+fn glued_type(chars: &[char]) -> Option<usize> {
+    const GLUED: &[&str] = &[
+        "Via",
+        "Viale",
+        "Piazza",
+        "Piazzale",
+        "Corso",
+        "Largo",
+        "Vicolo",
+        "Strada",
+        "Contrada",
+        "Localita",
+        "Località",
+        "Frazione",
+    ];
+    GLUED
+        .iter()
+        .map(|t| t.chars().count())
+        .zip(GLUED)
+        .filter(|(n, t)| {
+            chars.len() > n + 2
+                && chars[..*n].iter().collect::<String>() == **t
+                && chars[*n].is_uppercase()
+                && chars[*n + 1].is_lowercase()
+        })
+        .map(|(n, _)| n)
+        .max()
 }
 
 fn is_postcode(t: &Token) -> bool {
@@ -316,6 +388,7 @@ fn sub_address_kind(compact: &str) -> Option<&'static str> {
         "SCALA" | "SC" | "SCAL" => "staircase",
         "PIANO" | "PT" | "PIAN" => "floor",
         "INTERNO" | "INT" | "INTERNI" | "APPARTAMENTO" | "APP" | "APT" => "unit",
+        "P" => "floor",
         "LOTTO" | "LOTT" | "LT" => "block",
         "ISOLATO" | "IS" | "ISOL" => "block_number",
         "PALAZZINA" | "PAL" | "PALAZZ" | "EDIFICIO" | "ED" | "EDIF" | "FABBRICATO" | "FABB" => {
@@ -324,6 +397,43 @@ fn sub_address_kind(compact: &str) -> Option<&'static str> {
         "TORRE" => "building",
         _ => return None,
     })
+}
+
+/// A numbered building is `building_number` (`edificio 3`, `palazzina 2`, `lotto 4`); a lettered or
+/// named one is `building` (`palazzina C`), a lettered lot a `block`.
+fn sub_address_kind_of(kind: &'static str, value: &str) -> &'static str {
+    let numbered = value.chars().next().is_some_and(|c| c.is_ascii_digit());
+    match kind {
+        "building" | "block" if numbered => "building_number",
+        other => other,
+    }
+}
+
+/// Parts written before the street: `Pal. C Via Roma 12`, `Scala A, Via Roma 12`. Taken only when a
+/// street type follows, or the part is a segment of its own before the street (`Via della Scala`
+/// and a street named `Scala 5` keep their words).
+fn take_leading_sub_address(seg: &mut Vec<Token>, out: &mut ParsedAddress, more_after: bool) {
+    while seg.len() >= 2 {
+        let Some(kind) = sub_address_kind(&seg[0].compact) else {
+            return;
+        };
+        let value = seg[1].compact.clone();
+        if value.is_empty() || value.len() > 4 || kind == "floor" && seg[0].compact == "P" {
+            return;
+        }
+        let alone = seg.len() == 2 && more_after;
+        let before_street = seg.get(2).is_some_and(|t| {
+            street_type::expand(&t.raw).is_some() || sub_address_kind(&t.compact).is_some()
+        });
+        if !(alone || before_street) {
+            return;
+        }
+        out.sub_address.push(SubAddress {
+            kind: sub_address_kind_of(kind, &value),
+            value,
+        });
+        seg.drain(..2);
+    }
 }
 
 fn take_sub_address(seg: &mut Vec<Token>, out: &mut ParsedAddress, after_street: bool) {
@@ -366,7 +476,10 @@ fn take_sub_address(seg: &mut Vec<Token>, out: &mut ParsedAddress, after_street:
             "RIALZATO" => "R".to_string(),
             _ => v,
         };
-        out.sub_address.push(SubAddress { kind, value });
+        out.sub_address.push(SubAddress {
+            kind: sub_address_kind_of(kind, &value),
+            value,
+        });
         seg.drain(i..=i + 1);
     }
 }
@@ -440,7 +553,23 @@ fn take_trailing_number(street: &mut Vec<Token>, out: &mut ParsedAddress) {
         // a number first: "12 Via Roma"
         return;
     };
-    let tail_ok = street[last_num + 1..].iter().all(is_suffix_word) && street.len() - last_num <= 3;
+    // `7 / 2`, `7/ 2`: the number before the slash
+    let mut last_num = last_num;
+    while last_num >= 2
+        && (street[last_num - 1].raw == "/" && street[last_num - 2].starts_with_digit())
+    {
+        last_num -= 2;
+    }
+    if last_num >= 1
+        && street[last_num - 1].raw.ends_with('/')
+        && street[last_num - 1].starts_with_digit()
+    {
+        last_num -= 1;
+    }
+    let tail_ok = street[last_num + 1..]
+        .iter()
+        .all(|t| is_suffix_word(t) || t.starts_with_digit() && t.compact.len() <= 3)
+        && street.len() - last_num <= 3;
     if !tail_ok || last_num == 0 {
         if last_num == 0 && street.len() > 1 && street_type::expand(&street[1].raw).is_some() {
             // "12 Via Roma"
@@ -688,7 +817,13 @@ mod tests {
         let kinds: Vec<&str> = p.sub_address.iter().map(|s| s.kind).collect();
         assert_eq!(
             kinds,
-            vec!["staircase", "unit", "block", "building", "building"]
+            vec![
+                "staircase",
+                "unit",
+                "building_number",
+                "building",
+                "building_number"
+            ]
         );
         // keywords inside the name before any number stay in the name
         let p = parse("Via della Scala 5");

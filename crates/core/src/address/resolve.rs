@@ -14,6 +14,11 @@ use crate::register::street::{
 };
 use crate::register::{Municipality, Register};
 
+/// `MI`, `(mi)`, `Milano` → `MI`: a province code or name as written.
+pub fn province_code(register: &Register, text: &str) -> Option<String> {
+    city_names(register).province_code(text)
+}
+
 /// Fuzzy lookup of municipality names, built once per process from the register.
 pub struct CityNames {
     index: DeletionIndex,
@@ -329,6 +334,50 @@ pub enum StreetResolution {
     NotFound,
 }
 
+/// Which matching step answered, and how far the text was from the name: the debug trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Step {
+    /// full, full_as_via, name_with_type_word, loose, any_order, typo, partial, typo_or_partial, none
+    pub name: &'static str,
+    /// Edits (typos) between the words written and the name found.
+    pub edits: u32,
+}
+
+impl Step {
+    /// 1 for the name as registered, lower the looser the step.
+    pub fn score(&self) -> f64 {
+        let base: f64 = match self.name {
+            "full" => 1.0,
+            "full_as_via" | "name_with_type_word" => 0.95,
+            "loose" => 0.93,
+            "any_order" => 0.9,
+            "partial" => 0.85,
+            "typo" | "typo_or_partial" => 0.88,
+            _ => 0.0,
+        };
+        (base - 0.06 * f64::from(self.edits)).max(0.0)
+    }
+
+    pub fn reason(&self) -> &'static str {
+        match self.name {
+            "full" => "the name with its type as the register writes it",
+            "full_as_via" => {
+                "the type written is part of the registered name (Via Salita della Chiesa)"
+            }
+            "name_with_type_word" => "the name begins with a word the parser did not take as type",
+            "loose" => "the name without type and articles",
+            "any_order" => "the words of the name in another order",
+            "typo" => "a name within a few edits, of the type written",
+            "partial" => {
+                "every word written is in the name; the words left out are first names or titles"
+            }
+            "typo_or_partial" => "a typo and a partial name agree on the street",
+            "ambiguous" => "several streets fit as well: the answer is an ambiguity, not a guess",
+            _ => "no street of the municipality fits",
+        }
+    }
+}
+
 /// Finds the street of `parsed` among a municipality's streets, loosening step by step:
 /// full name; name without type and particles; any word order; typos; partial names (first
 /// names, titles and initials left out). Each step stops at the first unique answer.
@@ -338,6 +387,36 @@ pub fn street(
     postcode: &str,
     precision: u8,
     is_first_name: &dyn Fn(&str) -> bool,
+) -> StreetResolution {
+    street_explained(city, parsed, postcode, precision, is_first_name).0
+}
+
+/// `street`, with the step that answered.
+pub fn street_explained(
+    city: &CityStreets,
+    parsed: &ParsedAddress,
+    postcode: &str,
+    precision: u8,
+    is_first_name: &dyn Fn(&str) -> bool,
+) -> (StreetResolution, Step) {
+    let mut step = Step::default();
+    let r = street_steps(city, parsed, postcode, precision, is_first_name, &mut step);
+    if matches!(r, StreetResolution::Ambiguous(_)) {
+        step.name = "ambiguous";
+    }
+    if step.name.is_empty() {
+        step.name = "none";
+    }
+    (r, step)
+}
+
+fn street_steps(
+    city: &CityStreets,
+    parsed: &ParsedAddress,
+    postcode: &str,
+    precision: u8,
+    is_first_name: &dyn Fn(&str) -> bool,
+    step: &mut Step,
 ) -> StreetResolution {
     let ty = parsed.street_type.unwrap_or("");
     let name = parsed.name.as_str();
@@ -373,8 +452,39 @@ pub fn street(
 
     // 1. the full name, type included
     let full = full_key(&format!("{ty} {name}"));
+    // a street found by name whose house numbers lack the one written, while a longer name with
+    // the words written has it (`Via Lodi 196`: Via Lodi has no 196, Via Luigi Lodi has): the
+    // evidence disagrees, and the answer is an ambiguity
+    let conflict = |i: u32| -> Option<StreetResolution> {
+        let (n, suffix) = number?;
+        if precision < 3 || !city.record.complete_numbers || city.street(i).numbers.is_empty() {
+            return None;
+        }
+        if find_number(city.street(i), n, suffix).is_some() {
+            return None;
+        }
+        // the type written, unless the street found has another (then any type may be meant)
+        let of_type = if city.street(i).street_type == ty {
+            ty
+        } else {
+            ""
+        };
+        let others: Vec<u32> = containing(city, name, of_type)
+            .into_iter()
+            .filter(|&j| j != i && find_number(city.street(j), n, suffix).is_some())
+            .collect();
+        (!others.is_empty()).then(|| {
+            let mut v = vec![i];
+            v.extend(others.into_iter().take(2));
+            StreetResolution::Ambiguous(v)
+        })
+    };
     if let Some(v) = pick(city.by_key(KeyKind::Full, &full)) {
+        step.name = "full";
         if v.len() == 1 {
+            if let Some(a) = conflict(v[0]) {
+                return a;
+            }
             let s = city.street(v[0]);
             let same = fold(&format!("{} {}", s.street_type, s.name))
                 == fold(&format!("{ty} {name}"))
@@ -395,6 +505,7 @@ pub fn street(
     if !ty.is_empty() && ty != "VIA" {
         if let Some(v) = pick(city.by_key(KeyKind::Full, &full_key(&format!("VIA {ty} {name}")))) {
             if v.len() == 1 {
+                step.name = "full_as_via";
                 return StreetResolution::Found(v[0], StreetMatch::Changed);
             }
         }
@@ -403,6 +514,7 @@ pub fn street(
     if ty.is_empty() {
         if let Some(v) = pick(city.by_key(KeyKind::Full, &full_key(name))) {
             if v.len() == 1 {
+                step.name = "name_with_type_word";
                 return StreetResolution::Found(v[0], StreetMatch::Form);
             }
         }
@@ -417,11 +529,35 @@ pub fn street(
             break;
         }
         if let Some(r) = by_name(city, city.by_key(kind, &key), ty, &pick) {
+            step.name = if kind == KeyKind::Loose {
+                "loose"
+            } else {
+                "any_order"
+            };
+            if let StreetResolution::Found(i, _) = r {
+                if let Some(a) = conflict(i) {
+                    return a;
+                }
+                // found under another type, while streets of the type written hold every word
+                // written in a longer name (`Vicolo Gregoraci`: Largo Gregoraci, or Vicolo
+                // Secondo Gregoraci?): ambiguous
+                if !ty.is_empty() && city.street(i).street_type != ty && precision >= 2 {
+                    let others: Vec<u32> = containing(city, name, ty)
+                        .into_iter()
+                        .filter(|&j| j != i)
+                        .collect();
+                    if !others.is_empty() {
+                        let mut v = vec![i];
+                        v.extend(others.into_iter().take(2));
+                        return StreetResolution::Ambiguous(v);
+                    }
+                }
+            }
             // the same name under another type, while a street of the type written has the
             // name in full (`Via Canefri`: Vicolo Canefri, or Via Cesare Canefri?): ambiguous
             if let StreetResolution::Found(i, _) = r {
                 if !ty.is_empty() && city.street(i).street_type != ty && precision >= 2 {
-                    if let Some(StreetResolution::Found(j, _)) =
+                    if let Some((StreetResolution::Found(j, _), _)) =
                         partial(city, name, ty, precision, &pick, is_first_name)
                     {
                         if j != i && city.street(j).street_type == ty {
@@ -441,11 +577,38 @@ pub fn street(
     // disagree, the answer is an ambiguity rather than either guess
     let typo = typo_match(city, name, ty, precision, &pick_near);
     let part = partial(city, name, ty, precision, &pick_near, is_first_name);
+    let typo_edits = typo.as_ref().map_or(0, |(_, d)| *d);
+    let part_edits = part.as_ref().map_or(0, |(_, d)| *d);
+    let typo = typo.map(|(r, _)| r);
+    let part = part.map(|(r, _)| r);
     match (typo, part) {
         (Some(StreetResolution::Found(a, _)), Some(StreetResolution::Found(b, _))) if a != b => {
             StreetResolution::Ambiguous(vec![a, b])
         }
-        (Some(StreetResolution::Found(a, _)), _) | (_, Some(StreetResolution::Found(a, _))) => {
+        // a typo's answer is doubted by its house number; a partial name's is not (`Via Mazzini 3`
+        // stays Via Giuseppe Mazzini, whose list lacks the 3)
+        (Some(StreetResolution::Found(a, _)), _) if conflict(a).is_some() => {
+            conflict(a).unwrap_or(StreetResolution::NotFound)
+        }
+        (Some(StreetResolution::Found(a, _)), Some(StreetResolution::Found(_, _))) => {
+            *step = Step {
+                name: "typo_or_partial",
+                edits: typo_edits.min(part_edits),
+            };
+            StreetResolution::Found(a, StreetMatch::Changed)
+        }
+        (Some(StreetResolution::Found(a, _)), _) => {
+            *step = Step {
+                name: "typo",
+                edits: typo_edits,
+            };
+            StreetResolution::Found(a, StreetMatch::Changed)
+        }
+        (_, Some(StreetResolution::Found(a, _))) => {
+            *step = Step {
+                name: "partial",
+                edits: part_edits,
+            };
             StreetResolution::Found(a, StreetMatch::Changed)
         }
         (Some(other), _) | (None, Some(other)) => other,
@@ -461,11 +624,11 @@ fn typo_match(
     ty: &str,
     precision: u8,
     pick: &dyn Fn(&[u32]) -> Option<Vec<u32>>,
-) -> Option<StreetResolution> {
+) -> Option<(StreetResolution, u32)> {
     let loose = loose_key(name);
     let len = loose.chars().count();
     let d = match len {
-        n if n >= 10 => 2,
+        n if n >= 8 => 2,
         n if n >= 5 => 1,
         _ => 0,
     } + u32::from(precision >= 4 && len >= 4)
@@ -475,9 +638,24 @@ fn typo_match(
     }
     let digits = |k: &str| -> String { k.chars().filter(char::is_ascii_digit).collect() };
     let want = digits(&loose);
-    let near: Vec<(u32, u32)> = city
-        .fuzzy(&loose, d)
+    let mut found = city.fuzzy(&loose, d);
+    if d >= 2 && found.iter().all(|(_, e)| *e >= 2) {
+        // two substitutions are beyond the deletion index: scan the municipality's names
+        found = city.fuzzy_scan(&loose, d);
+    }
+    // two edits in a name under ten letters only where the first letter stands (people rarely
+    // mistype it, and `Via Prma` is nearer many short names than the one meant)
+    let first = loose.chars().next();
+    let near: Vec<(u32, u32)> = found
         .into_iter()
+        .filter(|(i, e)| {
+            *e < 2 || len >= 10 || {
+                let s = city.street(*i);
+                std::iter::once(s.name.as_str())
+                    .chain(s.alt_names.iter().map(String::as_str))
+                    .any(|n| loose_key(n).chars().next() == first)
+            }
+        })
         .filter(|(i, _)| {
             let s = city.street(*i);
             (ty.is_empty() || s.street_type == ty)
@@ -492,7 +670,7 @@ fn typo_match(
         .filter(|(_, dd)| *dd == best)
         .map(|(i, _)| *i)
         .collect();
-    by_name(city, &hits, ty, pick)
+    by_name(city, &hits, ty, pick).map(|r| (r, best))
 }
 
 /// Candidates found by name only: the type decides, else the only one, else ambiguity.
@@ -536,7 +714,7 @@ fn partial(
     precision: u8,
     pick: &dyn Fn(&[u32]) -> Option<Vec<u32>>,
     is_first_name: &dyn Fn(&str) -> bool,
-) -> Option<StreetResolution> {
+) -> Option<(StreetResolution, u32)> {
     let tokens = loose_tokens(name);
     let words: Vec<&String> = tokens.iter().filter(|t| t.len() >= 3).collect();
     let anchor = words.iter().max_by_key(|t| t.len())?;
@@ -562,6 +740,8 @@ fn partial(
     };
     // `Roma` is not `Giovanni Francesco da Roma`: words written that follow a particle of the
     // register's name, with words left out before them, name another thing (a person "from Rome")
+    // — unless the particle was written too (`Via de Medici` for Via Antonio de Medici)
+    let written = canonical_tokens(name);
     let after_particle = |i: u32| -> bool {
         let full = canonical_tokens(&city.street(i).name);
         let Some(first) = full
@@ -570,26 +750,47 @@ fn partial(
         else {
             return false;
         };
-        first >= 2 && full.get(first - 1).is_some_and(|w| is_particle(w))
+        let particle = first >= 2 && full.get(first - 1).is_some_and(|w| is_particle(w));
+        particle
+            && !written
+                .iter()
+                .zip(written.iter().skip(1))
+                .any(|(p, w)| Some(p) == full.get(first - 1) && matches(w, &full[first]))
     };
     // every word written is in the name, and every word of the name left out is a first name
     // or a title: `Garibaldi` is `Giuseppe Garibaldi`, never `Porta Garibaldi`. The answer is
     // how many words written fit only with a typo.
+    // the words left out are first names or titles (rank 0), or else words of unknown kind before
+    // every word written that do not name a place (rank 1: `Via Velino` for Via Monte Velino is
+    // not taken, `Via Prisco` for Via Tarquinio Prisco is)
     let covers = |i: u32| -> Option<usize> {
         city.name_tokens(i)
             .iter()
             .filter_map(|st| {
                 let all = tokens.iter().all(|t| st.iter().any(|w| matches(t, w)));
-                let extra: Vec<&String> = st
-                    .iter()
-                    .filter(|w| !tokens.iter().any(|t| matches(t, w)))
-                    .collect();
-                let droppable = extra.iter().all(|w| is_title(w) || is_first_name(w));
+                let hit = |w: &String| tokens.iter().any(|t| matches(t, w));
+                let extra: Vec<&String> = st.iter().filter(|w| !hit(w)).collect();
+                let known = extra.iter().all(|w| is_title(w) || is_first_name(w));
+                let first_hit = st.iter().position(hit).unwrap_or(0);
+                let leading = !extra.is_empty()
+                    && st[..first_hit].len() == extra.len()
+                    && extra.len() == 1
+                    && extra.iter().all(|w| w.len() >= 3 && !names_a_place(w));
+                let rank = if known {
+                    0
+                } else if leading && tokens.iter().any(|t| t.len() >= 4) {
+                    1
+                } else {
+                    return None;
+                };
                 let typos = tokens
                     .iter()
                     .filter(|t| !st.iter().any(|w| exact(t, w)))
                     .count();
-                (all && droppable && !after_particle(i)).then_some(typos)
+                // a first name left out and a word of unknown kind left out rank alike: two
+                // streets that fit so are an ambiguity, not a choice
+                let _ = rank;
+                (all && !after_particle(i)).then_some(typos)
             })
             .min()
     };
@@ -613,11 +814,147 @@ fn partial(
     }
     let v: Vec<u32> = scored.iter().map(|(i, _)| *i).collect();
     let v = pick(&v)?;
+    let edits = fewest as u32;
     if v.len() == 1 {
-        return Some(StreetResolution::Found(v[0], StreetMatch::Changed));
+        return Some((StreetResolution::Found(v[0], StreetMatch::Changed), edits));
     }
     // a handful of streets the words fit is an ambiguity; many is no answer at all
-    (v.len() <= 3).then_some(StreetResolution::Ambiguous(v))
+    (v.len() <= 3).then_some((StreetResolution::Ambiguous(v), edits))
+}
+
+/// Streets of type `ty` (any type when empty) whose name holds every word written, as written
+/// (an initial stands for a word it begins), whatever else the name has.
+fn containing(city: &CityStreets, name: &str, ty: &str) -> Vec<u32> {
+    let tokens = loose_tokens(name);
+    let Some(anchor) = tokens
+        .iter()
+        .max_by_key(|t| t.len())
+        .filter(|t| t.len() >= 3)
+    else {
+        return Vec::new();
+    };
+    let fits = |t: &String, w: &String| w == t || (t.len() == 1 && w.starts_with(t.as_str()));
+    let mut out: Vec<u32> = city
+        .by_token(anchor)
+        .iter()
+        .copied()
+        .filter(|&i| ty.is_empty() || city.street(i).street_type == ty)
+        .filter(|&i| {
+            city.name_tokens(i)
+                .iter()
+                .any(|st| tokens.iter().all(|t| st.iter().any(|w| fits(t, w))))
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Words that make a street name another place when left out: `Via Garibaldi` is not
+/// `Via Porta Garibaldi`, `Via Margherita` not `Via Santa Margherita`.
+fn names_a_place(w: &str) -> bool {
+    w.chars().any(|c| c.is_ascii_digit())
+        || matches!(
+            w,
+            "PORTA"
+                | "PONTE"
+                | "MONTE"
+                | "MONTI"
+                | "VAL"
+                | "VALLE"
+                | "BORGO"
+                | "CA"
+                | "CASA"
+                | "CASE"
+                | "CASCINA"
+                | "CASCINE"
+                | "SAN"
+                | "SANTA"
+                | "SANTO"
+                | "SANTI"
+                | "SS"
+                | "S"
+                | "CADUTI"
+                | "VITTIME"
+                | "MARTIRI"
+                | "CORTE"
+                | "STRADA"
+                | "VIA"
+                | "VICOLO"
+                | "VICO"
+                | "PIAZZA"
+                | "LARGO"
+                | "TRAVERSA"
+                | "ISOLA"
+                | "LAGO"
+                | "FIUME"
+                | "TORRE"
+                | "CASTELLO"
+                | "PORTO"
+                | "RIVA"
+                | "COSTA"
+                | "COLLE"
+                | "PIAN"
+                | "PIANO"
+                | "PRATO"
+                | "VIGNA"
+                | "ORTI"
+                | "ORTO"
+                | "BOSCO"
+                | "FONTANA"
+                | "FONTE"
+                | "MULINO"
+                | "MOLINO"
+                | "CHIESA"
+                | "MADONNA"
+                | "SACRO"
+                | "NUOVA"
+                | "NUOVO"
+                | "VECCHIA"
+                | "VECCHIO"
+                | "ALTA"
+                | "ALTO"
+                | "BASSA"
+                | "BASSO"
+                | "GRANDE"
+                | "PICCOLA"
+                | "PICCOLO"
+                | "SOTTO"
+                | "SOPRA"
+                | "PRIMA"
+                | "PRIMO"
+                | "SECONDA"
+                | "SECONDO"
+                | "TERZA"
+                | "TERZO"
+                | "VILLA"
+                | "VILLAGGIO"
+                | "PARCO"
+                | "GIARDINI"
+                | "GIARDINO"
+                | "CAMPO"
+                | "CAMPI"
+                | "POGGIO"
+                | "SERRA"
+                | "PIAGGIA"
+                | "RIO"
+                | "CANALE"
+                | "STAZIONE"
+                | "CIRCONVALLAZIONE"
+                | "LUNGO"
+                | "FONDO"
+                | "CIMA"
+                | "CAPO"
+                | "PUNTA"
+                | "CROCE"
+                | "VIALE"
+                | "CORSO"
+                | "CONTRADA"
+                | "LOCALITA"
+                | "FRAZIONE"
+                | "REGIONE"
+                | "ZONA"
+        )
 }
 
 /// Several streets of the same name: the postcode, then the house number, tell them apart.

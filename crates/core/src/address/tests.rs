@@ -33,7 +33,7 @@ fn subset_source(into: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-fn register() -> Option<&'static Register> {
+pub(crate) fn register() -> Option<&'static Register> {
     static REGISTER: OnceLock<Option<Register>> = OnceLock::new();
     REGISTER
         .get_or_init(|| {
@@ -345,5 +345,24 @@ fn a_name_one_typo_away_is_not_chosen_by_postcode_or_house_number() {
         // one typo from both names: the number 3 that one of them has does not choose
         let r = check("Via G. Mazzuni 3", postcode, "Alessandria", "");
         assert!(r.outcome.contains(&"STREET_AMBIGUOUS".to_string()), "{r:?}");
+    }
+}
+
+#[test]
+fn postal_capitalisation() {
+    for (upper, shown) in [
+        ("VIA DELL'INDIPENDENZA", "Via dell'Indipendenza"),
+        ("PIAZZA DI PORTA SAN DONATO", "Piazza di Porta San Donato"),
+        ("VIA VITTORIO EMANUELE II", "Via Vittorio Emanuele II"),
+        ("VIA DE' GESSI", "Via de' Gessi"),
+        ("VIA ALCIDE DE GASPERI", "Via Alcide De Gasperi"),
+        ("PIAZZA DELLA REPUBBLICA", "Piazza della Repubblica"),
+        ("VIA UGO LA MALFA", "Via Ugo La Malfa"),
+        (
+            "LOCALITA SAN MINA' SUPERIORE",
+            "Località San Minà Superiore",
+        ),
+    ] {
+        assert_eq!(display_name(upper), shown, "{upper}");
     }
 }

@@ -248,6 +248,17 @@ impl CityStreets {
 
     /// Streets whose loose key is within `distance` edits of `key`, with that distance.
     /// Streets whose loose key is within `distance` edits of `key` (a swap is one), with that distance.
+    /// `fuzzy` by a scan of every name key: reaches every name within `distance`.
+    pub fn fuzzy_scan(&self, key: &str, distance: u32) -> Vec<(u32, u32)> {
+        let mut out: Vec<(u32, u32)> = Vec::new();
+        for (id, d) in self.key_index.scan(key, distance) {
+            for &s in self.slots.get(id as usize).into_iter().flatten() {
+                out.push((s, d));
+            }
+        }
+        out
+    }
+
     pub fn fuzzy(&self, key: &str, distance: u32) -> Vec<(u32, u32)> {
         let mut out: Vec<(u32, u32)> = Vec::new();
         if key.is_empty() {
@@ -336,6 +347,22 @@ impl DeletionIndex {
             .filter_map(|id| {
                 edit_distance(self.key(id), query, distance as usize).map(|d| (id, d as u32))
             })
+            .collect()
+    }
+}
+
+impl DeletionIndex {
+    /// Keys within `distance` edits of `query` by a scan of every key of a similar length: for
+    /// the rarer two-edit lookups the one-deletion forms cannot reach (two substitutions).
+    pub fn scan(&self, query: &str, distance: u32) -> Vec<(u32, u32)> {
+        let len = query.chars().count();
+        let d = distance as usize;
+        self.keys
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.len().abs_diff(query.len()) <= d + 2)
+            .filter(|(_, k)| k.chars().count().abs_diff(len) <= d)
+            .filter_map(|(id, k)| edit_distance(k, query, d).map(|e| (id as u32, e as u32)))
             .collect()
     }
 }
@@ -543,6 +570,9 @@ pub struct StreetHit {
     pub street_type: String,
     pub name: String,
     pub distance: u32,
+    /// The frazione or district of the street, where the register says.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub locality: String,
 }
 
 /// Prefix and typo-tolerant search of street names within one municipality: prefix hits first,
@@ -580,6 +610,11 @@ pub fn search_streets(
             street_type: s.street_type.clone(),
             name: s.name.clone(),
             distance: d,
+            locality: if s.locality.is_empty() {
+                s.district.clone()
+            } else {
+                s.locality.clone()
+            },
         });
     };
     for i in city.prefix(&key, limit * 2) {
@@ -591,6 +626,41 @@ pub fn search_streets(
         near.sort_by_key(|(_, d)| *d);
         for (i, d) in near {
             push(i, d.max(1), &mut hits);
+        }
+    }
+    // a later word of the name typed alone (`garibaldi` → Corso Garibaldi, Via Giuseppe
+    // Garibaldi): streets with a word equal to each complete word written, near it (one edit from
+    // five letters) or, for the word being typed, beginning with it
+    if hits.len() < limit {
+        let words = crate::address::key::loose_tokens(if parsed.name.is_empty() {
+            query
+        } else {
+            &parsed.name
+        });
+        if let Some((last, before)) = words.split_last().filter(|(l, _)| l.len() >= 3) {
+            let near = |w: &str, d: u32| -> std::collections::HashSet<u32> {
+                city.tokens_near(w, d)
+                    .into_iter()
+                    .flat_map(|t| city.by_token(t).iter().copied())
+                    .collect()
+            };
+            let typo = |w: &str| u32::from(w.chars().count() >= 5);
+            let mut found: Vec<(u32, u32)> = city
+                .tokens
+                .iter()
+                .filter(|(t, _)| t.starts_with(last.as_str()))
+                .flat_map(|(_, v)| v.iter().map(|&i| (i, 1)))
+                .chain(near(last, typo(last)).into_iter().map(|i| (i, 1)))
+                .collect();
+            for w in before {
+                let keep = near(w, typo(w));
+                found.retain(|(i, _)| keep.contains(i));
+            }
+            found.sort_by_key(|&(i, d)| (d, city.street(i).name.len(), i));
+            found.dedup_by_key(|(i, _)| *i);
+            for (i, d) in found.into_iter().take(limit * 2) {
+                push(i, d, &mut hits);
+            }
         }
     }
     // the type written first, then the closest names
@@ -651,6 +721,7 @@ pub struct SampledAddress {
     pub cadastral_code: String,
     pub city: String,
     pub province: String,
+    pub province_name: String,
     pub postcode: String,
     pub street_type: String,
     pub name: String,
@@ -658,6 +729,10 @@ pub struct SampledAddress {
     pub street_id: u64,
     pub address_key: String,
     pub complete_numbers: bool,
+    /// The municipality's ISTAT code and the house number's point (for accuracy measures).
+    pub istat_code: String,
+    pub lat: Option<f64>,
+    pub lon: Option<f64>,
 }
 
 /// `count` addresses drawn deterministically from `seed`: from `cadastral_codes` when given, else
@@ -723,6 +798,7 @@ pub fn sample(
             cadastral_code: code.to_string(),
             city: m.name.clone(),
             province: m.province.clone(),
+            province_name: m.province_name.clone(),
             postcode,
             street_type: s.street_type.clone(),
             name: s.name.clone(),
@@ -734,6 +810,9 @@ pub fn sample(
             number,
             street_id: s.id,
             complete_numbers: city.record.complete_numbers,
+            istat_code: m.istat_code.clone(),
+            lat: n.map(|n| n.lat),
+            lon: n.map(|n| n.lon),
         });
     }
     out

@@ -1,0 +1,360 @@
+//! Field repair before matching: customer files put things in the wrong field. The postcode and
+//! province written in the city field (`15121 Alessandria (AL)`), the city, postcode, province and
+//! country written at the end of the address line (`Via Pontida 12 Alessandria`,
+//! `Via Roma 1, 20121 Milano MI Italia`) are taken out and moved to their own fields — without
+//! eating a street name that ends in a place name (`Via Genova`, `Strada per Casale`): a city is
+//! read at the end of the line only after a house number, a postcode or a separator.
+
+use super::resolve::{normalize_postcode, province_code};
+use crate::normalize::fold;
+use crate::register::Register;
+
+/// The four fields after repair; `moved` says what was moved, for the debug trace.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Repaired {
+    pub address: String,
+    pub postcode: String,
+    pub city: String,
+    pub province: String,
+    pub moved: Vec<&'static str>,
+}
+
+pub fn repair(
+    register: &Register,
+    address: &str,
+    postcode: &str,
+    city: &str,
+    province: &str,
+) -> Repaired {
+    let mut r = Repaired {
+        address: address.to_string(),
+        postcode: postcode.to_string(),
+        city: city.to_string(),
+        province: province.to_string(),
+        moved: Vec::new(),
+    };
+    if !city.is_empty() {
+        let c = split_city_field(register, city);
+        if c.city != city {
+            r.city = c.city;
+            fill(
+                &mut r.postcode,
+                c.postcode,
+                &mut r.moved,
+                "postcode_from_city",
+            );
+            fill(
+                &mut r.province,
+                c.province,
+                &mut r.moved,
+                "province_from_city",
+            );
+            r.moved.push("city_field_cleaned");
+        }
+    }
+    if let Some(t) = split_line_tail(register, address, &r.city) {
+        r.address = t.head;
+        if r.city.is_empty() {
+            r.city = t.city;
+            r.moved.push("city_from_address");
+        } else {
+            r.moved.push("city_repeated_in_address");
+        }
+        fill(
+            &mut r.postcode,
+            t.postcode,
+            &mut r.moved,
+            "postcode_from_address",
+        );
+        fill(
+            &mut r.province,
+            t.province,
+            &mut r.moved,
+            "province_from_address",
+        );
+    }
+    r
+}
+
+fn fill(
+    field: &mut String,
+    found: Option<String>,
+    moved: &mut Vec<&'static str>,
+    why: &'static str,
+) {
+    if let Some(v) = found {
+        if field.trim().is_empty() {
+            *field = v;
+            moved.push(why);
+        }
+    }
+}
+
+fn is_municipality(register: &Register, name: &str) -> bool {
+    !fold(name).is_empty() && !register.municipalities.by_name(name).is_empty()
+}
+
+fn is_country_word(word: &str) -> bool {
+    matches!(
+        fold(word).as_str(),
+        "ITALIA" | "ITALY" | "ITA" | "ITALIE" | "ITALIEN"
+    )
+}
+
+fn is_separator(word: &str) -> bool {
+    word.chars()
+        .all(|c| matches!(c, '-' | '–' | ',' | ';' | '/'))
+}
+
+fn is_postcode_word(word: &str) -> Option<String> {
+    let w = word.trim_matches([',', ';', '-']);
+    let w = w
+        .strip_prefix("I-")
+        .or_else(|| w.strip_prefix("IT-"))
+        .unwrap_or(w);
+    (w.len() == 5 && w.chars().all(|c| c.is_ascii_digit())).then(|| w.to_string())
+}
+
+struct CityField {
+    city: String,
+    postcode: Option<String>,
+    province: Option<String>,
+}
+
+/// `15121 Alessandria (AL)`, `15121 Alessandria AL`, `Alessandria (Alessandria)`,
+/// `15121 - ALESSANDRIA`, `Milano, Italia` → the city with postcode and province apart. A city
+/// whose own name ends in a province code (`San Benedetto Po`) is left whole.
+fn split_city_field(register: &Register, city: &str) -> CityField {
+    let mut out = CityField {
+        city: city.trim().to_string(),
+        postcode: None,
+        province: None,
+    };
+    if is_municipality(register, city) {
+        return out;
+    }
+    let mut words: Vec<String> = city
+        .replace([',', ';'], " ")
+        .split_whitespace()
+        .filter(|w| !is_separator(w))
+        .map(str::to_string)
+        .collect();
+    if let Some(i) = words.iter().position(|w| is_postcode_word(w).is_some()) {
+        if i == 0 || i + 1 == words.len() {
+            out.postcode = is_postcode_word(&words[i]);
+            words.remove(i);
+        }
+    }
+    while words.len() > 1 && words.last().is_some_and(|w| is_country_word(w)) {
+        words.pop();
+    }
+    if let Some((province, n)) = trailing_province(&words) {
+        let head = words[..words.len() - n].join(" ");
+        if province_code_of(register, &province).is_some() && !head.is_empty() {
+            out.province = province_code_of(register, &province);
+            words.truncate(words.len() - n);
+        }
+    }
+    let rest = words.join(" ");
+    if !rest.is_empty() {
+        out.city = rest;
+    }
+    out
+}
+
+fn province_code_of(register: &Register, text: &str) -> Option<String> {
+    province_code(register, text.trim_matches(['(', ')']))
+}
+
+/// The province written last: `(AL)`, `(Reggio Emilia)`, `AL`; returns its text and how many
+/// words it takes. A bare word counts only as a two-letter code.
+fn trailing_province(words: &[String]) -> Option<(String, usize)> {
+    let last = words.last()?;
+    if last.ends_with(')') {
+        let open = words.iter().rposition(|w| w.starts_with('('))?;
+        if words.len() - open <= 3 {
+            return Some((words[open..].join(" "), words.len() - open));
+        }
+        return None;
+    }
+    (last.len() == 2 && last.chars().all(|c| c.is_ascii_alphabetic()) && words.len() > 1)
+        .then(|| (last.clone(), 1))
+}
+
+struct LineTail {
+    head: String,
+    city: String,
+    postcode: Option<String>,
+    province: Option<String>,
+}
+
+/// The city (with postcode, province, country) at the end of the address line. Read only when it
+/// follows a house number, a postcode or a separator, so `Via Genova 5` keeps its name; when the
+/// city field is filled, only a repetition of it (or a tail with a postcode) is taken out.
+fn split_line_tail(register: &Register, address: &str, city_field: &str) -> Option<LineTail> {
+    let mut words: Vec<&str> = address.split_whitespace().collect();
+    let strip = |w: &str| w.trim_matches([',', ';']).to_string();
+    // trailing separators and the country
+    loop {
+        match words.last() {
+            Some(w) if is_separator(w) => {
+                words.pop();
+            }
+            Some(w) if words.len() > 2 && is_country_word(&strip(w)) => {
+                words.pop();
+            }
+            _ => break,
+        }
+    }
+    let owned: Vec<String> = words.iter().map(|w| strip(w)).collect();
+    let mut province = None;
+    let mut end = owned.len();
+    let mut bracketed = false;
+    if let Some((p, n)) = trailing_province(&owned) {
+        let upper = p.trim_matches(['(', ')']);
+        // a bare code only in capitals: `Milano MI`, never the word `Po` of a name
+        let bare_ok = p.starts_with('(') || upper.chars().all(|c| c.is_ascii_uppercase());
+        if bare_ok {
+            if let Some(code) = province_code_of(register, &p) {
+                if !(n == 1
+                    && is_municipality(register, &owned[owned.len().saturating_sub(2)..].join(" ")))
+                {
+                    province = Some(code);
+                    end -= n;
+                    bracketed = p.starts_with('(');
+                }
+            }
+        }
+    }
+    // the longest run of words before that is a municipality's name
+    let mut city_len = 0;
+    for k in (1..=4.min(end)).rev() {
+        let candidate = owned[end - k..end].join(" ");
+        if is_municipality(register, &candidate) {
+            city_len = k;
+            break;
+        }
+    }
+    if city_len == 0 {
+        return None;
+    }
+    let city = owned[end - city_len..end].join(" ");
+    let mut head_end = end - city_len;
+    let mut postcode = None;
+    if head_end > 0 {
+        if let Some(pc) = is_postcode_word(words[head_end - 1]) {
+            postcode = Some(normalize_postcode(&pc));
+            head_end -= 1;
+        }
+    }
+    // what separates the street from the city: a comma or dash, a postcode, a number before
+    let separated = head_end > 0
+        && (words[head_end - 1].ends_with([',', ';'])
+            || is_separator(words[head_end - 1])
+            || words
+                .get(head_end)
+                .is_some_and(|w| w.starts_with([',', '-'])));
+    let number_before = words[..head_end]
+        .iter()
+        .rev()
+        .take(3)
+        .any(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit()));
+    let head_words = &words[..head_end];
+    let has_street = head_words
+        .iter()
+        .any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2);
+    if !has_street {
+        return None;
+    }
+    let repeated = !city_field.is_empty() && fold(city_field) == fold(&city);
+    if !city_field.is_empty() && !repeated && postcode.is_none() {
+        return None;
+    }
+    // `Via Roma 12 Milano`: a number, a postcode or a separator stands between the street and the city
+    if !(postcode.is_some() || separated || number_before || bracketed || repeated) {
+        return None;
+    }
+    let head = head_words
+        .join(" ")
+        .trim_end_matches([' ', ',', ';', '-', '–'])
+        .to_string();
+    Some(LineTail {
+        head,
+        city,
+        postcode,
+        province,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn postcode_and_province_leave_the_city_field() {
+        let Some(reg) = crate::address::tests::register() else {
+            return;
+        };
+        for (city, pc, prov) in [
+            ("15121 Alessandria (AL)", "15121", "AL"),
+            ("15121 Alessandria AL", "15121", "AL"),
+            ("Alessandria (Alessandria)", "", "AL"),
+            ("15121 - ALESSANDRIA", "15121", ""),
+            ("Alessandria, Italia", "", ""),
+        ] {
+            let r = repair(reg, "Via Pontida 12", "", city, "");
+            assert_eq!(fold(&r.city), "ALESSANDRIA", "{city}");
+            assert_eq!(r.postcode, pc, "{city}");
+            assert_eq!(r.province, prov, "{city}");
+        }
+        // a name that ends in a province code stays whole
+        let r = repair(reg, "Via Roma 1", "", "San Benedetto Po", "");
+        assert_eq!(r.city, "San Benedetto Po");
+        assert_eq!(r.province, "");
+    }
+
+    #[test]
+    fn city_at_the_end_of_the_line() {
+        let Some(reg) = crate::address::tests::register() else {
+            return;
+        };
+        for (line, head, pc, prov) in [
+            ("Via Pontida 12 Alessandria", "Via Pontida 12", "", ""),
+            (
+                "Via Pontida 12 - Alessandria (AL)",
+                "Via Pontida 12",
+                "",
+                "AL",
+            ),
+            (
+                "Via Pontida 12, 15121 Alessandria AL",
+                "Via Pontida 12",
+                "15121",
+                "AL",
+            ),
+            (
+                "Via Pontida 12 15121 Alessandria (AL) Italia",
+                "Via Pontida 12",
+                "15121",
+                "AL",
+            ),
+        ] {
+            let r = repair(reg, line, "", "", "");
+            assert_eq!(r.address, head, "{line}");
+            assert_eq!(fold(&r.city), "ALESSANDRIA", "{line}");
+            assert_eq!(r.postcode, pc, "{line}");
+            assert_eq!(r.province, prov, "{line}");
+        }
+        // street names that end in a place name keep it
+        for line in [
+            "Via Genova",
+            "Strada per Casale 12",
+            "Via Genova di Spinetta Marengo",
+        ] {
+            let r = repair(reg, line, "", "Alessandria", "");
+            assert_eq!(r.address, line);
+            let r = repair(reg, line, "", "", "");
+            assert_eq!(r.address, line);
+        }
+    }
+}
