@@ -121,7 +121,6 @@ async function main(): Promise<void> {
   const token = createToken(db, 'hostile').token;
   const revoked = createToken(db, 'hostile').token;
   revokeToken(db, revoked);
-  const accountless = createToken(db, null).token;
   const dns = await startDnsResponder(new Map());
   const server = await startServerProcess(dataDir, {
     RECAPITO_RATE_SINGLE: '100000000',
@@ -133,7 +132,7 @@ async function main(): Promise<void> {
   const pid = server.child.pid ?? 0;
   try {
     const index = (await (await fetch(`${server.url}/api/v1/`)).json()) as Parameters<typeof endpointsOf>[0];
-    const arb = hostileRequest({ endpoints: endpointsOf(index), token, badTokens: [revoked, accountless, 'rk_unknownunknownunknownunknownun'], legacyHost: LEGACY_HOST });
+    const arb = hostileRequest({ endpoints: endpointsOf(index), token, badTokens: [revoked, 'rk_unknownunknownunknownunknownun'], legacyHost: LEGACY_HOST });
     const rssStart = rssMiB(pid);
     const ours = newTally();
     const started = Date.now();

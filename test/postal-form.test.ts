@@ -60,16 +60,17 @@ test('subdivisions are recognised and written as the post wants (CA provinces, E
 });
 
 test('Italian clients get FOREIGN first, Italian codes and keys; English clients only the changes', async (t) => {
-  const body = { address: 'Hauptstr. 5', postcode: 'D-45127', city: 'Essen', country: 'Germania' };
+  // Berlin: Germany's register in service covers Essen only, so a Berlin address gets the postal form
+  const body = { address: 'Hauptstr. 5', postcode: 'D-10827', city: 'Berlin', country: 'Germania' };
   const it = await contact({ ...body, language: 'it' });
   t.deepEqual(it.body.esito, ['ESTERO', 'MODIFICATO', 'CAP', 'INDIRIZZO_FORMA']);
-  t.is(it.body.normalizzato.cap, '45127');
+  t.is(it.body.normalizzato.cap, '10827');
   t.is(it.body.normalizzato.indirizzo, 'Hauptstraße 5');
-  t.deepEqual(it.body.normalizzato_postale.righe_busta, ['Hauptstraße 5', '45127 Essen', 'GERMANIA']);
+  t.deepEqual(it.body.normalizzato_postale.righe_busta, ['Hauptstraße 5', '10827 Berlin', 'GERMANIA']);
   t.regex(it.body.messaggio ?? it.body.message, /forma postale/);
   const en = await contact(body);
   t.deepEqual(en.body.outcome, ['MODIFIED', 'POSTCODE', 'STREET_FORM']);
-  t.deepEqual(en.body.normalized_postal.lines, ['Hauptstraße 5', '45127 Essen', 'GERMANY']);
+  t.deepEqual(en.body.normalized_postal.lines, ['Hauptstraße 5', '10827 Berlin', 'GERMANY']);
 });
 
 test('foreign: detect reads a foreign postcode form in a record without country', async (t) => {

@@ -1,10 +1,11 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import cliProgress from 'cli-progress';
 
 import { defaultSourceDir } from '../config.js';
 import { TS_IMPORTERS, type DatasetReport } from '../import/index.js';
+import { importMarker } from '../import/integrity.js';
 import { native } from '../native.js';
 
 export interface ImportReport {
@@ -37,6 +38,8 @@ export async function runImport(source: string = defaultSourceDir(), dataDir: st
     }
     lastStage = p.stage;
   }, 200);
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(importMarker(dataDir), new Date().toISOString());
   try {
     const summary = JSON.parse(await native.importRegister(src, dataDir)) as { datasets: DatasetReport[]; size_bytes: number };
     const datasets = [...summary.datasets];
@@ -44,6 +47,7 @@ export async function runImport(source: string = defaultSourceDir(), dataDir: st
       const run = await importer.load();
       datasets.push(...(await run(src, dataDir)).datasets);
     }
+    rmSync(importMarker(dataDir), { force: true });
     return { duration_ms: Date.now() - started, size_bytes: summary.size_bytes, datasets };
   } finally {
     clearInterval(timer);

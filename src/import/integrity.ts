@@ -9,6 +9,15 @@ const META = { magic: 16, version: 20, pageSize: 40, lastPage: 136, txnId: 144 }
 
 export class RegisterDamaged extends Error {}
 
+/**
+ * Written under the data dir when an import starts and removed when its last step is done: the native
+ * register is renamed into place before the contact dictionaries are written, so a register alone does
+ * not prove the import finished.
+ */
+export function importMarker(dataDir: string): string {
+  return path.join(dataDir, 'import.incomplete');
+}
+
 function damaged(file: string, why: string): RegisterDamaged {
   return new RegisterDamaged(
     `The register file ${file} is damaged: ${why}.\n` +
@@ -57,6 +66,7 @@ function checkLmdbFile(file: string): void {
  */
 export function checkRegisterFiles(dataDir: string): void {
   const register = path.join(dataDir, 'register', 'data.mdb');
+  if (existsSync(importMarker(dataDir))) throw damaged(register, 'the import that wrote it was interrupted before its last step');
   if (!existsSync(register)) throw damaged(register, 'the file is missing');
   checkLmdbFile(register);
   const contact = path.join(dataDir, 'contact');

@@ -162,7 +162,7 @@ function percentEncoded(s: string): string {
 export interface HostileOptions {
   endpoints: Endpoint[];
   token: string;
-  /** Tokens that must be refused: revoked, without an account, unknown. */
+  /** Tokens that must be refused: revoked, unknown (a token without an account pays from its trial allowance, test/trial.test.ts). */
   badTokens: string[];
   legacyHost: string;
 }
