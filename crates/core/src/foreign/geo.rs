@@ -7,38 +7,14 @@ const F: f64 = 1.0 / 298.257_222_101;
 
 /// UTM zone `zone` north (EPSG:258zz, 326zz) → (lat, lon).
 pub fn utm_to_wgs84(zone: u8, easting: f64, northing: f64) -> (f64, f64) {
-    let k0 = 0.9996;
-    let e2 = F * (2.0 - F);
-    let ep2 = e2 / (1.0 - e2);
-    let x = easting - 500_000.0;
-    let m = northing / k0;
-    let mu = m / (A * (1.0 - e2 / 4.0 - 3.0 * e2 * e2 / 64.0 - 5.0 * e2.powi(3) / 256.0));
-    let e1 = (1.0 - (1.0 - e2).sqrt()) / (1.0 + (1.0 - e2).sqrt());
-    let phi1 = mu
-        + (3.0 * e1 / 2.0 - 27.0 * e1.powi(3) / 32.0) * (2.0 * mu).sin()
-        + (21.0 * e1 * e1 / 16.0 - 55.0 * e1.powi(4) / 32.0) * (4.0 * mu).sin()
-        + (151.0 * e1.powi(3) / 96.0) * (6.0 * mu).sin()
-        + (1097.0 * e1.powi(4) / 512.0) * (8.0 * mu).sin();
-    let (s, c, t) = (phi1.sin(), phi1.cos(), phi1.tan());
-    let n1 = A / (1.0 - e2 * s * s).sqrt();
-    let t1 = t * t;
-    let c1 = ep2 * c * c;
-    let r1 = A * (1.0 - e2) / (1.0 - e2 * s * s).powf(1.5);
-    let d = x / (n1 * k0);
-    let lat = phi1
-        - (n1 * t / r1)
-            * (d * d / 2.0
-                - (5.0 + 3.0 * t1 + 10.0 * c1 - 4.0 * c1 * c1 - 9.0 * ep2) * d.powi(4) / 24.0
-                + (61.0 + 90.0 * t1 + 298.0 * c1 + 45.0 * t1 * t1 - 252.0 * ep2 - 3.0 * c1 * c1)
-                    * d.powi(6)
-                    / 720.0);
-    let lon0 = (f64::from(zone) * 6.0 - 183.0).to_radians();
-    let lon = lon0
-        + (d - (1.0 + 2.0 * t1 + c1) * d.powi(3) / 6.0
-            + (5.0 - 2.0 * c1 + 28.0 * t1 - 3.0 * c1 * c1 + 8.0 * ep2 + 24.0 * t1 * t1)
-                * d.powi(5)
-                / 120.0)
-            / c;
+    let central_meridian = f64::from(zone) * 6.0 - 183.0;
+    let (lat, lon) = crate::register::import::reproject::inverse_transverse_mercator(
+        (A, F),
+        0.9996,
+        easting - 500_000.0,
+        northing,
+        central_meridian,
+    );
     (lat.to_degrees(), lon.to_degrees())
 }
 

@@ -45,44 +45,57 @@ impl Grid {
         (lat.to_degrees(), lon.to_degrees())
     }
 
-    /// Snyder's inverse transverse Mercator (USGS PP 1395, eq. 8-12 … 8-18); radians.
     fn inverse_tm(&self, easting: f64, northing: f64) -> (f64, f64) {
-        let a = INTL_A;
-        let e2 = INTL_F * (2.0 - INTL_F);
-        let ep2 = e2 / (1.0 - e2);
-        let k0 = self.scale;
-        let x = easting - self.false_easting;
-        let m = (northing - self.false_northing) / k0;
-        let mu = m / (a * (1.0 - e2 / 4.0 - 3.0 * e2 * e2 / 64.0 - 5.0 * e2.powi(3) / 256.0));
-        let e1 = (1.0 - (1.0 - e2).sqrt()) / (1.0 + (1.0 - e2).sqrt());
-        let phi1 = mu
-            + (3.0 * e1 / 2.0 - 27.0 * e1.powi(3) / 32.0) * (2.0 * mu).sin()
-            + (21.0 * e1 * e1 / 16.0 - 55.0 * e1.powi(4) / 32.0) * (4.0 * mu).sin()
-            + (151.0 * e1.powi(3) / 96.0) * (6.0 * mu).sin()
-            + (1097.0 * e1.powi(4) / 512.0) * (8.0 * mu).sin();
-        let (s, c, t) = (phi1.sin(), phi1.cos(), phi1.tan());
-        let c1 = ep2 * c * c;
-        let t1 = t * t;
-        let n1 = a / (1.0 - e2 * s * s).sqrt();
-        let r1 = a * (1.0 - e2) / (1.0 - e2 * s * s).powf(1.5);
-        let d = x / (n1 * k0);
-        let lat = phi1
-            - (n1 * t / r1)
-                * (d * d / 2.0
-                    - (5.0 + 3.0 * t1 + 10.0 * c1 - 4.0 * c1 * c1 - 9.0 * ep2) * d.powi(4) / 24.0
-                    + (61.0 + 90.0 * t1 + 298.0 * c1 + 45.0 * t1 * t1
-                        - 252.0 * ep2
-                        - 3.0 * c1 * c1)
-                        * d.powi(6)
-                        / 720.0);
-        let lon = self.central_meridian.to_radians()
-            + (d - (1.0 + 2.0 * t1 + c1) * d.powi(3) / 6.0
-                + (5.0 - 2.0 * c1 + 28.0 * t1 - 3.0 * c1 * c1 + 8.0 * ep2 + 24.0 * t1 * t1)
-                    * d.powi(5)
-                    / 120.0)
-                / c;
-        (lat, lon)
+        inverse_transverse_mercator(
+            (INTL_A, INTL_F),
+            self.scale,
+            easting - self.false_easting,
+            northing - self.false_northing,
+            self.central_meridian,
+        )
     }
+}
+
+/// Snyder's inverse transverse Mercator (USGS PP 1395, eq. 8-12 … 8-18) on the ellipsoid `(a, f)`:
+/// `x` and `y` are metres from the false origin, `central_meridian` in degrees; answers radians.
+/// The Italian Gauss-Boaga grids and the UTM zones of the foreign registers share it.
+pub fn inverse_transverse_mercator(
+    (a, f): (f64, f64),
+    k0: f64,
+    x: f64,
+    y: f64,
+    central_meridian: f64,
+) -> (f64, f64) {
+    let e2 = f * (2.0 - f);
+    let ep2 = e2 / (1.0 - e2);
+    let m = y / k0;
+    let mu = m / (a * (1.0 - e2 / 4.0 - 3.0 * e2 * e2 / 64.0 - 5.0 * e2.powi(3) / 256.0));
+    let e1 = (1.0 - (1.0 - e2).sqrt()) / (1.0 + (1.0 - e2).sqrt());
+    let phi1 = mu
+        + (3.0 * e1 / 2.0 - 27.0 * e1.powi(3) / 32.0) * (2.0 * mu).sin()
+        + (21.0 * e1 * e1 / 16.0 - 55.0 * e1.powi(4) / 32.0) * (4.0 * mu).sin()
+        + (151.0 * e1.powi(3) / 96.0) * (6.0 * mu).sin()
+        + (1097.0 * e1.powi(4) / 512.0) * (8.0 * mu).sin();
+    let (s, c, t) = (phi1.sin(), phi1.cos(), phi1.tan());
+    let c1 = ep2 * c * c;
+    let t1 = t * t;
+    let n1 = a / (1.0 - e2 * s * s).sqrt();
+    let r1 = a * (1.0 - e2) / (1.0 - e2 * s * s).powf(1.5);
+    let d = x / (n1 * k0);
+    let lat = phi1
+        - (n1 * t / r1)
+            * (d * d / 2.0
+                - (5.0 + 3.0 * t1 + 10.0 * c1 - 4.0 * c1 * c1 - 9.0 * ep2) * d.powi(4) / 24.0
+                + (61.0 + 90.0 * t1 + 298.0 * c1 + 45.0 * t1 * t1 - 252.0 * ep2 - 3.0 * c1 * c1)
+                    * d.powi(6)
+                    / 720.0);
+    let lon = central_meridian.to_radians()
+        + (d - (1.0 + 2.0 * t1 + c1) * d.powi(3) / 6.0
+            + (5.0 - 2.0 * c1 + 28.0 * t1 - 3.0 * c1 * c1 + 8.0 * ep2 + 24.0 * t1 * t1)
+                * d.powi(5)
+                / 120.0)
+            / c;
+    (lat, lon)
 }
 
 fn geodetic_to_ecef(lat: f64, lon: f64, a: f64, f: f64) -> (f64, f64, f64) {
