@@ -7,9 +7,8 @@ pub mod dedupe;
 pub mod error;
 pub mod foreign;
 pub mod normalize;
-pub mod ops;
 pub mod postal;
 pub mod register;
 pub mod tax_code;
 
-pub use error::{Error, Result};
+pub use error::{from_json, to_json, Error, ErrorCode, Result};

@@ -21,6 +21,7 @@ use parse::{NumberStatus, ParsedAddress, SubAddress};
 use resolve::{CityMatch, CityResolution, StreetMatch, StreetResolution};
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 pub struct ContactInput {
     #[serde(default)]
     pub address: Option<String>,
@@ -46,32 +47,50 @@ pub struct ContactInput {
     pub birth_date: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+/// Where records without a declared country are placed, for contacts and dedupe alike (English
+/// values only: the Italian `dichiarati` / `rileva` are mapped in `src/http/keys.ts`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Foreign {
     /// Only records that state a country are foreign.
     #[default]
-    #[serde(alias = "dichiarati")]
     Declared,
     /// A record without country that Italy does not know, naming a country clearly, is foreign.
-    #[serde(alias = "rileva")]
     Detect,
 }
 
 #[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct VerifyOptions {
     /// 1 (exact forms only) to 5 (most tolerant); default 3. Above 3 matching is approximate.
     #[serde(default = "default_precision")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub precision: u8,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub preserve_original: bool,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub postal_form: bool,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub foreign: Foreign,
     /// Adds `debug`: the repairs, matching step, score and reason of the answer.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub debug: bool,
+}
+
+/// A batch of contacts verified with one set of options (`verifyContacts`; `verifyForeign`
+/// reads the items only).
+#[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ContactBatch {
+    pub items: Vec<ContactInput>,
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
+    pub options: VerifyOptions,
 }
 
 fn default_precision() -> u8 {
@@ -91,6 +110,7 @@ impl Default for VerifyOptions {
 }
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Normalized {
     pub address: String,
     pub postcode: String,
@@ -101,6 +121,7 @@ pub struct Normalized {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Geo {
     pub lat: f64,
     pub lon: f64,
@@ -115,6 +136,7 @@ pub struct Geo {
 }
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Territory {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub istat_code: String,
@@ -132,6 +154,7 @@ pub struct Territory {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CityType {
     pub provincial_capital: Option<bool>,
     /// provincial_capital, municipality, unknown (the text in the request language is chosen in TypeScript)
@@ -139,6 +162,7 @@ pub struct CityType {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PostcodeCheck {
     pub source: &'static str,
     /// house_number, interpolated, street, locality, municipality
@@ -149,6 +173,7 @@ pub struct PostcodeCheck {
 }
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ContactResult {
     pub ok: bool,
     pub outcome: Vec<String>,
@@ -196,6 +221,7 @@ pub struct ContactResult {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Candidate {
     /// Type and name in the form people read: `Via Giuseppe Mazzini`.
     pub street: String,
@@ -210,6 +236,7 @@ pub struct Candidate {
 /// Why the answer is what it is: the fields repaired, the step of the street search that answered,
 /// its score (1 = as registered) and the reason in words.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Debug {
     pub repairs: Vec<&'static str>,
     /// same, form, changed

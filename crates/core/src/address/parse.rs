@@ -42,6 +42,7 @@ impl HouseNumber {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SubAddress {
     /// unit, staircase, floor, block, building, building_number, block_number
     #[serde(rename = "type")]

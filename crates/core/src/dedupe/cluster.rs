@@ -10,6 +10,7 @@ use super::prepare::{same_place, AddressOut, Prepared};
 use super::score::{Level, Pair};
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PairOut {
     pub a: Value,
     pub b: Value,
@@ -21,6 +22,7 @@ pub struct PairOut {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MainRecord {
     pub id: Value,
     pub index: usize,
@@ -29,6 +31,7 @@ pub struct MainRecord {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct AddressMerged {
     #[serde(flatten)]
     pub address: AddressOut,
@@ -36,6 +39,7 @@ pub struct AddressMerged {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DetailMerged {
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
@@ -45,6 +49,7 @@ pub struct DetailMerged {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Consolidated {
     pub last_name: String,
     pub first_name: String,
@@ -58,6 +63,7 @@ pub struct Consolidated {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Group {
     /// 1-based number, stable for the saved job (review and incremental matching use it).
     pub group: usize,
@@ -71,6 +77,7 @@ pub struct Group {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Single {
     pub id: Value,
     pub index: usize,
@@ -81,13 +88,16 @@ pub struct Single {
 
 /// A group of a saved job, fed back for incremental matching.
 #[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SeedGroup {
     pub group: usize,
     pub member_index: Vec<usize>,
     pub level: Level,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub reasons: Vec<String>,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub pairs: Vec<PairOut>,
 }
 

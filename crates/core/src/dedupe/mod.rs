@@ -24,17 +24,23 @@ use crate::register::Register;
 use crate::{Error, Result};
 
 #[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunInput {
     pub records: Vec<DedupeRecord>,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub reference: Option<Vec<DedupeRecord>>,
+    /// `probable` when absent.
     #[serde(default)]
-    pub min_level: Option<String>,
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
+    pub min_level: Level,
     #[serde(default)]
-    pub foreign: Option<String>,
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
+    pub foreign: Foreign,
 }
 
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct GroupsResult {
     pub groups: Vec<Group>,
     pub singles: Vec<Single>,
@@ -42,6 +48,7 @@ pub struct GroupsResult {
 }
 
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Match {
     pub id: Value,
     pub index: usize,
@@ -55,6 +62,7 @@ pub struct Match {
 }
 
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct OtherMatch {
     pub reference_id: Value,
     pub reference_index: usize,
@@ -63,12 +71,14 @@ pub struct OtherMatch {
 }
 
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct NotFound {
     pub id: Value,
     pub index: usize,
 }
 
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MatchesResult {
     pub matches: Vec<Match>,
     pub not_found: Vec<NotFound>,
@@ -77,25 +87,10 @@ pub struct MatchesResult {
 
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum RunResult {
     Groups(GroupsResult),
     Matches(MatchesResult),
-}
-
-fn options(min_level: Option<&str>, foreign: Option<&str>) -> Result<(Level, Foreign)> {
-    let level = Level::parse(min_level).ok_or_else(|| {
-        Error::BadInput(format!(
-            "min_level must be certain, probable or ambiguous, not {:?}",
-            min_level.unwrap_or("")
-        ))
-    })?;
-    let foreign = Foreign::parse(foreign).ok_or_else(|| {
-        Error::BadInput(format!(
-            "foreign must be declared or detect, not {:?}",
-            foreign.unwrap_or("")
-        ))
-    })?;
-    Ok((level, foreign))
 }
 
 /// Every record prepared in parallel. Addresses go through the contact engine once per distinct
@@ -205,7 +200,7 @@ fn score_pairs(records: &[Prepared], keep: &(dyn Fn(usize, usize) -> bool + Sync
 }
 
 pub fn run(register: &Register, input: RunInput) -> Result<RunResult> {
-    let (min_level, foreign) = options(input.min_level.as_deref(), input.foreign.as_deref())?;
+    let (min_level, foreign) = (input.min_level, input.foreign);
     match input.reference {
         None => {
             let records = prepare_all(register, &input.records, 0, foreign);
@@ -291,19 +286,24 @@ fn two_lists(
 }
 
 #[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct IncrementalInput {
     /// The saved job's records, in their order.
     pub records: Vec<DedupeRecord>,
     /// The saved job's groups (member_index, level, reasons, pairs).
     pub groups: Vec<SeedGroup>,
     pub new_records: Vec<DedupeRecord>,
+    /// `probable` when absent.
     #[serde(default)]
-    pub min_level: Option<String>,
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
+    pub min_level: Level,
     #[serde(default)]
-    pub foreign: Option<String>,
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
+    pub foreign: Foreign,
 }
 
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Added {
     pub id: Value,
     pub index: usize,
@@ -312,6 +312,7 @@ pub struct Added {
 }
 
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct IncrementalResult {
     /// Saved groups a new record joined or touched, and new groups; the others are unchanged.
     pub groups: Vec<Group>,
@@ -326,7 +327,7 @@ pub struct IncrementalResult {
 /// New records against a saved result: only pairs with a new record are scored; saved groups
 /// stay as they were and may grow or merge.
 pub fn incremental(register: &Register, input: IncrementalInput) -> Result<IncrementalResult> {
-    let (min_level, foreign) = options(input.min_level.as_deref(), input.foreign.as_deref())?;
+    let (min_level, foreign) = (input.min_level, input.foreign);
     let n = input.records.len();
     if let Some(bad) = input
         .groups
@@ -838,8 +839,10 @@ mod tests {
     #[test]
     fn bad_options_are_bad_input() {
         let Some(reg) = register() else { return };
-        let input: RunInput =
-            serde_json::from_value(json!({"records": [], "min_level": "sure"})).unwrap();
-        assert!(matches!(run(reg, input), Err(Error::BadInput(_))));
+        let _ = reg;
+        let read = crate::from_json::<RunInput>(br#"{"records": [], "min_level": "sure"}"#);
+        assert!(matches!(read, Err(Error::BadInput(_))));
+        let italian = crate::from_json::<RunInput>(br#"{"records": [], "foreign": "rileva"}"#);
+        assert!(matches!(italian, Err(Error::BadInput(_))), "Italian values are mapped in TypeScript");
     }
 }

@@ -17,23 +17,7 @@ impl Addr {
     }
 }
 
-/// Where records without a declared country are placed; `detect` may move them abroad.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Foreign {
-    #[default]
-    Declared,
-    Detect,
-}
-
-impl Foreign {
-    pub fn parse(s: Option<&str>) -> Option<Foreign> {
-        match s.map(|s| s.trim().to_lowercase()).as_deref() {
-            None | Some("") | Some("declared") | Some("dichiarati") => Some(Foreign::Declared),
-            Some("detect") | Some("rileva") => Some(Foreign::Detect),
-            _ => None,
-        }
-    }
-}
+pub use crate::address::Foreign;
 
 /// An address as compared, and as shown in the consolidated record.
 #[derive(Debug, Clone, Default)]
@@ -53,6 +37,7 @@ pub struct Addr {
 }
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct AddressOut {
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
@@ -326,10 +311,7 @@ pub fn engine_input(a: &AddressIn, record: &DedupeRecord) -> crate::address::Con
 
 pub fn engine_options(foreign: Foreign) -> crate::address::VerifyOptions {
     crate::address::VerifyOptions {
-        foreign: match foreign {
-            Foreign::Declared => crate::address::Foreign::Declared,
-            Foreign::Detect => crate::address::Foreign::Detect,
-        },
+        foreign,
         ..Default::default()
     }
 }

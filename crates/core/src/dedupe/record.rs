@@ -7,6 +7,11 @@ use serde_json::Value;
 /// A string field that callers also send as a number (postcode 20121, phone 3351234567).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(transparent)]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(type = "string | number | boolean | null")
+)]
 pub struct Text(pub String);
 
 impl<'de> Deserialize<'de> for Text {
@@ -47,6 +52,7 @@ fn opt(t: &Option<Text>) -> &str {
 
 /// One address of an address-book contact.
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 pub struct AddressIn {
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
     pub label: Option<Text>,
@@ -98,9 +104,11 @@ impl AddressIn {
 /// A phone or e-mail: a bare value or `{type, value}`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(untagged)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum DetailIn {
     Typed {
         #[serde(default, rename = "type")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         label: Option<Text>,
         value: Text,
     },
@@ -126,6 +134,7 @@ impl DetailIn {
 /// `phone` / `email`: one value, a list of values, or a list of `{type, value}`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(untagged)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum DetailsIn {
     Many(Vec<DetailIn>),
     One(DetailIn),
@@ -141,6 +150,7 @@ impl DetailsIn {
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 pub struct DedupeRecord {
     #[serde(default)]
     pub id: Option<Value>,
@@ -171,10 +181,13 @@ pub struct DedupeRecord {
     #[serde(default)]
     pub birth_date: Option<Text>,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub addresses: Vec<AddressIn>,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub phones: Vec<DetailIn>,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub emails: Vec<DetailIn>,
 }
 

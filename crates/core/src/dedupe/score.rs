@@ -6,24 +6,17 @@ use serde::{Deserialize, Serialize};
 use super::names::{compare_first, is_typo, FirstName, FirstNameKey};
 use super::prepare::{countries_differ, Addr, Birth, Detail, Prepared};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+/// English values only: the Italian `certo` / `probabile` / `ambiguo` are mapped in `src/http/keys.ts`.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Level {
     Ambiguous = 1,
+    #[default]
     Probable = 2,
     Certain = 3,
-}
-
-impl Level {
-    /// English or Italian; None for anything else.
-    pub fn parse(s: Option<&str>) -> Option<Level> {
-        match s.map(|s| s.trim().to_lowercase()).as_deref() {
-            None | Some("") | Some("probable") | Some("probabile") => Some(Level::Probable),
-            Some("certain") | Some("certo") => Some(Level::Certain),
-            Some("ambiguous") | Some("ambiguo") => Some(Level::Ambiguous),
-            _ => None,
-        }
-    }
 }
 
 /// Two records judged alike, by index into the list that was compared.

@@ -57,6 +57,7 @@ pub fn current() -> Option<Arc<World>> {
 }
 
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LoadSummary {
     pub registers: Vec<RegisterInfo>,
     pub missing: Vec<String>,

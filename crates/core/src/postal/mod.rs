@@ -591,12 +591,14 @@ impl CountryFormat {
 /// What `GET /countries` says of each country: the registers in service, and the postal format
 /// known for every other country.
 #[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Coverage {
     pub in_service: Vec<registers::InService>,
     pub formats: Vec<FormatSummary>,
 }
 
 #[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FormatSummary {
     pub country: String,
     /// The postcode is checked against a pattern.
@@ -627,6 +629,7 @@ pub fn coverage(register: &crate::register::Register) -> Coverage {
 
 /// Components rendered with a country's template (the evaluation against OpenCage's cases).
 #[derive(Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RenderBatch {
     pub items: Vec<Components>,
 }

@@ -9,6 +9,7 @@ use crate::register::Register;
 
 /// A country whose register is in service.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct InService {
     /// ISO 3166-1 alpha-2.
     pub country: String,

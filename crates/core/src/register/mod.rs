@@ -4,6 +4,7 @@
 pub mod country;
 pub mod import;
 pub mod municipality;
+pub mod search;
 pub mod store;
 pub mod street;
 
@@ -18,6 +19,7 @@ use crate::Result;
 
 /// What an import wrote, kept in the store so a running service can tell what it serves.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ImportSummary {
     pub imported_at: String,
     pub source: String,
@@ -27,6 +29,7 @@ pub struct ImportSummary {
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DatasetSummary {
     pub name: String,
     pub file: String,

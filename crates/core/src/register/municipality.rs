@@ -11,6 +11,7 @@ use crate::normalize::fold;
 use crate::Result;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Municipality {
     pub istat_code: String,
     pub cadastral_code: String,
@@ -31,6 +32,7 @@ pub struct Municipality {
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MunicipalityPeriod {
     pub istat_code: String,
     pub name: String,

@@ -20,6 +20,7 @@ use crate::Result;
 
 /// One house number (accesso) with its point, and its postcode / district where the source has them.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct HouseNumberEntry {
     #[serde(rename = "n")]
     pub number: u32,
@@ -563,6 +564,7 @@ impl StreetIndex {
 
 /// One street found by a lookup, for autocomplete.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct StreetHit {
     pub cadastral_code: String,
     pub street_id: u64,
@@ -717,6 +719,7 @@ pub fn house_numbers(
 /// A real address drawn from the register, for evaluations: the street as registered, a house
 /// number of it when the register has them, and the key a correct answer carries.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SampledAddress {
     pub cadastral_code: String,
     pub city: String,
@@ -862,4 +865,62 @@ mod tests {
         assert_eq!(edit_distance("NORMANDIA", "NORMADIA", 1), Some(1));
         assert_eq!(edit_distance("ROMA", "MILANO", 2), None);
     }
+}
+
+/// A street search: within a municipality (`cadastral_code`) or across a province.
+#[derive(Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
+pub struct StreetQuery {
+    #[serde(default)]
+    pub cadastral_code: Option<String>,
+    #[serde(default)]
+    pub province: Option<String>,
+    pub query: String,
+    /// 1 to 100; 10 when absent.
+    #[serde(default = "default_limit")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<usize>", optional))]
+    pub limit: usize,
+}
+
+fn default_limit() -> usize {
+    10
+}
+
+/// Prefix and typo-tolerant street search within a municipality, or across a province.
+pub fn query_streets(register: &super::Register, q: &StreetQuery) -> Vec<StreetHit> {
+    let limit = q.limit.clamp(1, 100);
+    match (&q.cadastral_code, &q.province) {
+        (Some(code), _) => search_streets(&register.streets, &code.to_uppercase(), &q.query, limit),
+        (None, Some(p)) => search_streets_in_province(register, p, &q.query, limit),
+        (None, None) => Vec::new(),
+    }
+}
+
+/// One street of a municipality, as a `StreetHit` names it.
+#[derive(Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct StreetRef {
+    pub cadastral_code: String,
+    pub index: u32,
+}
+
+pub fn street_house_numbers(register: &super::Register, r: &StreetRef) -> Vec<HouseNumberEntry> {
+    house_numbers(&register.streets, &r.cadastral_code.to_uppercase(), r.index)
+}
+
+/// Addresses drawn for evaluations: `count` (at most 100,000) from `seed`.
+#[derive(Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
+pub struct SampleQuery {
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<String>>", optional))]
+    pub cadastral_codes: Vec<String>,
+    pub count: usize,
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<u64>", optional))]
+    pub seed: u64,
+}
+
+pub fn sample_streets(register: &super::Register, q: &SampleQuery) -> Vec<SampledAddress> {
+    sample(register, &q.cadastral_codes, q.count.min(100_000), q.seed)
 }

@@ -44,7 +44,10 @@ pub use validate::{validate, Decoded, Validation};
 
 use crate::register::Register;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// English values only: `genera`, `valida`, `estrai`, `confronta` are mapped in TypeScript.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Action {
     Generate,
     Validate,
@@ -52,23 +55,11 @@ pub enum Action {
     Compare,
 }
 
-impl Action {
-    /// English or Italian action names.
-    pub fn parse(text: &str) -> Option<Action> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "generate" | "genera" => Some(Action::Generate),
-            "validate" | "valida" => Some(Action::Validate),
-            "extract" | "estrai" => Some(Action::Extract),
-            "compare" | "confronta" => Some(Action::Compare),
-            _ => None,
-        }
-    }
-}
-
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 pub struct BatchItem {
-    pub action: Option<String>,
+    pub action: Option<Action>,
     pub id: Option<serde_json::Value>,
     pub tax_code: Option<String>,
     pub last_name: Option<String>,
@@ -81,9 +72,11 @@ pub struct BatchItem {
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 pub struct BatchInput {
+    /// The action of items that name none.
     #[serde(default)]
-    pub action: Option<String>,
+    pub action: Option<Action>,
     pub items: Vec<BatchItem>,
     /// ISO date standing for today (ages, future dates, centuries); the real date when absent.
     #[serde(default)]
@@ -92,6 +85,7 @@ pub struct BatchInput {
 
 /// One item's answer: English keys, outcome codes and note codes (texts are chosen in TypeScript).
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ItemResult {
     pub ok: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -168,8 +162,7 @@ pub fn batch(register: &Register, input: &BatchInput) -> Vec<ItemResult> {
         .items
         .par_iter()
         .map(|item| {
-            let action = item.action.as_deref().or(input.action.as_deref());
-            let mut r = match action.and_then(Action::parse) {
+            let mut r = match item.action.or(input.action) {
                 Some(a) => process(register, a, item, today),
                 None => ItemResult {
                     error: Some("action"),

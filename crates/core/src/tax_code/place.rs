@@ -54,6 +54,7 @@ pub enum Standing {
 
 /// One candidate of an ambiguous place name.
 #[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PlaceOption {
     pub cadastral_code: String,
     pub name: String,

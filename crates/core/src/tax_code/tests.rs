@@ -710,7 +710,7 @@ fn batch_keeps_order_and_ids() {
     let out = batch(
         reg,
         &BatchInput {
-            action: Some("valida".into()),
+            action: Some(Action::Validate),
             items,
             today: Some("2026-11-22".into()),
         },
