@@ -13,19 +13,13 @@
  * (seed 4242), drawn apart and only measured.
  * Run: npm run build:ts && node dist/bench/contact-eval.js [addresses per group] [--examples] [--kind=a,b]
  */
-import { computeJson } from '../src/native.js';
+import { sampleStreets, verifyContacts, type ContactResult } from '../src/native.js';
 import { contactBenchDataDir } from './contact-register.js';
 import { PERTURBATIONS, type Sampled, rng } from './contact-perturb.js';
 
 export type { Sampled } from './contact-perturb.js';
 
-interface Result {
-  outcome: string[];
-  address_key: string;
-  normalized: { postcode: string };
-  territory: { street_id?: string; istat_code: string } | null;
-  geo: { precision: string; lat: number; lon: number } | null;
-}
+type Result = ContactResult;
 
 const ABSTAIN = new Set([
   'STREET_NOT_FOUND',
@@ -80,7 +74,7 @@ async function main(): Promise<void> {
   const cities = ['A182', 'A944', 'F205', 'M208'];
   // in the four cities, real house numbers only (streets the register lists without numbers are left out)
   const draw = async (seed: number, codes: string[]) => {
-    const drawn = await computeJson<Sampled[]>('street.sample', { cadastral_codes: codes, count: perGroup * 3, seed });
+    const drawn = await sampleStreets({ cadastral_codes: codes, count: perGroup * 3, seed });
     return drawn.filter((s) => codes.length === 0 || s.number !== null).slice(0, perGroup);
   };
   const groups: [string, Sampled[], boolean][] = [
@@ -97,7 +91,7 @@ async function main(): Promise<void> {
       if (only && !only.split(',').includes(kind)) continue;
       const r = rng(kind.length * 7919 + sample.length + (group.includes('held') ? 1 : 0));
       const inputs = sample.map((s, i) => perturb(s, r, sample[(i + 17) % sample.length] as Sampled, i));
-      const results = await computeJson<Result[]>('contact.verify', { items: inputs, options: {} });
+      const results = await verifyContacts({ items: inputs, options: {} });
       const tally: Tally = { right: 0, abstain: 0, wrong: 0, fields: 0 };
       results.forEach((res, i) => {
         const s = sample[i] as Sampled;

@@ -4,22 +4,10 @@
  * bench (`contact.bench.ts`, a third of its input written these ways).
  */
 
-export interface Sampled {
-  cadastral_code: string;
-  city: string;
-  province: string;
-  province_name: string;
-  postcode: string;
-  street_type: string;
-  name: string;
-  number: string | null;
-  street_id: number;
-  address_key: string;
-  complete_numbers: boolean;
-  istat_code: string;
-  lat: number | null;
-  lon: number | null;
-}
+import type { SampledAddress } from '../src/native.js';
+
+/** A real address drawn from the register (`sampleStreets`). */
+export type Sampled = SampledAddress;
 
 export interface Input {
   address: string;

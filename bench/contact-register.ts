@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { PROJECT_ROOT, defaultSourceDir } from '../src/config.js';
-import { native, openRegister } from '../src/native.js';
+import { importRegister, openRegister } from '../src/native.js';
 
 /**
  * The full-Italy register the contact benches run on: RECAPITO_DATA_DIR, else built under
@@ -17,7 +17,7 @@ export async function contactBenchDataDir(): Promise<string> {
   const fresh = existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp;
   if (!given && (!fresh || !existsSync(path.join(dir, 'register', 'data.mdb')))) {
     // the Rust import alone: the contact benches need no phone or email data
-    await native.importRegister(defaultSourceDir(), dir);
+    await importRegister(defaultSourceDir(), dir);
     writeFileSync(stampFile, stamp);
   }
   openRegister(dir);

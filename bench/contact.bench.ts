@@ -13,7 +13,7 @@ import path from 'node:path';
 import { Bench } from 'tinybench';
 
 import { defaultSourceDir } from '../src/config.js';
-import { computeJson, computeJsonSync, native, openRegister } from '../src/native.js';
+import { importRegister, openRegister, sampleStreets, verifyContacts, verifyContactsSync } from '../src/native.js';
 import { DIRTY_KINDS, PERTURBATIONS, type Sampled, rng } from './contact-perturb.js';
 import { taskStats } from './stats.js';
 
@@ -38,30 +38,30 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'recapito-contact-bench-'));
   try {
     const t0 = performance.now();
-    await native.importRegister(defaultSourceDir(), dir);
+    await importRegister(defaultSourceDir(), dir);
     const importMs = performance.now() - t0;
     const size = statSync(path.join(dir, 'register', 'data.mdb')).size;
     openRegister(dir, true);
     console.table([{ step: 'full-Italy import (municipalities, countries, names, 1.2M streets, 150k house numbers)', seconds: (importMs / 1000).toFixed(1), 'index size (MB)': (size / 2 ** 20).toFixed(0) }]);
 
-    const withNumbers = await computeJson<Sampled[]>('street.sample', { cadastral_codes: ['A182', 'A944', 'F205', 'M208'], count: 1000, seed: 3 });
-    const italy = await computeJson<Sampled[]>('street.sample', { count: 4000, seed: 5 });
+    const withNumbers = await sampleStreets({ cadastral_codes: ['A182', 'A944', 'F205', 'M208'], count: 1000, seed: 3 });
+    const italy = await sampleStreets({ count: 4000, seed: 5 });
     const all = [...withNumbers, ...italy];
     const clean = all.slice(0, BATCH).map((s) => ({ address: line(s), postcode: s.postcode, city: s.city, province: s.province }));
     const mixed = all.slice(BATCH, 2 * BATCH).map((s, i, part) => perturbed(s, i, part));
     // every municipality of the sample loaded once, as a warm service has them
-    computeJsonSync('contact.verify', { items: all.map((s) => ({ address: line(s), city: s.city })), options: {} });
+    verifyContactsSync({ items: all.map((s) => ({ address: line(s), city: s.city })), options: {} });
 
     const bench = new Bench({ time: 4000 });
     bench
       .add(`batch of ${BATCH}, as registered (async, rayon)`, async () => {
-        await computeJson('contact.verify', { items: clean, options: {} });
+        await verifyContacts({ items: clean, options: {} });
       })
       .add(`batch of ${BATCH}, 1/3 perturbed (async, rayon)`, async () => {
-        await computeJson('contact.verify', { items: mixed, options: {} });
+        await verifyContacts({ items: mixed, options: {} });
       })
       .add('single contact (sync)', () => {
-        computeJsonSync('contact.verify', { items: [mixed[3]], options: {} });
+        verifyContactsSync({ items: [mixed[3]!], options: {} });
       });
     await bench.run();
     console.table(

@@ -14,16 +14,11 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import path from 'node:path';
 
 import { PROJECT_ROOT } from '../src/config.js';
-import { computeJson } from '../src/native.js';
+import { dedupe, type GroupsResult, type Level } from '../src/native.js';
 import { benchDataDir } from './dedupe-register.js';
 import { generate, half, loadSources, type LabelledRecord } from './dedupe-data.js';
 
-type Level = 'certain' | 'probable' | 'ambiguous';
 const LEVELS: Level[] = ['certain', 'probable', 'ambiguous'];
-
-interface Groups {
-  groups: { member_index: number[]; level: Level }[];
-}
 
 function metrics(tp: number, fp: number, fn: number) {
   const precision = tp / Math.max(1, tp + fp);
@@ -49,7 +44,7 @@ async function evaluate(records: Record<string, unknown>[], entities: number[], 
   const missedBy = new Map<string, [number, number]>();
   for (const level of LEVELS) {
     const started = Date.now();
-    const r = await computeJson<Groups>('dedupe.run', { records, min_level: level });
+    const r = (await dedupe({ records, min_level: level })) as GroupsResult;
     const ms = Date.now() - started;
     const predicted = new Set<string>();
     for (const g of r.groups) {

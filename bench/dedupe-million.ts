@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 
-import { computeJson } from '../src/native.js';
+import { dedupe, type GroupsResult } from '../src/native.js';
 import { generate, loadSources } from './dedupe-data.js';
 import { benchDataDir } from './dedupe-register.js';
 
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     .map((s) => s.record);
   console.log(`${records.length} records generated; peak RSS so far ${peakRssMiB()} MiB`);
   const t0 = performance.now();
-  const r = await computeJson<{ groups: unknown[]; singles: unknown[] }>('dedupe.run', { records });
+  const r = (await dedupe({ records })) as GroupsResult;
   const seconds = (performance.now() - t0) / 1000;
   console.table([
     {

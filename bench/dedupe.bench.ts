@@ -11,7 +11,7 @@ import { Bench } from 'tinybench';
 
 import { createAccount, createToken } from '../src/account/tokens.js';
 import { addPack } from '../src/credit/ledger.js';
-import { computeJson } from '../src/native.js';
+import { dedupe, type GroupsResult } from '../src/native.js';
 import { closeState, openState } from '../src/state/db.js';
 import { startServerProcess } from '../test/helpers/process.js';
 import { freshDataDir } from '../test/helpers/server.js';
@@ -54,14 +54,14 @@ async function main(): Promise<void> {
   const five = all.slice(0, 500);
   const bench = new Bench({ time: 3000, warmupTime: 300 });
   bench.add('dedupe.run, 500 records (core, off the JS thread)', async () => {
-    await computeJson('dedupe.run', { records: five });
+    await dedupe({ records: five });
   });
   await bench.run();
 
   const rows: Record<string, string | number>[] = [];
   for (const n of [10_000, 25_000, 50_000, 100_000]) {
     const t0 = performance.now();
-    const r = await computeJson<{ groups: unknown[]; singles: unknown[] }>('dedupe.run', { records: all.slice(0, n) });
+    const r = (await dedupe({ records: all.slice(0, n) })) as GroupsResult;
     const s = (performance.now() - t0) / 1000;
     rows.push({ records: n, seconds: +s.toFixed(2), 'records/s': Math.round(n / s), 'µs/record': Math.round((s * 1e6) / n), groups: r.groups.length, 'peak RSS MiB (bench process)': peakRssMiB() });
   }

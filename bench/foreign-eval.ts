@@ -8,7 +8,7 @@
  * never were (held-out); both are printed. Then the in-process batch speed.
  * Run: npm run build:ts && node dist/bench/foreign-eval.js [rows per country and kind]
  */
-import { computeJson, useForeignRegisters } from '../src/native.js';
+import { useForeignRegisters, verifyForeign, type ContactResult } from '../src/native.js';
 import { metres, rng, SAMPLERS, type TruthAddress } from './foreign-data.js';
 
 interface Input {
@@ -18,11 +18,7 @@ interface Input {
   country_code: string;
 }
 
-interface Result {
-  outcome: string[];
-  normalized: { address: string; postcode: string; city: string };
-  geo: { lat: number; lon: number; precision: string } | null;
-}
+type Result = ContactResult;
 
 export type Verdict = 'right' | 'abstained' | 'wrong';
 
@@ -177,7 +173,7 @@ export async function evaluate(perKind: number): Promise<Map<string, Map<string,
           items.push(input);
           truths.push(kind === 'not_in_register' ? null : t);
         }
-        const out = await computeJson<(Result | null)[]>('foreign.verify', { items });
+        const out = await verifyForeign({ items });
         out.forEach((res, i) => {
           const v = judge(truths[i] ?? null, res);
           cells[split as 0 | 1][v]++;
@@ -204,9 +200,9 @@ async function speed(n: number): Promise<number> {
   const rows = [...SAMPLERS.LU!().slice(0, n / 2), ...SAMPLERS.CH!().slice(0, n / 2)];
   const r = rng(42);
   const items = rows.map((t) => perturb(r() < 0.5 ? 'exact' : 'typo', t, r, []) ?? perturb('exact', t, r, []));
-  await computeJson('foreign.verify', { items: items.slice(0, 100) });
+  await verifyForeign({ items: items.slice(0, 100) });
   const t0 = performance.now();
-  await computeJson('foreign.verify', { items });
+  await verifyForeign({ items });
   return items.length / ((performance.now() - t0) / 1000);
 }
 

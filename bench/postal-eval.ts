@@ -12,21 +12,13 @@
  */
 import { Bench } from 'tinybench';
 
-import { computeJson, computeJsonSync } from '../src/native.js';
+import { postalCoverage, renderPostal, sampleStreetsSync, verifyContacts, verifyContactsSync, type ContactResult } from '../src/native.js';
 import { asContact, countryInfo, openCageCases } from '../test/helpers/formats.js';
-import type { Sampled } from './contact-eval.js';
+import type { Sampled } from './contact-perturb.js';
 import { contactBenchDataDir } from './contact-register.js';
 import { taskStats } from './stats.js';
 
-interface Result {
-  outcome: string[];
-  normalized: { postcode: string };
-}
-
-interface Coverage {
-  in_service: { country: string; verification: string }[];
-  formats: { country: string; postcode_pattern: boolean }[];
-}
+type Result = ContactResult;
 
 interface Judgement {
   country: string;
@@ -39,7 +31,7 @@ interface Judgement {
 async function verify(items: object[]): Promise<Result[]> {
   const out: Result[] = [];
   for (let i = 0; i < items.length; i += 500) {
-    out.push(...(await computeJson<Result[]>('contact.verify', { items: items.slice(i, i + 500), options: { precision: 3, preserve_original: false, postal_form: false, foreign: 'declared' } })));
+    out.push(...(await verifyContacts({ items: items.slice(i, i + 500), options: { precision: 3, preserve_original: false, postal_form: false, foreign: 'declared' } })));
   }
   return out;
 }
@@ -50,7 +42,7 @@ function pct(n: number, d: number): string {
 
 async function main(): Promise<void> {
   await contactBenchDataDir();
-  const coverage = await computeJson<Coverage>('postal.coverage', {});
+  const coverage = await postalCoverage();
   const registered = new Set(coverage.in_service.map((r) => r.country));
   const info = countryInfo();
   const cases = openCageCases();
@@ -131,7 +123,7 @@ async function main(): Promise<void> {
   console.table(rows);
 
   // 2. envelope lines against OpenCage's expected output
-  const rendered = await computeJson<(string | null)[]>('postal.render', { items: cases.map((c) => c.components) });
+  const rendered = await renderPostal({ items: cases.map((c) => c.components) });
   let same = 0;
   let judged = 0;
   const off = new Map<string, number>();
@@ -149,17 +141,17 @@ async function main(): Promise<void> {
   const foreign = cases
     .filter((c) => c.country && c.country !== 'IT' && !registered.has(c.country))
     .map((c) => ({ ...asContact(c), country_code: c.country }));
-  const italian = computeJsonSync<Sampled[]>('street.sample', { count: 2000, seed: 7 }).map((s) => ({ address: `${s.street_type} ${s.name} ${s.number ?? '1'}`, postcode: s.postcode, city: s.city, province: s.province }));
+  const italian = sampleStreetsSync({ count: 2000, seed: 7 }).map((s) => ({ address: `${s.street_type} ${s.name} ${s.number ?? '1'}`, postcode: s.postcode, city: s.city, province: s.province }));
   const batchOf = (rows: object[]) => Array.from({ length: 500 }, (_, i) => rows[i % rows.length]);
   const fBatch = batchOf(foreign);
   const iBatch = batchOf(italian);
   const options = { precision: 3, preserve_original: false, postal_form: false, foreign: 'declared' };
   const bench = new Bench({ time: 3000 });
   bench.add('foreign, postal form (500 per call)', () => {
-    computeJsonSync('contact.verify', { items: fBatch, options });
+    verifyContactsSync({ items: fBatch, options });
   });
   bench.add('Italian, register (500 per call) — peer', () => {
-    computeJsonSync('contact.verify', { items: iBatch, options });
+    verifyContactsSync({ items: iBatch, options });
   });
   await bench.run();
   const [f, i] = bench.tasks.map((t) => taskStats(t));

@@ -14,9 +14,9 @@ import { parse } from 'csv-parse/sync';
 import { Bench } from 'tinybench';
 
 import { defaultSourceDir } from '../src/config.js';
-import { computeJson, computeJsonSync, native, openRegister } from '../src/native.js';
+import { importRegister, openRegister, taxCodes, taxCodesSync } from '../src/native.js';
 import { taxCodeItem, type TaxCodeItem } from '../src/tax-code/schema.js';
-import { processTaxCodes, type NativeResult } from '../src/tax-code/service.js';
+import { processTaxCodes } from '../src/tax-code/service.js';
 import { taskStats } from './stats.js';
 
 type Peer = typeof import('codice-fiscale-js').default;
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   const subset = path.join(dataDir, 'source');
   await mkdir(path.join(subset, 'it'), { recursive: true });
   for (const folder of ['comuni', 'esteri']) await symlink(path.join(SOURCE, 'it', folder), path.join(subset, 'it', folder));
-  await native.importRegister(subset, dataDir);
+  await importRegister(subset, dataDir);
   openRegister(dataDir, true);
   try {
     const surnames = lines('contact/names/it_surnames_cognomix.txt');
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
       birth_date: `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`,
       birth_place: `${p.town} (${p.province})`,
     }));
-    const generated = computeJsonSync<NativeResult[]>('tax_code.batch', { items: generateItems });
+    const generated = taxCodesSync({ items: generateItems });
     const unresolved = generated.filter((g) => !g.ok).length;
     // Municipalities created by a merger after the birth date have no code for it: validate the generated ones, repeated to a full batch.
     const made = generated.map((g) => g.tax_code).filter((c): c is string => Boolean(c));
@@ -100,10 +100,10 @@ async function main(): Promise<void> {
     const bench = new Bench({ time: 2000, warmupTime: 300 });
     bench
       .add('validate: ours, native sync', () => {
-        computeJsonSync('tax_code.batch', { items: validateItems });
+        taxCodesSync({ items: validateItems });
       })
       .add('validate: ours, native async', async () => {
-        await computeJson('tax_code.batch', { items: validateItems });
+        await taxCodes({ items: validateItems });
       })
       .add('validate: ours, service (texts, async)', async () => {
         await processTaxCodes(serviceValidate, 'en');
@@ -112,19 +112,19 @@ async function main(): Promise<void> {
         for (const c of codes) CodiceFiscale.check(c);
       })
       .add('extract: ours, native sync', () => {
-        computeJsonSync('tax_code.batch', { items: extractItems });
+        taxCodesSync({ items: extractItems });
       })
       .add('extract: ours, native async', async () => {
-        await computeJson('tax_code.batch', { items: extractItems });
+        await taxCodes({ items: extractItems });
       })
       .add('extract: codice-fiscale-js', () => {
         for (const c of codes) CodiceFiscale.computeInverse(c);
       })
       .add('generate: ours, native sync', () => {
-        computeJsonSync('tax_code.batch', { items: generateItems });
+        taxCodesSync({ items: generateItems });
       })
       .add('generate: ours, native async', async () => {
-        await computeJson('tax_code.batch', { items: generateItems });
+        await taxCodes({ items: generateItems });
       })
       .add('generate: ours, service (texts, async)', async () => {
         await processTaxCodes(serviceGenerate, 'en');

@@ -19,7 +19,7 @@ import { checkRegisterFiles } from './import/integrity.js';
 import { JobService } from './jobs/service.js';
 import { registerIndex, type ExtraEndpoint } from './meta/index-route.js';
 import { registerOpenApi, type ExtraOperation } from './meta/openapi.js';
-import { computeJsonSync, openRegister, useForeignRegisters } from './native.js';
+import { openRegister, registerInfoSync, useForeignRegisters } from './native.js';
 import { openState } from './state/db.js';
 import { suggestRoutes } from './suggest/index.js';
 
@@ -45,7 +45,7 @@ const ROUTE_MODULES: (() => Promise<RouteModule>)[] = [countryRoutes, dedupeRout
 
 function attributions(): string[] {
   try {
-    return computeJsonSync<{ attributions: string[] }>('register.info', {}).attributions;
+    return registerInfoSync().attributions;
   } catch {
     return [];
   }

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { parse } from 'csv-parse/sync';
 
-import { computeJson } from '../src/native.js';
+import { taxCodes } from '../src/native.js';
 import { call, startServer, type TestServer } from './helpers/server.js';
 import { sourceCsv as csvGz, type Row } from './helpers/source.js';
 
@@ -187,7 +187,7 @@ test('preserve_original keeps the name as written and gives the canonical one ap
 
 test('the tax code of a contact is checked by the tax-code module', async (t) => {
   // the server runs in this process: its register is the one the native module opened
-  const [generated] = await computeJson<{ tax_code?: string }[]>('tax_code.batch', {
+  const [generated] = await taxCodes({
     action: 'generate',
     items: [{ last_name: 'Rossi', first_name: 'Mario', gender: 'M', birth_date: '1980-03-15', birth_place: 'Bologna' }],
   });

@@ -1,10 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import test from 'ava';
 
 import { PROJECT_ROOT } from '../src/config.js';
-import { native, openRegister } from '../src/native.js';
+import { coreErrorCode, findMunicipalities, native, openRegister, taxCodes } from '../src/native.js';
 import { freshDataDir } from './helpers/server.js';
 
 test('index.d.ts declares exactly the functions the native addon exports', (t) => {
@@ -17,8 +18,46 @@ test('index.d.ts declares exactly the functions the native addon exports', (t) =
   t.deepEqual(declared, exported);
 });
 
-test('a panic or bad input in the core is an error, never a crash', async (t) => {
+test('every door has an async form and a Sync twin, and index.d.ts names their generated types', (t) => {
+  const dts = readFileSync(path.join(PROJECT_ROOT, 'index.d.ts'), 'utf8');
+  const generated = readFileSync(path.join(PROJECT_ROOT, 'core-types.d.ts'), 'utf8');
+  const doors = ['verifyContacts', 'verifyForeign', 'searchStreets', 'streetHouseNumbers', 'sampleStreets', 'findMunicipalities', 'registerInfo', 'taxCodes', 'dedupe', 'dedupeIncremental', 'postalCoverage', 'renderPostal', 'foreignRegisters'];
+  for (const door of doors) {
+    t.regex(dts, new RegExp(`export declare function ${door}\\([^)]*\\): Promise<`), door);
+    t.regex(dts, new RegExp(`export declare function ${door}Sync\\(`), `${door}Sync`);
+  }
+  const named = new Set([...dts.matchAll(/core-types\.js'\)\.(\w+)/g)].map((m) => m[1]));
+  t.true(named.size > 10);
+  for (const type of named) t.regex(generated, new RegExp(`export type ${type}\\b`), type);
+  t.false(/\bcompute(Sync)?\b/.test(dts), 'no op-string door is left');
+});
+
+// Drift check: the declarations in the tree are what the Rust types generate now. It fails when a
+// serde struct changed (a field renamed, added, made optional) and `npm run build:types` was not run.
+test('core-types.d.ts is what the core types generate now', (t) => {
+  t.timeout(20 * 60_000);
+  const now = execFileSync('cargo', ['run', '--quiet', '-p', 'recapito-core', '--features', 'ts', '--bin', 'core-types'], {
+    cwd: PROJECT_ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, CARGO_BUILD_JOBS: process.env.CARGO_BUILD_JOBS ?? '1' },
+  });
+  const inTree = readFileSync(path.join(PROJECT_ROOT, 'core-types.d.ts'), 'utf8');
+  t.is(inTree, now, 'core-types.d.ts is stale: run `npm run build:types`');
+});
+
+test.serial('without a register, a door fails with code data_missing', async (t) => {
+  const error = await t.throwsAsync(findMunicipalities({ name: 'Bologna' }));
+  t.is(coreErrorCode(error), 'data_missing');
+});
+
+test.serial('bad input or an Italian option value is code bad_input, never a crash', async (t) => {
   openRegister(await freshDataDir());
-  await t.throwsAsync(native.compute('no.such.op', Buffer.from('{}')), { message: /unknown operation/ });
-  t.throws(() => native.computeSync('municipality.find', Buffer.from('not json')), { message: /bad input/ });
+  t.is(coreErrorCode(t.throws(() => native.findMunicipalitiesSync(Buffer.from('not json')))), 'bad_input');
+  const italian = await t.throwsAsync(native.dedupe(Buffer.from(JSON.stringify({ records: [], foreign: 'rileva' }))));
+  t.is(coreErrorCode(italian), 'bad_input');
+  // the door answers once the input is right
+  const [r] = await taxCodes({ items: [{ action: 'validate', tax_code: 'RSSMRA80A01H501U' }] });
+  t.true(r?.ok);
+  t.is(coreErrorCode(new Error('bad input: not from the core')), undefined);
 });

@@ -6,7 +6,7 @@ import cliProgress from 'cli-progress';
 import { defaultSourceDir } from '../config.js';
 import { TS_IMPORTERS, type DatasetReport } from '../import/index.js';
 import { importMarker } from '../import/integrity.js';
-import { native } from '../native.js';
+import { importRegister, native } from '../native.js';
 
 export interface ImportReport {
   duration_ms: number;
@@ -41,7 +41,7 @@ export async function runImport(source: string = defaultSourceDir(), dataDir: st
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(importMarker(dataDir), new Date().toISOString());
   try {
-    const summary = JSON.parse(await native.importRegister(src, dataDir)) as { datasets: DatasetReport[]; size_bytes: number };
+    const summary = await importRegister(src, dataDir);
     const datasets = [...summary.datasets];
     for (const importer of TS_IMPORTERS) {
       const run = await importer.load();

@@ -1,48 +1,9 @@
 import { resolveCountry } from '../countries/resolve.js';
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
 import type { Language, Texts } from '../http/language.js';
-import { computeJson } from '../native.js';
+import { verifyContacts, type ContactInput, type ContactResult, type VerifyOptions } from '../native.js';
 import './outcomes.js';
 import { CONTACT_BATCH_OPTIONS, contactItem, contactResult, type ContactItem } from './schema.js';
-
-/** What the core takes for one contact (`contact.verify`). */
-interface NativeContact {
-  address?: string;
-  postcode?: string;
-  city?: string;
-  province?: string;
-  country_code?: string;
-  country?: string;
-  tax_code?: string;
-  last_name?: string;
-  first_name?: string;
-  gender?: string;
-  birth_date?: string;
-}
-
-interface NativeOptions {
-  precision: number;
-  preserve_original: boolean;
-  postal_form: boolean;
-  foreign: 'declared' | 'detect';
-  debug: boolean;
-}
-
-/** The core's answer: codes and data, no texts. */
-export interface NativeContactResult {
-  ok: boolean;
-  outcome: string[];
-  normalized: Record<string, string>;
-  city_type: { provincial_capital: boolean | null; label: string } | null;
-  attribution: string[];
-  foreign_address?: boolean;
-  /** The foreign national register the record was verified in (crate::foreign). */
-  verified_in?: string;
-  normalized_postal?: Record<string, string>;
-  /** Envelope lines of a foreign address, without the country line (added here, in the request language). */
-  postal_lines?: string[];
-  [field: string]: unknown;
-}
 
 const VERIFIED: Texts = {
   it: 'Indirizzo verificato sui registri italiani',
@@ -110,9 +71,9 @@ function blank(s: string | undefined): boolean {
 }
 
 /** The core's input: the country resolved here, where every language's country names are known. */
-export function nativeContact(item: ContactItem): NativeContact {
+export function nativeContact(item: ContactItem): ContactInput {
   const { id: _id, foreign: _f, postal_form: _p, preserve_original: _o, precision: _r, debug: _d, ...fields } = item;
-  const out: NativeContact = { ...fields };
+  const out: ContactInput = { ...fields };
   const written = blank(item.country_code) ? item.country : item.country_code;
   if (!blank(written)) {
     const country = resolveCountry(written);
@@ -122,7 +83,7 @@ export function nativeContact(item: ContactItem): NativeContact {
   return out;
 }
 
-function nativeOptions(item: ContactItem): NativeOptions {
+function nativeOptions(item: ContactItem): Required<VerifyOptions> {
   return {
     precision: item.precision ?? 3,
     preserve_original: item.preserve_original ?? false,
@@ -140,7 +101,7 @@ function italyEntry(): ReturnType<typeof resolveCountry> {
 }
 
 /** Texts in the request language; the register's attribution in the message. */
-export function present(r: NativeContactResult, language: Language, postalForm = false): ItemResult {
+export function present(r: ContactResult, language: Language, postalForm = false): ItemResult {
   const { attribution, verified_in: verifiedIn, postal_lines: postalLines, ...data } = r;
   // FOREIGN leads the outcome for Italian clients only (spec rule 6)
   const outcome = language === 'it' ? r.outcome : r.outcome.filter((c) => c !== 'FOREIGN');
@@ -172,7 +133,7 @@ export function present(r: NativeContactResult, language: Language, postalForm =
 
 /** Verifies a batch: one call to the core per set of options (usually one), in request order. */
 export async function processContacts(items: ContactItem[], language: Language): Promise<ItemResult[]> {
-  const groups = new Map<string, { options: NativeOptions; at: number[] }>();
+  const groups = new Map<string, { options: Required<VerifyOptions>; at: number[] }>();
   items.forEach((item, i) => {
     const options = nativeOptions(item);
     const key = `${options.precision}|${options.preserve_original}|${options.postal_form}|${options.foreign}`;
@@ -182,7 +143,7 @@ export async function processContacts(items: ContactItem[], language: Language):
   });
   const results: ItemResult[] = new Array<ItemResult>(items.length);
   for (const { options, at } of groups.values()) {
-    const out = await computeJson<NativeContactResult[]>('contact.verify', {
+    const out = await verifyContacts({
       items: at.map((i) => nativeContact(items[i] as ContactItem)),
       options,
     });

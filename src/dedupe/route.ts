@@ -8,6 +8,7 @@ import { ApiError } from '../http/errors.js';
 import { toEnglishInput } from '../http/keys.js';
 import type { Language } from '../http/language.js';
 import { isPlainObject, validate } from '../http/validation.js';
+import { coreErrorCode } from '../native.js';
 import './outcomes.js';
 import { compareRequest, reviewRequest, type CompareRequest } from './schema.js';
 import { compare, isGroups, matchNew, mergeIncremental, present, type CoreGroups } from './service.js';
@@ -28,10 +29,9 @@ function tooMany(received: number, cap: number, mode: 'synchronous' | 'asynchron
   return new ApiError('too_many_items', { received, cap, endpoint: DEDUPE_PATHS[0], mode }, { field: 'records', cap, received });
 }
 
-/** A core refusal of the input (BadInput) is the caller's 400, not our 500. */
+/** A core refusal of the input (code `bad_input`) is the caller's 400, not our 500. */
 function coreError(error: unknown): unknown {
-  const message = error instanceof Error ? error.message : String(error);
-  if (/^bad input: /.test(message)) return new ApiError('bad_request', { detail: message.replace(/^bad input: /, '') });
+  if (coreErrorCode(error) === 'bad_input') return new ApiError('bad_request', { detail: (error as Error).message });
   return error;
 }
 

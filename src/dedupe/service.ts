@@ -1,74 +1,16 @@
 import type { ItemResult } from '../http/capability.js';
 import type { Language } from '../http/language.js';
 import { finishResult } from '../http/outcomes.js';
-import { computeJson } from '../native.js';
+import { dedupe, dedupeIncremental, type Foreign, type GroupsResult, type IncrementalResult, type PairOut, type RunResult } from '../native.js';
 import { explain } from './outcomes.js';
 import type { DedupeRecord, MinLevel } from './schema.js';
 
-type Id = string | number;
-export type Level = 'certain' | 'probable' | 'ambiguous';
-
-interface CorePair {
-  a: Id;
-  b: Id;
-  a_index: number;
-  b_index: number;
-  level: Level;
-  score: number;
-  reasons: string[];
-}
-
-export interface CoreGroup {
-  group: number;
-  members: Id[];
-  member_index: number[];
-  level: Level;
-  reasons: string[];
-  pairs: CorePair[];
-  main_record: { id: Id; index: number; reason: string };
-  record: Record<string, unknown>;
-}
-
-interface CoreSingle {
-  id: Id;
-  index: number;
-  outcome: string[];
-  record?: Record<string, unknown>;
-}
-
-export interface CoreGroups {
-  groups: CoreGroup[];
-  singles: CoreSingle[];
-  min_level: Level;
-}
-
-interface CoreMatch {
-  id: Id;
-  index: number;
-  reference_id: Id;
-  reference_index: number;
-  level: Level;
-  score: number;
-  reasons: string[];
-  others: { reference_id: Id; reference_index: number; level: Level; score: number }[];
-}
-
-export interface CoreMatches {
-  matches: CoreMatch[];
-  not_found: { id: Id; index: number }[];
-  min_level: Level;
-}
-
-export type CoreResult = CoreGroups | CoreMatches;
-
-/** Only what changed: touched and new groups, new singles, saved groups merged away. */
-export interface CoreIncremental extends CoreGroups {
-  removed_groups: number[];
-  added: { id: Id; index: number; group: number | null }[];
-}
+/** The core's answers (generated from `recapito_core::dedupe`): one list, or a list against a reference. */
+export type CoreGroups = GroupsResult;
+export type CoreResult = RunResult;
 
 /** A saved one-list result with the changes of an incremental call applied. */
-export function mergeIncremental(saved: CoreGroups, change: CoreIncremental): CoreGroups {
+export function mergeIncremental(saved: CoreGroups, change: IncrementalResult): CoreGroups {
   const replaced = new Set([...change.groups.map((g) => g.group), ...change.removed_groups]);
   const grouped = new Set(change.groups.flatMap((g) => g.member_index));
   return {
@@ -86,12 +28,12 @@ export interface CompareInput {
   records: DedupeRecord[];
   reference?: DedupeRecord[] | null;
   min_level: MinLevel;
-  foreign: 'declared' | 'detect';
+  foreign: Foreign;
 }
 
 /** The whole comparison runs in the Rust core on the libuv pool, off the JS thread. */
 export async function compare(input: CompareInput): Promise<CoreResult> {
-  return computeJson<CoreResult>('dedupe.run', {
+  return dedupe({
     records: input.records,
     reference: input.reference ?? undefined,
     min_level: input.min_level,
@@ -100,8 +42,8 @@ export async function compare(input: CompareInput): Promise<CoreResult> {
 }
 
 /** New records against a saved one-list result: only pairs with a new record are scored. */
-export async function matchNew(saved: { records: DedupeRecord[]; result: CoreGroups; min_level: MinLevel; foreign: 'declared' | 'detect' }, newRecords: DedupeRecord[]): Promise<CoreIncremental> {
-  return computeJson<CoreIncremental>('dedupe.incremental', {
+export async function matchNew(saved: { records: DedupeRecord[]; result: CoreGroups; min_level: MinLevel; foreign: Foreign }, newRecords: DedupeRecord[]): Promise<IncrementalResult> {
+  return dedupeIncremental({
     records: saved.records,
     groups: saved.result.groups,
     new_records: newRecords,
@@ -110,7 +52,7 @@ export async function matchNew(saved: { records: DedupeRecord[]; result: CoreGro
   });
 }
 
-const pair = (p: CorePair, language: Language) => ({ a: p.a, b: p.b, level: p.level, score: p.score, reasons: p.reasons, explanations: explain(p.reasons, language) });
+const pair = (p: PairOut, language: Language) => ({ a: p.a, b: p.b, level: p.level, score: p.score, reasons: p.reasons, explanations: explain(p.reasons, language) });
 
 /** The public form of a result: English keys, no core indexes, reasons explained in the request language. */
 export function present(result: CoreResult, language: Language, processed: Record<string, string> = {}): Record<string, unknown> {

@@ -1,4 +1,5 @@
-import { computeJson, native } from '../native.js';
+import * as core from '../native.js';
+import type { HouseNumberEntry, MunicipalityHit, StreetHit } from '../native.js';
 import type { Hint, Parsed } from './schema.js';
 import type { OfferedStreet } from './session.js';
 
@@ -101,11 +102,6 @@ export interface Municipality {
   postcodes: string[];
 }
 
-interface MunicipalityHit {
-  cadastral_code: string;
-  current: { name: string; province: string; postcodes: string[] } | null;
-}
-
 /**
  * Municipality lookups of this process: a typing session names the same city on every keystroke and the
  * register does not change while the service runs. Bounded: emptied when it grows past MUNICIPALITY_MEMO_MAX.
@@ -118,7 +114,7 @@ function municipalityFind(query: { name?: string; postcode?: string; province?: 
   let hits = municipalityMemo.get(key);
   if (!hits) {
     if (municipalityMemo.size >= MUNICIPALITY_MEMO_MAX) municipalityMemo.clear();
-    hits = computeJson<MunicipalityHit[]>('municipality.find', query);
+    hits = core.findMunicipalities(query);
     municipalityMemo.set(key, hits);
     hits.catch(() => municipalityMemo.delete(key));
   }
@@ -152,23 +148,7 @@ export async function placeOf(city: string | null, postcode: string | null, prov
   return found.slice(0, 5);
 }
 
-interface StreetHit {
-  cadastral_code: string;
-  street_id: number;
-  index: number;
-  street_type: string;
-  name: string;
-  distance: number;
-  /** Frazione or district of the street, where the register says. */
-  locality?: string;
-}
 
-interface HouseNumberEntry {
-  n: number;
-  s?: string;
-  p?: string;
-  d?: string;
-}
 
 const LOWER = new Set(['DI', 'DEL', 'DELLA', 'DELLO', 'DEI', 'DEGLI', 'DELLE', 'DE', 'DA', 'DAL', 'DALLA', 'E', 'ED', 'IN', 'SUL', 'SULLA', 'AL', 'ALLA', 'AI', 'AGLI', 'ALLE', 'LA', 'LE', 'IL', 'LO', 'GLI', 'I', 'A']);
 
@@ -199,10 +179,10 @@ export function streetHintId(hit: { cadastral_code: string; street_id: number; i
 export async function searchStreets(street: string, place: Municipality[], province: string | null, limit = 10): Promise<{ hints: Hint[]; offered: Record<string, OfferedStreet> }> {
   const hits: (StreetHit & { m: Municipality | null })[] = [];
   if (place.length > 0) {
-    const lists = await Promise.all(place.map((m) => computeJson<StreetHit[]>('street.search', { cadastral_code: m.cadastral_code, query: street, limit })));
+    const lists = await Promise.all(place.map((m) => core.searchStreets({ cadastral_code: m.cadastral_code, query: street, limit })));
     lists.forEach((list, i) => hits.push(...list.map((h) => ({ ...h, m: place[i] ?? null }))));
   } else if (province && PROVINCE_CODE.test(province.trim())) {
-    const list = await computeJson<StreetHit[]>('street.search', { province: province.trim().toUpperCase(), query: street, limit });
+    const list = await core.searchStreets({ province: province.trim().toUpperCase(), query: street, limit });
     const names = new Map<string, Municipality | null>();
     for (const h of list) {
       if (!names.has(h.cadastral_code)) {
@@ -236,11 +216,6 @@ export async function searchStreets(street: string, place: Municipality[], provi
   return { hints, offered };
 }
 
-interface EngineAnswer {
-  outcome: string[];
-  normalized?: { address?: string };
-  territory?: { cadastral_code?: string; street_id?: string };
-}
 
 /**
  * What the street search misses (a later word of the name: `corso garibaldi` for Corso Giuseppe
@@ -249,14 +224,14 @@ interface EngineAnswer {
  */
 async function resolvedByEngine(street: string, m: Municipality): Promise<StreetHit | undefined> {
   if (street.trim().length < 4) return undefined;
-  const [r] = await computeJson<EngineAnswer[]>('contact.verify', {
+  const [r] = await core.verifyContacts({
     items: [{ address: street, city: m.name, province: m.province, country_code: 'IT' }],
     options: { precision: 3, preserve_original: false, postal_form: false, foreign: 'declared' },
   });
   const id = r?.territory?.street_id;
   const name = r?.normalized?.address;
   if (!r || !id || !name || r.outcome.some((c) => c.startsWith('STREET_') && c !== 'STREET_TYPE_MISSING') || r.territory?.cadastral_code !== m.cadastral_code) return undefined;
-  const exact = await computeJson<StreetHit[]>('street.search', { cadastral_code: m.cadastral_code, query: name, limit: 5 });
+  const exact = await core.searchStreets({ cadastral_code: m.cadastral_code, query: name, limit: 5 });
   const hit = exact.find((h) => String(h.street_id) === id);
   return hit ? { ...hit, distance: 1 } : undefined;
 }
@@ -277,7 +252,7 @@ export function houseNumberKey(typed: string): string {
  * in order, and whether the number as typed exists.
  */
 export async function houseNumbers(street: OfferedStreet, streetId: string, typed: string, limit = 10): Promise<{ hints: Hint[]; exists: boolean; known: number }> {
-  const all = await computeJson<HouseNumberEntry[]>('street.house_numbers', { cadastral_code: street.cadastral_code, index: street.index });
+  const all = await core.streetHouseNumbers({ cadastral_code: street.cadastral_code, index: street.index });
   const key = houseNumberKey(typed);
   const digits = /^\d+/.exec(key)?.[0] ?? '';
   const seen = new Set<string>();
@@ -301,12 +276,12 @@ let attributionCache: string[] | undefined;
 
 /** The register's attribution to show beside the suggestions: ANNCSU, and the municipal source where it gives the numbers. */
 export async function attributionFor(municipalities: string[]): Promise<string> {
-  if (!attributionCache) attributionCache = (await computeJson<{ attributions: string[] }>('register.info', {})).attributions;
+  if (!attributionCache) attributionCache = (await core.registerInfo()).attributions;
   const anncsu = attributionCache.find((a) => /ANNCSU/.test(a) && /onData/.test(a)) ?? attributionCache.find((a) => /ANNCSU/.test(a));
-  const names = new Set(municipalities.map((m) => native.foldText(m)));
+  const names = new Set(municipalities.map((m) => core.native.foldText(m)));
   const local = attributionCache.filter((a) => {
     const m = /^Comune di ([^–(-]+?)\s*[–(-]/.exec(a);
-    return m?.[1] ? names.has(native.foldText(m[1])) : false;
+    return m?.[1] ? names.has(core.native.foldText(m[1])) : false;
   });
   return [anncsu, ...local].filter((a): a is string => !!a).join('; ');
 }

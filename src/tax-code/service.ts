@@ -2,64 +2,13 @@ import { resolveCountry } from '../countries/resolve.js';
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
 import { say, type Language } from '../http/language.js';
 import { reasonOf } from '../http/outcomes.js';
-import { computeJson } from '../native.js';
+import { taxCodes, type BatchInput, type ItemResult as CoreItemResult } from '../native.js';
 import { COMMENT_TEXTS, DATUM_TEXTS, NOTE_TEXTS, VALUE_IT } from './messages.js';
 import './outcomes.js';
 import { taxCodeItem, taxCodeResult, type TaxCodeItem } from './schema.js';
 
-/** One item as the Rust core takes it (`tax_code.batch`). */
-interface NativeItem {
-  action: string;
-  tax_code?: string;
-  last_name?: string;
-  first_name?: string;
-  gender?: string;
-  birth_date?: string;
-  birth_place?: string;
-  birth_place_iso3?: string;
-}
-
-interface PlaceOption {
-  cadastral_code: string;
-  name: string;
-  province?: string | null;
-}
-
-/** One answer of the Rust core: codes and data, no texts. */
-export interface NativeResult {
-  ok: boolean;
-  tax_code?: string;
-  outcome: string[];
-  error?: string;
-  suggestion?: string;
-  homocode?: boolean;
-  decoded?: string;
-  birth_date?: string;
-  age?: number;
-  gender?: string;
-  ambiguous_year?: boolean;
-  place?: string;
-  province?: string;
-  cadastral_code?: string;
-  born_abroad?: boolean;
-  birth_country?: string;
-  iso3?: string;
-  current_name?: string;
-  /** Province today, when the place is named or placed otherwise than on the birth date. */
-  current_province?: string;
-  /** For the comment texts only: full province names and the day the place became a municipality (again). */
-  province_name?: string;
-  current_province_name?: string;
-  since?: string;
-  differences?: string[];
-  options?: PlaceOption[];
-  notes: string[];
-  /** Comment codes on the place of birth then and today (place_not_yet, place_absorbed, place_ceased_before, place_today). */
-  comments: string[];
-}
-
 /** The core's input: a country typed in any language the core does not know reaches it as ISO alpha-3. */
-export function nativeInput(items: TaxCodeItem[], today?: string): { items: NativeItem[]; today?: string } {
+export function nativeInput(items: TaxCodeItem[], today?: string): BatchInput {
   return {
     ...(today ? { today } : {}),
     items: items.map((item) => {
@@ -77,7 +26,7 @@ function provinceLabel(code?: string, name?: string): string | undefined {
 }
 
 /** The place then and today, one sentence per comment code. */
-function commentTexts(r: NativeResult, language: Language): string[] {
+function commentTexts(r: CoreItemResult, language: Language): string[] {
   const values = {
     place: r.place,
     province: provinceLabel(r.province, r.province_name),
@@ -92,7 +41,7 @@ function commentTexts(r: NativeResult, language: Language): string[] {
 }
 
 /** Texts in the request language; `error` and `differences` in Italian for Italian clients. */
-export function present(r: NativeResult, language: Language): ItemResult {
+export function present(r: CoreItemResult, language: Language): ItemResult {
   const italian = language === 'it';
   const otherYear = r.birth_date ? String(Number(r.birth_date.slice(0, 4)) - 100) : undefined;
   const values = { place: r.place, current_name: r.current_name, decoded: r.decoded, other_year: otherYear };
@@ -124,7 +73,7 @@ function failed(): ItemResult {
 
 /** Generates, validates, extracts or compares a batch in one call to the core (libuv pool). */
 export async function processTaxCodes(items: TaxCodeItem[], language: Language, today?: string): Promise<ItemResult[]> {
-  const out = await computeJson<NativeResult[]>('tax_code.batch', nativeInput(items, today));
+  const out = await taxCodes(nativeInput(items, today));
   return out.map((r) => (r ? present(r, language) : failed()));
 }
 

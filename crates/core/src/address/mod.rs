@@ -139,17 +139,23 @@ pub struct Geo {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Territory {
     #[serde(skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub istat_code: String,
     #[serde(skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub cadastral_code: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub street_id: Option<String>,
     /// Other countries (crate::foreign): ISO alpha-2, the register's municipality code and its kind.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub country: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub municipality_code: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub municipality_code_type: Option<&'static str>,
 }
 
@@ -180,14 +186,18 @@ pub struct ContactResult {
     pub normalized: Normalized,
     /// The postal form (upper case, no accents), with `postal_form`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub normalized_postal: Option<Normalized>,
     /// The envelope lines of a foreign address in its country's order, without the country line.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub postal_lines: Vec<String>,
     /// The register's address and city, with `preserve_original` (normalized keeps what was written).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub canonical_address: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub canonical_city: Option<String>,
     pub municipality: Option<String>,
     pub district: Option<String>,
@@ -200,23 +210,30 @@ pub struct ContactResult {
     /// true or null, never false: the register holds no units, so never true today.
     pub sub_address_confirmed: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub care_of: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub foreign_address: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub tax_code: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub tax_code_outcome: Option<Vec<String>>,
     /// With `STREET_AMBIGUOUS` (or `STREET_TYPE_MISSING`): the streets that fit as well.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub candidates: Vec<Candidate>,
     /// With `debug`: how the answer was reached.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub debug: Option<Debug>,
     /// Attribution lines of the data the answer used (the message is written from them).
     pub attribution: Vec<&'static str>,
     /// The foreign national register the record was verified in (for the message; not output).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub verified_in: Option<&'static str>,
 }
 
@@ -227,8 +244,10 @@ pub struct Candidate {
     pub street: String,
     /// The frazione or district the street lies in, where the register says.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub locality: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub street_id: Option<String>,
     pub postcodes: Vec<String>,
 }

@@ -42,6 +42,7 @@ pub struct AddressMerged {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DetailMerged {
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub label: Option<String>,
     pub type_normalized: &'static str,
     pub value: String,
@@ -54,8 +55,10 @@ pub struct Consolidated {
     pub last_name: String,
     pub first_name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub gender: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub tax_code: Option<String>,
     pub addresses: Vec<AddressMerged>,
     pub phones: Vec<DetailMerged>,
@@ -83,6 +86,7 @@ pub struct Single {
     pub index: usize,
     pub outcome: Vec<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub record: Option<Consolidated>,
 }
 

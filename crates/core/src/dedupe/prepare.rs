@@ -40,6 +40,7 @@ pub struct Addr {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct AddressOut {
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub label: Option<String>,
     pub type_normalized: &'static str,
     pub address: String,

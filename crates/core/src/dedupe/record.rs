@@ -55,11 +55,13 @@ fn opt(t: &Option<Text>) -> &str {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 pub struct AddressIn {
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub label: Option<Text>,
     #[serde(default)]
     pub address: Option<Text>,
     /// Some address books keep the number apart.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub house_number: Option<Text>,
     #[serde(default)]
     pub postcode: Option<Text>,

@@ -12,7 +12,7 @@ use crate::normalize::fold;
 
 /// What a register says about itself: the catalogue reads this.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ForeignRegister"))]
 pub struct RegisterInfo {
     /// ISO 3166-1 alpha-2
     pub country: &'static str,

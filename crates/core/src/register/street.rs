@@ -26,10 +26,13 @@ pub struct HouseNumberEntry {
     pub number: u32,
     /// Upper case: `A`, `BIS`, `1` (of `12/1`). Empty when none.
     #[serde(rename = "s", default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub suffix: String,
     #[serde(rename = "p", default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub postcode: String,
     #[serde(rename = "d", default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub district: String,
     #[serde(rename = "y")]
     pub lat: f64,
@@ -574,6 +577,7 @@ pub struct StreetHit {
     pub distance: u32,
     /// The frazione or district of the street, where the register says.
     #[serde(skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub locality: String,
 }
 

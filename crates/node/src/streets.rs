@@ -1,0 +1,78 @@
+//! Streets of the register: autocomplete search, house numbers, samples for evaluations.
+
+use napi::bindgen_prelude::*;
+use napi::Env;
+use napi_derive::napi;
+use recapito_core::register::street::{self, SampleQuery, StreetQuery, StreetRef};
+use recapito_core::{from_json, to_json};
+
+use crate::Door;
+
+fn search(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
+    let query: StreetQuery = from_json(input)?;
+    to_json(&street::query_streets(&crate::open_register()?, &query))
+}
+
+fn numbers(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
+    let street_ref: StreetRef = from_json(input)?;
+    to_json(&street::street_house_numbers(&crate::open_register()?, &street_ref))
+}
+
+fn sample(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
+    let query: SampleQuery = from_json(input)?;
+    to_json(&street::sample_streets(&crate::open_register()?, &query))
+}
+
+/// Prefix and typo-tolerant street search in a municipality or across a province.
+#[napi(
+    ts_args_type = "query: import('./core-types.js').Json<import('./core-types.js').StreetQuery>",
+    ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').StreetHit[]>>"
+)]
+pub fn search_streets(query: Buffer) -> AsyncTask<Door> {
+    Door::spawn(&query, search)
+}
+
+/// `searchStreets` on the calling thread.
+#[napi(
+    ts_args_type = "query: import('./core-types.js').Json<import('./core-types.js').StreetQuery>",
+    ts_return_type = "import('./core-types.js').Json<import('./core-types.js').StreetHit[]>"
+)]
+pub fn search_streets_sync(env: Env, query: Buffer) -> Result<Buffer> {
+    Door::call(&env, &query, search)
+}
+
+/// The house numbers of one street, in order.
+#[napi(
+    ts_args_type = "street: import('./core-types.js').Json<import('./core-types.js').StreetRef>",
+    ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').HouseNumberEntry[]>>"
+)]
+pub fn street_house_numbers(street: Buffer) -> AsyncTask<Door> {
+    Door::spawn(&street, numbers)
+}
+
+/// `streetHouseNumbers` on the calling thread.
+#[napi(
+    ts_args_type = "street: import('./core-types.js').Json<import('./core-types.js').StreetRef>",
+    ts_return_type = "import('./core-types.js').Json<import('./core-types.js').HouseNumberEntry[]>"
+)]
+pub fn street_house_numbers_sync(env: Env, street: Buffer) -> Result<Buffer> {
+    Door::call(&env, &street, numbers)
+}
+
+/// Real addresses drawn deterministically from the register (evaluations).
+#[napi(
+    ts_args_type = "query: import('./core-types.js').Json<import('./core-types.js').SampleQuery>",
+    ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').SampledAddress[]>>"
+)]
+pub fn sample_streets(query: Buffer) -> AsyncTask<Door> {
+    Door::spawn(&query, sample)
+}
+
+/// `sampleStreets` on the calling thread.
+#[napi(
+    ts_args_type = "query: import('./core-types.js').Json<import('./core-types.js').SampleQuery>",
+    ts_return_type = "import('./core-types.js').Json<import('./core-types.js').SampledAddress[]>"
+)]
+pub fn sample_streets_sync(env: Env, query: Buffer) -> Result<Buffer> {
+    Door::call(&env, &query, sample)
+}
