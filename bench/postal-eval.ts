@@ -12,7 +12,7 @@
  */
 import { Bench } from 'tinybench';
 
-import { postalCoverage, renderPostal, sampleStreetsSync, verifyContacts, verifyContactsSync, type ContactResult } from '../src/native.js';
+import { postalCoverage, renderPostal, sampleStreetsSync, verifyContacts, verifyContactsSync, type ContactInput, type ContactResult, type VerifyOptions } from '../src/native.js';
 import { asContact, countryInfo, openCageCases } from '../test/helpers/formats.js';
 import type { Sampled } from './contact-perturb.js';
 import { contactBenchDataDir } from './contact-register.js';
@@ -142,10 +142,10 @@ async function main(): Promise<void> {
     .filter((c) => c.country && c.country !== 'IT' && !registered.has(c.country))
     .map((c) => ({ ...asContact(c), country_code: c.country }));
   const italian = sampleStreetsSync({ count: 2000, seed: 7 }).map((s) => ({ address: `${s.street_type} ${s.name} ${s.number ?? '1'}`, postcode: s.postcode, city: s.city, province: s.province }));
-  const batchOf = (rows: object[]) => Array.from({ length: 500 }, (_, i) => rows[i % rows.length]);
+  const batchOf = (rows: ContactInput[]) => Array.from({ length: 500 }, (_, i) => rows[i % rows.length] as ContactInput);
   const fBatch = batchOf(foreign);
   const iBatch = batchOf(italian);
-  const options = { precision: 3, preserve_original: false, postal_form: false, foreign: 'declared' };
+  const options: VerifyOptions = { precision: 3, preserve_original: false, postal_form: false, foreign: 'declared' };
   const bench = new Bench({ time: 3000 });
   bench.add('foreign, postal form (500 per call)', () => {
     verifyContactsSync({ items: fBatch, options });

@@ -61,7 +61,7 @@ async function main(): Promise<void> {
       };
     });
     const generateItems = persons.map((p) => ({
-      action: 'generate',
+      action: 'generate' as const,
       last_name: p.last_name,
       first_name: p.first_name,
       gender: p.gender,
@@ -73,8 +73,8 @@ async function main(): Promise<void> {
     // Municipalities created by a merger after the birth date have no code for it: validate the generated ones, repeated to a full batch.
     const made = generated.map((g) => g.tax_code).filter((c): c is string => Boolean(c));
     const codes = Array.from({ length: BATCH }, (_, i) => made[i % made.length]!);
-    const validateItems = codes.map((tax_code) => ({ action: 'validate', tax_code }));
-    const extractItems = codes.map((tax_code) => ({ action: 'extract', tax_code }));
+    const validateItems = codes.map((tax_code) => ({ action: 'validate' as const, tax_code }));
+    const extractItems = codes.map((tax_code) => ({ action: 'extract' as const, tax_code }));
     const serviceValidate: TaxCodeItem[] = validateItems.map((i) => taxCodeItem.parse(i));
     const serviceGenerate: TaxCodeItem[] = generateItems.map((i) => taxCodeItem.parse(i));
     const peerPersons = persons.map((p) => ({

@@ -42,7 +42,7 @@ export async function runImport(source: string = defaultSourceDir(), dataDir: st
   writeFileSync(importMarker(dataDir), new Date().toISOString());
   try {
     const summary = await importRegister(src, dataDir);
-    const datasets = [...summary.datasets];
+    const datasets: DatasetReport[] = [...summary.datasets];
     for (const importer of TS_IMPORTERS) {
       const run = await importer.load();
       datasets.push(...(await run(src, dataDir)).datasets);

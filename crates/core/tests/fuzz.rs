@@ -42,7 +42,11 @@ fn door(register: &Register, op: &str, input: &[u8]) -> recapito_core::Result<Ve
         "dedupe.incremental" => to_json(&dedupe::incremental(register, from_json(input)?)?),
         "contact.verify" => {
             let batch: address::ContactBatch = from_json(input)?;
-            to_json(&address::verify_batch(register, &batch.items, &batch.options))
+            to_json(&address::verify_batch(
+                register,
+                &batch.items,
+                &batch.options,
+            ))
         }
         "street.search" => to_json(&street::query_streets(register, &from_json(input)?)),
         "street.house_numbers" => {

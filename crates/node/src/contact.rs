@@ -11,8 +11,12 @@ use crate::Door;
 
 fn verify(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
     let batch: ContactBatch = from_json(input)?;
-    let register = crate::open_register()?;
-    to_json(&address::verify_batch(&register, &batch.items, &batch.options))
+    let register = crate::opened_register()?;
+    to_json(&address::verify_batch(
+        &register,
+        &batch.items,
+        &batch.options,
+    ))
 }
 
 /// Verifies a batch of contacts with one set of options; one answer per item, in order.

@@ -10,12 +10,12 @@ use crate::Door;
 
 fn run(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
     let request: RunInput = from_json(input)?;
-    to_json(&dedupe::run(&crate::open_register()?, request)?)
+    to_json(&dedupe::run(&*crate::opened_register()?, request)?)
 }
 
 fn incremental(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
     let request: IncrementalInput = from_json(input)?;
-    to_json(&dedupe::incremental(&crate::open_register()?, request)?)
+    to_json(&dedupe::incremental(&*crate::opened_register()?, request)?)
 }
 
 /// Groups of duplicates in one list, or matches of a list in a reference.

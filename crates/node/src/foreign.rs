@@ -22,13 +22,17 @@ fn in_service(_: &[u8]) -> recapito_core::Result<Vec<u8>> {
 
 /// What each imported foreign register puts in service: country, register, date, verification
 /// levels, coverage, source, attribution, counts (imports them on first call).
-#[napi(ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').ForeignRegister[]>>")]
+#[napi(
+    ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').ForeignRegister[]>>"
+)]
 pub fn foreign_registers() -> AsyncTask<Door> {
     Door::spawn(&[], in_service)
 }
 
 /// `foreignRegisters` on the calling thread (the countries catalogue).
-#[napi(ts_return_type = "import('./core-types.js').Json<import('./core-types.js').ForeignRegister[]>")]
+#[napi(
+    ts_return_type = "import('./core-types.js').Json<import('./core-types.js').ForeignRegister[]>"
+)]
 pub fn foreign_registers_sync(env: Env) -> Result<Buffer> {
     Door::call(&env, &[], in_service)
 }

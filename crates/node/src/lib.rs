@@ -25,7 +25,7 @@ use recapito_core::ErrorCode;
 static REGISTER: RwLock<Option<Arc<Register>>> = RwLock::new(None);
 
 /// The register opened by `openRegister`, or `data_missing`.
-fn open_register() -> recapito_core::Result<Arc<Register>> {
+fn opened_register() -> recapito_core::Result<Arc<Register>> {
     REGISTER
         .read()
         .unwrap_or_else(|e| e.into_inner())
@@ -66,7 +66,9 @@ impl Failure {
 }
 
 /// A panic in the core becomes an `internal` failure, never an aborted process.
-fn guard<T>(work: impl FnOnce() -> std::result::Result<T, Failure>) -> std::result::Result<T, Failure> {
+fn guard<T>(
+    work: impl FnOnce() -> std::result::Result<T, Failure>,
+) -> std::result::Result<T, Failure> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|panic| {
         let what = panic
             .downcast_ref::<String>()

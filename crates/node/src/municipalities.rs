@@ -10,7 +10,10 @@ use crate::Door;
 
 fn find(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
     let query: MunicipalityQuery = from_json(input)?;
-    to_json(&search::find_municipalities(&crate::open_register()?, &query))
+    to_json(&search::find_municipalities(
+        &*crate::opened_register()?,
+        &query,
+    ))
 }
 
 /// Municipalities by cadastral code, ISTAT code, name or postcode, narrowed by province.

@@ -10,15 +10,17 @@ use crate::Door;
 
 fn render(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
     let batch: RenderBatch = from_json(input)?;
-    to_json(&postal::render_batch(&crate::open_register()?, batch))
+    to_json(&postal::render_batch(&*crate::opened_register()?, batch))
 }
 
 fn coverage(_: &[u8]) -> recapito_core::Result<Vec<u8>> {
-    to_json(&postal::coverage(&crate::open_register()?))
+    to_json(&postal::coverage(&*crate::opened_register()?))
 }
 
 /// The countries whose national register is in service, and the postal format of every country.
-#[napi(ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').Coverage>>")]
+#[napi(
+    ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').Coverage>>"
+)]
 pub fn postal_coverage() -> AsyncTask<Door> {
     Door::spawn(&[], coverage)
 }

@@ -39,11 +39,13 @@ pub fn register_exists(data_dir: String) -> bool {
 }
 
 fn info(_: &[u8]) -> recapito_core::Result<Vec<u8>> {
-    to_json(&search::register_info(&crate::open_register()?))
+    to_json(&search::register_info(&*crate::opened_register()?))
 }
 
 /// What the open register holds: import summary, counts, attributions.
-#[napi(ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').RegisterInfo>>")]
+#[napi(
+    ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').RegisterInfo>>"
+)]
 pub fn register_info() -> AsyncTask<Door> {
     Door::spawn(&[], info)
 }
@@ -78,7 +80,9 @@ impl Task for ImportTask {
 }
 
 /// Builds the register from open data in `source` into `dataDir`; resolves to its summary.
-#[napi(ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').ImportSummary>>")]
+#[napi(
+    ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').ImportSummary>>"
+)]
 pub fn import_register(source: String, data_dir: String) -> AsyncTask<ImportTask> {
     AsyncTask::new(ImportTask { source, data_dir })
 }
@@ -100,4 +104,3 @@ pub fn import_progress() -> ImportProgress {
         total: total as f64,
     }
 }
-

@@ -10,17 +10,20 @@ use crate::Door;
 
 fn search(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
     let query: StreetQuery = from_json(input)?;
-    to_json(&street::query_streets(&crate::open_register()?, &query))
+    to_json(&street::query_streets(&*crate::opened_register()?, &query))
 }
 
 fn numbers(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
     let street_ref: StreetRef = from_json(input)?;
-    to_json(&street::street_house_numbers(&crate::open_register()?, &street_ref))
+    to_json(&street::street_house_numbers(
+        &*crate::opened_register()?,
+        &street_ref,
+    ))
 }
 
 fn sample(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
     let query: SampleQuery = from_json(input)?;
-    to_json(&street::sample_streets(&crate::open_register()?, &query))
+    to_json(&street::sample_streets(&*crate::opened_register()?, &query))
 }
 
 /// Prefix and typo-tolerant street search in a municipality or across a province.

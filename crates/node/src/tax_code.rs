@@ -8,9 +8,9 @@ use recapito_core::{from_json, to_json};
 
 use crate::Door;
 
-fn batch(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
+fn run(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
     let batch: BatchInput = from_json(input)?;
-    to_json(&tax_code::batch(&crate::open_register()?, &batch))
+    to_json(&tax_code::batch(&*crate::opened_register()?, &batch))
 }
 
 /// A batch of tax-code actions; one answer per item, in order.
@@ -19,7 +19,7 @@ fn batch(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
     ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').ItemResult[]>>"
 )]
 pub fn tax_codes(batch: Buffer) -> AsyncTask<Door> {
-    Door::spawn(&batch, batch)
+    Door::spawn(&batch, run)
 }
 
 /// `taxCodes` on the calling thread.
@@ -28,5 +28,5 @@ pub fn tax_codes(batch: Buffer) -> AsyncTask<Door> {
     ts_return_type = "import('./core-types.js').Json<import('./core-types.js').ItemResult[]>"
 )]
 pub fn tax_codes_sync(env: Env, batch: Buffer) -> Result<Buffer> {
-    Door::call(&env, &batch, batch)
+    Door::call(&env, &batch, run)
 }

@@ -843,6 +843,9 @@ mod tests {
         let read = crate::from_json::<RunInput>(br#"{"records": [], "min_level": "sure"}"#);
         assert!(matches!(read, Err(Error::BadInput(_))));
         let italian = crate::from_json::<RunInput>(br#"{"records": [], "foreign": "rileva"}"#);
-        assert!(matches!(italian, Err(Error::BadInput(_))), "Italian values are mapped in TypeScript");
+        assert!(
+            matches!(italian, Err(Error::BadInput(_))),
+            "Italian values are mapped in TypeScript"
+        );
     }
 }
