@@ -1,6 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 
 import test from 'ava';
 
@@ -34,9 +35,9 @@ test('every door has an async form and a Sync twin, and index.d.ts names their g
 
 // Drift check: the declarations in the tree are what the Rust types generate now. It fails when a
 // serde struct changed (a field renamed, added, made optional) and `npm run build:types` was not run.
-test('core-types.d.ts is what the core types generate now', (t) => {
+test('core-types.d.ts is what the core types generate now', async (t) => {
   t.timeout(20 * 60_000);
-  const now = execFileSync('cargo', ['run', '--quiet', '-p', 'recapito-core', '--features', 'ts', '--bin', 'core-types'], {
+  const { stdout: now } = await promisify(execFile)('cargo', ['run', '--quiet', '-p', 'recapito-core', '--features', 'ts', '--bin', 'core-types'], {
     cwd: PROJECT_ROOT,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,

@@ -94,13 +94,8 @@ export function parsedOf(r: ReadQuery): Parsed {
   return { street: r.street || null, house_number: r.house_number, postcode: r.postcode };
 }
 
-/** One municipality as the core answers `municipality.find`. */
-export interface Municipality {
-  cadastral_code: string;
-  name: string;
-  province: string;
-  postcodes: string[];
-}
+/** What suggestions need of a municipality the core found (`findMunicipalities`). */
+export type Municipality = Pick<core.Municipality, 'cadastral_code' | 'name' | 'province' | 'postcodes'>;
 
 /**
  * Municipality lookups of this process: a typing session names the same city on every keystroke and the
