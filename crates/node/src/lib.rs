@@ -5,15 +5,15 @@
 //! into `core-types.d.ts`); failures carry a stable `code` (`recapito_core::ErrorCode`).
 #![deny(clippy::all)]
 
-mod contact;
-mod dedupe;
-mod foreign;
-mod municipalities;
-mod postal;
-mod register;
-mod streets;
-mod tax_code;
-mod text;
+pub mod contact;
+pub mod dedupe;
+pub mod foreign;
+pub mod municipalities;
+pub mod postal;
+pub mod register;
+pub mod streets;
+pub mod tax_code;
+pub mod text;
 
 use std::sync::{Arc, RwLock};
 
