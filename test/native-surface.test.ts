@@ -24,7 +24,7 @@ test('every door has an async form and a Sync twin, and index.d.ts names their g
   const generated = readFileSync(path.join(PROJECT_ROOT, 'core-types.d.ts'), 'utf8');
   const doors = ['verifyContacts', 'verifyForeign', 'searchStreets', 'streetHouseNumbers', 'sampleStreets', 'findMunicipalities', 'registerInfo', 'taxCodes', 'dedupe', 'dedupeIncremental', 'postalCoverage', 'renderPostal', 'foreignRegisters'];
   for (const door of doors) {
-    t.regex(dts, new RegExp(`export declare function ${door}\\([^)]*\\): Promise<`), door);
+    t.regex(dts, new RegExp(`export declare function ${door}\\(.*\\): Promise<`), door);
     t.regex(dts, new RegExp(`export declare function ${door}Sync\\(`), `${door}Sync`);
   }
   const named = new Set([...dts.matchAll(/core-types\.js'\)\.(\w+)/g)].map((m) => m[1]));
