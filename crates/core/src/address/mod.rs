@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::normalize::fold;
-use crate::register::import::comuni::title_case;
+use crate::register::import::it::comuni::title_case;
 use crate::register::street::{CityStreets, Street};
 use crate::register::{Municipality, Register};
 use outcome::{Change, Outcome};
@@ -569,11 +569,11 @@ fn candidate(s: &Street) -> Candidate {
 }
 
 const ISTAT_ATTRIBUTION: &str = "Fonte: ISTAT – Elenco comuni italiani (novembre 2023), CC BY 4.0";
-const STREET_ATTRIBUTION: &str = crate::register::import::anncsu_street_names::ATTRIBUTION;
-const INDIR_ATTRIBUTION: &str = crate::register::import::anncsu::ATTRIBUTION;
+const STREET_ATTRIBUTION: &str = crate::register::import::it::anncsu_street_names::ATTRIBUTION;
+const INDIR_ATTRIBUTION: &str = crate::register::import::it::anncsu::ATTRIBUTION;
 
 fn municipal_attribution(cadastral: &str) -> Option<&'static str> {
-    use crate::register::import::{alessandria, bologna, milano};
+    use crate::register::import::it::{alessandria, bologna, milano};
     match cadastral {
         "A182" => Some(alessandria::ATTRIBUTION),
         "A944" => Some(bologna::ATTRIBUTION),

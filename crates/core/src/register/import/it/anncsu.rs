@@ -5,10 +5,10 @@
 
 use std::io::Read;
 
-use super::streets::StreetBuilder;
-use super::{ImportContext, PROGRESS};
 use crate::address::street_type;
 use crate::normalize::fold;
+use crate::register::import::street_builder::StreetBuilder;
+use crate::register::import::{ImportContext, PROGRESS};
 use crate::register::street::{HouseNumberEntry, Street};
 use crate::Result;
 
@@ -50,7 +50,7 @@ pub fn import(ctx: &mut ImportContext, builder: &mut StreetBuilder) -> Result<()
             }
         } else if name.ends_with(".csv") || name.ends_with(".csv.gz") {
             let mut text = Vec::new();
-            super::open_text(&path)?.read_to_end(&mut text)?;
+            crate::register::import::open_text(&path)?.read_to_end(&mut text)?;
             let rows = read(&text, builder)?;
             ctx.record("anncsu_extract", &path, rows, ATTRIBUTION);
         }

@@ -6,8 +6,8 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{csv_reader, open_text, ImportContext, PROGRESS};
 use crate::normalize::fold;
+use crate::register::import::{csv_reader, open_text, ImportContext, PROGRESS};
 use crate::register::municipality::{Municipality, MunicipalityPeriod, MunicipalityRecord};
 use crate::Result;
 

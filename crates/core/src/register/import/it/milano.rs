@@ -6,9 +6,9 @@ use std::collections::HashMap;
 
 use serde::Deserialize;
 
-use super::streets::StreetBuilder;
-use super::{csv_reader, open_text, ImportContext, PROGRESS};
 use crate::normalize::fold;
+use crate::register::import::street_builder::StreetBuilder;
+use crate::register::import::{csv_reader, open_text, ImportContext, PROGRESS};
 use crate::register::street::HouseNumberEntry;
 use crate::Result;
 
