@@ -1,0 +1,59 @@
+//! What differs from country to country in how addresses are written, behind one trait: the
+//! matcher (parse, keys, resolve, `verify`'s steps) is country-neutral and asks a country's rules
+//! for its street types, abbreviations, titles, particles, ordinals and capitalisation. A new
+//! country adds a module here and a line in `for_country`, not branches in `verify`.
+//!
+//! Italy is the only country with a street register in the matcher today, so the key functions
+//! (`address::key`) and the parser read Italy's rules through `italy()`; a second country passes
+//! its rules where they call `italy()`.
+
+pub mod it;
+
+use std::borrow::Cow;
+
+/// One country's address rules. Words are given folded (`normalize::fold`: capitals, no accents).
+pub trait CountryRules: Sync {
+    /// ISO 3166-1 alpha-2 code.
+    fn country(&self) -> &'static str;
+    /// The street type a written word or abbreviation stands for (`V.LE` → `VIALE`).
+    fn street_type(&self, written: &str) -> Option<&'static str>;
+    /// Whether a full street type names a place rather than a street (`LOCALITA`, `FRAZIONE`).
+    fn is_locality_type(&self, full: &str) -> bool;
+    /// Two words folding split at a dot that stand for one form (`F.LLI` → `FRATELLI`).
+    fn joined_abbreviation(
+        &self,
+        word: &str,
+        next: &str,
+        more_after: bool,
+    ) -> Option<&'static [&'static str]>;
+    /// One form for a word written several ways: saints, titles, ordinals, numbers in words.
+    fn canonical_word(
+        &self,
+        word: &str,
+        next_is_month: bool,
+        last_of_many: bool,
+    ) -> Option<Cow<'static, str>>;
+    /// Month names (`XX SETTEMBRE`: a date, so `I MAGGIO` is the first of May).
+    fn is_month(&self, word: &str) -> bool;
+    /// Titles and words that precede a name and that people leave out (`GENERALE`, `SAN`).
+    fn is_title(&self, word: &str) -> bool;
+    /// Articles and prepositions people drop or add (`Via della Chiesa` / `Via Chiesa`).
+    fn is_particle(&self, word: &str) -> bool;
+    /// A name written in capitals in the form people read (the register's own spelling rules).
+    fn title_case(&self, upper: &str) -> String;
+    /// A street's type and name in the form people read.
+    fn display_name(&self, upper: &str) -> String;
+}
+
+/// The rules of a country (ISO alpha-2), when the matcher has them.
+pub fn for_country(code: &str) -> Option<&'static dyn CountryRules> {
+    match code {
+        "IT" => Some(&it::ITALY),
+        _ => None,
+    }
+}
+
+/// Italy's rules: the register's streets are Italian.
+pub fn italy() -> &'static dyn CountryRules {
+    &it::ITALY
+}
