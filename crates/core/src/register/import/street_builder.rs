@@ -167,6 +167,12 @@ impl CityBuild {
         (hits.len() == 1).then(|| hits[0])
     }
 
+    /// The source lists every house number of the municipality: a number it lacks does not exist.
+    pub fn numbers_complete_from(&mut self, source: &str) {
+        self.complete_numbers = true;
+        self.numbers_source = source.to_string();
+    }
+
     pub fn add_number(&mut self, street: usize, entry: HouseNumberEntry) {
         self.streets[street].numbers.push(entry);
     }

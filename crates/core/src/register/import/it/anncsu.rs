@@ -5,7 +5,7 @@
 
 use std::io::Read;
 
-use crate::address::street_type;
+use crate::address::rules::it::street_type;
 use crate::normalize::fold;
 use crate::register::import::street_builder::StreetBuilder;
 use crate::register::import::{ImportContext, PROGRESS};
@@ -156,8 +156,7 @@ fn read(text: &[u8], builder: &mut StreetBuilder) -> Result<u64> {
     // an INDIR file lists every access of the municipalities it covers
     for c in complete {
         let city = builder.city(&c);
-        city.complete_numbers = true;
-        city.numbers_source = "anncsu".into();
+        city.numbers_complete_from("anncsu");
     }
     Ok(rows)
 }

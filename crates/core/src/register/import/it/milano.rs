@@ -154,8 +154,7 @@ pub fn import(ctx: &mut ImportContext, builder: &mut StreetBuilder) -> Result<()
         rows += 1;
         PROGRESS.advance(1);
     }
-    city.complete_numbers = true;
-    city.numbers_source = "municipal".into();
+    city.numbers_complete_from("municipal");
     ctx.record("house_numbers_milano", &civici, rows, ATTRIBUTION);
     Ok(())
 }
