@@ -43,6 +43,16 @@ pub trait CountryRules: Sync {
     fn title_case(&self, upper: &str) -> String;
     /// A street's type and name in the form people read.
     fn display_name(&self, upper: &str) -> String;
+    /// The kind of sub-address a keyword introduces (`SCALA` → `staircase`, `INT` → `unit`).
+    fn sub_address_kind(&self, word: &str) -> Option<&'static str>;
+    /// Words written after a house number as its suffix (`BIS`).
+    fn is_number_suffix_word(&self, word: &str) -> bool;
+    /// A house number written as "no number" (`SNC`), its words joined.
+    fn means_no_number(&self, joined: &str) -> bool;
+    /// Words that announce the house number (`NR`, `CIVICO`).
+    fn is_number_marker(&self, word: &str) -> bool;
+    /// Words that make a street name another place when left out (`PORTA`, `MONTE`).
+    fn names_a_place(&self, word: &str) -> bool;
 }
 
 /// The rules of a country (ISO alpha-2), when the matcher has them.

@@ -62,6 +62,164 @@ impl CountryRules for Italy {
     fn display_name(&self, upper: &str) -> String {
         display_name(upper)
     }
+
+    fn sub_address_kind(&self, word: &str) -> Option<&'static str> {
+        sub_address_kind(word)
+    }
+
+    fn is_number_suffix_word(&self, word: &str) -> bool {
+        is_number_suffix_word(word)
+    }
+
+    fn means_no_number(&self, joined: &str) -> bool {
+        means_no_number(joined)
+    }
+
+    fn is_number_marker(&self, word: &str) -> bool {
+        is_number_marker(word)
+    }
+
+    fn names_a_place(&self, word: &str) -> bool {
+        names_a_place(word)
+    }
+}
+
+/// Words written after a house number as its suffix: `12 bis`, `3 ter`.
+pub fn is_number_suffix_word(w: &str) -> bool {
+    matches!(w, "BIS" | "TER" | "QUATER" | "QUINQUIES")
+}
+
+/// A house number written as "no number" (`SNC`, `senza numero civico`), compact.
+pub fn means_no_number(joined: &str) -> bool {
+    matches!(joined, "SNC" | "SN" | "SENZANUMERO" | "SENZANUMEROCIVICO")
+}
+
+/// Words that announce the house number: `n.`, `nr`, `civico`.
+pub fn is_number_marker(w: &str) -> bool {
+    matches!(w, "N" | "NR" | "NUM" | "NUMERO" | "CIV" | "CIVICO" | "NO")
+}
+
+/// Sub-address keywords (folded, compact) and the spec's type of sub-address.
+pub fn sub_address_kind(compact: &str) -> Option<&'static str> {
+    Some(match compact {
+        "SCALA" | "SC" | "SCAL" => "staircase",
+        "PIANO" | "PT" | "PIAN" => "floor",
+        "INTERNO" | "INT" | "INTERNI" | "APPARTAMENTO" | "APP" | "APT" => "unit",
+        "P" => "floor",
+        "LOTTO" | "LOTT" | "LT" => "block",
+        "ISOLATO" | "IS" | "ISOL" => "block_number",
+        "PALAZZINA" | "PAL" | "PALAZZ" | "EDIFICIO" | "ED" | "EDIF" | "FABBRICATO" | "FABB" => {
+            "building"
+        }
+        "TORRE" => "building",
+        _ => return None,
+    })
+}
+
+/// Words that make a street name another place when left out: `Via Garibaldi` is not
+/// `Via Porta Garibaldi`, `Via Margherita` not `Via Santa Margherita`.
+pub fn names_a_place(w: &str) -> bool {
+    matches!(
+        w,
+        "PORTA"
+            | "PONTE"
+            | "MONTE"
+            | "MONTI"
+            | "VAL"
+            | "VALLE"
+            | "BORGO"
+            | "CA"
+            | "CASA"
+            | "CASE"
+            | "CASCINA"
+            | "CASCINE"
+            | "SAN"
+            | "SANTA"
+            | "SANTO"
+            | "SANTI"
+            | "SS"
+            | "S"
+            | "CADUTI"
+            | "VITTIME"
+            | "MARTIRI"
+            | "CORTE"
+            | "STRADA"
+            | "VIA"
+            | "VICOLO"
+            | "VICO"
+            | "PIAZZA"
+            | "LARGO"
+            | "TRAVERSA"
+            | "ISOLA"
+            | "LAGO"
+            | "FIUME"
+            | "TORRE"
+            | "CASTELLO"
+            | "PORTO"
+            | "RIVA"
+            | "COSTA"
+            | "COLLE"
+            | "PIAN"
+            | "PIANO"
+            | "PRATO"
+            | "VIGNA"
+            | "ORTI"
+            | "ORTO"
+            | "BOSCO"
+            | "FONTANA"
+            | "FONTE"
+            | "MULINO"
+            | "MOLINO"
+            | "CHIESA"
+            | "MADONNA"
+            | "SACRO"
+            | "NUOVA"
+            | "NUOVO"
+            | "VECCHIA"
+            | "VECCHIO"
+            | "ALTA"
+            | "ALTO"
+            | "BASSA"
+            | "BASSO"
+            | "GRANDE"
+            | "PICCOLA"
+            | "PICCOLO"
+            | "SOTTO"
+            | "SOPRA"
+            | "PRIMA"
+            | "PRIMO"
+            | "SECONDA"
+            | "SECONDO"
+            | "TERZA"
+            | "TERZO"
+            | "VILLA"
+            | "VILLAGGIO"
+            | "PARCO"
+            | "GIARDINI"
+            | "GIARDINO"
+            | "CAMPO"
+            | "CAMPI"
+            | "POGGIO"
+            | "SERRA"
+            | "PIAGGIA"
+            | "RIO"
+            | "CANALE"
+            | "STAZIONE"
+            | "CIRCONVALLAZIONE"
+            | "LUNGO"
+            | "FONDO"
+            | "CIMA"
+            | "CAPO"
+            | "PUNTA"
+            | "CROCE"
+            | "VIALE"
+            | "CORSO"
+            | "CONTRADA"
+            | "LOCALITA"
+            | "FRAZIONE"
+            | "REGIONE"
+            | "ZONA"
+    )
 }
 
 /// Two-word abbreviations that folding split at the dot: `F.LLI`, `N.S.` (before a name), `SS.MA`.
