@@ -67,3 +67,38 @@ pub fn for_country(code: &str) -> Option<&'static dyn CountryRules> {
 pub fn italy() -> &'static dyn CountryRules {
     &it::ITALY
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn italy_is_the_one_country_with_rules_and_answers_for_its_words() {
+        let it = for_country("IT").expect("Italy has rules");
+        assert_eq!(it.country(), "IT");
+        assert!(for_country("FR").is_none());
+        assert_eq!(it.street_type("VLE"), Some("VIALE"));
+        assert!(it.is_locality_type("FRAZIONE"));
+        assert!(!it.is_locality_type("VIA"));
+        assert_eq!(
+            it.canonical_word("VENTITRE", false, false).as_deref(),
+            Some("23")
+        );
+        assert_eq!(it.canonical_word("I", true, false).as_deref(), Some("1"));
+        assert_eq!(it.canonical_word("GARIBALDI", false, false), None);
+        assert_eq!(
+            it.joined_abbreviation("F", "LLI", false),
+            Some(&["FRATELLI"][..])
+        );
+        assert!(it.is_particle("DELLA") && !it.is_particle("ROMA"));
+        assert!(it.is_title("GENERALE") && it.is_month("SETTEMBRE"));
+        assert_eq!(it.sub_address_kind("INT"), Some("unit"));
+        assert!(it.means_no_number("SNC") && it.is_number_marker("CIVICO"));
+        assert!(it.names_a_place("PORTA"));
+        assert_eq!(it.title_case("CANTU'"), "Cantù");
+        assert_eq!(
+            it.display_name("VIA DELL'INDIPENDENZA"),
+            "Via dell'Indipendenza"
+        );
+    }
+}
