@@ -19,6 +19,9 @@ use recapito_core::dedupe::record::DedupeRecord;
 use recapito_core::register::{search, street, Register};
 use recapito_core::{address, dedupe, from_json, tax_code, to_json};
 
+#[path = "../src/test_register.rs"]
+mod test_register;
+
 /// The doors of the Node binding, by the name the tests give them.
 const OPS: &[&str] = &[
     "register.info",
@@ -71,25 +74,7 @@ fn register() -> Option<&'static Register> {
                     return Some(register);
                 }
             }
-            let source = root.join("../shared/data");
-            if !source.join("it/comuni").exists() {
-                eprintln!("skipping: {} is absent", source.display());
-                return None;
-            }
-            let dir = std::env::temp_dir().join(format!("recapito-fuzz-{}", std::process::id()));
-            let subset = dir.join("source");
-            std::fs::create_dir_all(subset.join("it")).expect("temp dir");
-            for folder in ["comuni", "esteri"] {
-                let link = subset.join("it").join(folder);
-                if !link.exists() {
-                    std::os::unix::fs::symlink(source.join("it").join(folder), &link)
-                        .expect("symlink");
-                }
-            }
-            recapito_core::register::import::run(&subset, &dir).expect("import");
-            let register = Register::open(&dir).expect("open");
-            let _ = std::fs::remove_dir_all(&dir);
-            Some(register)
+            test_register::import(Some(&test_register::MUNICIPALITIES))
         })
         .as_ref()
 }

@@ -2,11 +2,24 @@
 //! functions, so two spellings of one street meet on the same key: `S. Giovanni` and
 //! `San Giovanni`, `XX Settembre` and `Venti Settembre`, `Gen. Cantore` and `Generale Cantore`.
 
+use std::borrow::Cow;
+
+use super::rules::{italy, CountryRules};
 use crate::normalize::fold;
+
+/// Titles and particles as Italy's rules know them (see `rules`).
+pub fn is_title(w: &str) -> bool {
+    italy().is_title(w)
+}
+
+pub fn is_particle(w: &str) -> bool {
+    italy().is_particle(w)
+}
 
 /// Canonical tokens of a street text (type included or not): folded, abbreviations of saints,
 /// titles and numbers written out one way. Particles are kept (see `loose_tokens`).
 pub fn canonical_tokens(text: &str) -> Vec<String> {
+    let rules = italy();
     let folded = fold(text);
     let words: Vec<&str> = folded.split(' ').filter(|w| !w.is_empty()).collect();
     let mut out: Vec<String> = Vec::with_capacity(words.len());
@@ -15,81 +28,30 @@ pub fn canonical_tokens(text: &str) -> Vec<String> {
         let w = words[i];
         let next = words.get(i + 1).copied();
         // two-token abbreviations that folding split at the dot: F.LLI, N.S., SS.MA
-        match (w, next) {
-            ("F", Some("LLI")) => {
-                out.push("FRATELLI".into());
-                i += 2;
-                continue;
-            }
-            ("N", Some("S")) if words.len() > i + 2 => {
-                out.push("NOSTRA".into());
-                out.push("SIGNORA".into());
-                i += 2;
-                continue;
-            }
-            ("SS", Some("MA" | "MO")) => {
-                out.push("SS".into());
-                i += 2;
-                continue;
-            }
-            _ => {}
+        if let Some(joined) =
+            next.and_then(|n| rules.joined_abbreviation(w, n, words.len() > i + 2))
+        {
+            out.extend(joined.iter().map(|s| s.to_string()));
+            i += 2;
+            continue;
         }
-        let next_is_month = next.is_some_and(is_month);
+        let next_is_month = next.is_some_and(|n| rules.is_month(n));
         let last_of_many = next.is_none() && i >= 1;
-        out.push(canonical_word(w, next_is_month, last_of_many).to_string());
+        out.push(canonical_word(rules, w, next_is_month, last_of_many).to_string());
         i += 1;
     }
     out
 }
 
-fn canonical_word(w: &str, next_is_month: bool, last_of_many: bool) -> std::borrow::Cow<'_, str> {
-    use std::borrow::Cow;
-    let mapped: Option<&'static str> = match w {
-        "S" | "SAN" | "SANTO" | "SANTA" | "SANT" | "STO" | "STA" => Some("SAN"),
-        "SS" | "SANTI" | "SANTISSIMO" | "SANTISSIMA" | "SSMA" | "SSMO" => Some("SS"),
-        "GEN" | "GENER" => Some("GENERALE"),
-        "DOTT" | "DOTTORE" | "DR" => Some("DOTTOR"),
-        "PROF" | "PROFESSORE" => Some("PROFESSOR"),
-        "AVV" => Some("AVVOCATO"),
-        "ING" => Some("INGEGNERE"),
-        "ON" | "ONOR" => Some("ONOREVOLE"),
-        "CAV" => Some("CAVALIERE"),
-        "COMM" => Some("COMMENDATORE"),
-        "CARD" => Some("CARDINALE"),
-        "MONS" | "MONSIGNORE" => Some("MONSIGNOR"),
-        "SEN" => Some("SENATORE"),
-        "PRES" => Some("PRESIDENTE"),
-        "COL" => Some("COLONNELLO"),
-        "TEN" => Some("TENENTE"),
-        "MAGG" => Some("MAGGIORE"),
-        "AMM" => Some("AMMIRAGLIO"),
-        "SERG" => Some("SERGENTE"),
-        "GEOM" => Some("GEOMETRA"),
-        "RAG" => Some("RAGIONIERE"),
-        "ARCIV" => Some("ARCIVESCOVO"),
-        "FRATELLI" | "FLLI" => Some("FRATELLI"),
-        "MADONNA" => Some("MADONNA"),
-        "PRIMO" | "PRIMA" => Some("1"),
-        "I" if next_is_month || last_of_many => Some("1"),
-        "SECONDO" | "SECONDA" => Some("2"),
-        "TERZO" | "TERZA" => Some("3"),
-        "QUARTO" | "QUARTA" => Some("4"),
-        "QUINTO" | "QUINTA" => Some("5"),
-        "SESTO" | "SESTA" => Some("6"),
-        "SETTIMO" | "SETTIMA" => Some("7"),
-        "OTTAVO" | "OTTAVA" => Some("8"),
-        "NONO" | "NONA" => Some("9"),
-        "DECIMO" | "DECIMA" => Some("10"),
-        "UNDICESIMO" => Some("11"),
-        "DODICESIMO" => Some("12"),
-        "TREDICESIMO" => Some("13"),
-        _ => None,
-    };
-    if let Some(m) = mapped {
-        return Cow::Borrowed(m);
-    }
-    if let Some(n) = number_word(w) {
-        return Cow::Owned(n.to_string());
+/// The country's form of a word, else its Roman numeral's value (`XX` → `20`).
+fn canonical_word<'w>(
+    rules: &dyn CountryRules,
+    w: &'w str,
+    next_is_month: bool,
+    last_of_many: bool,
+) -> Cow<'w, str> {
+    if let Some(c) = rules.canonical_word(w, next_is_month, last_of_many) {
+        return c;
     }
     if w.len() >= 2 || next_is_month {
         if let Some(n) = roman(w) {
@@ -99,165 +61,10 @@ fn canonical_word(w: &str, next_is_month: bool, last_of_many: bool) -> std::borr
     Cow::Borrowed(w)
 }
 
-fn is_month(w: &str) -> bool {
-    matches!(
-        w,
-        "GENNAIO"
-            | "FEBBRAIO"
-            | "MARZO"
-            | "APRILE"
-            | "MAGGIO"
-            | "GIUGNO"
-            | "LUGLIO"
-            | "AGOSTO"
-            | "SETTEMBRE"
-            | "OTTOBRE"
-            | "NOVEMBRE"
-            | "DICEMBRE"
-    )
-}
-
-fn number_word(w: &str) -> Option<u32> {
-    const UNITS: &[&str] = &[
-        "ZERO",
-        "UNO",
-        "DUE",
-        "TRE",
-        "QUATTRO",
-        "CINQUE",
-        "SEI",
-        "SETTE",
-        "OTTO",
-        "NOVE",
-        "DIECI",
-        "UNDICI",
-        "DODICI",
-        "TREDICI",
-        "QUATTORDICI",
-        "QUINDICI",
-        "SEDICI",
-        "DICIASSETTE",
-        "DICIOTTO",
-        "DICIANNOVE",
-        "VENTI",
-    ];
-    if let Some(i) = UNITS.iter().position(|u| *u == w) {
-        return Some(i as u32);
-    }
-    let tens: &[(&str, u32)] = &[
-        ("VENT", 20),
-        ("TRENT", 30),
-        ("QUARANT", 40),
-        ("CINQUANT", 50),
-    ];
-    for (stem, base) in tens {
-        if let Some(rest) = w.strip_prefix(stem) {
-            if rest == "A" || (rest.is_empty() && *base == 20) {
-                return Some(*base);
-            }
-            let rest = rest.strip_prefix('A').unwrap_or(rest);
-            let unit = match rest {
-                "I" if *base == 20 => return Some(20),
-                "UNO" | "UN" => 1,
-                "DUE" => 2,
-                "TRE" => 3,
-                "QUATTRO" => 4,
-                "CINQUE" => 5,
-                "SEI" => 6,
-                "SETTE" => 7,
-                "OTTO" => 8,
-                "NOVE" => 9,
-                _ => continue,
-            };
-            return Some(base + unit);
-        }
-    }
-    None
-}
-
 /// Whether a word is a Roman numeral of two letters or more (`II`, `XXIII`): kept in capitals.
 pub fn is_roman(word: &str) -> bool {
     let up = word.to_uppercase();
     up.len() >= 2 && roman(&up).is_some()
-}
-
-/// Titles and words that precede a name in street names: left out when people write them.
-pub fn is_title(w: &str) -> bool {
-    matches!(
-        w,
-        "GENERALE"
-            | "DOTTOR"
-            | "PROFESSOR"
-            | "AVVOCATO"
-            | "INGEGNERE"
-            | "ONOREVOLE"
-            | "CAVALIERE"
-            | "COMMENDATORE"
-            | "CARDINALE"
-            | "MONSIGNOR"
-            | "SENATORE"
-            | "PRESIDENTE"
-            | "COLONNELLO"
-            | "TENENTE"
-            | "MAGGIORE"
-            | "AMMIRAGLIO"
-            | "SERGENTE"
-            | "GEOMETRA"
-            | "RAGIONIERE"
-            | "ARCIVESCOVO"
-            | "VESCOVO"
-            | "SAN"
-            | "SS"
-            | "PAPA"
-            | "DON"
-            | "PADRE"
-            | "BEATO"
-            | "BEATA"
-            | "CAPITANO"
-            | "MARESCIALLO"
-            | "CAPORALE"
-            | "MAESTRO"
-            | "CONTE"
-            | "MARCHESE"
-            | "DUCA"
-            | "PRINCIPE"
-            | "RE"
-            | "REGINA"
-            | "SUOR"
-            | "FRA"
-            | "MADRE"
-            | "FRATELLI"
-            | "POETA"
-            | "PITTORE"
-            | "MEDICO"
-            | "NOTAIO"
-            | "PROF"
-            | "DOTT"
-            | "ING"
-            | "AVV"
-            | "GEN"
-            | "CAV"
-            | "EROE"
-            | "EROI"
-            | "MARTIRE"
-            | "MARTIRI"
-            | "CADUTI"
-            | "PARTIGIANO"
-            | "CARABINIERE"
-            | "BRIGADIERE"
-            | "APPUNTATO"
-            | "AGENTE"
-            | "VIGILE"
-            | "SINDACO"
-            | "PIO"
-            | "ABATE"
-            | "CANONICO"
-            | "ARCIPRETE"
-            | "PARROCO"
-            | "SACERDOTE"
-            | "MISSIONARIO"
-            | "MADONNA"
-    )
 }
 
 /// Strict Roman numerals made of I, V, X, L up to 89 (`XX`, `XXIV`, `IV`).
@@ -305,47 +112,6 @@ fn to_roman(mut n: u32) -> String {
     s
 }
 
-/// Articles and prepositions people drop or add: `Via della Chiesa` / `Via Chiesa`.
-pub fn is_particle(w: &str) -> bool {
-    matches!(
-        w,
-        "DI" | "DE"
-            | "DEL"
-            | "DELLO"
-            | "DELLA"
-            | "DEI"
-            | "DEGLI"
-            | "DELLE"
-            | "D"
-            | "DELL"
-            | "DA"
-            | "DAL"
-            | "DALLA"
-            | "DALLE"
-            | "E"
-            | "ED"
-            | "A"
-            | "AL"
-            | "ALLA"
-            | "ALLE"
-            | "AI"
-            | "AGLI"
-            | "ALL"
-            | "IN"
-            | "LA"
-            | "IL"
-            | "LO"
-            | "LE"
-            | "GLI"
-            | "L"
-            | "SU"
-            | "SUL"
-            | "SULLA"
-            | "NEL"
-            | "NELLA"
-    )
-}
-
 /// The key for an exact match: every canonical token, type included, no spaces.
 pub fn full_key(text: &str) -> String {
     canonical_tokens(text).concat()
@@ -376,7 +142,7 @@ pub fn sorted_key(name: &str) -> String {
 
 /// The comparison form dedupe uses: canonical type and name, then the house number.
 pub fn address_key(street_type: &str, name: &str, house_number: &str) -> String {
-    let street_type = super::street_type::expand(street_type).unwrap_or(street_type);
+    let street_type = italy().street_type(street_type).unwrap_or(street_type);
     let mut tokens = canonical_tokens(&format!("{street_type} {name}"));
     let number = fold(house_number).replace(' ', "");
     if !number.is_empty() {

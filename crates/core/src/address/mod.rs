@@ -7,14 +7,17 @@ pub mod outcome;
 pub mod parse;
 pub mod repair;
 pub mod resolve;
-pub mod street_type;
+pub mod rules;
+
+/// Italy's street types, where the importers and the other matchers have always found them.
+pub use rules::it::street_type;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::normalize::fold;
-use crate::register::import::comuni::title_case;
-use crate::register::street::{CityStreets, Street};
+use crate::register::municipality::MunicipalityRecord;
+use crate::register::street::{CityStreets, HouseNumberEntry, Street};
 use crate::register::{Municipality, Register};
 use outcome::{Change, Outcome};
 use parse::{NumberStatus, ParsedAddress, SubAddress};
@@ -283,6 +286,9 @@ fn text(s: &Option<String>) -> &str {
     s.as_deref().map(str::trim).unwrap_or("")
 }
 
+/// One contact against the register, in named steps: repair the fields → parse the line → send
+/// abroad what is foreign → locate the municipality → match the street → check the house number →
+/// check the postcode → present the answer.
 pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions) -> ContactResult {
     // ok is false only for INCOMPLETE_DATA (the spec's one case); everything else is an answer
     let mut r = ContactResult {
@@ -291,16 +297,92 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
     };
     let mut out = Outcome::default();
     let precision = options.precision.clamp(1, 5);
-    // fields repaired first: postcode and province out of the city field, the city out of the
-    // end of the address line
-    let fixed = repair::repair(
+    let fixed = repair_fields(register, input);
+    let parsed = parse_line(&fixed.address);
+    r.sub_address = parsed.sub_address.clone();
+    r.care_of = parsed.care_of.clone();
+    r.address_key = input_key(&parsed);
+    tax_code(register, input, &mut r);
+    if let Some(foreign) = stated_abroad(register, input, options, &parsed) {
+        return answer_abroad(register, r, input, options, foreign);
+    }
+
+    let written = Written::of(&fixed, &parsed);
+    r.normalized = written.normalized();
+    if written.address.is_empty() && written.city.is_empty() && written.postcode.is_empty() {
+        return stop(r, out, "INCOMPLETE_DATA");
+    }
+    let first_name = |w: &str| register.names.known_gender(w).is_some();
+    let detect = options.foreign == Foreign::Detect;
+    let (record, m, how) =
+        match locate_municipality(register, &written, &parsed, precision, &first_name, detect) {
+            Located::Found(record, m, how) => (record, m, how),
+            Located::Stop(condition) => return stop(r, out, condition),
+            Located::Abroad(country) => {
+                return foreign_result(register, r, input, options, country)
+            }
+        };
+    present_municipality(&mut r, &mut out, record, m, how, &written.province);
+
+    let streets = register.streets.city(&record.cadastral_code);
+    let street = match_street(
+        &mut r,
+        &mut out,
+        streets.as_deref(),
+        &parsed,
+        &written,
+        precision,
+        &first_name,
+    );
+    let found = street.as_ref().and_then(|s| s.found);
+    let (number_entry, geo) = match (streets.as_deref(), found) {
+        (Some(city), Some((s, _))) => {
+            check_house_number(&mut r, &mut out, city, &record.cadastral_code, s, &parsed)
+        }
+        _ => (None, None),
+    };
+    present_street_line(&mut r, &mut out, found, &parsed, &written, options);
+    let (postcode, check) = check_postcode(
+        m,
+        streets.as_deref(),
+        found.map(|(s, _)| s),
+        &parsed,
+        number_entry,
+        &written.postcode,
+        holder_source(&streets),
+        &mut out,
+    );
+    r.normalized.postcode = postcode;
+    r.postcode_check = Some(check);
+    present_city(&mut r, m, &written.city, options);
+    r.geo = geo.or_else(|| street_or_centre_point(found.map(|(s, _)| s), m, &streets));
+    let step = street.map(|s| s.step).unwrap_or_default();
+    present(
+        r,
+        out,
+        options,
+        &fixed,
+        how,
+        &step,
+        found.is_some(),
+        &parsed,
+    )
+}
+
+/// Step 1: postcode and province out of the city field, the city out of the end of the line.
+fn repair_fields(register: &Register, input: &ContactInput) -> repair::Repaired {
+    repair::repair(
         register,
         text(&input.address),
         text(&input.postcode),
         text(&input.city),
         text(&input.province),
-    );
-    let address = fixed.address.as_str();
+    )
+}
+
+/// Step 2: the address line read into type, name, number and the rest; a street type one typo away
+/// (`Vai Roma`) is taken as the type.
+fn parse_line(address: &str) -> ParsedAddress {
     let mut parsed = parse::parse(address);
     if parsed.street_type.is_none() {
         if let Some((ty, rest)) = resolve::mistyped_type(&parsed.name) {
@@ -314,109 +396,156 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
             parsed.name = rest;
         }
     }
-    r.sub_address = parsed.sub_address.clone();
-    r.care_of = parsed.care_of.clone();
-    r.address_key = input_key(&parsed);
-    tax_code(register, input, &mut r);
+    parsed
+}
 
-    // a declared foreign country
-    if let Some(foreign) = foreign_country(register, input, options, &parsed) {
-        // a country with a register in service: verified in it (crate::foreign); elsewhere the postal form
-        if let Some(verified) = crate::foreign::verify(&foreign.code, input, &r) {
-            return verified;
-        }
-        return foreign_result(register, r, input, options, foreign);
+/// Step 3: a declared foreign country, or (`foreign: detect`) a postcode in a foreign form
+/// (`F-75001`): abroad before any Italian guess.
+fn stated_abroad(
+    register: &Register,
+    input: &ContactInput,
+    options: &VerifyOptions,
+    parsed: &ParsedAddress,
+) -> Option<ForeignCountry> {
+    if let Some(foreign) = foreign_country(register, input, options, parsed) {
+        return Some(foreign);
     }
-    // `foreign: detect` and a postcode in a foreign form (`F-75001`): abroad before any Italian guess
-    if options.foreign == Foreign::Detect {
-        if let Some(code) =
-            crate::postal::detect::postcode_country(&register.postal, text(&input.postcode))
-        {
-            if let Some(verified) = crate::foreign::verify(&code, input, &r) {
-                return verified;
-            }
-            let foreign = ForeignCountry {
-                name: code.clone(),
-                code,
-                resolved: true,
-            };
-            return foreign_result(register, r, input, options, foreign);
+    if options.foreign != Foreign::Detect {
+        return None;
+    }
+    let code = crate::postal::detect::postcode_country(&register.postal, text(&input.postcode))?;
+    Some(ForeignCountry {
+        name: code.clone(),
+        code,
+        resolved: true,
+    })
+}
+
+/// A country with a register in service is verified in it (`crate::foreign`); elsewhere the
+/// postal form of the country.
+fn answer_abroad(
+    register: &Register,
+    r: ContactResult,
+    input: &ContactInput,
+    options: &VerifyOptions,
+    foreign: ForeignCountry,
+) -> ContactResult {
+    if let Some(verified) = crate::foreign::verify(&foreign.code, input, &r) {
+        return verified;
+    }
+    foreign_result(register, r, input, options, foreign)
+}
+
+/// The fields as the customer wrote them once repaired: what the answer starts from.
+struct Written<'a> {
+    address: &'a str,
+    city: String,
+    postcode: String,
+    province: String,
+}
+
+impl<'a> Written<'a> {
+    fn of(fixed: &'a repair::Repaired, parsed: &ParsedAddress) -> Written<'a> {
+        Written {
+            address: fixed.address.as_str(),
+            city: if fixed.city.is_empty() {
+                parsed.city.clone().unwrap_or_default()
+            } else {
+                fixed.city.clone()
+            },
+            postcode: if fixed.postcode.is_empty() {
+                parsed.postcode.clone().unwrap_or_default()
+            } else {
+                resolve::normalize_postcode(&fixed.postcode)
+            },
+            province: fixed.province.trim().to_string(),
         }
     }
 
-    let city_in = if fixed.city.is_empty() {
-        parsed.city.clone().unwrap_or_default()
-    } else {
-        fixed.city.clone()
-    };
-    let postcode_in = if fixed.postcode.is_empty() {
-        parsed.postcode.clone().unwrap_or_default()
-    } else {
-        resolve::normalize_postcode(&fixed.postcode)
-    };
-    let province_in = fixed.province.trim().to_string();
-    r.normalized = Normalized {
-        address: address.to_string(),
-        postcode: postcode_in.clone(),
-        city: city_in.clone(),
-        province: province_in.to_uppercase(),
-        country: "Italia".into(),
-        country_code: "IT".into(),
-    };
-    if address.is_empty() && city_in.is_empty() && postcode_in.is_empty() {
-        out.condition("INCOMPLETE_DATA");
+    fn normalized(&self) -> Normalized {
+        Normalized {
+            address: self.address.to_string(),
+            postcode: self.postcode.clone(),
+            city: self.city.clone(),
+            province: self.province.to_uppercase(),
+            country: "Italia".into(),
+            country_code: "IT".into(),
+        }
+    }
+}
+
+/// The answer stops at a condition the customer must act on.
+fn stop(mut r: ContactResult, mut out: Outcome, condition: &'static str) -> ContactResult {
+    out.condition(condition);
+    if condition == "INCOMPLETE_DATA" {
         r.ok = false;
-        r.outcome = out.codes();
-        return r;
     }
+    r.outcome = out.codes();
+    r
+}
 
-    let first_name = |w: &str| register.names.known_gender(w).is_some();
+enum Located<'r> {
+    Found(&'r MunicipalityRecord, &'r Municipality, CityMatch),
+    Stop(&'static str),
+    Abroad(ForeignCountry),
+}
+
+/// Step 4: the municipality from city, postcode and province; where the name alone cannot tell
+/// (two places called alike), the one that has the street wins.
+fn locate_municipality<'r>(
+    register: &'r Register,
+    written: &Written,
+    parsed: &ParsedAddress,
+    precision: u8,
+    first_name: &dyn Fn(&str) -> bool,
+    detect: bool,
+) -> Located<'r> {
     let probe = |cadastral: &str| -> bool {
         register.streets.city(cadastral).is_some_and(|c| {
             matches!(
-                resolve::street(&c, &parsed, "", precision, &first_name),
+                resolve::street(&c, parsed, "", precision, first_name),
                 StreetResolution::Found(..)
             )
         })
     };
-    let (record, m, how) = match resolve::municipality(
+    match resolve::municipality(
         register,
-        &city_in,
-        &postcode_in,
-        &province_in,
+        &written.city,
+        &written.postcode,
+        &written.province,
         precision,
         &probe,
     ) {
-        CityResolution::Found(rec, m, how) => (rec, m, how),
-        CityResolution::Ambiguous(_) => {
-            out.condition("CITY_AMBIGUOUS");
-            r.outcome = out.codes();
-            return r;
-        }
+        CityResolution::Found(record, m, how) => Located::Found(record, m, how),
+        CityResolution::Ambiguous(_) => Located::Stop("CITY_AMBIGUOUS"),
         CityResolution::NotFound => {
-            if options.foreign == Foreign::Detect {
-                if let Some(c) = detect_country(register, &city_in, address, &postcode_in) {
-                    return foreign_result(register, r, input, options, c);
-                }
-            }
-            out.condition("CITY_NOT_FOUND");
-            r.outcome = out.codes();
-            return r;
+            // `foreign: detect`: a city no Italian register knows may name a foreign place
+            let abroad = detect
+                .then(|| {
+                    detect_country(register, &written.city, written.address, &written.postcode)
+                })
+                .flatten();
+            abroad.map_or(Located::Stop("CITY_NOT_FOUND"), Located::Abroad)
         }
-        CityResolution::Missing => {
-            out.condition("INCOMPLETE_DATA");
-            r.ok = false;
-            r.outcome = out.codes();
-            return r;
-        }
-    };
-    r.ok = true;
+        CityResolution::Missing => Located::Stop("INCOMPLETE_DATA"),
+    }
+}
+
+/// The municipality found: its name, codes and kind, and how the written city and province differ.
+fn present_municipality(
+    r: &mut ContactResult,
+    out: &mut Outcome,
+    record: &MunicipalityRecord,
+    m: &Municipality,
+    how: CityMatch,
+    province_in: &str,
+) {
     match how {
         CityMatch::Same => {}
         CityMatch::Form => out.change(Change::CityForm),
         CityMatch::Changed => out.change(Change::City),
     }
-    if province_in.is_empty() || !province_matches(&province_in, m) {
+    if province_in.is_empty() || !province_matches(province_in, m) {
         out.change(Change::Province);
     }
     r.municipality = Some(m.name.clone());
@@ -435,66 +564,91 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
         },
     });
     r.attribution.push(ISTAT_ATTRIBUTION);
+}
 
-    let streets = register.streets.city(&record.cadastral_code);
-    let mut found: Option<(&Street, StreetMatch)> = None;
-    let mut number_entry = None;
-    let mut geo: Option<Geo> = None;
-    let mut step = resolve::Step::default();
-    let holder = streets.clone();
+/// Step 5: the street in the municipality's streets (none for a PO box or an empty line, nothing
+/// to match where the register lists no street); the candidates when none could be chosen.
+fn match_street<'c>(
+    r: &mut ContactResult,
+    out: &mut Outcome,
+    city: Option<&'c CityStreets>,
+    parsed: &ParsedAddress,
+    written: &Written,
+    precision: u8,
+    first_name: &dyn Fn(&str) -> bool,
+) -> Option<StreetAnswer<'c>> {
     if let Some(po_box) = &parsed.po_box {
         out.condition("PO_BOX");
         r.normalized.address = format!("Casella Postale {po_box}");
-    } else if address.is_empty() {
+        return None;
+    }
+    if written.address.is_empty() {
         out.condition("INCOMPLETE_DATA");
         r.ok = false;
-    } else if let Some(city) = holder.as_ref() {
-        let answer = resolve_street(
-            city,
-            &parsed,
-            &postcode_in,
-            precision,
-            &first_name,
-            &mut out,
-        );
-        found = answer.found;
-        step = answer.step;
-        r.candidates = answer
-            .candidates
-            .iter()
-            .take(MAX_CANDIDATES)
-            .map(|&i| candidate(city.street(i)))
-            .collect();
-        if let Some((s, _)) = found {
-            r.attribution.push(STREET_ATTRIBUTION);
-            if let Some(t) = r.territory.as_mut() {
-                t.street_id = (s.id != 0).then(|| s.id.to_string());
-            }
-            r.district = Some(s.district.clone()).filter(|d| !d.is_empty());
-            number_entry = check_number(city, s, &parsed, &mut out, &mut geo);
-            if let Some(n) = number_entry {
-                if !n.district.is_empty() {
-                    r.district = Some(n.district.clone());
-                }
-            }
-            if geo.as_ref().is_some_and(|g| g.dataset == "municipal") {
-                if let Some(a) = municipal_attribution(&record.cadastral_code) {
-                    r.attribution.push(a);
-                }
-            } else if geo.as_ref().is_some_and(|g| g.dataset == "anncsu") {
-                r.attribution.push(INDIR_ATTRIBUTION);
+        return None;
+    }
+    let city = city?;
+    let answer = resolve_street(city, parsed, &written.postcode, precision, first_name, out);
+    r.candidates = answer
+        .candidates
+        .iter()
+        .take(MAX_CANDIDATES)
+        .map(|&i| candidate(city.street(i)))
+        .collect();
+    if let Some((s, _)) = answer.found {
+        r.attribution.push(STREET_ATTRIBUTION);
+        if let Some(t) = r.territory.as_mut() {
+            t.street_id = (s.id != 0).then(|| s.id.to_string());
+        }
+        r.district = Some(s.district.clone()).filter(|d| !d.is_empty());
+    }
+    Some(answer)
+}
+
+/// Step 6: the house number on the street found: its entry (district, postcode) and its point,
+/// with the attribution of the dataset that gave it.
+fn check_house_number<'s>(
+    r: &mut ContactResult,
+    out: &mut Outcome,
+    city: &CityStreets,
+    cadastral: &str,
+    street: &'s Street,
+    parsed: &ParsedAddress,
+) -> (Option<&'s HouseNumberEntry>, Option<Geo>) {
+    let mut geo = None;
+    let entry = check_number(city, street, parsed, out, &mut geo);
+    if let Some(n) = entry.filter(|n| !n.district.is_empty()) {
+        r.district = Some(n.district.clone());
+    }
+    match geo.as_ref().map(|g| g.dataset) {
+        Some("municipal") => {
+            if let Some(a) = municipal_attribution(cadastral) {
+                r.attribution.push(a);
             }
         }
+        Some("anncsu") => r.attribution.push(INDIR_ATTRIBUTION),
+        _ => {}
     }
+    (entry, geo)
+}
 
-    // the normalised address line
+/// The address line answered: the register's street in the form people read (or the line as
+/// written, with `preserve_original`), and the key dedupe compares.
+fn present_street_line(
+    r: &mut ContactResult,
+    out: &mut Outcome,
+    found: Option<(&Street, StreetMatch)>,
+    parsed: &ParsedAddress,
+    written: &Written,
+    options: &VerifyOptions,
+) {
     let number_text = parsed
         .house_number
         .as_ref()
         .map(|h| h.display())
         .unwrap_or_default();
     if let Some((s, how)) = found {
-        let line = street_line(s, &number_text, &parsed);
+        let line = street_line(s, &number_text, parsed);
         match how {
             StreetMatch::Same => {}
             StreetMatch::Form => out.change(Change::StreetForm),
@@ -503,68 +657,87 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
         r.address_key = key::address_key(&s.street_type, &s.name, &number_text);
         if options.preserve_original {
             r.canonical_address = Some(line);
-            r.normalized.address = written_line(&parsed, &number_text);
+            r.normalized.address = written_line(parsed, &number_text);
         } else {
             r.normalized.address = line;
         }
-        if number_changed(&parsed) {
+        if number_changed(parsed) {
             out.change(Change::Building);
         }
-    } else if parsed.po_box.is_none() && !address.is_empty() {
-        r.normalized.address = written_line(&parsed, &number_text);
+    } else if parsed.po_box.is_none() && !written.address.is_empty() {
+        r.normalized.address = written_line(parsed, &number_text);
     }
+}
 
-    // postcode
-    let (postcode, check) = postcode(
-        m,
-        holder.as_deref(),
-        found.map(|(s, _)| s),
-        parsed
-            .house_number
-            .as_ref()
-            .filter(|h| h.km.is_none() && !h.without_number)
-            .map(|h| h.number),
-        number_entry,
-        &postcode_in,
-        holder_source(&streets),
-        &mut out,
-    );
-    r.normalized.postcode = postcode;
-    r.postcode_check = Some(check);
+/// Step 7: the postcode answered and how sure it is (the number's, the street's, the city's).
+#[allow(clippy::too_many_arguments)]
+fn check_postcode(
+    m: &Municipality,
+    city: Option<&CityStreets>,
+    street: Option<&Street>,
+    parsed: &ParsedAddress,
+    number: Option<&HouseNumberEntry>,
+    given: &str,
+    source: &'static str,
+    out: &mut Outcome,
+) -> (String, PostcodeCheck) {
+    let house_number = parsed
+        .house_number
+        .as_ref()
+        .filter(|h| h.km.is_none() && !h.without_number)
+        .map(|h| h.number);
+    postcode(m, city, street, house_number, number, given, source, out)
+}
+
+/// The municipality's name and province (the city as written kept with `preserve_original`).
+fn present_city(r: &mut ContactResult, m: &Municipality, city_in: &str, options: &VerifyOptions) {
     r.normalized.province = m.province.clone();
     if options.preserve_original && !city_in.is_empty() {
         r.canonical_city = Some(m.name.clone());
-        r.normalized.city = city_in.clone();
+        r.normalized.city = city_in.to_string();
     } else {
         r.normalized.city = m.name.clone();
     }
+}
 
-    // a point: the number, the street, the centre
-    if geo.is_none() {
-        if let Some((s, _)) = found {
-            if let (Some(lat), Some(lon)) = (s.lat, s.lon) {
-                geo = Some(Geo {
-                    lat,
-                    lon,
-                    precision: "street",
-                    source: "anncsu",
-                    dataset: holder_source(&streets),
-                });
-            }
-        }
-    }
-    if geo.is_none() {
-        if let (Some(lat), Some(lon)) = (m.lat, m.lon) {
-            geo = Some(Geo {
-                lat,
-                lon,
-                precision: "municipality",
-                source: "anncsu",
-                dataset: "wikidata",
-            });
-        }
-    }
-    r.geo = geo;
+/// Without the number's point: the street's, else the municipality's centre.
+fn street_or_centre_point(
+    street: Option<&Street>,
+    m: &Municipality,
+    streets: &Option<std::sync::Arc<CityStreets>>,
+) -> Option<Geo> {
+    let on_street = street.and_then(|s| {
+        Some(Geo {
+            lat: s.lat?,
+            lon: s.lon?,
+            precision: "street",
+            source: "anncsu",
+            dataset: holder_source(streets),
+        })
+    });
+    on_street.or_else(|| {
+        Some(Geo {
+            lat: m.lat?,
+            lon: m.lon?,
+            precision: "municipality",
+            source: "anncsu",
+            dataset: "wikidata",
+        })
+    })
+}
+
+/// Step 8: the answer as the caller asked for it: postal form, the steps explained, the outcome.
+#[allow(clippy::too_many_arguments)]
+fn present(
+    mut r: ContactResult,
+    out: Outcome,
+    options: &VerifyOptions,
+    fixed: &repair::Repaired,
+    how: CityMatch,
+    step: &resolve::Step,
+    street_found: bool,
+    parsed: &ParsedAddress,
+) -> ContactResult {
     if options.postal_form {
         r.normalized_postal = Some(postal(&r.normalized));
     }
@@ -590,7 +763,7 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
             house_number: match r.geo.as_ref().map(|g| g.precision) {
                 Some("house_number") => "found",
                 Some("interpolated") => "interpolated",
-                _ if found.is_some() && parsed.house_number.is_some() => "not_found",
+                _ if street_found && parsed.house_number.is_some() => "not_found",
                 _ => "not_checked",
             },
         });
@@ -615,11 +788,11 @@ fn candidate(s: &Street) -> Candidate {
 }
 
 const ISTAT_ATTRIBUTION: &str = "Fonte: ISTAT – Elenco comuni italiani (novembre 2023), CC BY 4.0";
-const STREET_ATTRIBUTION: &str = crate::register::import::anncsu_street_names::ATTRIBUTION;
-const INDIR_ATTRIBUTION: &str = crate::register::import::anncsu::ATTRIBUTION;
+const STREET_ATTRIBUTION: &str = crate::register::import::it::anncsu_street_names::ATTRIBUTION;
+const INDIR_ATTRIBUTION: &str = crate::register::import::it::anncsu::ATTRIBUTION;
 
 fn municipal_attribution(cadastral: &str) -> Option<&'static str> {
-    use crate::register::import::{alessandria, bologna, milano};
+    use crate::register::import::it::{alessandria, bologna, milano};
     match cadastral {
         "A182" => Some(alessandria::ATTRIBUTION),
         "A944" => Some(bologna::ATTRIBUTION),
@@ -690,7 +863,10 @@ fn street_outcome<'c>(
     out: &mut Outcome,
 ) -> Option<(&'c Street, StreetMatch)> {
     if fold(&parsed.name).is_empty() {
-        if parsed.street_type.is_some_and(street_type::is_locality) || parsed.street_type.is_none()
+        if parsed
+            .street_type
+            .is_some_and(|t| rules::italy().is_locality_type(t))
+            || parsed.street_type.is_none()
         {
             out.condition("LOCALITY_WITHOUT_STREET");
         } else {
@@ -709,7 +885,10 @@ fn street_outcome<'c>(
             None
         }
         StreetResolution::NotFound => {
-            if parsed.street_type.is_some_and(street_type::is_locality) {
+            if parsed
+                .street_type
+                .is_some_and(|t| rules::italy().is_locality_type(t))
+            {
                 // a locality the register does not list as a street is still deliverable
                 out.condition("LOCALITY_WITHOUT_STREET");
             } else {
@@ -737,7 +916,7 @@ fn check_number<'s>(
     };
     match parsed.number_status {
         NumberStatus::Missing => {
-            let locality = street_type::is_locality(&street.street_type);
+            let locality = rules::italy().is_locality_type(&street.street_type);
             if !locality {
                 out.condition("HOUSE_NUMBER_MISSING");
             }
@@ -796,69 +975,14 @@ fn street_line(s: &Street, number: &str, parsed: &ParsedAddress) -> String {
 /// `Via dell'Indipendenza`, `Piazza di Porta San Donato`, `Via de' Gessi`, `Piazza San Niccolò`.
 /// Prepositions are lower case; `di`, `da`, `de` keep their capital inside a person's name
 /// (`Via Alcide De Gasperi`); articles that begin a surname stay capital (`Via Ugo La Malfa`).
+/// A street's type and name in the form people read (Italy's rules).
 pub fn display_name(upper: &str) -> String {
-    let titled = title_case(upper);
-    let words: Vec<&str> = titled.split(' ').filter(|w| !w.is_empty()).collect();
-    let n = words.len();
-    words
-        .iter()
-        .enumerate()
-        .map(|(i, w)| {
-            if key::is_roman(w) && i > 0 {
-                return w.to_uppercase();
-            }
-            if i == 0 {
-                // the register folds the type's accent away
-                return if w.eq_ignore_ascii_case("localita") {
-                    "Località".to_string()
-                } else {
-                    w.to_string()
-                };
-            }
-            let lower = w.to_lowercase();
-            // `dell'Indipendenza`: the elided preposition in lower case, the word after capital
-            if let Some((head, tail)) = lower.split_once('\'') {
-                if ELIDED.contains(&head) && !tail.is_empty() {
-                    let rest: String = w.chars().skip(head.chars().count() + 1).collect();
-                    return format!("{head}'{rest}");
-                }
-            }
-            // `DE'` (Bologna's `de' Gessi`) is an elision, not an accented `dè`
-            if matches!(lower.as_str(), "dè" | "dé" | "de'") {
-                return "de'".to_string();
-            }
-            let bare = lower.trim_end_matches('\'');
-            if PREPOSITIONS.contains(&bare) {
-                return lower;
-            }
-            if matches!(bare, "di" | "da" | "de") {
-                // a surname's particle between a first name and the surname: `Alcide De Gasperi`
-                let surname = i >= 2 && i + 2 == n;
-                return if surname {
-                    let mut c = bare.chars();
-                    c.next()
-                        .map(|f| f.to_uppercase().chain(c).collect())
-                        .unwrap_or_default()
-                } else {
-                    lower
-                };
-            }
-            w.to_string()
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    rules::italy().display_name(upper)
 }
 
-/// Prepositions and articulated prepositions written in lower case inside a name.
-const PREPOSITIONS: &[&str] = &[
-    "del", "dello", "della", "dei", "degli", "delle", "dal", "dallo", "dalla", "dai", "dagli",
-    "dalle", "al", "allo", "alla", "ai", "agli", "alle", "nel", "nello", "nella", "nei", "negli",
-    "nelle", "sul", "sullo", "sulla", "sui", "sugli", "sulle", "e", "ed", "in", "per", "con",
-    "tra", "su",
-];
-
-/// Elided prepositions: `dell'`, `dall'`, `all'`, `nell'`, `sull'`, `d'`.
-const ELIDED: &[&str] = &["dell", "dall", "all", "nell", "sull", "d"];
+fn title_case(upper: &str) -> String {
+    rules::italy().title_case(upper)
+}
 
 /// The street as written, with the number in its normal form.
 fn written_line(parsed: &ParsedAddress, number: &str) -> String {

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use super::rules::italy;
 use super::street_type;
 use crate::normalize::fold;
 
@@ -385,19 +386,7 @@ fn take_po_box(seg: &mut Vec<Token>, out: &mut ParsedAddress) -> bool {
 /// Sub-address keywords and their spec type. Recognised after the house number (or in a later
 /// segment), so `Via della Scala` and `Piazza Lotto` stay street names.
 fn sub_address_kind(compact: &str) -> Option<&'static str> {
-    Some(match compact {
-        "SCALA" | "SC" | "SCAL" => "staircase",
-        "PIANO" | "PT" | "PIAN" => "floor",
-        "INTERNO" | "INT" | "INTERNI" | "APPARTAMENTO" | "APP" | "APT" => "unit",
-        "P" => "floor",
-        "LOTTO" | "LOTT" | "LT" => "block",
-        "ISOLATO" | "IS" | "ISOL" => "block_number",
-        "PALAZZINA" | "PAL" | "PALAZZ" | "EDIFICIO" | "ED" | "EDIF" | "FABBRICATO" | "FABB" => {
-            "building"
-        }
-        "TORRE" => "building",
-        _ => return None,
-    })
+    italy().sub_address_kind(compact)
 }
 
 /// A numbered building is `building_number` (`edificio 3`, `palazzina 2`, `lotto 4`); a lettered or
@@ -488,24 +477,18 @@ fn take_sub_address(seg: &mut Vec<Token>, out: &mut ParsedAddress, after_street:
 fn is_suffix_word(t: &Token) -> bool {
     let c = t.compact.as_str();
     (c.len() == 1 && c.chars().all(|c| c.is_ascii_alphabetic()))
-        || matches!(c, "BIS" | "TER" | "QUATER" | "QUINQUIES")
+        || italy().is_number_suffix_word(c)
         || (t.raw.starts_with('/') && c.len() <= 3 && !c.is_empty())
         || t.raw == "/"
 }
 
 fn is_snc(tokens: &[Token]) -> bool {
     let joined: String = tokens.iter().map(|t| t.compact.as_str()).collect();
-    matches!(
-        joined.as_str(),
-        "SNC" | "SN" | "SENZANUMERO" | "SENZANUMEROCIVICO"
-    )
+    italy().means_no_number(&joined)
 }
 
 fn is_number_marker(t: &Token) -> bool {
-    matches!(
-        t.compact.as_str(),
-        "N" | "NR" | "NUM" | "NUMERO" | "CIV" | "CIVICO" | "NO"
-    )
+    italy().is_number_marker(&t.compact)
 }
 
 fn strip_number_marker(seg: &[Token]) -> Vec<Token> {
@@ -647,7 +630,7 @@ pub fn parse_number_text(text: &str) -> Option<HouseNumber> {
     let suffix = if rest.is_empty() {
         String::new()
     } else if rest.chars().all(|c| c.is_ascii_alphabetic()) && rest.len() <= 2
-        || matches!(rest, "BIS" | "TER" | "QUATER" | "QUINQUIES")
+        || italy().is_number_suffix_word(rest)
         || (rest.chars().all(|c| c.is_ascii_alphanumeric()) && rest.len() <= 3)
     {
         rest.to_string()

@@ -2,36 +2,20 @@
 //! house numbers (Piemonte: Alessandria; Lombardia: Milano; Emilia-Romagna: Bologna; Calabria:
 //! Lamezia Terme) to keep the test fast.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 
 use super::*;
 use crate::register::Register;
+use crate::test_register::{self, Subset};
 
-fn shared() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
-}
-
-/// A source folder with links to the subset of `shared/data` the tests need.
-fn subset_source(into: &Path) -> std::io::Result<()> {
-    let it = shared().join("it");
-    std::fs::create_dir_all(into.join("it/anncsu_odonimi"))?;
-    // first names tell "Garibaldi" from "Giuseppe Garibaldi"
-    if shared().join("contact").exists() {
-        std::os::unix::fs::symlink(shared().join("contact"), into.join("contact"))?;
-    }
-    for dir in ["comuni", "esteri", "civici", "anncsu_indirizzi"] {
-        std::os::unix::fs::symlink(it.join(dir), into.join("it").join(dir))?;
-    }
-    for region in ["01", "03", "08", "18"] {
-        let name = format!("odonimi_{region}.csv.gz");
-        std::os::unix::fs::symlink(
-            it.join("anncsu_odonimi").join(&name),
-            into.join("it/anncsu_odonimi").join(&name),
-        )?;
-    }
-    Ok(())
-}
+/// The regions with house numbers (Piemonte, Lombardia, Emilia-Romagna, Calabria), with the
+/// first names that tell "Garibaldi" from "Giuseppe Garibaldi".
+const HOUSE_NUMBER_REGIONS: Subset<'static> = Subset {
+    it_folders: &["comuni", "esteri", "civici", "anncsu_indirizzi"],
+    street_regions: &["01", "03", "08", "18"],
+    contact: true,
+};
 
 pub(crate) fn register() -> Option<&'static Register> {
     static REGISTER: OnceLock<Option<Register>> = OnceLock::new();
@@ -41,24 +25,7 @@ pub(crate) fn register() -> Option<&'static Register> {
             if let Ok(dir) = std::env::var("RECAPITO_TEST_REGISTER") {
                 return Some(Register::open(Path::new(&dir)).expect("open RECAPITO_TEST_REGISTER"));
             }
-            if !shared().join("it/anncsu_odonimi").exists() {
-                eprintln!("skipping: {} is absent", shared().display());
-                return None;
-            }
-            let base =
-                std::env::temp_dir().join(format!("recapito-address-{}", std::process::id()));
-            let source = base.join("source");
-            subset_source(&source).expect("subset");
-            let dir = base.join("data");
-            crate::register::import::run(&source, &dir).expect("import");
-            let register = Register::open(&dir).expect("open");
-            // the environment stays mapped after the files are unlinked
-            if std::env::var("RECAPITO_KEEP_TEST_REGISTER").is_err() {
-                let _ = std::fs::remove_dir_all(&base);
-            } else {
-                eprintln!("register kept in {}", dir.display());
-            }
-            Some(register)
+            test_register::import(Some(&HOUSE_NUMBER_REGIONS))
         })
         .as_ref()
 }

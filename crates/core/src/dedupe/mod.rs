@@ -477,7 +477,6 @@ fn incremental_scope(input: &IncrementalInput) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
     use std::sync::OnceLock;
 
     use serde_json::json;
@@ -487,29 +486,9 @@ mod tests {
     /// The register built once from `../shared/data` (the real ANPR/ISTAT and names files).
     fn register() -> Option<&'static Register> {
         static REG: OnceLock<Option<Register>> = OnceLock::new();
-        REG.get_or_init(|| {
-            let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data");
-            if !source
-                .join("it/comuni/anpr_archivio_comuni.csv.gz")
-                .exists()
-            {
-                eprintln!("skipping dedupe tests: {} not found", source.display());
-                return None;
-            }
-            // One register per test process; earlier runs' registers are removed first.
-            let prefix = "recapito-dedupe-test-";
-            if let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) {
-                for e in entries.flatten() {
-                    if e.file_name().to_string_lossy().starts_with(prefix) {
-                        let _ = std::fs::remove_dir_all(e.path());
-                    }
-                }
-            }
-            let dir = std::env::temp_dir().join(format!("{prefix}{}", std::process::id()));
-            crate::register::import::run(&source, &dir).expect("import");
-            Some(Register::open(&dir).expect("open"))
-        })
-        .as_ref()
+        // the whole of shared/data: streets for addresses, names for nicknames
+        REG.get_or_init(|| crate::test_register::import(None))
+            .as_ref()
     }
 
     fn groups(records: Value, min_level: &str) -> Option<GroupsResult> {

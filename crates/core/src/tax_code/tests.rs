@@ -1,6 +1,5 @@
 //! Cases derived from the rules, on the real register built from `shared/data`.
 
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use chrono::{Datelike, NaiveDate};
@@ -8,34 +7,13 @@ use chrono::{Datelike, NaiveDate};
 use super::code::{check_char, homocode_letter, NUMERIC_POSITIONS};
 use super::*;
 use crate::register::Register;
+use crate::test_register;
 
 fn register() -> Option<&'static Register> {
     static REGISTER: OnceLock<Option<Register>> = OnceLock::new();
+    // municipalities and countries are all the tax code needs
     REGISTER
-        .get_or_init(|| {
-            let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data");
-            if !source.join("it/comuni").exists() {
-                eprintln!("skipping: {} is absent", source.display());
-                return None;
-            }
-            // Municipalities and countries are all the tax code needs: import just those folders.
-            let dir =
-                std::env::temp_dir().join(format!("recapito-tax-code-{}", std::process::id()));
-            let subset = dir.join("source");
-            std::fs::create_dir_all(subset.join("it")).expect("temp dir");
-            for folder in ["comuni", "esteri"] {
-                let link = subset.join("it").join(folder);
-                if !link.exists() {
-                    std::os::unix::fs::symlink(source.join("it").join(folder), &link)
-                        .expect("symlink");
-                }
-            }
-            crate::register::import::run(&subset, &dir).expect("import");
-            let register = Register::open(&dir).expect("open");
-            // Everything is in memory once opened: leave no copy behind.
-            let _ = std::fs::remove_dir_all(&dir);
-            Some(register)
-        })
+        .get_or_init(|| test_register::import(Some(&test_register::MUNICIPALITIES)))
         .as_ref()
 }
 

@@ -1,27 +1,23 @@
 //! `recapito import`: reads open data in the formats its publishers use and writes the register.
-//! Each source format is a module of its own; this one orchestrates them and reports progress.
+//! Each source format is a module of its own, grouped by country (`it/`, `ch/`, `de/`…; `world`
+//! runs the foreign ones); `street_builder` is the country-neutral street model they fill, and this
+//! module orchestrates them and reports progress.
 
-pub mod alessandria;
-pub mod anncsu;
-pub mod anncsu_street_names;
 pub mod be;
-pub mod bologna;
 pub mod ch;
-pub mod comuni;
 pub mod cz;
 pub mod de;
 pub mod dk;
-pub mod esteri;
 pub mod fi;
 pub mod formats;
+pub mod it;
 pub mod lu;
-pub mod milano;
 pub mod names;
 pub mod no;
 pub mod reproject;
 pub mod si;
 pub mod source;
-pub mod streets;
+pub mod street_builder;
 pub mod world;
 
 use std::path::{Path, PathBuf};
@@ -110,9 +106,9 @@ pub fn run(source: &Path, data_dir: &Path) -> Result<ImportSummary> {
         dbs: &dbs,
         datasets: Vec::new(),
     };
-    comuni::import(&mut ctx)?;
-    esteri::import(&mut ctx)?;
-    streets::import(&mut ctx)?;
+    it::comuni::import(&mut ctx)?;
+    it::esteri::import(&mut ctx)?;
+    it::streets::import(&mut ctx)?;
     names::import(&mut ctx)?;
     formats::import(&mut ctx)?;
 

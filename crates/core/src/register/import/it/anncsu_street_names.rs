@@ -2,9 +2,9 @@
 //! (`odonimi_XX.csv.gz`: Progressivo_nazionale, Codice_comunale, DUG, DUF, Denominazione_lingua1,
 //! Denominazione_lingua2, codice_belfiore, codice_regione). A missing region is reported, not fatal.
 
-use super::streets::StreetBuilder;
-use super::{csv_reader, ImportContext, PROGRESS};
 use crate::normalize::fold;
+use crate::register::import::street_builder::StreetBuilder;
+use crate::register::import::{csv_reader, ImportContext, PROGRESS};
 use crate::register::street::Street;
 use crate::Result;
 

@@ -1,10 +1,10 @@
-//! Streets and house numbers from every source, merged per municipality and written to LMDB.
-//! ANNCSU street names come first (they carry the national street id); house-number datasets
-//! then attach their numbers to the ANNCSU street with the same name, or add the street.
+//! The country-neutral street builder every street importer fills: streets and house numbers
+//! merged per municipality (by register id, then by name), then written to LMDB with their
+//! fuzzy indexes. Importers call into it; it calls no importer.
 
 use std::collections::HashMap;
 
-use super::{alessandria, anncsu, anncsu_street_names, bologna, milano, ImportContext, PROGRESS};
+use super::{ImportContext, PROGRESS};
 use crate::address::key::{full_key, loose_key, loose_tokens, sorted_key};
 use crate::register::street::{
     build_fst, edit_distance, CityStreetsRecord, HouseNumberEntry, Street,
@@ -167,6 +167,12 @@ impl CityBuild {
         (hits.len() == 1).then(|| hits[0])
     }
 
+    /// The source lists every house number of the municipality: a number it lacks does not exist.
+    pub fn numbers_complete_from(&mut self, source: &str) {
+        self.complete_numbers = true;
+        self.numbers_source = source.to_string();
+    }
+
     pub fn add_number(&mut self, street: usize, entry: HouseNumberEntry) {
         self.streets[street].numbers.push(entry);
     }
@@ -204,30 +210,10 @@ impl StreetBuilder {
     }
 }
 
-/// Imports every street and house-number source present and writes them. Returns the regions
-/// whose ANNCSU street file is missing (reported in the summary).
-pub fn import(ctx: &mut ImportContext) -> Result<()> {
-    let mut builder = StreetBuilder::default();
-    let missing = anncsu_street_names::import(ctx, &mut builder)?;
-    if !missing.is_empty() {
-        ctx.record(
-            "streets_missing_regions",
-            &ctx.source.join(anncsu_street_names::FOLDER),
-            missing.len() as u64,
-            "",
-        );
-        if let Some(last) = ctx.datasets.last_mut() {
-            last.name = format!("streets_missing_regions: {}", missing.join(" "));
-        }
-    }
-    anncsu::import(ctx, &mut builder)?;
-    alessandria::import(ctx, &mut builder)?;
-    bologna::import(ctx, &mut builder)?;
-    milano::import(ctx, &mut builder)?;
-    write(ctx, builder)
-}
-
-fn write(ctx: &mut ImportContext, builder: StreetBuilder) -> Result<()> {
+/// Writes every municipality's streets, their fuzzy index and the `hamlets` table: the names of
+/// places people write as their city (localities, districts, and streets of a `hamlet_types` type)
+/// with the municipalities they belong to.
+pub fn write(ctx: &mut ImportContext, builder: StreetBuilder, hamlet_types: &[&str]) -> Result<()> {
     PROGRESS.start("streets: writing indexes", builder.cities.len() as u64);
     let mut cities: Vec<(String, CityBuild)> = builder.cities.into_iter().collect();
     cities.sort_by(|a, b| a.0.cmp(&b.0));
@@ -236,7 +222,7 @@ fn write(ctx: &mut ImportContext, builder: StreetBuilder) -> Result<()> {
     for (code, city) in cities {
         for s in &city.streets {
             let mut names: Vec<&str> = vec![s.locality.as_str(), s.district.as_str()];
-            if HAMLET_TYPES.contains(&s.street_type.as_str()) {
+            if hamlet_types.contains(&s.street_type.as_str()) {
                 names.push(s.name.as_str());
             }
             for n in names.into_iter().filter(|n| !n.is_empty()) {
@@ -270,16 +256,6 @@ fn write(ctx: &mut ImportContext, builder: StreetBuilder) -> Result<()> {
     wtxn.commit()?;
     Ok(())
 }
-
-/// Street types that name a place people also write as their city (frazioni, località).
-const HAMLET_TYPES: &[&str] = &[
-    "FRAZIONE",
-    "LOCALITA",
-    "BORGATA",
-    "NUCLEO ABITATO",
-    "CENTRO ABITATO",
-    "VILLAGGIO",
-];
 
 /// Numbers sorted and deduplicated, postcodes counted, a point for the street.
 fn finish_street(s: &mut Street) {

@@ -2,10 +2,10 @@
 //! EPSG:3003 coordinates, with postcode and district) and the street list with its postcode
 //! (`viario.csv`). Coordinates are converted to WGS84 here.
 
-use super::reproject::MONTE_MARIO_ZONE_1;
-use super::streets::StreetBuilder;
-use super::{csv_reader, ImportContext, PROGRESS};
 use crate::normalize::fold;
+use crate::register::import::reproject::MONTE_MARIO_ZONE_1;
+use crate::register::import::street_builder::StreetBuilder;
+use crate::register::import::{csv_reader, ImportContext, PROGRESS};
 use crate::register::street::HouseNumberEntry;
 use crate::Result;
 
@@ -88,8 +88,7 @@ pub fn import(ctx: &mut ImportContext, builder: &mut StreetBuilder) -> Result<()
         rows += 1;
         PROGRESS.advance(1);
     }
-    city.complete_numbers = true;
-    city.numbers_source = "municipal".into();
+    city.numbers_complete_from("municipal");
     ctx.record("house_numbers_alessandria", &numbers, rows, ATTRIBUTION);
     Ok(())
 }

@@ -5,10 +5,10 @@
 
 use std::io::Read;
 
-use super::streets::StreetBuilder;
-use super::{ImportContext, PROGRESS};
-use crate::address::street_type;
+use crate::address::rules::it::street_type;
 use crate::normalize::fold;
+use crate::register::import::street_builder::StreetBuilder;
+use crate::register::import::{ImportContext, PROGRESS};
 use crate::register::street::{HouseNumberEntry, Street};
 use crate::Result;
 
@@ -50,7 +50,7 @@ pub fn import(ctx: &mut ImportContext, builder: &mut StreetBuilder) -> Result<()
             }
         } else if name.ends_with(".csv") || name.ends_with(".csv.gz") {
             let mut text = Vec::new();
-            super::open_text(&path)?.read_to_end(&mut text)?;
+            crate::register::import::open_text(&path)?.read_to_end(&mut text)?;
             let rows = read(&text, builder)?;
             ctx.record("anncsu_extract", &path, rows, ATTRIBUTION);
         }
@@ -156,8 +156,7 @@ fn read(text: &[u8], builder: &mut StreetBuilder) -> Result<u64> {
     // an INDIR file lists every access of the municipalities it covers
     for c in complete {
         let city = builder.city(&c);
-        city.complete_numbers = true;
-        city.numbers_source = "anncsu".into();
+        city.numbers_complete_from("anncsu");
     }
     Ok(rows)
 }

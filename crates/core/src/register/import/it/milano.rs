@@ -6,9 +6,9 @@ use std::collections::HashMap;
 
 use serde::Deserialize;
 
-use super::streets::StreetBuilder;
-use super::{csv_reader, open_text, ImportContext, PROGRESS};
 use crate::normalize::fold;
+use crate::register::import::street_builder::StreetBuilder;
+use crate::register::import::{csv_reader, open_text, ImportContext, PROGRESS};
 use crate::register::street::HouseNumberEntry;
 use crate::Result;
 
@@ -154,8 +154,7 @@ pub fn import(ctx: &mut ImportContext, builder: &mut StreetBuilder) -> Result<()
         rows += 1;
         PROGRESS.advance(1);
     }
-    city.complete_numbers = true;
-    city.numbers_source = "municipal".into();
+    city.numbers_complete_from("municipal");
     ctx.record("house_numbers_milano", &civici, rows, ATTRIBUTION);
     Ok(())
 }

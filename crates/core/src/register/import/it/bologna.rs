@@ -2,10 +2,10 @@
 //! The CSV conversion carries WGS84 columns; where a copy lacks them, the ED50 / UTM 32N
 //! coordinates (EPSG:23032) are converted here.
 
-use super::reproject::ED50_UTM_32;
-use super::streets::StreetBuilder;
-use super::{csv_reader, ImportContext, PROGRESS};
-use crate::address::street_type;
+use crate::address::rules::it::street_type;
+use crate::register::import::reproject::ED50_UTM_32;
+use crate::register::import::street_builder::StreetBuilder;
+use crate::register::import::{csv_reader, ImportContext, PROGRESS};
 use crate::register::street::HouseNumberEntry;
 use crate::Result;
 
@@ -79,8 +79,7 @@ pub fn import(ctx: &mut ImportContext, builder: &mut StreetBuilder) -> Result<()
         rows += 1;
         PROGRESS.advance(1);
     }
-    city.complete_numbers = true;
-    city.numbers_source = "municipal".into();
+    city.numbers_complete_from("municipal");
     ctx.record("house_numbers_bologna", &path, rows, ATTRIBUTION);
     Ok(())
 }

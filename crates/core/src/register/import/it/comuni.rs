@@ -6,8 +6,9 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{csv_reader, open_text, ImportContext, PROGRESS};
+use crate::address::rules::it::title_case;
 use crate::normalize::fold;
+use crate::register::import::{csv_reader, open_text, ImportContext, PROGRESS};
 use crate::register::municipality::{Municipality, MunicipalityPeriod, MunicipalityRecord};
 use crate::Result;
 
@@ -322,82 +323,6 @@ fn expand_cap(cap: &str) -> Vec<String> {
             _ => Vec::new(),
         },
         _ => Vec::new(),
-    }
-}
-
-/// ANPR writes names in capitals with apostrophes for accents (`SANT'AGATA`, `CANTU'`);
-/// shown to users as `Sant'Agata`, `Cantù`.
-pub fn title_case(s: &str) -> String {
-    if s.is_empty() {
-        return String::new();
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut start = true;
-    let chars: Vec<char> = s.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        let next_is_word_end = chars
-            .get(i + 1)
-            .is_none_or(|n| n.is_whitespace() || *n == '-');
-        if c == '\'' && next_is_word_end && i > 0 && chars[i - 1].is_alphabetic() {
-            // trailing apostrophe marks an accent on the vowel before it
-            if let Some(last) = out.pop() {
-                out.push(accented(last));
-            }
-            start = false;
-            continue;
-        }
-        if c.is_alphabetic() {
-            if start {
-                out.extend(c.to_uppercase());
-            } else {
-                out.extend(c.to_lowercase());
-            }
-            start = false;
-        } else {
-            out.push(c);
-            start = c.is_whitespace() || c == '-' || c == '\'' || c == '(' || c == '/';
-        }
-    }
-    lower_particles(&out)
-}
-
-/// Italian names keep their particles in lower case: `Sant'Agata di Militello`.
-fn lower_particles(name: &str) -> String {
-    const PARTICLES: &[&str] = &[
-        "di", "de", "del", "della", "dello", "dei", "degli", "delle", "d", "in", "e", "ed", "al",
-        "alla", "allo", "ai", "agli", "alle", "sul", "sulla", "sullo", "sui", "con", "da", "dal",
-        "dalla", "nel", "nella", "sopra", "sotto", "su",
-    ];
-    let mut out = String::with_capacity(name.len());
-    for (i, word) in name.split(' ').enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        let lower = word.to_lowercase();
-        let head = lower.split('\'').next().unwrap_or("");
-        if i > 0 && PARTICLES.contains(&head) {
-            out.push_str(&lower[..head.len()]);
-            out.push_str(&word[head.len()..]);
-        } else {
-            out.push_str(word);
-        }
-    }
-    out
-}
-
-fn accented(c: char) -> char {
-    match c {
-        'a' => 'à',
-        'e' => 'è',
-        'i' => 'ì',
-        'o' => 'ò',
-        'u' => 'ù',
-        'A' => 'À',
-        'E' => 'È',
-        'I' => 'Ì',
-        'O' => 'Ò',
-        'U' => 'Ù',
-        other => other,
     }
 }
 

@@ -1,0 +1,104 @@
+//! What differs from country to country in how addresses are written, behind one trait: the
+//! matcher (parse, keys, resolve, `verify`'s steps) is country-neutral and asks a country's rules
+//! for its street types, abbreviations, titles, particles, ordinals and capitalisation. A new
+//! country adds a module here and a line in `for_country`, not branches in `verify`.
+//!
+//! Italy is the only country with a street register in the matcher today, so the key functions
+//! (`address::key`) and the parser read Italy's rules through `italy()`; a second country passes
+//! its rules where they call `italy()`.
+
+pub mod it;
+
+use std::borrow::Cow;
+
+/// One country's address rules. Words are given folded (`normalize::fold`: capitals, no accents).
+pub trait CountryRules: Sync {
+    /// ISO 3166-1 alpha-2 code.
+    fn country(&self) -> &'static str;
+    /// The street type a written word or abbreviation stands for (`V.LE` → `VIALE`).
+    fn street_type(&self, written: &str) -> Option<&'static str>;
+    /// Whether a full street type names a place rather than a street (`LOCALITA`, `FRAZIONE`).
+    fn is_locality_type(&self, full: &str) -> bool;
+    /// Two words folding split at a dot that stand for one form (`F.LLI` → `FRATELLI`).
+    fn joined_abbreviation(
+        &self,
+        word: &str,
+        next: &str,
+        more_after: bool,
+    ) -> Option<&'static [&'static str]>;
+    /// One form for a word written several ways: saints, titles, ordinals, numbers in words.
+    fn canonical_word(
+        &self,
+        word: &str,
+        next_is_month: bool,
+        last_of_many: bool,
+    ) -> Option<Cow<'static, str>>;
+    /// Month names (`XX SETTEMBRE`: a date, so `I MAGGIO` is the first of May).
+    fn is_month(&self, word: &str) -> bool;
+    /// Titles and words that precede a name and that people leave out (`GENERALE`, `SAN`).
+    fn is_title(&self, word: &str) -> bool;
+    /// Articles and prepositions people drop or add (`Via della Chiesa` / `Via Chiesa`).
+    fn is_particle(&self, word: &str) -> bool;
+    /// A name written in capitals in the form people read (the register's own spelling rules).
+    fn title_case(&self, upper: &str) -> String;
+    /// A street's type and name in the form people read.
+    fn display_name(&self, upper: &str) -> String;
+    /// The kind of sub-address a keyword introduces (`SCALA` → `staircase`, `INT` → `unit`).
+    fn sub_address_kind(&self, word: &str) -> Option<&'static str>;
+    /// Words written after a house number as its suffix (`BIS`).
+    fn is_number_suffix_word(&self, word: &str) -> bool;
+    /// A house number written as "no number" (`SNC`), its words joined.
+    fn means_no_number(&self, joined: &str) -> bool;
+    /// Words that announce the house number (`NR`, `CIVICO`).
+    fn is_number_marker(&self, word: &str) -> bool;
+    /// Words that make a street name another place when left out (`PORTA`, `MONTE`).
+    fn names_a_place(&self, word: &str) -> bool;
+}
+
+/// The rules of a country (ISO alpha-2), when the matcher has them.
+pub fn for_country(code: &str) -> Option<&'static dyn CountryRules> {
+    match code {
+        "IT" => Some(&it::ITALY),
+        _ => None,
+    }
+}
+
+/// Italy's rules: the register's streets are Italian.
+pub fn italy() -> &'static dyn CountryRules {
+    &it::ITALY
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn italy_is_the_one_country_with_rules_and_answers_for_its_words() {
+        let it = for_country("IT").expect("Italy has rules");
+        assert_eq!(it.country(), "IT");
+        assert!(for_country("FR").is_none());
+        assert_eq!(it.street_type("VLE"), Some("VIALE"));
+        assert!(it.is_locality_type("FRAZIONE"));
+        assert!(!it.is_locality_type("VIA"));
+        assert_eq!(
+            it.canonical_word("TRENTATRE", false, false).as_deref(),
+            Some("33")
+        );
+        assert_eq!(it.canonical_word("I", true, false).as_deref(), Some("1"));
+        assert_eq!(it.canonical_word("GARIBALDI", false, false), None);
+        assert_eq!(
+            it.joined_abbreviation("F", "LLI", false),
+            Some(&["FRATELLI"][..])
+        );
+        assert!(it.is_particle("DELLA") && !it.is_particle("ROMA"));
+        assert!(it.is_title("GENERALE") && it.is_month("SETTEMBRE"));
+        assert_eq!(it.sub_address_kind("INT"), Some("unit"));
+        assert!(it.means_no_number("SNC") && it.is_number_marker("CIVICO"));
+        assert!(it.names_a_place("PORTA"));
+        assert_eq!(it.title_case("CANTU'"), "Cantù");
+        assert_eq!(
+            it.display_name("VIA DELL'INDIPENDENZA"),
+            "Via dell'Indipendenza"
+        );
+    }
+}
