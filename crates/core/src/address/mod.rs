@@ -2,6 +2,7 @@
 //! number resolved against the register, the postcode checked, a point found, and the result
 //! with the spec's outcome codes. `verify` is one contact; `verify_batch` runs a batch on rayon.
 
+mod country;
 pub mod key;
 pub mod outcome;
 pub mod parse;
@@ -16,6 +17,7 @@ use crate::normalize::fold;
 use crate::register::import::comuni::title_case;
 use crate::register::street::{CityStreets, Street};
 use crate::register::{Municipality, Register};
+use country::{country_by_name, foreign_country, ForeignCountry};
 use outcome::{Change, Outcome};
 use parse::{NumberStatus, ParsedAddress, SubAddress};
 use resolve::{CityMatch, CityResolution, StreetMatch, StreetResolution};
@@ -1024,72 +1026,6 @@ fn tax_code(register: &Register, input: &ContactInput, r: &mut ContactResult) {
     }
     r.tax_code = validated.tax_code.or_else(|| Some(code.to_string()));
     r.tax_code_outcome = Some(outcome);
-}
-
-struct ForeignCountry {
-    name: String,
-    code: String,
-    resolved: bool,
-}
-
-/// A country stated by the record that is not Italy.
-fn foreign_country(
-    register: &Register,
-    input: &ContactInput,
-    _options: &VerifyOptions,
-    _parsed: &ParsedAddress,
-) -> Option<ForeignCountry> {
-    let code = text(&input.country_code).to_uppercase();
-    let name = text(&input.country);
-    if code.is_empty() && name.is_empty() {
-        return None;
-    }
-    if code == "IT" || code == "ITA" {
-        return None;
-    }
-    if !name.is_empty() && code.is_empty() {
-        let f = fold(name);
-        if matches!(
-            f.as_str(),
-            "ITALIA" | "ITALY" | "IT" | "ITA" | "ITALIEN" | "ITALIE" | "REPUBBLICA ITALIANA"
-        ) {
-            return None;
-        }
-        return Some(match country_by_name(register, name) {
-            Some(c) => c,
-            None => ForeignCountry {
-                name: name.to_string(),
-                code: String::new(),
-                resolved: false,
-            },
-        });
-    }
-    let resolved = code.len() == 2 && code.chars().all(|c| c.is_ascii_alphabetic());
-    Some(ForeignCountry {
-        name: if name.is_empty() {
-            code.clone()
-        } else {
-            name.to_string()
-        },
-        code: if resolved { code } else { String::new() },
-        resolved,
-    })
-}
-
-fn country_by_name(register: &Register, name: &str) -> Option<ForeignCountry> {
-    let c = register
-        .countries
-        .by_name(name)
-        .into_iter()
-        .find(|c| c.active)?;
-    if c.iso3.as_deref() == Some("ITA") {
-        return None;
-    }
-    Some(ForeignCountry {
-        name: c.name.clone(),
-        code: c.iso3.clone().unwrap_or_default(),
-        resolved: true,
-    })
 }
 
 /// `foreign: detect`: a country named in the city field or the last part of the address line,
