@@ -1,4 +1,4 @@
-import { resolveCountry } from '../countries/resolve.js';
+import { countryByCode, countryNamedIn, resolveCountry } from '../countries/resolve.js';
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
 import type { Language, Texts } from '../http/language.js';
 import { computeJson } from '../native.js';
@@ -18,6 +18,8 @@ interface NativeContact {
   first_name?: string;
   gender?: string;
   birth_date?: string;
+  /** ISO alpha-2 of a country named in the city field or at the end of the address line (`foreign: detect`). */
+  country_named?: string;
 }
 
 interface NativeOptions {
@@ -109,7 +111,10 @@ function blank(s: string | undefined): boolean {
   return s === undefined || s.trim() === '';
 }
 
-/** The core's input: the country resolved here, where every language's country names are known. */
+/**
+ * The core's input: the country resolved here, by the owner of country names
+ * (`src/countries/resolve.ts`); the core reads only the ISO alpha-2 code (`address/country.rs`).
+ */
 export function nativeContact(item: ContactItem): NativeContact {
   const { id: _id, foreign: _f, postal_form: _p, preserve_original: _o, precision: _r, debug: _d, ...fields } = item;
   const out: NativeContact = { ...fields };
@@ -118,6 +123,9 @@ export function nativeContact(item: ContactItem): NativeContact {
     const country = resolveCountry(written);
     out.country_code = country?.iso2 ?? '';
     out.country = country ? country.iso2 : written;
+  } else if (item.foreign === 'detect') {
+    const named = countryNamedIn(item.city, item.address);
+    if (named) out.country_named = named.iso2;
   }
   return out;
 }
@@ -133,9 +141,9 @@ function nativeOptions(item: ContactItem): NativeOptions {
 }
 
 /** Italy's catalogue entry, resolved once (every Italian answer names the country). */
-let italy: ReturnType<typeof resolveCountry> | null = null;
-function italyEntry(): ReturnType<typeof resolveCountry> {
-  if (italy === null) italy = resolveCountry('IT');
+let italy: ReturnType<typeof countryByCode> | null = null;
+function italyEntry(): ReturnType<typeof countryByCode> {
+  if (italy === null) italy = countryByCode('IT');
   return italy;
 }
 
@@ -146,7 +154,8 @@ export function present(r: NativeContactResult, language: Language, postalForm =
   const outcome = language === 'it' ? r.outcome : r.outcome.filter((c) => c !== 'FOREIGN');
   const result: ItemResult = { ...data, outcome };
   if (r.foreign_address) {
-    const country = resolveCountry(r.normalized.country_code || r.normalized.country);
+    // the core answers with the ISO code the catalogue gave it: a lookup, not a second resolution
+    const country = countryByCode(r.normalized.country_code);
     if (country) {
       const name = country.names[language] ?? r.normalized.country;
       // UPU: the country line in capitals, in the sender's language (the request's)

@@ -17,7 +17,7 @@ use crate::normalize::fold;
 use crate::register::import::comuni::title_case;
 use crate::register::street::{CityStreets, Street};
 use crate::register::{Municipality, Register};
-use country::{country_by_name, foreign_country, ForeignCountry};
+use country::{detect_country, foreign_country, postcode_country, ForeignCountry};
 use outcome::{Change, Outcome};
 use parse::{NumberStatus, ParsedAddress, SubAddress};
 use resolve::{CityMatch, CityResolution, StreetMatch, StreetResolution};
@@ -46,6 +46,11 @@ pub struct ContactInput {
     pub gender: Option<String>,
     #[serde(default)]
     pub birth_date: Option<String>,
+    /// ISO alpha-2 of a country the caller found named in the city field or at the end of the
+    /// address line (`src/countries/resolve.ts`, the owner of country names): read only under
+    /// `foreign: detect`, once the city is not an Italian municipality.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country_named: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
@@ -276,7 +281,7 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
     tax_code(register, input, &mut r);
 
     // a declared foreign country
-    if let Some(foreign) = foreign_country(register, input, options, &parsed) {
+    if let Some(foreign) = foreign_country(register, input) {
         // a country with a register in service: verified in it (crate::foreign); elsewhere the postal form
         if let Some(verified) = crate::foreign::verify(&foreign.code, input, &r) {
             return verified;
@@ -285,17 +290,10 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
     }
     // `foreign: detect` and a postcode in a foreign form (`F-75001`): abroad before any Italian guess
     if options.foreign == Foreign::Detect {
-        if let Some(code) =
-            crate::postal::detect::postcode_country(&register.postal, text(&input.postcode))
-        {
-            if let Some(verified) = crate::foreign::verify(&code, input, &r) {
+        if let Some(foreign) = postcode_country(register, text(&input.postcode)) {
+            if let Some(verified) = crate::foreign::verify(&foreign.code, input, &r) {
                 return verified;
             }
-            let foreign = ForeignCountry {
-                name: code.clone(),
-                code,
-                resolved: true,
-            };
             return foreign_result(register, r, input, options, foreign);
         }
     }
@@ -351,7 +349,12 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
         }
         CityResolution::NotFound => {
             if options.foreign == Foreign::Detect {
-                if let Some(c) = detect_country(register, &city_in, address, &postcode_in) {
+                if let Some(c) = detect_country(register, input, &city_in, address, &postcode_in)
+                {
+                    // a country with a register in service: verified in it, as a declared one
+                    if let Some(verified) = crate::foreign::verify(&c.code, input, &r) {
+                        return verified;
+                    }
                     return foreign_result(register, r, input, options, c);
                 }
             }
@@ -1026,29 +1029,6 @@ fn tax_code(register: &Register, input: &ContactInput, r: &mut ContactResult) {
     }
     r.tax_code = validated.tax_code.or_else(|| Some(code.to_string()));
     r.tax_code_outcome = Some(outcome);
-}
-
-/// `foreign: detect`: a country named in the city field or the last part of the address line,
-/// then the postal signals (a foreign postcode form, a locality of a foreign register).
-fn detect_country(
-    register: &Register,
-    city: &str,
-    address: &str,
-    postcode: &str,
-) -> Option<ForeignCountry> {
-    let last = address.rsplit([',', '-']).next().unwrap_or("");
-    [city, last]
-        .into_iter()
-        .filter(|t| fold(t).len() >= 4)
-        .find_map(|t| country_by_name(register, t))
-        .or_else(|| {
-            let code = crate::postal::detect::country(register, postcode, city, address)?;
-            Some(ForeignCountry {
-                name: code.clone(),
-                code,
-                resolved: true,
-            })
-        })
 }
 
 /// The postal form of the country (`crate::postal`).
