@@ -3,6 +3,7 @@ import type { Language } from '../http/language.js';
 import { finishResult } from '../http/outcomes.js';
 import { computeJson } from '../native.js';
 import { explain } from './outcomes.js';
+import { prepareRecords } from './prepare.js';
 import type { DedupeRecord, MinLevel } from './schema.js';
 
 type Id = string | number;
@@ -92,8 +93,8 @@ export interface CompareInput {
 /** The whole comparison runs in the Rust core on the libuv pool, off the JS thread. */
 export async function compare(input: CompareInput): Promise<CoreResult> {
   return computeJson<CoreResult>('dedupe.run', {
-    records: input.records,
-    reference: input.reference ?? undefined,
+    records: prepareRecords(input.records),
+    reference: input.reference ? prepareRecords(input.reference) : undefined,
     min_level: input.min_level,
     foreign: input.foreign,
   });
@@ -102,9 +103,9 @@ export async function compare(input: CompareInput): Promise<CoreResult> {
 /** New records against a saved one-list result: only pairs with a new record are scored. */
 export async function matchNew(saved: { records: DedupeRecord[]; result: CoreGroups; min_level: MinLevel; foreign: 'declared' | 'detect' }, newRecords: DedupeRecord[]): Promise<CoreIncremental> {
   return computeJson<CoreIncremental>('dedupe.incremental', {
-    records: saved.records,
+    records: prepareRecords(saved.records),
     groups: saved.result.groups,
-    new_records: newRecords,
+    new_records: prepareRecords(newRecords),
     min_level: saved.min_level,
     foreign: saved.foreign,
   });
