@@ -95,6 +95,20 @@ test('contact details: same name and personal mobile → probable; generic email
   t.false(ambiguous.body.groups.some((g: { members: number[] }) => g.members.includes(5)));
 });
 
+test('phones read by libphonenumber as /phone reads them: a French number written nationally and internationally is one phone; the country written in Italian', async (t) => {
+  const records = [
+    { id: 1, first_name: 'Claire', last_name: 'Dubois', phone: '01 42 68 53 00', city: 'Paris', country: 'Francia' },
+    { id: 2, first_name: 'Claire', last_name: 'Dubois', phones: [{ type: 'work', value: '+33 1 42 68 53 00' }], city: 'Lyon', country_code: 'FR' },
+    { id: 3, first_name: 'Claire', last_name: 'Dubois', phone: '01 42 68 53 00', city: 'Bruxelles', country: 'Belgio' },
+  ];
+  const r = await dedupe({ records });
+  t.is(r.status, 200);
+  t.deepEqual(r.body.groups.map((g: { members: number[] }) => g.members), [[1, 2]]);
+  t.true(r.body.groups[0].reasons.includes('same_phone'), JSON.stringify(r.body.groups[0].reasons));
+  // the answer keeps what the caller wrote
+  t.true(JSON.stringify(r.body.groups[0].record).includes('Francia') || JSON.stringify(r.body.groups[0].record).includes('FR'));
+});
+
 test('tax codes: equal and consistent → certain "same tax code"; two different valid codes never group', async (t) => {
   const rossi = codiceFiscale('RSSMRA80A01H501');
   const other = codiceFiscale('RSSMRA85T10A562');
