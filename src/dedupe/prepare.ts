@@ -1,6 +1,6 @@
 import parsePhoneNumber, { type CountryCode } from 'libphonenumber-js/max';
 
-import { resolveCountry } from '../countries/resolve.js';
+import { countryNamedIn, resolveCountry } from '../countries/resolve.js';
 import { recordCountry } from '../phone/country.js';
 import type { DedupeRecord } from './schema.js';
 
@@ -8,14 +8,16 @@ import type { DedupeRecord } from './schema.js';
  * Dedupe records as the core compares them. Two facts are decided here, by their one owner, before
  * the core sees a record (docs/architecture.md, "Who owns each fact"):
  * - the country: `country_code` / `country` (of the record and of each address) become ISO alpha-2
- *   through the country catalogue (`src/countries/resolve.ts`), as for `/contact`;
+ *   through the country catalogue (`src/countries/resolve.ts`), as for `/contact`; under
+ *   `foreign: detect` an address stating no country carries the country its city or the end of its
+ *   line names (`country_named`), which the core reads only when the city is not Italian;
  * - the phone: every number becomes E.164 through libphonenumber-js, the library `/phone` uses, read
  *   in the record's country (Italy when it states none). A number the library cannot read stays as
  *   written and the core compares its digits.
  * The record is copied, never changed in place: saved records and the answer keep what the caller sent.
  */
-export function prepareRecords(records: readonly DedupeRecord[]): DedupeRecord[] {
-  return records.map(prepareRecord);
+export function prepareRecords(records: readonly DedupeRecord[], foreign: 'declared' | 'detect' = 'declared'): DedupeRecord[] {
+  return records.map((r) => prepareRecord(r, foreign === 'detect'));
 }
 
 type Detail = string | number | { type?: string | null; value: string | number; [k: string]: unknown };
@@ -62,19 +64,37 @@ function phoneDetail(d: Detail, country: CountryCode): Detail {
   return e164(String(d), country);
 }
 
-/** `country_code` as the catalogue names it (`country` stays as written); an unknown country is left alone. */
-function countryFields<T extends { country?: string | number | null; country_code?: string | number | null }>(r: T): T {
-  const written = r.country_code != null && String(r.country_code).trim() !== '' ? r.country_code : r.country;
-  if (written == null || String(written).trim() === '') return r;
-  const entry = resolveCountry(String(written));
+interface Place {
+  address?: string | number | null;
+  city?: string | number | null;
+  country?: string | number | null;
+  country_code?: string | number | null;
+}
+
+const str = (v: string | number | null | undefined): string => (v == null ? '' : String(v));
+
+/**
+ * `country_code` as the catalogue names it (`country` stays as written; an unknown country is left
+ * alone); with `detect`, the country named by a place that states none.
+ */
+function countryFields<T extends Place>(r: T, detect: boolean, inherited = false): T {
+  const written = str(r.country_code).trim() !== '' ? r.country_code : r.country;
+  if (str(written).trim() === '') {
+    if (!detect || inherited) return r;
+    const named = countryNamedIn(str(r.city), str(r.address));
+    return named ? { ...r, country_named: named.iso2 } : r;
+  }
+  const entry = resolveCountry(str(written));
   return entry ? { ...r, country_code: entry.iso2 } : r;
 }
 
-function prepareRecord(record: DedupeRecord): DedupeRecord {
-  const out = { ...countryFields(record) };
+function prepareRecord(record: DedupeRecord, detect: boolean): DedupeRecord {
+  const out = { ...countryFields(record, detect) };
+  // an address of the list without a country takes the record's (dedupe/record.rs, all_addresses)
+  const stated = str(out.country_code).trim() !== '' || str(out.country).trim() !== '';
   const country = recordCountry(out.country_code == null ? undefined : String(out.country_code)) ?? 'IT';
   if (out.phone != null) out.phone = Array.isArray(out.phone) ? out.phone.map((d) => phoneDetail(d as Detail, country)) : phoneDetail(out.phone as Detail, country);
   if (out.phones) out.phones = out.phones.map((d) => phoneDetail(d as Detail, country));
-  if (out.addresses) out.addresses = out.addresses.map((a: Address) => countryFields(a));
+  if (out.addresses) out.addresses = out.addresses.map((a: Address) => countryFields(a, detect, stated));
   return out;
 }

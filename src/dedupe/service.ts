@@ -93,8 +93,8 @@ export interface CompareInput {
 /** The whole comparison runs in the Rust core on the libuv pool, off the JS thread. */
 export async function compare(input: CompareInput): Promise<CoreResult> {
   return computeJson<CoreResult>('dedupe.run', {
-    records: prepareRecords(input.records),
-    reference: input.reference ? prepareRecords(input.reference) : undefined,
+    records: prepareRecords(input.records, input.foreign),
+    reference: input.reference ? prepareRecords(input.reference, input.foreign) : undefined,
     min_level: input.min_level,
     foreign: input.foreign,
   });
@@ -103,9 +103,9 @@ export async function compare(input: CompareInput): Promise<CoreResult> {
 /** New records against a saved one-list result: only pairs with a new record are scored. */
 export async function matchNew(saved: { records: DedupeRecord[]; result: CoreGroups; min_level: MinLevel; foreign: 'declared' | 'detect' }, newRecords: DedupeRecord[]): Promise<CoreIncremental> {
   return computeJson<CoreIncremental>('dedupe.incremental', {
-    records: prepareRecords(saved.records),
+    records: prepareRecords(saved.records, saved.foreign),
     groups: saved.result.groups,
-    new_records: prepareRecords(newRecords),
+    new_records: prepareRecords(newRecords, saved.foreign),
     min_level: saved.min_level,
     foreign: saved.foreign,
   });

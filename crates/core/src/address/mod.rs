@@ -349,8 +349,7 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
         }
         CityResolution::NotFound => {
             if options.foreign == Foreign::Detect {
-                if let Some(c) = detect_country(register, input, &city_in, address, &postcode_in)
-                {
+                if let Some(c) = detect_country(register, input, &city_in, address, &postcode_in) {
                     // a country with a register in service: verified in it, as a declared one
                     if let Some(verified) = crate::foreign::verify(&c.code, input, &r) {
                         return verified;
