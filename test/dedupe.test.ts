@@ -111,7 +111,7 @@ test('phones read by libphonenumber as /phone reads them: a French number writte
 
 test('foreign: detect, the country named only at the end of the address line: the addresses are read as that country\'s', async (t) => {
   const records = [
-    { id: 1, first_name: 'Jean', last_name: 'Martin', address: '12 rue Paradis, Francia', city: 'Marsiglia', phone: '04 91 00 12 34' },
+    { id: 1, first_name: 'Jean', last_name: 'Martin', address: '12 rue Paradis, Francia', city: 'Marseille', phone: '04 91 00 12 34' },
     { id: 2, first_name: 'Jean', last_name: 'Martin', address: '12 rue Paradis, France', city: 'Marseille', phone: '+33 4 91 00 12 34' },
   ];
   const detected = await dedupe({ records, foreign: 'detect' });

@@ -14,7 +14,8 @@ import type { DedupeRecord } from './schema.js';
  * - the phone: every number becomes E.164 through libphonenumber-js, the library `/phone` uses, read
  *   in the record's country (Italy when it states none). A number the library cannot read stays as
  *   written and the core compares its digits.
- * The record is copied, never changed in place: saved records and the answer keep what the caller sent.
+ * The record is copied, never changed in place: saved records keep what the caller sent; the merged
+ * record of a group shows the phones in E.164.
  */
 export function prepareRecords(records: readonly DedupeRecord[], foreign: 'declared' | 'detect' = 'declared'): DedupeRecord[] {
   return records.map((r) => prepareRecord(r, foreign === 'detect'));
@@ -92,7 +93,9 @@ function prepareRecord(record: DedupeRecord, detect: boolean): DedupeRecord {
   const out = { ...countryFields(record, detect) };
   // an address of the list without a country takes the record's (dedupe/record.rs, all_addresses)
   const stated = str(out.country_code).trim() !== '' || str(out.country).trim() !== '';
-  const country = recordCountry(out.country_code == null ? undefined : String(out.country_code)) ?? 'IT';
+  // phones are read in the record's country: stated, or (detect) named in its text; else Italy
+  const named = (out as { country_named?: string }).country_named;
+  const country = recordCountry(str(out.country_code) || named) ?? 'IT';
   if (out.phone != null) out.phone = Array.isArray(out.phone) ? out.phone.map((d) => phoneDetail(d as Detail, country)) : phoneDetail(out.phone as Detail, country);
   if (out.phones) out.phones = out.phones.map((d) => phoneDetail(d as Detail, country));
   if (out.addresses) out.addresses = out.addresses.map((a: Address) => countryFields(a, detect, stated));
