@@ -95,6 +95,35 @@ test('contact details: same name and personal mobile → probable; generic email
   t.false(ambiguous.body.groups.some((g: { members: number[] }) => g.members.includes(5)));
 });
 
+test('phones read by libphonenumber as /phone reads them: a French number written nationally and internationally is one phone; the country written in Italian', async (t) => {
+  const records = [
+    { id: 1, first_name: 'Claire', last_name: 'Dubois', phone: '01 42 68 53 00', city: 'Paris', country: 'Francia' },
+    { id: 2, first_name: 'Claire', last_name: 'Dubois', phones: [{ type: 'work', value: '+33 1 42 68 53 00' }], city: 'Lyon', country_code: 'FR' },
+    { id: 3, first_name: 'Claire', last_name: 'Dubois', phone: '01 42 68 53 00', city: 'Bruxelles', country: 'Belgio' },
+  ];
+  const r = await dedupe({ records });
+  t.is(r.status, 200);
+  t.deepEqual(r.body.groups.map((g: { members: number[] }) => g.members), [[1, 2]]);
+  t.true(r.body.groups[0].reasons.includes('same_phone'), JSON.stringify(r.body.groups[0].reasons));
+  // the answer keeps what the caller wrote
+  t.true(JSON.stringify(r.body.groups[0].record).includes('Francia') || JSON.stringify(r.body.groups[0].record).includes('FR'));
+});
+
+test('foreign: detect, the country named only at the end of the address line: the addresses are read as that country\'s', async (t) => {
+  const records = [
+    { id: 1, first_name: 'Jean', last_name: 'Martin', address: '12 rue Paradis, Francia', city: 'Marseille', phone: '04 91 00 12 34' },
+    { id: 2, first_name: 'Jean', last_name: 'Martin', address: '12 rue Paradis, France', city: 'Marseille', phone: '+33 4 91 00 12 34' },
+  ];
+  const detected = await dedupe({ records, foreign: 'detect' });
+  t.is(detected.status, 200);
+  t.deepEqual(detected.body.groups.map((g: { members: number[] }) => g.members), [[1, 2]]);
+  const countries = (detected.body.groups[0].record.addresses as { country_code: string }[]).map((a) => a.country_code);
+  t.deepEqual([...new Set(countries)], ['FR'], JSON.stringify(detected.body.groups[0].record));
+  const declared = await dedupe({ records });
+  const italian = ((declared.body.groups[0]?.record.addresses ?? []) as { country_code: string }[]).map((a) => a.country_code);
+  t.false(italian.includes('FR'), JSON.stringify(declared.body.groups));
+});
+
 test('tax codes: equal and consistent → certain "same tax code"; two different valid codes never group', async (t) => {
   const rossi = codiceFiscale('RSSMRA80A01H501');
   const other = codiceFiscale('RSSMRA85T10A562');

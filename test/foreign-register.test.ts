@@ -57,6 +57,17 @@ test('Luxembourg in Italian: FOREIGN leads; a typo and the number after the stre
   t.is(res.body.normalizzato.indirizzo, `${row.number}, ${row.street}`);
 });
 
+test('foreign: detect, the country named only at the end of the address line (in Italian): verified in its register like a declared one', async (t) => {
+  const res = await contact({ address: '14, Rue de Bonnevoie, Lussemburgo', city: 'Luxembourg', foreign: 'detect' });
+  t.is(res.status, 200);
+  t.is(res.body.normalized.country_code, 'LU', JSON.stringify(res.body));
+  t.is(res.body.territory?.country, 'LU', JSON.stringify(res.body));
+  t.regex(res.body.message, /CACLR/);
+  // without detect, a record that names no country is Italian
+  const italian = await contact({ address: '14, Rue de Bonnevoie, Lussemburgo', city: 'Luxembourg' });
+  t.true(italian.body.outcome.includes('CITY_NOT_FOUND'));
+});
+
 test('Switzerland (Bern): house-number point from GWR within metres, floor kept as sub-address, BFS number', async (t) => {
   const row = BERN[1234];
   if (!row || row.lat === undefined || row.lon === undefined) return t.fail();

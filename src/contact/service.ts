@@ -1,4 +1,4 @@
-import { resolveCountry } from '../countries/resolve.js';
+import { countryByCode, countryNamedIn, resolveCountry } from '../countries/resolve.js';
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
 import type { Language, Texts } from '../http/language.js';
 import { verifyContacts, type ContactInput, type ContactResult, type VerifyOptions } from '../native.js';
@@ -70,7 +70,10 @@ function blank(s: string | undefined): boolean {
   return s === undefined || s.trim() === '';
 }
 
-/** The core's input: the country resolved here, where every language's country names are known. */
+/**
+ * The core's input: the country resolved here, by the owner of country names
+ * (`src/countries/resolve.ts`); the core reads only the ISO alpha-2 code (`address/country.rs`).
+ */
 export function nativeContact(item: ContactItem): ContactInput {
   const { id: _id, foreign: _f, postal_form: _p, preserve_original: _o, precision: _r, debug: _d, ...fields } = item;
   const out: ContactInput = { ...fields };
@@ -79,6 +82,9 @@ export function nativeContact(item: ContactItem): ContactInput {
     const country = resolveCountry(written);
     out.country_code = country?.iso2 ?? '';
     out.country = country ? country.iso2 : written;
+  } else if (item.foreign === 'detect') {
+    const named = countryNamedIn(item.city, item.address);
+    if (named) out.country_named = named.iso2;
   }
   return out;
 }
@@ -94,9 +100,9 @@ function nativeOptions(item: ContactItem): Required<VerifyOptions> {
 }
 
 /** Italy's catalogue entry, resolved once (every Italian answer names the country). */
-let italy: ReturnType<typeof resolveCountry> | null = null;
-function italyEntry(): ReturnType<typeof resolveCountry> {
-  if (italy === null) italy = resolveCountry('IT');
+let italy: ReturnType<typeof countryByCode> | null = null;
+function italyEntry(): ReturnType<typeof countryByCode> {
+  if (italy === null) italy = countryByCode('IT');
   return italy;
 }
 
@@ -107,7 +113,8 @@ export function present(r: ContactResult, language: Language, postalForm = false
   const outcome = language === 'it' ? r.outcome : r.outcome.filter((c) => c !== 'FOREIGN');
   const result: ItemResult = { ...data, outcome };
   if (r.foreign_address) {
-    const country = resolveCountry(r.normalized.country_code || r.normalized.country);
+    // the core answers with the ISO code the catalogue gave it: a lookup, not a second resolution
+    const country = countryByCode(r.normalized.country_code);
     if (country) {
       const name = country.names[language] ?? r.normalized.country;
       // UPU: the country line in capitals, in the sender's language (the request's)

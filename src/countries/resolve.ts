@@ -12,6 +12,29 @@ export function resolveCountry(text: string | undefined | null): CountryEntry | 
   return SPELLINGS.get(key) ?? SPELLINGS.get(key.replace(/^(THE|LA|LE|IL|DIE|EL|LO) /, ''));
 }
 
+/** The catalogue entry of an ISO code the core returned (a lookup, not a second resolution). */
+export function countryByCode(code: string | undefined | null): CountryEntry | undefined {
+  const key = code?.trim().toUpperCase();
+  if (!key || !/^[A-Z]{2,3}$/.test(key)) return undefined;
+  const entry = SPELLINGS.get(key);
+  return entry && (entry.iso2 === key || entry.iso3 === key) ? entry : undefined;
+}
+
+/**
+ * `foreign: detect`: a country written as the city, or as the last part of the address line
+ * (`Rue de Rivoli 10, Francia`). The core reads it only once the city is not an Italian
+ * municipality; texts under four letters are left alone (`Ro`, `Ome` are towns, not codes).
+ */
+export function countryNamedIn(city: string | undefined, address: string | undefined): CountryEntry | undefined {
+  const tail = (address ?? '').split(/[,-]/).pop() ?? '';
+  for (const text of [city ?? '', tail]) {
+    if (native.foldText(text).length < 4) continue;
+    const country = resolveCountry(text);
+    if (country) return country;
+  }
+  return undefined;
+}
+
 /** The catalogue filtered by `q`: a code, or the start of any word of any name. */
 export function searchCountries(q: string | undefined): CountryEntry[] {
   if (!q || !q.trim()) return [...CATALOGUE];

@@ -3,6 +3,7 @@ import type { Language } from '../http/language.js';
 import { finishResult } from '../http/outcomes.js';
 import { dedupe, dedupeIncremental, type Foreign, type GroupsResult, type IncrementalResult, type PairOut, type RunResult } from '../native.js';
 import { explain } from './outcomes.js';
+import { prepareRecords } from './prepare.js';
 import type { DedupeRecord, MinLevel } from './schema.js';
 
 /** The core's answers (generated from `recapito_core::dedupe`): one list, or a list against a reference. */
@@ -34,8 +35,8 @@ export interface CompareInput {
 /** The whole comparison runs in the Rust core on the libuv pool, off the JS thread. */
 export async function compare(input: CompareInput): Promise<CoreResult> {
   return dedupe({
-    records: input.records,
-    reference: input.reference ?? undefined,
+    records: prepareRecords(input.records, input.foreign),
+    reference: input.reference ? prepareRecords(input.reference, input.foreign) : undefined,
     min_level: input.min_level,
     foreign: input.foreign,
   });
@@ -44,9 +45,9 @@ export async function compare(input: CompareInput): Promise<CoreResult> {
 /** New records against a saved one-list result: only pairs with a new record are scored. */
 export async function matchNew(saved: { records: DedupeRecord[]; result: CoreGroups; min_level: MinLevel; foreign: Foreign }, newRecords: DedupeRecord[]): Promise<IncrementalResult> {
   return dedupeIncremental({
-    records: saved.records,
+    records: prepareRecords(saved.records, saved.foreign),
     groups: saved.result.groups,
-    new_records: newRecords,
+    new_records: prepareRecords(newRecords, saved.foreign),
     min_level: saved.min_level,
     foreign: saved.foreign,
   });

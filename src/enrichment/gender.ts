@@ -1,4 +1,5 @@
-import { foldKey, type ContactData, type TitleRow } from '../import/contact-store.js';
+import { type ContactData, type TitleRow } from '../import/contact-store.js';
+import { native } from '../native.js';
 
 export type Gender = 'M' | 'F' | 'X' | 'G';
 
@@ -16,12 +17,12 @@ const WRITTEN: Record<string, Gender> = {
 
 /** A title written where a gender or a name was expected, and the gender it implies (when its forms differ). */
 export function titleOf(data: ContactData, written: string): { title: TitleRow; gender?: 'M' | 'F' } | undefined {
-  const key = foldKey(written);
+  const key = native.foldText(written);
   if (!key) return undefined;
   for (const title of data.titles) {
     if (!title.forms.includes(key)) continue;
-    const masculine = [title.abbrM, ...title.nameM.split('/')].map(foldKey).filter(Boolean);
-    const feminine = [title.abbrF, ...title.nameF.split('/')].map(foldKey).filter(Boolean);
+    const masculine = [title.abbrM, ...title.nameM.split('/')].map((s) => native.foldText(s)).filter(Boolean);
+    const feminine = [title.abbrF, ...title.nameF.split('/')].map((s) => native.foldText(s)).filter(Boolean);
     const isM = masculine.includes(key);
     const isF = feminine.includes(key);
     if (isM && !isF) return { title, gender: 'M' };
@@ -38,7 +39,7 @@ export function titleOf(data: ContactData, written: string): { title: TitleRow; 
 /** The gender field as people fill it: M/F, male/female and their Italian words, a title, X (organisation), G (family or couple). */
 export function writtenGender(data: ContactData, written: string | undefined): { gender?: Gender; title?: TitleRow } {
   if (!written?.trim()) return {};
-  const key = foldKey(written);
+  const key = native.foldText(written);
   const direct = WRITTEN[key];
   if (direct) return { gender: direct };
   const t = titleOf(data, written);
@@ -46,12 +47,18 @@ export function writtenGender(data: ContactData, written: string | undefined): {
   return {};
 }
 
-/** Gender of a first name from the Italian dictionaries: the whole (compound) name, a short form, then its first word. */
+/**
+ * Gender of a first name from the Italian dictionaries: the whole (compound) name, a short form,
+ * the name without its apostrophes (the one folding splits at them, and registry names write
+ * accents as apostrophes: `DE'SIRE'E` is `DESIREE`), then its first word.
+ */
 export function firstNameGender(data: ContactData, firstName: string): 'M' | 'F' | undefined {
-  const key = foldKey(firstName);
+  const key = native.foldText(firstName);
   if (!key) return undefined;
   const words = key.split(' ');
-  for (const candidate of [key, words[0] ?? '']) {
+  const unaccented = native.foldText(firstName.replace(/['’`´]/g, ''));
+  const joined = unaccented !== key ? [unaccented] : [];
+  for (const candidate of [key, ...joined, words[0] ?? '']) {
     const g = data.names[candidate];
     if (g && g.weight >= MIN_WEIGHT) {
       if (g.male >= DECISIVE_SHARE) return 'M';

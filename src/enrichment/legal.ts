@@ -1,4 +1,5 @@
-import { foldKey, type ContactData, type LegalFormRow } from '../import/contact-store.js';
+import { type ContactData, type LegalFormRow } from '../import/contact-store.js';
+import { native } from '../native.js';
 
 /** Markers this short (s.s., sc, sa, ag…) are also words or initials: they count as a name's first word only for forms written before the name (R.T.I., A.T.I.). */
 const SHORT_MARKER = 3;
@@ -38,7 +39,7 @@ function indexOf(data: ContactData): MarkerIndex {
 
 /** The legal form a name carries (S.R.L., SOC. COOP., CONDOMINIO, COMUNE DI…): every run of words looked up, the longest marker wins. */
 export function legalFormOf(data: ContactData, ...parts: (string | undefined)[]): LegalMarker | undefined {
-  const text = foldKey(parts.filter(Boolean).join(' '));
+  const text = native.foldText(parts.filter(Boolean).join(' '));
   if (!text) return undefined;
   const { byVariant, longestWords } = indexOf(data);
   const words = text.split(' ');

@@ -1,12 +1,13 @@
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
 import { say, type Language } from '../http/language.js';
-import { contactData, foldKey, type ContactData, type TitleRow } from '../import/contact-store.js';
+import { contactData, type ContactData, type TitleRow } from '../import/contact-store.js';
 import { firstNameGender, titleOf, writtenGender, type Gender } from './gender.js';
 import { legalFormOf, subjectType } from './legal.js';
 import { ENRICHMENT_COMMENTS } from './messages.js';
 import './outcomes.js';
 import { displayName, salutations } from './salutation.js';
 import { enrichmentItem, enrichmentResult, type EnrichmentItem } from './schema.js';
+import { native } from '../native.js';
 
 /** Education that earns the Italian "Dott."/"Dott.ssa": any university degree. */
 const DEGREE = /\b(LAUREA|LAUREATO|LAUREATA|LAUREA MAGISTRALE|DOTTORATO|PHD|MASTER|DEGREE|DOTTORE|DOTTORESSA|UNIVERSITA)\b/;
@@ -31,7 +32,7 @@ function abbrFor(row: TitleRow, gender: Gender | undefined, abbrM = row.abbrM, a
 
 /** Title from the profession (avvocato → Avv., medico → Dott.) or, failing that, a degree (→ Dott.). */
 function derivedTitle(data: ContactData, item: EnrichmentItem, gender: Gender | undefined): Title | undefined {
-  const profession = foldKey(item.profession ?? '');
+  const profession = native.foldText(item.profession ?? '');
   if (profession) {
     let best: { row: TitleRow; abbrM: string; abbrF: string; length: number } | undefined;
     for (const p of data.professions) {
@@ -46,7 +47,7 @@ function derivedTitle(data: ContactData, item: EnrichmentItem, gender: Gender | 
       return { row: best.row, ...(abbr ? { abbr } : {}) };
     }
   }
-  if (DEGREE.test(foldKey(item.education ?? ''))) {
+  if (DEGREE.test(native.foldText(item.education ?? ''))) {
     const row = titleRow(data, 'dott');
     if (row) {
       const abbr = abbrFor(row, gender);
@@ -114,7 +115,7 @@ export function enrich(item: EnrichmentItem, data: ContactData, language: Langua
     else if (gender === 'M') comments.push(say(ENRICHMENT_COMMENTS.married_form_for_man, language));
   }
   // an initial (M., J) is not a name to greet anyone by
-  if (firstName && foldKey(firstName).replace(/ /g, '').length <= 1) {
+  if (firstName && native.foldText(firstName).replace(/ /g, '').length <= 1) {
     comments.push(say(ENRICHMENT_COMMENTS.first_name_initial, language));
     firstName = '';
   }

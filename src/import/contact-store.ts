@@ -82,17 +82,6 @@ export const CONTACT_FILES = {
   specialNumbers: 'phone_special_numbers.json',
 } as const satisfies Record<Exclude<keyof ContactData, 'imported'>, string>;
 
-/** Dictionary key of a name or word: upper case, accents and apostrophes dropped, other punctuation to one space. */
-export function foldKey(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .replace(/['’`´]/g, '')
-    .toUpperCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
-
 const cache = new Map<string, ContactData>();
 
 /** Loaded once per process (and per worker thread) for each data dir. */

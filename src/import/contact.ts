@@ -5,13 +5,13 @@ import { parse } from 'csv-parse/sync';
 
 import {
   CONTACT_FILES,
-  foldKey,
   type LegalFormRow,
   type NameGender,
   type ProfessionRow,
   type SpecialNumberRow,
   type TitleRow,
 } from './contact-store.js';
+import { native } from '../native.js';
 
 type Row = Record<string, string>;
 
@@ -32,13 +32,13 @@ function nameGenders(admins: Row[], births: Row[]): Record<string, NameGender> {
     if (field(r, 'gender_signal') !== '1') continue;
     const m = Number(field(r, 'male_weight'));
     const f = Number(field(r, 'female_weight'));
-    const key = foldKey(field(r, 'name'));
+    const key = native.foldText(field(r, 'name'));
     if (!key || !(m + f > 0)) continue;
     fromBirths.set(key, { male: m / (m + f), weight: m + f });
   }
   const fromAdmins = new Map<string, NameGender>();
   for (const r of admins) {
-    const key = foldKey(field(r, 'nome'));
+    const key = native.foldText(field(r, 'nome'));
     const m = Number(field(r, 'male'));
     const f = Number(field(r, 'female'));
     if (!key || !(m + f > 0)) continue;
@@ -96,7 +96,7 @@ export async function importContactData(
   const hypocoristics: Record<string, 'M' | 'F'> = {};
   for (const r of await csv(src('names', 'it_hypocoristics.csv'))) {
     const g = field(r, 'genere');
-    if ((g === 'M' || g === 'F') && field(r, 'ambiguo') !== '1') hypocoristics[foldKey(field(r, 'forma_breve'))] = g;
+    if ((g === 'M' || g === 'F') && field(r, 'ambiguo') !== '1') hypocoristics[native.foldText(field(r, 'forma_breve'))] = g;
   }
   await write('hypocoristics', hypocoristics, Object.keys(hypocoristics).length);
 
@@ -117,7 +117,7 @@ export async function importContactData(
       nameF: field(r, 'titolo_f'),
       salutationM: field(r, 'saluto_m'),
       salutationF: field(r, 'saluto_f'),
-      forms: [...new Set(written.map(foldKey).filter(Boolean))],
+      forms: [...new Set(written.map((s) => native.foldText(s)).filter(Boolean))],
     };
   });
   await write('titles', titles, titles.length);
@@ -128,7 +128,7 @@ export async function importContactData(
       forms: [
         ...new Set(
           [...splitList(field(r, 'professione'), /\//), ...splitList(field(r, 'professione_f'), /\//)]
-            .map((p) => foldKey(p.replace(/\(.*?\)/g, '')))
+            .map((p) => native.foldText(p.replace(/\(.*?\)/g, '')))
             .filter(Boolean),
         ),
       ],
@@ -144,7 +144,7 @@ export async function importContactData(
     category: field(r, 'categoria'),
     subject: field(r, 'soggetto'),
     position: field(r, 'posizione_tipica'),
-    variants: [...new Set(splitList(field(r, 'varianti'), /\|/).map(foldKey).filter(Boolean))].sort(
+    variants: [...new Set(splitList(field(r, 'varianti'), /\|/).map((s) => native.foldText(s)).filter(Boolean))].sort(
       (a, b) => b.length - a.length,
     ),
   }));

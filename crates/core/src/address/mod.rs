@@ -2,6 +2,7 @@
 //! number resolved against the register, the postcode checked, a point found, and the result
 //! with the spec's outcome codes. `verify` is one contact; `verify_batch` runs a batch on rayon.
 
+mod country;
 pub mod key;
 pub mod outcome;
 pub mod parse;
@@ -19,6 +20,7 @@ use crate::normalize::fold;
 use crate::register::municipality::MunicipalityRecord;
 use crate::register::street::{CityStreets, HouseNumberEntry, Street};
 use crate::register::{Municipality, Register};
+use country::{detect_country, foreign_country, postcode_country, ForeignCountry};
 use outcome::{Change, Outcome};
 use parse::{NumberStatus, ParsedAddress, SubAddress};
 use resolve::{CityMatch, CityResolution, StreetMatch, StreetResolution};
@@ -48,6 +50,11 @@ pub struct ContactInput {
     pub gender: Option<String>,
     #[serde(default)]
     pub birth_date: Option<String>,
+    /// ISO alpha-2 of a country the caller found named in the city field or at the end of the
+    /// address line (`src/countries/resolve.ts`, the owner of country names): read only under
+    /// `foreign: detect`, once the city is not an Italian municipality.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country_named: Option<String>,
 }
 
 /// Where records without a declared country are placed, for contacts and dedupe alike (English
@@ -399,6 +406,7 @@ fn parse_line(address: &str) -> ParsedAddress {
     parsed
 }
 
+<<<<<<< HEAD
 /// Step 3: a declared foreign country, or (`foreign: detect`) a postcode in a foreign form
 /// (`F-75001`): abroad before any Italian guess.
 fn stated_abroad(
@@ -459,6 +467,23 @@ impl<'a> Written<'a> {
                 resolve::normalize_postcode(&fixed.postcode)
             },
             province: fixed.province.trim().to_string(),
+=======
+    // a declared foreign country
+    if let Some(foreign) = foreign_country(register, input) {
+        // a country with a register in service: verified in it (crate::foreign); elsewhere the postal form
+        if let Some(verified) = crate::foreign::verify(&foreign.code, input, &r) {
+            return verified;
+        }
+        return foreign_result(register, r, input, options, foreign);
+    }
+    // `foreign: detect` and a postcode in a foreign form (`F-75001`): abroad before any Italian guess
+    if options.foreign == Foreign::Detect {
+        if let Some(foreign) = postcode_country(register, text(&input.postcode)) {
+            if let Some(verified) = crate::foreign::verify(&foreign.code, input, &r) {
+                return verified;
+            }
+            return foreign_result(register, r, input, options, foreign);
+>>>>>>> i10-facts
         }
     }
 
@@ -519,6 +544,7 @@ fn locate_municipality<'r>(
         CityResolution::Found(record, m, how) => Located::Found(record, m, how),
         CityResolution::Ambiguous(_) => Located::Stop("CITY_AMBIGUOUS"),
         CityResolution::NotFound => {
+<<<<<<< HEAD
             // `foreign: detect`: a city no Italian register knows may name a foreign place
             let abroad = detect
                 .then(|| {
@@ -526,6 +552,20 @@ fn locate_municipality<'r>(
                 })
                 .flatten();
             abroad.map_or(Located::Stop("CITY_NOT_FOUND"), Located::Abroad)
+=======
+            if options.foreign == Foreign::Detect {
+                if let Some(c) = detect_country(register, input, &city_in, address, &postcode_in) {
+                    // a country with a register in service: verified in it, as a declared one
+                    if let Some(verified) = crate::foreign::verify(&c.code, input, &r) {
+                        return verified;
+                    }
+                    return foreign_result(register, r, input, options, c);
+                }
+            }
+            out.condition("CITY_NOT_FOUND");
+            r.outcome = out.codes();
+            return r;
+>>>>>>> i10-facts
         }
         CityResolution::Missing => Located::Stop("INCOMPLETE_DATA"),
     }
@@ -1194,95 +1234,6 @@ fn tax_code(register: &Register, input: &ContactInput, r: &mut ContactResult) {
     }
     r.tax_code = validated.tax_code.or_else(|| Some(code.to_string()));
     r.tax_code_outcome = Some(outcome);
-}
-
-struct ForeignCountry {
-    name: String,
-    code: String,
-    resolved: bool,
-}
-
-/// A country stated by the record that is not Italy.
-fn foreign_country(
-    register: &Register,
-    input: &ContactInput,
-    _options: &VerifyOptions,
-    _parsed: &ParsedAddress,
-) -> Option<ForeignCountry> {
-    let code = text(&input.country_code).to_uppercase();
-    let name = text(&input.country);
-    if code.is_empty() && name.is_empty() {
-        return None;
-    }
-    if code == "IT" || code == "ITA" {
-        return None;
-    }
-    if !name.is_empty() && code.is_empty() {
-        let f = fold(name);
-        if matches!(
-            f.as_str(),
-            "ITALIA" | "ITALY" | "IT" | "ITA" | "ITALIEN" | "ITALIE" | "REPUBBLICA ITALIANA"
-        ) {
-            return None;
-        }
-        return Some(match country_by_name(register, name) {
-            Some(c) => c,
-            None => ForeignCountry {
-                name: name.to_string(),
-                code: String::new(),
-                resolved: false,
-            },
-        });
-    }
-    let resolved = code.len() == 2 && code.chars().all(|c| c.is_ascii_alphabetic());
-    Some(ForeignCountry {
-        name: if name.is_empty() {
-            code.clone()
-        } else {
-            name.to_string()
-        },
-        code: if resolved { code } else { String::new() },
-        resolved,
-    })
-}
-
-fn country_by_name(register: &Register, name: &str) -> Option<ForeignCountry> {
-    let c = register
-        .countries
-        .by_name(name)
-        .into_iter()
-        .find(|c| c.active)?;
-    if c.iso3.as_deref() == Some("ITA") {
-        return None;
-    }
-    Some(ForeignCountry {
-        name: c.name.clone(),
-        code: c.iso3.clone().unwrap_or_default(),
-        resolved: true,
-    })
-}
-
-/// `foreign: detect`: a country named in the city field or the last part of the address line,
-/// then the postal signals (a foreign postcode form, a locality of a foreign register).
-fn detect_country(
-    register: &Register,
-    city: &str,
-    address: &str,
-    postcode: &str,
-) -> Option<ForeignCountry> {
-    let last = address.rsplit([',', '-']).next().unwrap_or("");
-    [city, last]
-        .into_iter()
-        .filter(|t| fold(t).len() >= 4)
-        .find_map(|t| country_by_name(register, t))
-        .or_else(|| {
-            let code = crate::postal::detect::country(register, postcode, city, address)?;
-            Some(ForeignCountry {
-                name: code.clone(),
-                code,
-                resolved: true,
-            })
-        })
 }
 
 /// The postal form of the country (`crate::postal`).

@@ -205,7 +205,8 @@ fn foreign_and_po_box() {
     }
     let reg = register().expect("register");
     let mut c = contact("10 Downing Street", "SW1A 2AA", "London", "");
-    c.country = Some("Regno Unito".into());
+    // the service resolved `Regno Unito` (src/countries/resolve.ts): the core reads the code
+    c.country_code = Some("GB".into());
     let r = verify(reg, &c, &VerifyOptions::default());
     assert_eq!(r.outcome[0], "FOREIGN");
     let r = check("Casella Postale 45", "40121", "Bologna", "BO");
@@ -259,9 +260,12 @@ fn options_precision_and_foreign_detect() {
         foreign: Foreign::Detect,
         ..Default::default()
     };
-    let c = contact("Rue de Rivoli 10, Francia", "75001", "Paris", "");
+    // `Francia` at the end of the line, named FR by the service's country catalogue
+    let mut c = contact("Rue de Rivoli 10, Francia", "75001", "Paris", "");
+    c.country_named = Some("FR".into());
     let r = verify(reg, &c, &detect);
-    assert_eq!(r.outcome, vec!["FOREIGN"], "{r:?}");
+    assert_eq!(r.outcome[0], "FOREIGN", "{r:?}");
+    assert_eq!(r.normalized.country_code, "FR", "{r:?}");
 }
 
 #[test]

@@ -306,6 +306,7 @@ pub fn engine_input(a: &AddressIn, record: &DedupeRecord) -> crate::address::Con
         province: Some(a.province().to_string()),
         country_code: Some(if own { a.country_code() } else { code }.to_string()),
         country: Some(if own { a.country() } else { name }.to_string()),
+        country_named: a.country_named.as_ref().map(|t| t.as_str().to_string()),
         ..Default::default()
     }
 }

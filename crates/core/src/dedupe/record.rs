@@ -73,6 +73,10 @@ pub struct AddressIn {
     pub country: Option<Text>,
     #[serde(default)]
     pub country_code: Option<Text>,
+    /// ISO alpha-2 of a country the service found named in the city or at the end of the line
+    /// (`src/dedupe/prepare.ts`, `foreign: detect`): see `address::ContactInput::country_named`.
+    #[serde(default, skip_serializing)]
+    pub country_named: Option<Text>,
 }
 
 impl AddressIn {
@@ -178,6 +182,9 @@ pub struct DedupeRecord {
     pub country: Option<Text>,
     #[serde(default)]
     pub country_code: Option<Text>,
+    /// The flat address's `country_named` (see `AddressIn::country_named`).
+    #[serde(default, skip_serializing)]
+    pub country_named: Option<Text>,
     #[serde(default)]
     pub tax_code: Option<Text>,
     #[serde(default)]
@@ -222,6 +229,7 @@ impl DedupeRecord {
             province: self.province.clone(),
             country: self.country.clone(),
             country_code: self.country_code.clone(),
+            country_named: self.country_named.clone(),
         };
         let mut out = Vec::with_capacity(1 + self.addresses.len());
         if !flat.is_empty() {
