@@ -16,7 +16,12 @@ export type AddressIn = { type?: Text, address?: Text,
 /**
  * Some address books keep the number apart.
  */
-house_number?: Text, postcode?: Text, city?: Text, province?: Text, country?: Text, country_code?: Text, };
+house_number?: Text, postcode?: Text, city?: Text, province?: Text, country?: Text, country_code?: Text, 
+/**
+ * ISO alpha-2 of a country the service found named in the city or at the end of the line
+ * (`src/dedupe/prepare.ts`, `foreign: detect`): see `address::ContactInput::country_named`.
+ */
+country_named?: Text, };
 
 export type AddressMerged = { provenance: Array<JsonValue>, type?: string, type_normalized: string, address: string, postcode: string, city: string, province: string, country_code: string, address_key: string, };
 
@@ -56,7 +61,13 @@ export type Consolidated = { last_name: string, first_name: string, gender?: str
 
 export type ContactBatch = { items: Array<ContactInput>, options?: VerifyOptions, };
 
-export type ContactInput = { address?: string, postcode?: string, city?: string, province?: string, country_code?: string, country?: string, tax_code?: string, last_name?: string, first_name?: string, gender?: string, birth_date?: string, };
+export type ContactInput = { address?: string, postcode?: string, city?: string, province?: string, country_code?: string, country?: string, tax_code?: string, last_name?: string, first_name?: string, gender?: string, birth_date?: string, 
+/**
+ * ISO alpha-2 of a country the caller found named in the city field or at the end of the
+ * address line (`src/countries/resolve.ts`, the owner of country names): read only under
+ * `foreign: detect`, once the city is not an Italian municipality.
+ */
+country_named?: string, };
 
 export type ContactResult = { ok: boolean, outcome: Array<string>, normalized: Normalized, 
 /**
@@ -106,7 +117,11 @@ city_match: string, street_step: string, edits: number, score: number, reason: s
  */
 house_number: string, };
 
-export type DedupeRecord = { id?: JsonValue, last_name?: Text, first_name?: Text, address?: Text, postcode?: Text, city?: Text, province?: Text, gender?: Text, email?: DetailsIn, phone?: DetailsIn, country?: Text, country_code?: Text, tax_code?: Text, birth_date?: Text, addresses?: Array<AddressIn>, phones?: Array<DetailIn>, emails?: Array<DetailIn>, };
+export type DedupeRecord = { id?: JsonValue, last_name?: Text, first_name?: Text, address?: Text, postcode?: Text, city?: Text, province?: Text, gender?: Text, email?: DetailsIn, phone?: DetailsIn, country?: Text, country_code?: Text, 
+/**
+ * The flat address's `country_named` (see `AddressIn::country_named`).
+ */
+country_named?: Text, tax_code?: Text, birth_date?: Text, addresses?: Array<AddressIn>, phones?: Array<DetailIn>, emails?: Array<DetailIn>, };
 
 export type DetailIn = { type?: Text, value: Text, } | Text;
 

@@ -310,7 +310,7 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
     r.care_of = parsed.care_of.clone();
     r.address_key = input_key(&parsed);
     tax_code(register, input, &mut r);
-    if let Some(foreign) = stated_abroad(register, input, options, &parsed) {
+    if let Some(foreign) = stated_abroad(register, input, options) {
         return answer_abroad(register, r, input, options, foreign);
     }
 
@@ -321,14 +321,19 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
     }
     let first_name = |w: &str| register.names.known_gender(w).is_some();
     let detect = options.foreign == Foreign::Detect;
-    let (record, m, how) =
-        match locate_municipality(register, &written, &parsed, precision, &first_name, detect) {
-            Located::Found(record, m, how) => (record, m, how),
-            Located::Stop(condition) => return stop(r, out, condition),
-            Located::Abroad(country) => {
-                return foreign_result(register, r, input, options, country)
-            }
-        };
+    let (record, m, how) = match locate_municipality(
+        register,
+        input,
+        &written,
+        &parsed,
+        precision,
+        &first_name,
+        detect,
+    ) {
+        Located::Found(record, m, how) => (record, m, how),
+        Located::Stop(condition) => return stop(r, out, condition),
+        Located::Abroad(country) => return foreign_result(register, r, input, options, country),
+    };
     present_municipality(&mut r, &mut out, record, m, how, &written.province);
 
     let streets = register.streets.city(&record.cadastral_code);
@@ -406,27 +411,20 @@ fn parse_line(address: &str) -> ParsedAddress {
     parsed
 }
 
-<<<<<<< HEAD
 /// Step 3: a declared foreign country, or (`foreign: detect`) a postcode in a foreign form
 /// (`F-75001`): abroad before any Italian guess.
 fn stated_abroad(
     register: &Register,
     input: &ContactInput,
     options: &VerifyOptions,
-    parsed: &ParsedAddress,
 ) -> Option<ForeignCountry> {
-    if let Some(foreign) = foreign_country(register, input, options, parsed) {
+    if let Some(foreign) = foreign_country(register, input) {
         return Some(foreign);
     }
     if options.foreign != Foreign::Detect {
         return None;
     }
-    let code = crate::postal::detect::postcode_country(&register.postal, text(&input.postcode))?;
-    Some(ForeignCountry {
-        name: code.clone(),
-        code,
-        resolved: true,
-    })
+    postcode_country(register, text(&input.postcode))
 }
 
 /// A country with a register in service is verified in it (`crate::foreign`); elsewhere the
@@ -467,23 +465,6 @@ impl<'a> Written<'a> {
                 resolve::normalize_postcode(&fixed.postcode)
             },
             province: fixed.province.trim().to_string(),
-=======
-    // a declared foreign country
-    if let Some(foreign) = foreign_country(register, input) {
-        // a country with a register in service: verified in it (crate::foreign); elsewhere the postal form
-        if let Some(verified) = crate::foreign::verify(&foreign.code, input, &r) {
-            return verified;
-        }
-        return foreign_result(register, r, input, options, foreign);
-    }
-    // `foreign: detect` and a postcode in a foreign form (`F-75001`): abroad before any Italian guess
-    if options.foreign == Foreign::Detect {
-        if let Some(foreign) = postcode_country(register, text(&input.postcode)) {
-            if let Some(verified) = crate::foreign::verify(&foreign.code, input, &r) {
-                return verified;
-            }
-            return foreign_result(register, r, input, options, foreign);
->>>>>>> i10-facts
         }
     }
 
@@ -519,6 +500,7 @@ enum Located<'r> {
 /// (two places called alike), the one that has the street wins.
 fn locate_municipality<'r>(
     register: &'r Register,
+    input: &ContactInput,
     written: &Written,
     parsed: &ParsedAddress,
     precision: u8,
@@ -544,28 +526,19 @@ fn locate_municipality<'r>(
         CityResolution::Found(record, m, how) => Located::Found(record, m, how),
         CityResolution::Ambiguous(_) => Located::Stop("CITY_AMBIGUOUS"),
         CityResolution::NotFound => {
-<<<<<<< HEAD
             // `foreign: detect`: a city no Italian register knows may name a foreign place
             let abroad = detect
                 .then(|| {
-                    detect_country(register, &written.city, written.address, &written.postcode)
+                    detect_country(
+                        register,
+                        input,
+                        &written.city,
+                        written.address,
+                        &written.postcode,
+                    )
                 })
                 .flatten();
             abroad.map_or(Located::Stop("CITY_NOT_FOUND"), Located::Abroad)
-=======
-            if options.foreign == Foreign::Detect {
-                if let Some(c) = detect_country(register, input, &city_in, address, &postcode_in) {
-                    // a country with a register in service: verified in it, as a declared one
-                    if let Some(verified) = crate::foreign::verify(&c.code, input, &r) {
-                        return verified;
-                    }
-                    return foreign_result(register, r, input, options, c);
-                }
-            }
-            out.condition("CITY_NOT_FOUND");
-            r.outcome = out.codes();
-            return r;
->>>>>>> i10-facts
         }
         CityResolution::Missing => Located::Stop("INCOMPLETE_DATA"),
     }
