@@ -136,7 +136,7 @@ async function main(): Promise<void> {
   console.log('\ntop self time');
   console.table(self.slice(0, 30).map(([f, ms]) => ({ function: f.slice(0, 110), share: pct(ms) })));
   console.log('\ninclusive time of the stages of the request path (ours and the stack)');
-  const stages = /^(authenticate|negotiate|answer|chargedRun|post|charge|batchedWrite|lookup|countRequest|toEnglishInput|toItalianOutput|validate|finishResult|process|computeJson|readItems|rateClass|onSend|serialize|parse|preHandler|onRequest|JSON|stringify|defaultJsonParser|processTicksAndRejections|executeTxnCallbacks|\(garbage collector\)|\(idle\)|\(program\))\b/;
+  const stages = /^(authenticate|negotiate|answer|chargedRun|chargedWork|processCharged|englishBody|post|charge|batchedWrite|lookup|countRequest|toEnglishInput|toItalianOutput|validate|finishResult|process|computeJson|readItems|rateClass|onSend|serialize|parse|preHandler|onRequest|JSON|stringify|defaultJsonParser|processTicksAndRejections|executeTxnCallbacks|\(garbage collector\)|\(idle\)|\(program\))\b/;
   console.table(inclusive.filter(([f]) => stages.test(f)).slice(0, 40).map(([f, ms]) => ({ function: f.slice(0, 110), share: pct(ms) })));
 }
 

@@ -53,6 +53,12 @@ export const PLUGINS: readonly ServicePlugin[] = [
   metaPlugin,
 ];
 
+/** The path of a request URL, without its query. */
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
+
 function sendError(req: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
   const language = req.ctx?.language ?? languageFromAcceptHeader(req.headers['accept-language']) ?? 'en';
   const message = fill(ERROR_MESSAGES[error.code][language], error.params);
@@ -121,20 +127,36 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
 
   await registerOverloadGuard(app, config);
   app.decorateRequest('ctx', null as never);
-  app.addHook('onRequest', async (req) => {
+  // The hooks every request passes are callback hooks, not async ones: no promise and no extra tick each.
+  app.addHook('onRequest', (req, _reply, done) => {
     req.ctx = { language: 'en', italian: false };
-    const path = req.url.split('?')[0] ?? '';
-    if (PUBLIC.has(path) || req.method === 'OPTIONS') return;
-    if (path.startsWith('/console') || path.startsWith('/widget/')) return; // people sign in there; no bearer token
-    if (!methodsByPath.has(path)) return; // 404/405 are answered without asking for a token
-    req.ctx.caller = authenticate(db, req.headers.authorization);
+    const path = pathOf(req.url);
+    if (PUBLIC.has(path) || req.method === 'OPTIONS') return done();
+    if (path.startsWith('/console') || path.startsWith('/widget/')) return done(); // people sign in there; no bearer token
+    if (!methodsByPath.has(path)) return done(); // 404/405 are answered without asking for a token
+    try {
+      req.ctx.caller = authenticate(db, req.headers.authorization);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
   });
-  app.addHook('preHandler', async (req) => {
-    req.ctx = negotiate(req, config);
+  app.addHook('preHandler', (req, _reply, done) => {
+    try {
+      req.ctx = negotiate(req, config);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
   });
   // no answer leaves before the request is counted on disk (shared commits: see src/state/commit.ts)
-  app.addHook('onSend', async (req) => {
-    await req.ctx?.caller?.counted();
+  app.addHook('onSend', (req, _reply, payload, done) => {
+    const caller = req.ctx?.caller;
+    if (!caller) return done(null, payload);
+    caller.counted().then(
+      () => done(null, payload),
+      (error: unknown) => done(error as Error),
+    );
   });
   await registerRateLimits(app, config);
 
@@ -145,7 +167,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
     return sendError(req, reply, apiError);
   });
   app.setNotFoundHandler((req, reply) => {
-    const path = req.url.split('?')[0] ?? '';
+    const path = pathOf(req.url);
     const allowed = methodsByPath.get(path);
     if (allowed) {
       reply.header('Allow', [...allowed].join(', '));
