@@ -1,10 +1,9 @@
 import { resolveCountry } from '../countries/resolve.js';
-import { outcomeTable } from '../http/outcomes.js';
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
+import { outcomeTable } from '../http/outcomes.js';
 import type { Language, Texts } from '../http/language.js';
 import { computeJson } from '../native.js';
 import { CONTACT_OUTCOMES } from './outcomes.js';
-import { TAX_CODE_OUTCOMES } from '../tax-code/outcomes.js';
 import { CONTACT_BATCH_OPTIONS, contactItem, contactResult, type ContactItem } from './schema.js';
 
 /** What the core takes for one contact (`contact.verify`). */
@@ -195,8 +194,8 @@ export async function processContacts(items: ContactItem[], language: Language):
   return results;
 }
 
-/** What this capability's results can say (contact also carries the tax code's mismatch). */
-const OUTCOMES = outcomeTable(CONTACT_OUTCOMES, TAX_CODE_OUTCOMES);
+/** What a contact's `outcome` can say (its `tax_code_outcome` holds the tax code's codes, mapped by key). */
+const OUTCOMES = outcomeTable(CONTACT_OUTCOMES);
 
 export const capability: Capability<ContactItem> = {
   name: 'contact',

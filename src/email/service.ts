@@ -2,8 +2,8 @@ import { createRequire } from 'node:module';
 
 import { disposableEmailBlocklistSet } from 'disposable-email-domains-js';
 
-import { outcomeTable } from '../http/outcomes.js';
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
+import { outcomeTable } from '../http/outcomes.js';
 import { contactData, type ContactData } from '../import/contact-store.js';
 import { mapConcurrent } from './concurrency.js';
 import { mailDomain } from './dns.js';

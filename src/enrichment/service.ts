@@ -1,5 +1,5 @@
-import { outcomeTable } from '../http/outcomes.js';
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
+import { outcomeTable } from '../http/outcomes.js';
 import { say, type Language } from '../http/language.js';
 import { contactData, foldKey, type ContactData, type TitleRow } from '../import/contact-store.js';
 import { firstNameGender, titleOf, writtenGender, type Gender } from './gender.js';

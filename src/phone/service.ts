@@ -1,7 +1,7 @@
 import parsePhoneNumber, { type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
 
-import { outcomeTable } from '../http/outcomes.js';
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
+import { outcomeTable } from '../http/outcomes.js';
 import { say, type Language } from '../http/language.js';
 import { contactData, type ContactData } from '../import/contact-store.js';
 import { PHONE_OUTCOMES } from './outcomes.js';

@@ -1,6 +1,6 @@
 import { mapConcurrent } from '../email/concurrency.js';
-import { outcomeTable } from '../http/outcomes.js';
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
+import { outcomeTable } from '../http/outcomes.js';
 import type { Language } from '../http/language.js';
 import { probeWebsite, type ProbeResult } from './fetch.js';
 import { normaliseWebsite, splitWebsites, type WebsiteForm } from './form.js';
