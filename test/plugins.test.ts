@@ -76,14 +76,18 @@ test('charge → work → refund: failed work gives its operations back; a refus
   const before = current(db, 'sequence', 'light');
   const failure = await t.throwsAsync(
     chargedWork(db, { payer, counter: 'light', units: 3 }, async () => {
-      t.is(current(db, 'sequence', 'light').free_used, before.free_used + 3, 'charged before the work runs');
       throw new Error('the work failed');
     }),
   );
   t.is(failure?.message, 'the work failed');
   t.is(current(db, 'sequence', 'light').free_used, before.free_used, 'given back');
+  // the same call when the work succeeds keeps its charge, on disk once it resolves
+  const kept = await chargedWork(db, { payer, counter: 'light', units: 3 }, async () => 'verified');
+  t.is(kept.value, 'verified');
+  t.is(kept.charge.charged, 3);
+  t.is(current(db, 'sequence', 'light').free_used, before.free_used + 3);
 
-  consume(db, 'sequence', 'light', FREE_MONTHLY.light - before.free_used);
+  consume(db, 'sequence', 'light', FREE_MONTHLY.light - before.free_used - 3);
   let ran = false;
   let undone = false;
   const refused = await t.throwsAsync(
@@ -105,4 +109,25 @@ test('charge → work → refund: failed work gives its operations back; a refus
   const done = await chargedWork(db, { payer, counter: 'light', units: 0 }, async () => 'free');
   t.is(done.value, 'free');
   t.is(done.charge.charged, 0);
+});
+
+test('rate classes: suggest counts as autocomplete (declared by its route), a body with items as batch, the rest single', async (t) => {
+  const limited = await startServer({ rateLimits: { single: 1, batch: 1, autocomplete: 3 } });
+  try {
+    const session = '6f1c2b9e-3d4a-4b5c-8d7e-9f0a1b2c3d4e';
+    for (let i = 0; i < 3; i++) t.is((await call(limited, 'POST', '/api/v1/suggest', { session, q: 'via del fag', city: 'Bologna' })).status, 200);
+    const fourth = await call(limited, 'POST', '/api/v1/suggerisci', { session, q: 'via del fag', city: 'Bologna' });
+    t.is(fourth.status, 429);
+    t.is(fourth.body.details.class, 'autocomplete');
+    t.is((await call(limited, 'POST', '/api/v1/phone', { phone: '02 1234567' })).status, 200);
+    const single = await call(limited, 'POST', '/api/v1/phone', { phone: '02 1234567' });
+    t.is(single.status, 429);
+    t.is(single.body.details.class, 'single');
+    t.is((await call(limited, 'POST', '/api/v1/phone', { items: [{ phone: '02 1234567' }] })).status, 200);
+    const batch = await call(limited, 'POST', '/api/v1/telefono', { elementi: [{ telefono: '02 1234567' }] });
+    t.is(batch.status, 429);
+    t.is(batch.body.details.class, 'batch');
+  } finally {
+    await limited.close();
+  }
 });

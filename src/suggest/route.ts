@@ -134,7 +134,7 @@ export const suggestRoutes: FastifyPluginAsync<PluginOptions> = async (app, { se
     if (r.action === 'select') return select(services, req, reply, r, await enterSession(services.db, token, r.session, country));
     return suggest(services, req, reply, r, token, country);
   };
-  for (const path of SUGGEST_PATHS) app.post(path, post);
+  for (const path of SUGGEST_PATHS) app.post(path, { config: { rateClass: 'autocomplete' } }, post);
 
   sweepSessions(services.db);
   const timer = setInterval(() => sweepSessions(services.db), 5 * 60_000);
