@@ -18,7 +18,7 @@ import { addPack } from '../src/credit/ledger.js';
 import { closeState, openState } from '../src/state/db.js';
 import { freshDataDir } from '../test/helpers/server.js';
 
-type Autocannon = (opts: object) => Promise<{ requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number }>;
+type Autocannon = (opts: object) => Promise<{ requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number }>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 interface ProfileNode {
@@ -91,6 +91,13 @@ function summarise(profile: Profile): { self: [string, number][]; inclusive: [st
   return { self: sorted(self), inclusive: sorted(inclusive), total, idle };
 }
 
+/** User + system CPU time of a process so far, in ms (Linux /proc; clock ticks of 10 ms). */
+function serverCpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 async function main(): Promise<void> {
   const which = process.argv[2] ?? 'phone';
   const seconds = Number(process.argv[3] ?? 10);
@@ -116,6 +123,7 @@ async function main(): Promise<void> {
     });
     child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
   });
+  const cpuBefore = serverCpuMs(child.pid);
   let n = 0;
   const headers = (t: string) => ({ authorization: `Bearer ${t}`, 'content-type': 'application/json' });
   const r = await autocannon({
@@ -124,6 +132,7 @@ async function main(): Promise<void> {
     duration: seconds,
     requests: [{ method: 'POST', path: scenario.path, setupRequest: (req: object) => ({ ...req, body: scenario.body(n), headers: headers(tokens[Math.floor(n++ / 6000) % tokens.length]!) }) }],
   });
+  const cpuMs = serverCpuMs(child.pid) - cpuBefore;
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
   await closeState(dataDir);
@@ -132,11 +141,13 @@ async function main(): Promise<void> {
   const { self, inclusive, total, idle } = summarise(JSON.parse(readFileSync(path.join(profDir, file), 'utf8')) as Profile);
   const pct = (ms: number) => `${((ms / total) * 100).toFixed(1)}%`;
   console.log(`${which}: ${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}; profile ${path.join(profDir, file)}`);
+  // CPU the server process consumed (user + system) per answered request: unlike req/s, barely moved by other load
+  console.log(`server CPU ${Math.round(cpuMs)} ms for ${r.requests.total} requests: ${((cpuMs * 1000) / Math.max(1, r.requests.total)).toFixed(0)} µs a request (with the profiler on)`);
   console.log(`busy ${Math.round(total)} ms, idle ${Math.round(idle)} ms while serving; shares below are of busy time`);
   console.log('\ntop self time');
   console.table(self.slice(0, 30).map(([f, ms]) => ({ function: f.slice(0, 110), share: pct(ms) })));
   console.log('\ninclusive time of the stages of the request path (ours and the stack)');
-  const stages = /^(authenticate|negotiate|answer|chargedRun|post|charge|batchedWrite|lookup|countRequest|toEnglishInput|toItalianOutput|validate|finishResult|process|encode|decode|readItems|rateClass|onSend|serialize|parse|preHandler|onRequest|JSON|stringify|defaultJsonParser|processTicksAndRejections|executeTxnCallbacks|\(garbage collector\)|\(idle\)|\(program\))\b/;
+  const stages = /^(authenticate|negotiate|answer|chargedRun|chargedWork|processCharged|englishBody|post|charge|batchedWrite|lookup|countRequest|toEnglishInput|toItalianOutput|validate|finishResult|process|encode|decode|readItems|rateClass|onSend|serialize|parse|preHandler|onRequest|JSON|stringify|defaultJsonParser|processTicksAndRejections|executeTxnCallbacks|\(garbage collector\)|\(idle\)|\(program\))\b/;
   console.table(inclusive.filter(([f]) => stages.test(f)).slice(0, 40).map(([f, ms]) => ({ function: f.slice(0, 110), share: pct(ms) })));
 }
 

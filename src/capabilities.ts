@@ -1,10 +1,10 @@
 import type { Capability } from './http/capability.js';
 
 /**
- * Every capability served through the shared machinery, by name. Loaded lazily so that a job worker
- * thread imports only the capability it runs.
+ * A job's kind → its capability, for the job worker threads (src/jobs/worker.ts): loaded lazily so that a
+ * worker imports only the capability it runs. Endpoints are registered elsewhere, as plugins (src/server.ts).
  */
-export const CAPABILITY_MODULES: Record<string, () => Promise<Capability<unknown>>> = {
+const JOB_KINDS: Record<string, () => Promise<Capability<unknown>>> = {
   phone: async () => (await import('./phone/service.js')).capability as Capability<unknown>,
   contact: async () => (await import('./contact/service.js')).capability as Capability<unknown>,
   email: async () => (await import('./email/service.js')).capability as Capability<unknown>,
@@ -14,11 +14,7 @@ export const CAPABILITY_MODULES: Record<string, () => Promise<Capability<unknown
 };
 
 export async function loadCapability(name: string): Promise<Capability<unknown>> {
-  const load = CAPABILITY_MODULES[name];
+  const load = JOB_KINDS[name];
   if (!load) throw new Error(`unknown capability ${name}`);
   return load();
-}
-
-export async function loadAllCapabilities(): Promise<Capability<unknown>[]> {
-  return Promise.all(Object.values(CAPABILITY_MODULES).map((load) => load()));
 }

@@ -1,27 +1,30 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 
 import { authenticate } from './account/tokens.js';
-import { loadAllCapabilities } from './capabilities.js';
 import { configFromEnv, type ServiceConfig } from './config.js';
 import { registerConsole } from './console/routes.js';
-import { countryRoutes } from './countries/index.js';
-import { CREDIT_PATHS, registerCredit } from './credit/route.js';
-import { dedupeRoutes } from './dedupe/index.js';
+import { contactPlugin } from './contact/plugin.js';
+import { countriesPlugin } from './countries/plugin.js';
+import { dedupePlugin } from './dedupe/plugin.js';
+import { emailPlugin } from './email/plugin.js';
+import { enrichmentPlugin } from './enrichment/plugin.js';
 import type { Counter } from './http/capability.js';
 import { negotiate, type Services } from './http/context.js';
-import { registerCapability } from './http/endpoint.js';
 import { ApiError, ERROR_MESSAGES, fill, isStorageError, storageError } from './http/errors.js';
 import { languageFromAcceptHeader } from './http/language.js';
 import { overloadedError, registerOverloadGuard } from './http/overload.js';
+import type { ServicePlugin } from './http/plugin.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { BODY_LIMITS, parseJsonBody } from './http/validation.js';
 import { checkRegisterFiles } from './import/integrity.js';
 import { JobService } from './jobs/service.js';
-import { registerIndex, type ExtraEndpoint } from './meta/index-route.js';
-import { registerOpenApi, type ExtraOperation } from './meta/openapi.js';
-import { openRegister, registerInfoSync, useForeignRegisters } from './native.js';
+import { creditPlugin, metaPlugin } from './meta/plugin.js';
+import { openRegister, useForeignRegisters } from './native.js';
+import { phonePlugin } from './phone/plugin.js';
 import { openState } from './state/db.js';
-import { suggestRoutes } from './suggest/index.js';
+import { suggestPlugin } from './suggest/plugin.js';
+import { taxCodePlugin } from './tax-code/plugin.js';
+import { websitePlugin } from './website/plugin.js';
 
 const PUBLIC = new Set(['/api/v1/', '/api/v1', '/api/v1/openapi.json']);
 
@@ -32,23 +35,28 @@ export interface Service {
   close(): Promise<void>;
 }
 
-/** Routes beyond the generic capabilities (dedupe, suggest...), registered with the shared machinery. */
-export interface RouteModule {
-  endpoints: ExtraEndpoint[];
-  counters: Record<string, Counter>;
-  /** Request schemas for the OpenAPI document. */
-  openapi?: ExtraOperation[];
-  register(app: FastifyInstance, services: Services, jobs: JobService): void;
-}
+/**
+ * Every endpoint of the API, one Fastify plugin each, in the order the public index lists them. A new
+ * capability adds its plugin here (and nothing else in this file).
+ */
+export const PLUGINS: readonly ServicePlugin[] = [
+  phonePlugin,
+  contactPlugin,
+  emailPlugin,
+  websitePlugin,
+  enrichmentPlugin,
+  taxCodePlugin,
+  countriesPlugin,
+  dedupePlugin,
+  suggestPlugin,
+  creditPlugin,
+  metaPlugin,
+];
 
-const ROUTE_MODULES: (() => Promise<RouteModule>)[] = [countryRoutes, dedupeRoutes, suggestRoutes];
-
-function attributions(): string[] {
-  try {
-    return registerInfoSync().attributions;
-  } catch {
-    return [];
-  }
+/** The path of a request URL, without its query. */
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
 }
 
 function sendError(req: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
@@ -119,20 +127,36 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
 
   await registerOverloadGuard(app, config);
   app.decorateRequest('ctx', null as never);
-  app.addHook('onRequest', async (req) => {
+  // The hooks every request passes are callback hooks, not async ones: no promise and no extra tick each.
+  app.addHook('onRequest', (req, _reply, done) => {
     req.ctx = { language: 'en', italian: false };
-    const path = req.url.split('?')[0] ?? '';
-    if (PUBLIC.has(path) || req.method === 'OPTIONS') return;
-    if (path.startsWith('/console') || path.startsWith('/widget/')) return; // people sign in there; no bearer token
-    if (!methodsByPath.has(path)) return; // 404/405 are answered without asking for a token
-    req.ctx.caller = authenticate(db, req.headers.authorization);
+    const path = pathOf(req.url);
+    if (PUBLIC.has(path) || req.method === 'OPTIONS') return done();
+    if (path.startsWith('/console') || path.startsWith('/widget/')) return done(); // people sign in there; no bearer token
+    if (!methodsByPath.has(path)) return done(); // 404/405 are answered without asking for a token
+    try {
+      req.ctx.caller = authenticate(db, req.headers.authorization);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
   });
-  app.addHook('preHandler', async (req) => {
-    req.ctx = negotiate(req, config);
+  app.addHook('preHandler', (req, _reply, done) => {
+    try {
+      req.ctx = negotiate(req, config);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
   });
   // no answer leaves before the request is counted on disk (shared commits: see src/state/commit.ts)
-  app.addHook('onSend', async (req) => {
-    await req.ctx?.caller?.counted();
+  app.addHook('onSend', (req, _reply, payload, done) => {
+    const caller = req.ctx?.caller;
+    if (!caller) return done(null, payload);
+    caller.counted().then(
+      () => done(null, payload),
+      (error: unknown) => done(error as Error),
+    );
   });
   await registerRateLimits(app, config);
 
@@ -143,7 +167,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
     return sendError(req, reply, apiError);
   });
   app.setNotFoundHandler((req, reply) => {
-    const path = req.url.split('?')[0] ?? '';
+    const path = pathOf(req.url);
     const allowed = methodsByPath.get(path);
     if (allowed) {
       reply.header('Allow', [...allowed].join(', '));
@@ -152,21 +176,9 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
     return sendError(req, reply, new ApiError('not_found', { what: path }));
   });
 
-  const capabilities = await loadAllCapabilities();
-  const modules = await Promise.all(ROUTE_MODULES.map((load) => load()));
-  const counters: Record<string, Counter> = Object.fromEntries(capabilities.map((c) => [c.name, c.counter]));
-  for (const m of modules) Object.assign(counters, m.counters);
+  const counters: Record<string, Counter> = Object.assign({}, ...PLUGINS.map((p) => p.counters));
   const webConsole = await registerConsole(app, services, counters);
-
-  registerIndex(app, capabilities, [
-    ...modules.flatMap((m) => m.endpoints),
-    { method: 'GET', path: CREDIT_PATHS[0] ?? '', italian_path: CREDIT_PATHS[1], purpose: 'counters report; consumes nothing; needs an account token' },
-    { method: 'GET', path: '/api/v1/openapi.json', purpose: 'OpenAPI 3.1 document, generated from the request schemas' },
-  ], attributions);
-  registerOpenApi(app, capabilities, modules.flatMap((m) => m.openapi ?? []));
-  registerCredit(app, services, counters);
-  for (const cap of capabilities) registerCapability(app, services, jobs, cap);
-  for (const m of modules) m.register(app, services, jobs);
+  for (const plugin of PLUGINS) await app.register(plugin.routes, { services, jobs, counters, plugins: PLUGINS });
 
   await app.ready();
   jobs.resume();

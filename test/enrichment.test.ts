@@ -86,7 +86,7 @@ test('every legal-form marker makes a legal person of its type', async (t) => {
     const name = prefix ? `${variant} Rossi Bianchi` : `Rossi Bianchi ${variant}`;
     const r = await enrich({ last_name: name });
     t.deepEqual(r.outcome, ['LEGAL_PERSON'], name);
-    t.is(labelOf(r.outcome), 'ok');
+    t.is(labelOf(r.outcome, capability.outcomes), 'ok');
     if (r.subject_type === (row.forma === 'IN_LIQUIDAZIONE' ? 'company' : row.forma!.toLowerCase())) typed++;
   }
   // a few first variants are shared by two forms (scarl: cooperative or consortium): the longest marker decides

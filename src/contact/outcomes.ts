@@ -1,8 +1,8 @@
-import { defineOutcomes } from '../http/outcomes.js';
+import type { OutcomeTable } from '../http/outcomes.js';
 
 // OK and MODIFIED are shared by every capability (src/http/outcomes.ts).
 /** Outcome codes of /contact (the spec's address table), with their Italian forms word for word. */
-defineOutcomes({
+export const CONTACT_OUTCOMES: OutcomeTable = {
   PO_BOX: {
     it: 'CASELLA_POSTALE',
     label: 'ok',
@@ -233,4 +233,4 @@ defineOutcomes({
       pt: 'número de porta', sv: 'husnummer', no: 'husnummer', fi: 'talonnumero', da: 'husnummer', is: 'húsnúmer', el: 'αριθμός οδού',
     },
   },
-});
+};

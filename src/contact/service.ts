@@ -1,8 +1,9 @@
 import { countryByCode, countryNamedIn, resolveCountry } from '../countries/resolve.js';
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
+import { outcomeTable } from '../http/outcomes.js';
 import type { Language, Texts } from '../http/language.js';
 import { verifyContacts, type ContactInput, type ContactResult, type VerifyOptions } from '../native.js';
-import './outcomes.js';
+import { CONTACT_OUTCOMES } from './outcomes.js';
 import { CONTACT_BATCH_OPTIONS, contactItem, contactResult, type ContactItem } from './schema.js';
 
 const VERIFIED: Texts = {
@@ -161,9 +162,13 @@ export async function processContacts(items: ContactItem[], language: Language):
   return results;
 }
 
+/** What a contact's `outcome` can say (its `tax_code_outcome` holds the tax code's codes, mapped by key). */
+const OUTCOMES = outcomeTable(CONTACT_OUTCOMES);
+
 export const capability: Capability<ContactItem> = {
   name: 'contact',
   paths: ['/api/v1/contact', '/api/v1/contatto'],
+  outcomes: OUTCOMES,
   counter: 'contact',
   batchCap: 500,
   asyncAllowed: true,

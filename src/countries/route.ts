@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 
 import { answer } from '../http/context.js';
 import type { CountryEntry } from './catalogue.js';
@@ -27,7 +27,7 @@ function view(entry: CountryEntry, req: FastifyRequest, served: Served) {
 }
 
 /** GET /api/v1/countries[?q=]: the ISO 3166-1 catalogue; consumes nothing. */
-export function registerCountries(app: FastifyInstance): void {
+export const countryRoutes: FastifyPluginAsync = async (app) => {
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     const query = req.query as Record<string, unknown>;
     const q = typeof query.q === 'string' ? query.q : undefined;
@@ -36,4 +36,4 @@ export function registerCountries(app: FastifyInstance): void {
     return answer(req, reply, { ok: true, count: countries.length, countries });
   };
   for (const path of COUNTRIES_PATHS) app.get(path, handler);
-}
+};

@@ -1,7 +1,7 @@
 import type { Language, Texts } from '../http/language.js';
-import { defineOutcomes } from '../http/outcomes.js';
+import type { OutcomeTable } from '../http/outcomes.js';
 
-defineOutcomes({
+export const DEDUPE_OUTCOMES: OutcomeTable = {
   INTERNAL_DUPLICATE: {
     it: 'DUPLICATO_INTERNO',
     label: 'modified',
@@ -21,7 +21,7 @@ defineOutcomes({
       el: 'Η επαφή επαναλαμβάνει διεύθυνση, τηλέφωνο ή email: επισυνάπτεται η ενοποιημένη εγγραφή',
     },
   },
-});
+};
 
 /** Why two records were judged alike, and why a record was kept: codes from the core, texts here. */
 export const REASON_TEXTS: Record<string, Texts> = {

@@ -1,15 +1,16 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 
-import { consume, consumeFor, refund, type ChargeTicket } from '../credit/ledger.js';
+import { consumeFor, refund, type ChargeTicket } from '../credit/ledger.js';
+import { chargeHeaders, chargedWork } from '../http/billing.js';
+import { englishBody } from '../http/body.js';
 import { answer, requireAccount, requirePayer, type Services } from '../http/context.js';
-import { ASYNC_CAP, chargeHeaders } from '../http/endpoint.js';
-import { assertJobSlot } from '../jobs/quota.js';
+import { ASYNC_CAP } from '../http/endpoint.js';
 import { ApiError } from '../http/errors.js';
-import { toEnglishInput } from '../http/keys.js';
 import type { Language } from '../http/language.js';
+import type { PluginOptions } from '../http/plugin.js';
 import { isPlainObject, validate } from '../http/validation.js';
+import { assertJobSlot } from '../jobs/quota.js';
 import { coreErrorCode } from '../native.js';
-import './outcomes.js';
 import { compareRequest, reviewRequest, type CompareRequest } from './schema.js';
 import { compare, isGroups, matchNew, mergeIncremental, present, type CoreGroups } from './service.js';
 import { createSaved, getRecords, getSaved, putRecords, unfinished, updateSaved, type SavedDedupe } from './store.js';
@@ -109,14 +110,11 @@ async function incremental(services: Services, req: FastifyRequest, reply: Fasti
   const stored = getRecords(services.db, saved.job);
   if (!stored) throw new ApiError('job_not_found', { job: saved.job });
   const account = requireAccount(req);
-  const { charge, ticket } = consume(services.db, account, 'dedupe', r.records.length);
-  let result;
-  try {
-    result = await matchNew({ records: stored.records, result: saved.result, min_level: saved.min_level, foreign: saved.foreign }, r.records);
-  } catch (error) {
-    refund(services.db, ticket, r.records.length);
-    throw coreError(error);
-  }
+  const { value: result, charge } = await chargedWork(services.db, { payer: { account }, counter: 'dedupe', units: r.records.length }, () =>
+    matchNew({ records: stored.records, result: saved.result as CoreGroups, min_level: saved.min_level, foreign: saved.foreign }, r.records).catch((error: unknown) => {
+      throw coreError(error);
+    }),
+  );
   const { added } = result;
   const groups = mergeIncremental(saved.result, result);
   const before = new Map((saved.result as CoreGroups).groups.map((g) => [g.group, g.members.length]));
@@ -146,10 +144,10 @@ async function incremental(services: Services, req: FastifyRequest, reply: Fasti
   });
 }
 
-export function registerDedupeRoutes(app: FastifyInstance, services: Services): void {
+/** POST and GET on /api/v1/dedupe and /api/v1/deduplica; queued jobs a previous process left start again. */
+export const dedupeRoutes: FastifyPluginAsync<PluginOptions> = async (app, { services }) => {
   const post = async (req: FastifyRequest, reply: FastifyReply) => {
-    const body = toEnglishInput(req.body ?? {});
-    if (!isPlainObject(body)) throw new ApiError('validation_failed', { field: '(body)', problem: 'must be a JSON object' }, [{ field: '(body)', problem: 'must be a JSON object' }]);
+    const body = englishBody(req);
     if (body.group !== undefined || body.processed !== undefined) return review(services, req, reply, body);
 
     const count = (v: unknown) => (Array.isArray(v) ? v.length : 0);
@@ -165,8 +163,6 @@ export function registerDedupeRoutes(app: FastifyInstance, services: Services): 
     const account = saves ? requireAccount(req) : (owner ?? '');
     if (r.async) assertJobSlot(services, account);
     const units = r.records.length + (r.reference?.length ?? 0);
-    const { charge, ticket } = consumeFor(services.db, requirePayer(req), 'dedupe', units);
-    chargeHeaders(reply, charge);
     const spec = {
       account,
       min_level: r.min_level,
@@ -177,7 +173,10 @@ export function registerDedupeRoutes(app: FastifyInstance, services: Services): 
     };
     const records = { records: r.records, reference: r.reference ?? null };
     if (r.async) {
-      // An asynchronous result is read back by its code, so it is always saved.
+      // An asynchronous result is read back by its code, so it is always saved; the job is charged at queuing.
+      // TODO(i17-jobs): dedupe jobs move onto src/jobs/, which charges and refunds them like every other job.
+      const { charge, ticket } = consumeFor(services.db, requirePayer(req), 'dedupe', units);
+      chargeHeaders(reply, charge);
       let saved: SavedDedupe;
       try {
         saved = createSaved(services.db, { ...spec, state: 'queued', result: null }, records);
@@ -189,13 +188,12 @@ export function registerDedupeRoutes(app: FastifyInstance, services: Services): 
       void runSaved(services, saved.job, ticket);
       return answer(req, reply, { ok: true, job: saved.job, state: 'queued', rows: units, credit: charge });
     }
-    let result;
-    try {
-      result = await compare(r);
-    } catch (error) {
-      refund(services.db, ticket, units);
-      throw coreError(error);
-    }
+    const { value: result, charge } = await chargedWork(services.db, { payer: requirePayer(req), counter: 'dedupe', units }, () =>
+      compare(r).catch((error: unknown) => {
+        throw coreError(error);
+      }),
+    );
+    chargeHeaders(reply, charge);
     const saved = saves ? createSaved(services.db, { ...spec, state: 'completed', result }, records) : null;
     return answer(req, reply, {
       ok: true,
@@ -222,4 +220,4 @@ export function registerDedupeRoutes(app: FastifyInstance, services: Services): 
     const ticket = (services.db.kv.get(`dedupe-ticket/${s.job}`) as ChargeTicket | undefined) ?? null;
     void runSaved(services, s.job, ticket);
   }
-}
+};

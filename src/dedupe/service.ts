@@ -1,8 +1,8 @@
 import type { ItemResult } from '../http/capability.js';
 import type { Language } from '../http/language.js';
-import { finishResult } from '../http/outcomes.js';
+import { finishResult, outcomeTable } from '../http/outcomes.js';
 import { dedupe, dedupeIncremental, type Foreign, type GroupsResult, type IncrementalResult, type PairOut, type RunResult } from '../native.js';
-import { explain } from './outcomes.js';
+import { DEDUPE_OUTCOMES, explain } from './outcomes.js';
 import { prepareRecords } from './prepare.js';
 import type { DedupeRecord, MinLevel } from './schema.js';
 
@@ -55,6 +55,9 @@ export async function matchNew(saved: { records: DedupeRecord[]; result: CoreGro
 
 const pair = (p: PairOut, language: Language) => ({ a: p.a, b: p.b, level: p.level, score: p.score, reasons: p.reasons, explanations: explain(p.reasons, language) });
 
+/** A single record's outcome: only the internal duplicate is the core's to say. */
+const OUTCOMES = outcomeTable(DEDUPE_OUTCOMES);
+
 /** The public form of a result: English keys, no core indexes, reasons explained in the request language. */
 export function present(result: CoreResult, language: Language, processed: Record<string, string> = {}): Record<string, unknown> {
   if (!isGroups(result)) {
@@ -89,7 +92,7 @@ export function present(result: CoreResult, language: Language, processed: Recor
       pairs: g.pairs.map((p) => pair(p, language)),
     })),
     singles: result.singles.map((s) => {
-      const finished: ItemResult = finishResult({ outcome: s.outcome }, language);
+      const finished: ItemResult = finishResult({ outcome: s.outcome }, language, OUTCOMES);
       return { id: s.id, outcome: finished.outcome, outcome_label: finished.outcome_label, reason: finished.reason, ...(s.record ? { record: s.record } : {}) };
     }),
   };

@@ -1,6 +1,6 @@
-import { defineOutcomes } from '../http/outcomes.js';
+import type { OutcomeTable } from '../http/outcomes.js';
 
-defineOutcomes({
+export const EMAIL_OUTCOMES: OutcomeTable = {
   EMAIL_INVALID: {
     it: 'EMAIL_NON_VALIDA',
     label: 'error',
@@ -153,4 +153,4 @@ defineOutcomes({
       el: 'ο τομέας διορθώθηκε',
     },
   },
-});
+};

@@ -3,10 +3,11 @@ import { createRequire } from 'node:module';
 import { disposableEmailBlocklistSet } from 'disposable-email-domains-js';
 
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
+import { outcomeTable } from '../http/outcomes.js';
 import { contactData, type ContactData } from '../import/contact-store.js';
 import { mapConcurrent } from './concurrency.js';
 import { mailDomain } from './dns.js';
-import './outcomes.js';
+import { EMAIL_OUTCOMES } from './outcomes.js';
 import { emailItem, type EmailItem } from './schema.js';
 import { cleanEmail, parseEmail, type ParsedEmail } from './syntax.js';
 import { INTERNATIONAL_PROVIDERS, likelyDomain } from './typos.js';
@@ -112,9 +113,12 @@ export async function verifyEmail(item: EmailItem, data: ContactData, dnsServer?
   return result;
 }
 
+const OUTCOMES = outcomeTable(EMAIL_OUTCOMES);
+
 export const capability: Capability<EmailItem> = {
   name: 'email',
   paths: ['/api/v1/email'],
+  outcomes: OUTCOMES,
   counter: 'light',
   batchCap: 500,
   asyncAllowed: true,

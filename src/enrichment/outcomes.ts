@@ -1,6 +1,6 @@
-import { defineOutcomes } from '../http/outcomes.js';
+import type { OutcomeTable } from '../http/outcomes.js';
 
-defineOutcomes({
+export const ENRICHMENT_OUTCOMES: OutcomeTable = {
   ENRICHED: {
     it: 'ARRICCHITO',
     label: 'ok',
@@ -58,4 +58,4 @@ defineOutcomes({
       el: 'Λείπει το όνομα ή το φύλο δεν προκύπτει',
     },
   },
-});
+};

@@ -1,10 +1,11 @@
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
+import { outcomeTable } from '../http/outcomes.js';
 import { say, type Language } from '../http/language.js';
 import { contactData, type ContactData, type TitleRow } from '../import/contact-store.js';
 import { firstNameGender, titleOf, writtenGender, type Gender } from './gender.js';
 import { legalFormOf, subjectType } from './legal.js';
 import { ENRICHMENT_COMMENTS } from './messages.js';
-import './outcomes.js';
+import { ENRICHMENT_OUTCOMES } from './outcomes.js';
 import { displayName, salutations } from './salutation.js';
 import { enrichmentItem, enrichmentResult, type EnrichmentItem } from './schema.js';
 import { native } from '../native.js';
@@ -153,9 +154,12 @@ export function enrich(item: EnrichmentItem, data: ContactData, language: Langua
   return result;
 }
 
+const OUTCOMES = outcomeTable(ENRICHMENT_OUTCOMES);
+
 export const capability: Capability<EnrichmentItem> = {
   name: 'enrichment',
   paths: ['/api/v1/enrichment', '/api/v1/arricchimento'],
+  outcomes: OUTCOMES,
   counter: 'light',
   // the endpoint description says 500, the limits table 2,000: names are cheap and local, the larger cap serves
   // the list-cleaning use without letting a call outgrow the tax-code batch it usually travels with

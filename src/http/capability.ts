@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 
 import type { Language } from './language.js';
-import type { OutcomeLabel } from './outcomes.js';
+import type { OutcomeLabel, OutcomeTable } from './outcomes.js';
 
 export type Counter = 'contact' | 'dedupe' | 'light';
 
@@ -25,8 +25,8 @@ export interface ItemResult {
 }
 
 /**
- * A capability declares what it verifies; the shared machinery (src/http/endpoint.ts) gives it the
- * single / batch / async routes, Italian keys, languages, rate limits, credits and jobs.
+ * A capability declares what it verifies; the shared machinery (`capabilityPlugin` in src/http/endpoint.ts)
+ * turns it into a Fastify plugin with the single / batch / async routes, Italian keys, languages, rate limits, credits and jobs.
  */
 export interface Capability<Item = unknown> {
   /** Also the job kind and the name in the credit report's endpoint map: 'tax-code'. */
@@ -34,6 +34,8 @@ export interface Capability<Item = unknown> {
   /** English path first, then the Italian alias: ['/api/v1/tax-code', '/api/v1/codicefiscale']. */
   paths: string[];
   counter: Counter;
+  /** The outcome codes its results can carry (`outcomeTable(...)`): labels and reasons are read from it. */
+  outcomes: OutcomeTable;
   /** Items per synchronous call (spec's Limits). */
   batchCap: number;
   asyncAllowed: boolean;

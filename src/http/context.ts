@@ -42,6 +42,7 @@ function explicitLanguage(req: FastifyRequest): string | undefined {
 }
 
 function isLegacyHost(req: FastifyRequest, config: ServiceConfig): boolean {
+  if (config.legacyHosts.length === 0) return false;
   const host = (req.headers.host ?? '').split(':')[0]?.toLowerCase() ?? '';
   return config.legacyHosts.includes(host);
 }

@@ -1,12 +1,13 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
-import { charge as chargeCredit, refundDurably, type CreditCharge } from '../credit/ledger.js';
 import type { JobService } from '../jobs/service.js';
+import { chargeHeaders, chargedWork } from './billing.js';
+import { englishBody } from './body.js';
 import type { Capability, ItemResult, ProcessContext } from './capability.js';
 import { answer, requireAccount, requirePayer, type Services } from './context.js';
 import { ApiError } from './errors.js';
-import { toEnglishInput } from './keys.js';
 import { finishResult } from './outcomes.js';
+import type { PluginOptions, ServicePlugin } from './plugin.js';
 import { isPlainObject, validate } from './validation.js';
 
 /** Items per asynchronous call (spec, Common shapes). */
@@ -22,12 +23,6 @@ export function processContext(services: Services, req: FastifyRequest): Process
     allowPrivateNetwork: services.config.allowPrivateNetwork,
     dnsServer: services.config.dnsServer,
   };
-}
-
-export function chargeHeaders(reply: FastifyReply, charge: CreditCharge): void {
-  reply.header('X-Service-Charged', String(charge.charged));
-  reply.header('X-Service-Available', String(charge.available));
-  if (charge.auto_topup > 0) reply.header('X-Service-Auto-Topup', String(charge.auto_topup));
 }
 
 /** The items of a call, English keys, each validated; batch options copied into items that lack them. */
@@ -47,38 +42,21 @@ function tooMany(cap: Capability<unknown>, received: number, limit: number, mode
   return new ApiError('too_many_items', { received, cap: limit, endpoint: cap.paths[0] ?? cap.name, mode }, { field: 'items', cap: limit, received });
 }
 
-/**
- * Charges, processes, and gives back what was not processed when processing fails: the one place
- * where a synchronous call's credit and work meet. The charge is decided in the next shared commit
- * (a 402 writes nothing and processes nothing); processing runs while that commit goes to disk, and
- * the answer waits until it is there.
- */
-async function chargedRun<Item>(services: Services, req: FastifyRequest, cap: Capability<Item>, items: Item[]): Promise<{ results: ItemResult[]; charge: CreditCharge }> {
-  const payer = requirePayer(req);
+/** A synchronous call of a capability through the charged sequence; results finished from its outcome table. */
+async function processCharged<Item>(services: Services, req: FastifyRequest, cap: Capability<Item>, items: Item[]) {
   let units = 0;
   for (const item of items) units += cap.units(item);
-  const pending = chargeCredit(services.db, payer, cap.counter, units);
-  const { charge, ticket } = await pending.decided;
-  let results: ItemResult[];
-  try {
-    results = await cap.process(items, processContext(services, req));
-    if (results.length !== items.length) throw new Error(`${cap.name} answered ${results.length} results for ${items.length} items`);
-  } catch (error) {
-    await pending.durable;
-    await refundDurably(services.db, ticket, units);
-    throw error;
-  }
   const language = req.ctx.language;
-  const finished = results.map((r) => finishResult(r, language));
-  await pending.durable;
-  return { results: finished, charge };
+  return chargedWork(services.db, { payer: requirePayer(req), counter: cap.counter, units }, async () => {
+    const results: ItemResult[] = await cap.process(items, processContext(services, req));
+    if (results.length !== items.length) throw new Error(`${cap.name} answered ${results.length} results for ${items.length} items`);
+    return results.map((r) => finishResult(r, language, cap.outcomes));
+  });
 }
 
-/** POST (single, batch, async) and GET ?job= for one capability, on its English and Italian paths. */
-export function registerCapability<Item>(app: FastifyInstance, services: Services, jobs: JobService, cap: Capability<Item>): void {
+function capabilityRoutes<Item>(cap: Capability<Item>, services: Services, jobs: JobService) {
   const post = async (req: FastifyRequest, reply: FastifyReply) => {
-    const body = toEnglishInput(req.body ?? {});
-    if (!isPlainObject(body)) throw new ApiError('validation_failed', { field: '(body)', problem: 'must be a JSON object' }, [{ field: '(body)', problem: 'must be a JSON object' }]);
+    const body = englishBody(req);
     if (body.async !== undefined && typeof body.async !== 'boolean') {
       throw new ApiError('validation_failed', { field: 'async', problem: 'must be a boolean' }, [{ field: 'async', problem: 'must be a boolean' }]);
     }
@@ -88,6 +66,7 @@ export function registerCapability<Item>(app: FastifyInstance, services: Service
       if (received > ASYNC_CAP) throw tooMany(cap as Capability<unknown>, received, ASYNC_CAP, 'asynchronous');
       const account = requireAccount(req);
       const { items, ids } = readItems(cap, body);
+      // a job is charged at queuing by the job service (src/jobs/service.ts)
       const job = jobs.submit(cap as Capability<unknown>, account, req.ctx, items, ids);
       chargeHeaders(reply, job.charge);
       return answer(req, reply, { ok: true, job: job.job, state: job.state, rows: job.rows, credit: job.charge });
@@ -96,23 +75,35 @@ export function registerCapability<Item>(app: FastifyInstance, services: Service
       const received = Array.isArray(body.items) ? body.items.length : 0;
       if (received > cap.batchCap) throw tooMany(cap as Capability<unknown>, received, cap.batchCap, 'synchronous');
       const { items, ids } = readItems(cap, body);
-      const { results, charge } = await chargedRun(services, req, cap, items);
+      const { value: results, charge } = await processCharged(services, req, cap, items);
       chargeHeaders(reply, charge);
       return answer(req, reply, { count: results.length, results: results.map((result, i) => ({ id: ids[i], result })), credit: charge });
     }
-    const single = Object.fromEntries(Object.entries(body).filter(([k]) => !ENVELOPE.has(k)));
+    const single: Record<string, unknown> = {};
+    for (const key in body) if (!ENVELOPE.has(key)) single[key] = body[key];
     const item = validate(cap.item, single);
-    const { results, charge } = await chargedRun(services, req, cap, [item]);
+    const { value: results, charge } = await processCharged(services, req, cap, [item]);
     chargeHeaders(reply, charge);
     return answer(req, reply, { ...results[0], credit: charge });
   };
-
   const get = async (req: FastifyRequest, reply: FastifyReply) => jobs.read(cap as Capability<unknown>, req, reply);
   const cancel = async (req: FastifyRequest, reply: FastifyReply) => jobs.cancel(cap as Capability<unknown>, req, reply);
+  return { post, get, cancel };
+}
 
-  for (const path of cap.paths) {
-    app.post(path, post);
-    app.get(path, get);
-    app.delete(path, cancel);
-  }
+/** A capability as a Fastify plugin: POST (single, batch, async), GET ?job= and DELETE ?job=, on its English and Italian paths. */
+export function capabilityPlugin<Item>(cap: Capability<Item>): ServicePlugin {
+  return {
+    name: cap.name,
+    counters: { [cap.name]: cap.counter },
+    capability: cap as Capability<unknown>,
+    routes: async (app, { services, jobs }: PluginOptions) => {
+      const { post, get, cancel } = capabilityRoutes(cap, services, jobs);
+      for (const path of cap.paths) {
+        app.post(path, post);
+        app.get(path, get);
+        app.delete(path, cancel);
+      }
+    },
+  };
 }

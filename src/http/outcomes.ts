@@ -1,3 +1,10 @@
+import { CONTACT_OUTCOMES } from '../contact/outcomes.js';
+import { DEDUPE_OUTCOMES } from '../dedupe/outcomes.js';
+import { EMAIL_OUTCOMES } from '../email/outcomes.js';
+import { ENRICHMENT_OUTCOMES } from '../enrichment/outcomes.js';
+import { PHONE_OUTCOMES } from '../phone/outcomes.js';
+import { TAX_CODE_OUTCOMES } from '../tax-code/outcomes.js';
+import { WEBSITE_OUTCOMES } from '../website/outcomes.js';
 import type { ItemResult } from './capability.js';
 import type { Language, Texts } from './language.js';
 
@@ -13,73 +20,11 @@ export interface OutcomeDefinition {
   reason: Texts;
 }
 
-const registry = new Map<string, OutcomeDefinition>();
-const fromItalian = new Map<string, string>();
+/** The codes one capability can answer, each with its definition: a plain value each capability exports. */
+export type OutcomeTable = Readonly<Record<string, OutcomeDefinition>>;
 
-/** Each capability declares its codes once (in `<capability>/outcomes.ts`). */
-export function defineOutcomes(defs: Record<string, OutcomeDefinition>): void {
-  for (const [code, def] of Object.entries(defs)) {
-    const known = registry.get(code);
-    if (known && known.it !== def.it) throw new Error(`outcome ${code} defined twice differently`);
-    registry.set(code, def);
-    fromItalian.set(def.it, code);
-  }
-}
-
-export function outcomeDefinition(code: string): OutcomeDefinition | undefined {
-  return registry.get(code);
-}
-
-export function italianCode(code: string): string {
-  return registry.get(code)?.it ?? code;
-}
-
-export function englishCode(code: string): string {
-  return fromItalian.get(code) ?? code;
-}
-
-const SEVERITY: Record<OutcomeLabel, number> = { ok: 0, modified: 1, warning: 2, error: 3 };
-
-/** error beats warning beats modified beats ok. Codes listed after MODIFIED only say what changed. */
-export function labelOf(outcome: readonly string[]): OutcomeLabel {
-  let label: OutcomeLabel = 'ok';
-  const modifiedAt = outcome.indexOf('MODIFIED');
-  outcome.forEach((code, i) => {
-    const def = registry.get(code);
-    const l: OutcomeLabel = modifiedAt >= 0 && i >= modifiedAt ? 'modified' : (def?.label ?? 'warning');
-    if (SEVERITY[l] > SEVERITY[label]) label = l;
-  });
-  return label;
-}
-
-/** One line: the reasons of the conditions, then of the changes, in the request language. */
-export function reasonOf(outcome: readonly string[], language: Language): string {
-  if (outcome.length === 0) return registry.get('OK')?.reason[language] ?? 'OK';
-  const modifiedAt = outcome.indexOf('MODIFIED');
-  const conditions = modifiedAt >= 0 ? outcome.slice(0, modifiedAt) : outcome;
-  const changes = modifiedAt >= 0 ? outcome.slice(modifiedAt + 1) : [];
-  const parts = conditions.map((c) => registry.get(c)?.reason[language] ?? c);
-  if (modifiedAt >= 0) {
-    const head = registry.get('MODIFIED')?.reason[language] ?? 'Modified';
-    const fields = changes.map((c) => registry.get(c)?.reason[language] ?? c);
-    parts.push(fields.length ? `${head}: ${fields.join(', ')}` : head);
-  }
-  return parts.join('; ');
-}
-
-/** outcome_label and reason are filled from the outcome codes when the capability left them out. */
-export function finishResult(result: ItemResult, language: Language): ItemResult {
-  const outcome = result.outcome ?? [];
-  return {
-    ...result,
-    outcome,
-    outcome_label: result.outcome_label ?? labelOf(outcome),
-    reason: result.reason ?? reasonOf(outcome, language),
-  };
-}
-
-// The two codes every capability shares: nothing to report, and the marker before the changed fields.
-defineOutcomes({
+/** The two codes every capability shares: nothing to report, and the marker before the changed fields. */
+export const COMMON_OUTCOMES: OutcomeTable = {
   OK: {
     it: 'OK',
     label: 'ok',
@@ -97,4 +42,91 @@ defineOutcomes({
       sv: 'Korrigerat', no: 'Korrigert', fi: 'Korjattu', da: 'Rettet', is: 'Leiðrétt', el: 'Διορθώθηκε',
     },
   },
-});
+};
+
+/**
+ * The shared codes and the given tables as one: what a capability passes to `finishResult`. A code
+ * defined twice differently is a programming error, found when the module loads.
+ */
+export function outcomeTable(...tables: OutcomeTable[]): OutcomeTable {
+  const merged: Record<string, OutcomeDefinition> = { ...COMMON_OUTCOMES };
+  for (const table of tables) {
+    for (const [code, def] of Object.entries(table)) {
+      const known = merged[code];
+      if (known && known.it !== def.it) throw new Error(`outcome ${code} defined twice differently`);
+      merged[code] = def;
+    }
+  }
+  return merged;
+}
+
+/**
+ * Every code the service answers, listed once here by explicit import (no module registers itself):
+ * for what reads codes without knowing the capability (Italian output keys, CSV columns, the console).
+ */
+export const ALL_OUTCOMES: OutcomeTable = outcomeTable(
+  CONTACT_OUTCOMES,
+  DEDUPE_OUTCOMES,
+  EMAIL_OUTCOMES,
+  ENRICHMENT_OUTCOMES,
+  PHONE_OUTCOMES,
+  TAX_CODE_OUTCOMES,
+  WEBSITE_OUTCOMES,
+);
+
+const fromItalian = new Map(Object.entries(ALL_OUTCOMES).map(([code, def]) => [def.it, code]));
+
+export function outcomeDefinition(code: string): OutcomeDefinition | undefined {
+  return ALL_OUTCOMES[code];
+}
+
+export function italianCode(code: string): string {
+  return ALL_OUTCOMES[code]?.it ?? code;
+}
+
+export function englishCode(code: string): string {
+  return fromItalian.get(code) ?? code;
+}
+
+const SEVERITY: Record<OutcomeLabel, number> = { ok: 0, modified: 1, warning: 2, error: 3 };
+
+/** error beats warning beats modified beats ok. Codes listed after MODIFIED only say what changed. */
+export function labelOf(outcome: readonly string[], table: OutcomeTable): OutcomeLabel {
+  let label: OutcomeLabel = 'ok';
+  const modifiedAt = outcome.indexOf('MODIFIED');
+  for (let i = 0; i < outcome.length; i++) {
+    const l: OutcomeLabel = modifiedAt >= 0 && i >= modifiedAt ? 'modified' : (table[outcome[i] as string]?.label ?? 'warning');
+    if (SEVERITY[l] > SEVERITY[label]) label = l;
+  }
+  return label;
+}
+
+/** One line: the reasons of the conditions, then of the changes, in the request language. */
+export function reasonOf(outcome: readonly string[], language: Language, table: OutcomeTable): string {
+  if (outcome.length === 0) return table.OK?.reason[language] ?? 'OK';
+  const modifiedAt = outcome.indexOf('MODIFIED');
+  const conditions = modifiedAt >= 0 ? outcome.slice(0, modifiedAt) : outcome;
+  const changes = modifiedAt >= 0 ? outcome.slice(modifiedAt + 1) : [];
+  const parts = conditions.map((c) => table[c]?.reason[language] ?? c);
+  if (modifiedAt >= 0) {
+    const head = table.MODIFIED?.reason[language] ?? 'Modified';
+    const fields = changes.map((c) => table[c]?.reason[language] ?? c);
+    parts.push(fields.length ? `${head}: ${fields.join(', ')}` : head);
+  }
+  return parts.join('; ');
+}
+
+/**
+ * outcome_label and reason filled from the outcome codes when the capability left them out, from the
+ * capability's table (the job worker, which knows only the job's kind, reads them from every table).
+ */
+export function finishResult(result: ItemResult, language: Language, table: OutcomeTable = ALL_OUTCOMES): ItemResult {
+  const outcome = result.outcome ?? [];
+  if (result.outcome_label !== undefined && result.reason !== undefined && result.outcome !== undefined) return result;
+  return {
+    ...result,
+    outcome,
+    outcome_label: result.outcome_label ?? labelOf(outcome, table),
+    reason: result.reason ?? reasonOf(outcome, language, table),
+  };
+}

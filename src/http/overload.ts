@@ -23,12 +23,7 @@ export function defaultMaxHeapUsedBytes(): number {
 export async function registerOverloadGuard(app: FastifyInstance, config: ServiceConfig): Promise<void> {
   const limits = config.overload;
   let inFlight = 0;
-  app.addHook('onRequest', async (_req, reply) => {
-    if (inFlight >= limits.maxInFlight) throw overloadedError();
-    inFlight++;
-    // 'close' comes once per response, sent or aborted: the count cannot leak
-    reply.raw.once('close', () => inFlight--);
-  });
+  const release = () => inFlight--;
   // Event-loop lag by timer drift: under-pressure's own measure reads "no sample in the interval" (one
   // task longer than the interval) as an infinite delay, which answered 503 to requests arriving after a
   // single slow one. Here the lag is what the last tick was late by.
@@ -42,8 +37,13 @@ export async function registerOverloadGuard(app: FastifyInstance, config: Servic
   }, tickMs);
   ticker.unref();
   app.addHook('onClose', async () => clearInterval(ticker));
-  app.addHook('onRequest', async () => {
-    if (lagMs > limits.maxEventLoopDelayMs) throw overloadedError();
+  // one callback hook (no promise per request) for both checks
+  app.addHook('onRequest', (_req, reply, done) => {
+    if (inFlight >= limits.maxInFlight || lagMs > limits.maxEventLoopDelayMs) return done(overloadedError());
+    inFlight++;
+    // 'close' comes once per response, sent or aborted: the count cannot leak
+    reply.raw.once('close', release);
+    done();
   });
   await app.register(underPressure, {
     maxHeapUsedBytes: limits.maxHeapUsedBytes || defaultMaxHeapUsedBytes(),

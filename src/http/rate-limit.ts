@@ -6,10 +6,18 @@ import { ApiError } from './errors.js';
 
 export type RateClass = 'single' | 'batch' | 'autocomplete';
 
-/** Autocomplete by path; a call with `items` (sync or async) is a batch call; everything else single. */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route that is not single/batch by its body: autocomplete (suggest). */
+    rateClass?: RateClass;
+  }
+}
+
+/** Autocomplete as its route declares; a call with `items` (sync or async) is a batch call; everything else single. */
 export function rateClass(req: FastifyRequest): RateClass {
-  const path = req.url.split('?')[0] ?? '';
-  if (/\/(suggest|suggerisci)\/?$/.test(path)) return 'autocomplete';
+  // declared by the route (suggest): no URL parsing per request
+  const declared = req.routeOptions.config.rateClass;
+  if (declared) return declared;
   const body = req.body as Record<string, unknown> | undefined;
   if (body && typeof body === 'object' && (Array.isArray(body.items) || Array.isArray(body.elementi) || Array.isArray(body.records) || Array.isArray(body.anagrafiche))) return 'batch';
   return 'single';

@@ -1,22 +1,17 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
-import type { Capability } from '../http/capability.js';
 import { answer } from '../http/context.js';
 import { ERROR_STATUS } from '../http/errors.js';
 import { ASYNC_CAP } from '../http/endpoint.js';
 import { LANGUAGES } from '../http/language.js';
+import type { ServicePlugin } from '../http/plugin.js';
 import { INLINE_RESULTS_MAX } from '../jobs/service.js';
 
-export interface ExtraEndpoint {
-  method: string;
-  path: string;
-  italian_path?: string;
-  purpose: string;
-}
-
 /** GET /api/v1/: public index of endpoints, asynchronous usage and HTTP statuses; no authentication. */
-export function registerIndex(app: FastifyInstance, capabilities: Capability<unknown>[], extra: ExtraEndpoint[], attribution: () => string[]): void {
-  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+export function indexHandler(plugins: readonly ServicePlugin[], attribution: () => string[]) {
+  const capabilities = plugins.flatMap((p) => (p.capability ? [p.capability] : []));
+  const extra = plugins.flatMap((p) => p.index ?? []);
+  return async (req: FastifyRequest, reply: FastifyReply) => {
     const endpoints = [
       ...capabilities.flatMap((c) => [
         { method: 'POST', path: c.paths[0], italian_path: c.paths[1] ?? null, purpose: `${c.name}: one item, items (up to ${c.batchCap}) or async`, counter: c.counter, batch_cap: c.batchCap, async: c.asyncAllowed },
@@ -50,6 +45,4 @@ export function registerIndex(app: FastifyInstance, capabilities: Capability<unk
       attribution: attribution(),
     });
   };
-  app.get('/api/v1/', handler);
-  app.get('/api/v1', handler);
 }

@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 
 import type { Capability } from '../http/capability.js';
 import { ASYNC_CAP } from '../http/endpoint.js';
+import type { OpenApiOperation, ServicePlugin } from '../http/plugin.js';
 
 const errorBody = {
   type: 'object',
@@ -36,18 +36,10 @@ const creditCharge = z.object({
   note: z.string().nullable().describe('what auto top-up did, in the request language'),
 });
 
-/** An endpoint outside the generic capabilities (dedupe, suggest), described by its own request schema. */
-export interface ExtraOperation {
-  paths: readonly string[];
-  summary: string;
-  schemaName: string;
-  request: z.ZodType<unknown>;
-  /** Also readable by GET ?job= (dedupe). */
-  jobRead?: boolean;
-}
-
 /** OpenAPI 3.1, generated from the same zod schemas that validate the requests. */
-export function openApiDocument(capabilities: Capability<unknown>[], extra: ExtraOperation[] = []): Record<string, unknown> {
+export function openApiDocument(plugins: readonly ServicePlugin[]): Record<string, unknown> {
+  const capabilities: Capability<unknown>[] = plugins.flatMap((p) => (p.capability ? [p.capability] : []));
+  const extra: OpenApiOperation[] = plugins.flatMap((p) => p.openapi ?? []);
   const paths: Record<string, unknown> = {};
   const errors = Object.fromEntries(
     ['400', '401', '402', '403', '404', '405', '413', '429', '500'].map((s) => [s, { description: 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]),
@@ -131,9 +123,4 @@ export function openApiDocument(capabilities: Capability<unknown>[], extra: Extr
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, schemas },
     paths,
   };
-}
-
-export function registerOpenApi(app: FastifyInstance, capabilities: Capability<unknown>[], extra: ExtraOperation[] = []): void {
-  const doc = openApiDocument(capabilities, extra);
-  app.get('/api/v1/openapi.json', async () => doc);
 }

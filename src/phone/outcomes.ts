@@ -1,6 +1,6 @@
-import { defineOutcomes } from '../http/outcomes.js';
+import type { OutcomeTable } from '../http/outcomes.js';
 
-defineOutcomes({
+export const PHONE_OUTCOMES: OutcomeTable = {
   PHONE_INVALID: {
     it: 'TELEFONO_NON_VALIDO',
     label: 'error',
@@ -172,4 +172,4 @@ defineOutcomes({
       el: 'μορφή αριθμού',
     },
   },
-});
+};

@@ -1,9 +1,10 @@
 import parsePhoneNumber, { type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
 
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
+import { outcomeTable } from '../http/outcomes.js';
 import { say, type Language } from '../http/language.js';
 import { contactData, type ContactData } from '../import/contact-store.js';
-import './outcomes.js';
+import { PHONE_OUTCOMES } from './outcomes.js';
 import { recordCountry } from './country.js';
 import { PHONE_COMMENTS } from './messages.js';
 import { districtOf, operatorOf, specialNumber, typeFromLibrary, type PhoneType } from './italy.js';
@@ -264,9 +265,12 @@ export function countNumbers(item: PhoneItem): number {
   return splitOf(item, field).split.numbers.length;
 }
 
+const OUTCOMES = outcomeTable(PHONE_OUTCOMES);
+
 export const capability: Capability<PhoneItem> = {
   name: 'phone',
   paths: ['/api/v1/phone', '/api/v1/telefono'],
+  outcomes: OUTCOMES,
   counter: 'light',
   batchCap: 5000,
   asyncAllowed: true,

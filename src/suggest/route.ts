@@ -1,15 +1,16 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 
 import { capability as contactCapability } from '../contact/service.js';
 import type { ContactItem } from '../contact/schema.js';
 import { resolveCountry } from '../countries/resolve.js';
-import { charge as chargeCredit, refundDurably, type ChargeTicket, type CreditCharge, type PendingCharge } from '../credit/ledger.js';
+import { chargeHeaders, chargedWork } from '../http/billing.js';
+import { englishBody } from '../http/body.js';
 import { answer, requirePayer, type Services } from '../http/context.js';
-import { chargeHeaders, processContext } from '../http/endpoint.js';
+import { processContext } from '../http/endpoint.js';
 import { ApiError } from '../http/errors.js';
-import { toEnglishInput } from '../http/keys.js';
 import { finishResult } from '../http/outcomes.js';
-import { isPlainObject, validate } from '../http/validation.js';
+import type { PluginOptions } from '../http/plugin.js';
+import { validate } from '../http/validation.js';
 import { suggestRequest, type Hint, type SuggestRequest } from './schema.js';
 import { attributionFor, displayName, findMunicipalities, houseNumbers, parsedOf, placeOf, readQuery, searchStreets } from './service.js';
 import { checkSession, enterSession, findSession, markSelected, sweepSessions, unmarkSelected, type SuggestSession } from './session.js';
@@ -43,15 +44,6 @@ async function select(services: Services, req: FastifyRequest, reply: FastifyRep
     throw new ApiError('validation_failed', { field: 'street_id', problem: 'not among the streets suggested in this session' }, [{ field: 'street_id', problem: 'not suggested in this session' }]);
   }
   const first = markSelected(services.db, session, streetId);
-  let charge: CreditCharge;
-  let ticket: ChargeTicket | null = null;
-  const pending: PendingCharge = chargeCredit(services.db, payer, 'contact', first ? 1 : 0);
-  try {
-    ({ charge, ticket } = await pending.decided);
-  } catch (error) {
-    if (first) unmarkSelected(services.db, session, streetId);
-    throw error;
-  }
   const item: ContactItem = {
     address: `${displayName(`${street.street_type} ${street.name}`)}${blank(r.house_number) ? '' : ` ${r.house_number?.trim()}`}`,
     city: street.municipality,
@@ -59,20 +51,18 @@ async function select(services: Services, req: FastifyRequest, reply: FastifyRep
     country_code: 'IT',
     ...(blank(r.postcode) ? {} : { postcode: r.postcode?.trim() }),
   };
-  let result;
-  try {
-    const [one] = await contactCapability.process([item], processContext(services, req));
-    if (!one) throw new Error('the contact engine answered nothing');
-    result = finishResult(one, req.ctx.language);
-  } catch (error) {
-    if (first && ticket) {
-      await pending.durable;
-      await refundDurably(services.db, ticket, 1);
-      unmarkSelected(services.db, session, streetId);
-    }
-    throw error;
-  }
-  await pending.durable;
+  // the street's first select is charged; a refused charge or a failed verification leaves it unselected
+  const undo = first ? () => unmarkSelected(services.db, session, streetId) : undefined;
+  const { value: result, charge } = await chargedWork(
+    services.db,
+    { payer, counter: 'contact', units: first ? 1 : 0 },
+    async () => {
+      const [one] = await contactCapability.process([item], processContext(services, req));
+      if (!one) throw new Error('the contact engine answered nothing');
+      return finishResult(one, req.ctx.language, contactCapability.outcomes);
+    },
+    undo,
+  );
   chargeHeaders(reply, charge);
   return answer(req, reply, { ...result, credit: charge });
 }
@@ -127,11 +117,10 @@ async function suggest(services: Services, req: FastifyRequest, reply: FastifyRe
   });
 }
 
-export function registerSuggestRoutes(app: FastifyInstance, services: Services): void {
+/** POST /api/v1/suggest and /api/v1/suggerisci; expired sessions swept every five minutes. */
+export const suggestRoutes: FastifyPluginAsync<PluginOptions> = async (app, { services }) => {
   const post = async (req: FastifyRequest, reply: FastifyReply) => {
-    const body = toEnglishInput(req.body ?? {});
-    if (!isPlainObject(body)) throw new ApiError('validation_failed', { field: '(body)', problem: 'must be a JSON object' }, [{ field: '(body)', problem: 'must be a JSON object' }]);
-    const r = validate(suggestRequest, body);
+    const r = validate(suggestRequest, englishBody(req));
     const token = tokenOf(req);
     if (r.action === 'select') requirePayer(req);
     const written = blank(r.country_code) ? r.country : r.country_code;
@@ -145,10 +134,10 @@ export function registerSuggestRoutes(app: FastifyInstance, services: Services):
     if (r.action === 'select') return select(services, req, reply, r, await enterSession(services.db, token, r.session, country));
     return suggest(services, req, reply, r, token, country);
   };
-  for (const path of SUGGEST_PATHS) app.post(path, post);
+  for (const path of SUGGEST_PATHS) app.post(path, { config: { rateClass: 'autocomplete' } }, post);
 
   sweepSessions(services.db);
   const timer = setInterval(() => sweepSessions(services.db), 5 * 60_000);
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));
-}
+};

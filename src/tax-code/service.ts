@@ -1,10 +1,10 @@
 import { resolveCountry } from '../countries/resolve.js';
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
 import { say, type Language } from '../http/language.js';
-import { reasonOf } from '../http/outcomes.js';
+import { outcomeTable, reasonOf } from '../http/outcomes.js';
 import { taxCodes, type BatchInput, type ItemResult as CoreItemResult } from '../native.js';
 import { COMMENT_TEXTS, DATUM_TEXTS, NOTE_TEXTS, VALUE_IT } from './messages.js';
-import './outcomes.js';
+import { TAX_CODE_OUTCOMES } from './outcomes.js';
 import { taxCodeItem, taxCodeResult, type TaxCodeItem } from './schema.js';
 
 /** The core's input: a country typed in any language the core does not know reaches it as ISO alpha-3. */
@@ -60,7 +60,7 @@ export function present(r: CoreItemResult, language: Language): ItemResult {
   }
   if (r.error) {
     const datum = DATUM_TEXTS[r.error];
-    if (datum) result.reason = `${reasonOf(r.outcome, language)}: ${datum[language]}`;
+    if (datum) result.reason = `${reasonOf(r.outcome, language, OUTCOMES)}: ${datum[language]}`;
     if (italian) result.error = VALUE_IT[r.error] ?? r.error;
   }
   if (italian && r.differences) result.differences = r.differences.map((d) => VALUE_IT[d] ?? d);
@@ -77,9 +77,12 @@ export async function processTaxCodes(items: TaxCodeItem[], language: Language, 
   return out.map((r) => (r ? present(r, language) : failed()));
 }
 
+const OUTCOMES = outcomeTable(TAX_CODE_OUTCOMES);
+
 export const capability: Capability<TaxCodeItem> = {
   name: 'tax-code',
   paths: ['/api/v1/tax-code', '/api/v1/codicefiscale'],
+  outcomes: OUTCOMES,
   counter: 'light',
   batchCap: 2000,
   asyncAllowed: true,

@@ -1,6 +1,6 @@
-import { defineOutcomes } from '../http/outcomes.js';
+import type { OutcomeTable } from '../http/outcomes.js';
 
-defineOutcomes({
+export const WEBSITE_OUTCOMES: OutcomeTable = {
   WEBSITE_INVALID: {
     it: 'SITO_NON_VALIDO',
     label: 'error',
@@ -172,4 +172,4 @@ defineOutcomes({
       el: 'μορφή διεύθυνσης ιστού',
     },
   },
-});
+};

@@ -1,9 +1,10 @@
 import { mapConcurrent } from '../email/concurrency.js';
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
+import { outcomeTable } from '../http/outcomes.js';
 import type { Language } from '../http/language.js';
 import { probeWebsite, type ProbeResult } from './fetch.js';
 import { normaliseWebsite, splitWebsites, type WebsiteForm } from './form.js';
-import './outcomes.js';
+import { WEBSITE_OUTCOMES } from './outcomes.js';
 import { noteText } from './messages.js';
 import { websiteItem, websiteResult, type WebsiteItem } from './schema.js';
 import { isPrivateAddress } from './ssrf.js';
@@ -81,9 +82,12 @@ export async function verifyWebsites(items: WebsiteItem[], ctx: ProcessContext):
   return rows.map((row) => (row.length ? rowResult(row, ctx.language) : { ok: false, website: '', outcome: ['WEBSITE_EMPTY'] }));
 }
 
+const OUTCOMES = outcomeTable(WEBSITE_OUTCOMES);
+
 export const capability: Capability<WebsiteItem> = {
   name: 'website',
   paths: ['/api/v1/website', '/api/v1/sito'],
+  outcomes: OUTCOMES,
   counter: 'light',
   batchCap: 100,
   asyncAllowed: true,

@@ -1,0 +1,5 @@
+import { capabilityPlugin } from '../http/endpoint.js';
+import { capability } from './service.js';
+
+/** /api/v1/contact and its Italian alias: single, batch and asynchronous calls through the shared machinery. */
+export const contactPlugin = capabilityPlugin(capability);
