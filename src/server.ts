@@ -169,7 +169,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
   for (const m of modules) m.register(app, services, jobs);
 
   await app.ready();
-  jobs.resume();
+  await jobs.resume();
   return {
     app,
     services,

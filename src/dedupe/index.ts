@@ -16,6 +16,6 @@ export async function dedupeRoutes(): Promise<RouteModule> {
     ],
     counters: { dedupe: 'dedupe' },
     openapi: [{ paths: DEDUPE_PATHS, summary: 'deduplicate records, two-list search, incremental matching, or mark a group processed', schemaName: 'DedupeRequest', request: compareRequest, jobRead: true }],
-    register: (app, services) => registerDedupeRoutes(app, services),
+    register: (app, services, jobs) => registerDedupeRoutes(app, services, jobs),
   };
 }

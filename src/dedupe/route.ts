@@ -1,17 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { consume, consumeFor, refund, type ChargeTicket } from '../credit/ledger.js';
+import { consume, consumeFor, refund } from '../credit/ledger.js';
 import { answer, requireAccount, requirePayer, type Services } from '../http/context.js';
 import { ASYNC_CAP, chargeHeaders } from '../http/endpoint.js';
-import { assertJobSlot } from '../jobs/quota.js';
 import { ApiError } from '../http/errors.js';
+import type { JobService } from '../jobs/service.js';
+import { newJobCode } from '../jobs/store.js';
 import { toEnglishInput } from '../http/keys.js';
 import type { Language } from '../http/language.js';
 import { isPlainObject, validate } from '../http/validation.js';
 import './outcomes.js';
+import { dedupeCsv } from './csv.js';
+import { DEDUPE_KIND, dedupeKind, settled } from './job.js';
 import { compareRequest, reviewRequest, type CompareRequest } from './schema.js';
 import { compare, isGroups, matchNew, mergeIncremental, present, type CoreGroups } from './service.js';
-import { createSaved, getRecords, getSaved, putRecords, unfinished, updateSaved, type SavedDedupe } from './store.js';
+import { createSaved, getRecords, getSaved, putRecords, removeSaved, updateSaved, type SavedDedupe } from './store.js';
 
 export const DEDUPE_PATHS = ['/api/v1/dedupe', '/api/v1/deduplica'] as const;
 
@@ -42,10 +45,11 @@ function jobCode(value: unknown): string {
   return value.trim();
 }
 
-function owned(services: Services, req: FastifyRequest, code: string): SavedDedupe {
+/** The caller's saved dedupe as it stands (an asynchronous one with its job's state and result). */
+async function owned(services: Services, jobs: JobService, req: FastifyRequest, code: string): Promise<SavedDedupe> {
   const saved = getSaved(services.db, code, requireAccount(req));
   if (!saved) throw new ApiError('job_not_found', { job: code });
-  return saved;
+  return settled(services, jobs, saved);
 }
 
 function view(saved: SavedDedupe, language: Language): Record<string, unknown> {
@@ -62,32 +66,10 @@ function view(saved: SavedDedupe, language: Language): Record<string, unknown> {
   return body;
 }
 
-/** Runs a queued job; the charge taken at queuing goes back if it fails. */
-async function runSaved(services: Services, job: string, ticket: ChargeTicket | null): Promise<void> {
-  const saved = updateSaved(services.db, job, (s) => {
-    s.state = 'running';
-  });
-  const records = getRecords(services.db, job);
-  if (!saved || !records) return;
-  try {
-    const result = await compare({ records: records.records, reference: records.reference, min_level: saved.min_level, foreign: saved.foreign });
-    updateSaved(services.db, job, (s) => {
-      s.state = 'completed';
-      s.result = result;
-    });
-  } catch (error) {
-    const given = ticket ? refund(services.db, ticket, saved.charged) : 0;
-    updateSaved(services.db, job, (s) => {
-      s.state = 'failed';
-      s.error = `${error instanceof Error ? error.message : String(error)}${given ? `; ${given} operations returned` : ''}`;
-    });
-  }
-}
-
-async function review(services: Services, req: FastifyRequest, reply: FastifyReply, body: Record<string, unknown>): Promise<FastifyReply> {
+async function review(services: Services, jobs: JobService, req: FastifyRequest, reply: FastifyReply, body: Record<string, unknown>): Promise<FastifyReply> {
   jobCode(body.job);
   const r = validate(reviewRequest, body);
-  const saved = owned(services, req, r.job);
+  const saved = await owned(services, jobs, req, r.job);
   if (!saved.result || !isGroups(saved.result) || !saved.result.groups.some((g) => g.group === r.group)) {
     throw new ApiError('group_not_found', { group: r.group, job: r.job });
   }
@@ -99,10 +81,10 @@ async function review(services: Services, req: FastifyRequest, reply: FastifyRep
 }
 
 /** Extension: new records matched against a saved job's groups and singles. */
-async function incremental(services: Services, req: FastifyRequest, reply: FastifyReply, r: CompareRequest & { job: string }): Promise<FastifyReply> {
+async function incremental(services: Services, jobs: JobService, req: FastifyRequest, reply: FastifyReply, r: CompareRequest & { job: string }): Promise<FastifyReply> {
   if (r.reference) throw new ApiError('bad_request', { detail: 'reference cannot be combined with job (incremental matching works on a one-list job)' });
   if (r.async) throw new ApiError('bad_request', { detail: 'incremental matching is synchronous (up to 500 new records)' });
-  const saved = owned(services, req, r.job);
+  const saved = await owned(services, jobs, req, r.job);
   if (saved.state !== 'completed' || !saved.result || !isGroups(saved.result)) {
     throw new ApiError('bad_request', { detail: `job ${saved.job} is ${saved.state === 'completed' ? 'a two-list job' : saved.state}: new records can join only a completed one-list job` });
   }
@@ -146,27 +128,26 @@ async function incremental(services: Services, req: FastifyRequest, reply: Fasti
   });
 }
 
-export function registerDedupeRoutes(app: FastifyInstance, services: Services): void {
+export function registerDedupeRoutes(app: FastifyInstance, services: Services, jobs: JobService): void {
+  jobs.defineKind(DEDUPE_KIND, dedupeKind(services, jobs));
+
   const post = async (req: FastifyRequest, reply: FastifyReply) => {
     const body = toEnglishInput(req.body ?? {});
     if (!isPlainObject(body)) throw new ApiError('validation_failed', { field: '(body)', problem: 'must be a JSON object' }, [{ field: '(body)', problem: 'must be a JSON object' }]);
-    if (body.group !== undefined || body.processed !== undefined) return review(services, req, reply, body);
+    if (body.group !== undefined || body.processed !== undefined) return review(services, jobs, req, reply, body);
 
     const count = (v: unknown) => (Array.isArray(v) ? v.length : 0);
     const received = count(body.records) + count(body.reference);
     if (body.async === true && received > DEDUPE_ASYNC_CAP) throw tooMany(received, DEDUPE_ASYNC_CAP, 'asynchronous');
     if (body.async !== true && received > SYNC_CAP) throw tooMany(received, SYNC_CAP, 'synchronous');
     const r = validate(compareRequest, body);
-    if (r.job !== undefined) return incremental(services, req, reply, { ...r, job: r.job });
+    if (r.job !== undefined) return incremental(services, jobs, req, reply, { ...r, job: r.job });
 
     // a saved result belongs to an account: a token without one deduplicates without saving (unless it asks to)
     const owner = req.ctx.caller?.account?.name;
     const saves = r.async || (r.save && (owner !== undefined || body.save === true));
     const account = saves ? requireAccount(req) : (owner ?? '');
-    if (r.async) assertJobSlot(services, account);
     const units = r.records.length + (r.reference?.length ?? 0);
-    const { charge, ticket } = consumeFor(services.db, requirePayer(req), 'dedupe', units);
-    chargeHeaders(reply, charge);
     const spec = {
       account,
       min_level: r.min_level,
@@ -177,18 +158,26 @@ export function registerDedupeRoutes(app: FastifyInstance, services: Services): 
     };
     const records = { records: r.records, reference: r.reference ?? null };
     if (r.async) {
-      // An asynchronous result is read back by its code, so it is always saved.
-      let saved: SavedDedupe;
+      // An asynchronous result is read back by its code, so it is always saved: the records first, then
+      // the job (one unit of work) with its charge; a job that cannot be queued (429, 402, a full disk)
+      // takes its saved records with it.
+      const code = newJobCode();
+      createSaved(services.db, { ...spec, state: 'queued', result: null }, records, code);
+      let job;
       try {
-        saved = createSaved(services.db, { ...spec, state: 'queued', result: null }, records);
-        services.db.kv.put(`dedupe-ticket/${saved.job}`, ticket);
+        job = await jobs.enqueue(
+          { job: code, kind: DEDUPE_KIND, account, language: req.ctx.language, italian: req.ctx.italian, counter: 'dedupe', chunks: [{ rows: units, units }] },
+          () => consume(services.db, account, 'dedupe', units),
+        );
       } catch (error) {
-        refund(services.db, ticket, units);
+        removeSaved(services.db, code);
         throw error;
       }
-      void runSaved(services, saved.job, ticket);
-      return answer(req, reply, { ok: true, job: saved.job, state: 'queued', rows: units, credit: charge });
+      chargeHeaders(reply, job.charge);
+      return answer(req, reply, { ok: true, job: code, state: 'queued', rows: units, credit: job.charge });
     }
+    const { charge, ticket } = consumeFor(services.db, requirePayer(req), 'dedupe', units);
+    chargeHeaders(reply, charge);
     let result;
     try {
       result = await compare(r);
@@ -208,18 +197,18 @@ export function registerDedupeRoutes(app: FastifyInstance, services: Services): 
 
   const get = async (req: FastifyRequest, reply: FastifyReply) => {
     const query = (req.query ?? {}) as Record<string, unknown>;
-    const saved = owned(services, req, jobCode(query.job ?? query.lavoro));
+    const saved = await owned(services, jobs, req, jobCode(query.job ?? query.lavoro));
+    const format = String(query.format ?? query.formato ?? 'json').toLowerCase();
+    if (format === 'csv') return dedupeCsv(saved, req, reply);
+    if (format !== 'json') throw new ApiError('validation_failed', { field: 'format', problem: 'json or csv' }, [{ field: 'format', problem: 'json or csv' }]);
     return answer(req, reply, view(saved, req.ctx.language));
   };
+  // an asynchronous dedupe still queued or running is cancelled like any job, its charge given back
+  const cancel = async (req: FastifyRequest, reply: FastifyReply) => jobs.cancel(DEDUPE_KIND, req, reply);
 
   for (const path of DEDUPE_PATHS) {
     app.post(path, post);
     app.get(path, get);
-  }
-
-  // Jobs a previous process left queued or running start again (their charge was taken at queuing).
-  for (const s of unfinished(services.db)) {
-    const ticket = (services.db.kv.get(`dedupe-ticket/${s.job}`) as ChargeTicket | undefined) ?? null;
-    void runSaved(services, s.job, ticket);
+    app.delete(path, cancel);
   }
 }

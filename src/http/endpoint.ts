@@ -88,7 +88,7 @@ export function registerCapability<Item>(app: FastifyInstance, services: Service
       if (received > ASYNC_CAP) throw tooMany(cap as Capability<unknown>, received, ASYNC_CAP, 'asynchronous');
       const account = requireAccount(req);
       const { items, ids } = readItems(cap, body);
-      const job = jobs.submit(cap as Capability<unknown>, account, req.ctx, items, ids);
+      const job = await jobs.submit(cap as Capability<unknown>, account, req.ctx, items, ids);
       chargeHeaders(reply, job.charge);
       return answer(req, reply, { ok: true, job: job.job, state: job.state, rows: job.rows, credit: job.charge });
     }
@@ -108,7 +108,7 @@ export function registerCapability<Item>(app: FastifyInstance, services: Service
   };
 
   const get = async (req: FastifyRequest, reply: FastifyReply) => jobs.read(cap as Capability<unknown>, req, reply);
-  const cancel = async (req: FastifyRequest, reply: FastifyReply) => jobs.cancel(cap as Capability<unknown>, req, reply);
+  const cancel = async (req: FastifyRequest, reply: FastifyReply) => jobs.cancel(cap.name, req, reply);
 
   for (const path of cap.paths) {
     app.post(path, post);
