@@ -16,7 +16,8 @@ import { overloadedError, registerOverloadGuard } from './http/overload.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { BODY_LIMITS, parseJsonBody } from './http/validation.js';
 import { checkRegisterFiles } from './import/integrity.js';
-import { JobService } from './jobs/service.js';
+import { createJobService } from './jobs/backend.js';
+import type { JobService } from './jobs/service.js';
 import { registerIndex, type ExtraEndpoint } from './meta/index-route.js';
 import { registerOpenApi, type ExtraOperation } from './meta/openapi.js';
 import { computeJsonSync, openRegister, useForeignRegisters } from './native.js';
@@ -97,7 +98,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
   useForeignRegisters();
   const db = openState(config.dataDir);
   const services: Services = { config, db };
-  const jobs = new JobService(services);
+  const jobs = await createJobService(services);
   const app = Fastify({ logger: process.env.RECAPITO_LOG === '1', bodyLimit: BODY_LIMITS.bytes, trustProxy: true });
   // JSON bodies checked for prototype keys, depth and string length before any handler walks them
   app.removeContentTypeParser('application/json');

@@ -132,6 +132,7 @@ export class JobService {
     if (!record || !isActive(record.state)) return;
     if ((await store.chunkOutput(job, chunk)) !== undefined) return;
     const kind = this.kind(record.kind);
+    await store.markRunning(job);
     const input = kind.input ? await kind.input(record, chunk) : await store.chunkInput(job, chunk);
     const { config } = this.services;
     const task: UnitTask = { kind: record.kind, language: record.language, dataDir: config.dataDir, allowPrivateNetwork: config.allowPrivateNetwork, dnsServer: config.dnsServer, input };

@@ -112,6 +112,8 @@ export interface JobStore {
   get(code: string): Promise<JobRecord | undefined>;
   /** Jobs queued or running, of one account or of all. */
   active(account?: string): Promise<JobRecord[]>;
+  /** A queued job whose first unit starts: running (a no-op in any other state). */
+  markRunning(code: string): Promise<void>;
   chunkInput(code: string, chunk: number): Promise<unknown>;
   /** A unit's committed output, undefined while it has none. */
   chunkOutput(code: string, chunk: number): Promise<unknown>;
@@ -183,6 +185,14 @@ export class LmdbJobStore implements JobStore {
 
   async active(account?: string): Promise<JobRecord[]> {
     return listJobs(this.db).filter((j) => isActive(j.state) && (account === undefined || j.account === account));
+  }
+
+  async markRunning(code: string): Promise<void> {
+    const { db } = this;
+    db.root.transactionSync(() => {
+      const record = db.jobs.get(code);
+      if (record?.state === 'queued') db.jobs.put(code, { ...record, state: 'running', updated: new Date().toISOString() });
+    });
   }
 
   async chunkInput(code: string, chunk: number): Promise<unknown> {
