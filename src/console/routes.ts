@@ -10,7 +10,7 @@ import fastifySession, { type SessionStore } from '@fastify/session';
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { createToken, listTokens, regenerateToken, revokeToken } from '../account/tokens.js';
+import { createToken, getAccount, listTokens, regenerateToken, revokeToken } from '../account/tokens.js';
 import { PROJECT_ROOT } from '../config.js';
 import type { Counter } from '../http/capability.js';
 import type { Services } from '../http/context.js';
@@ -123,7 +123,7 @@ export interface ConsoleHandle {
 export async function registerConsole(app: FastifyInstance, services: Services, counters: Record<string, Counter>): Promise<ConsoleHandle> {
   const { db, config } = services;
   const assets = loadAssets();
-  const client = new ApiClient(app, db);
+  const client = new ApiClient(app, db, services.state);
   const usage = recordUsage(app, db, counters);
   const secret = await sessionSecret(db);
   // Behind a TLS proxy the cookie must be Secure; on a loopback-only listener (development, tests)
@@ -175,6 +175,13 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         else done();
       });
 
+      // the account's language, read before the handler (the shared store answers asynchronously)
+      const accountLanguages = new WeakMap<FastifyRequest, string | undefined>();
+      scope.addHook('preHandler', async (req) => {
+        const account = req.session.user?.account;
+        if (account) accountLanguages.set(req, (await getAccount(services.state, account))?.language);
+      });
+
       const languageOf = (req: FastifyRequest): ConsoleLanguage => {
         const asked = (req.query as Record<string, unknown> | undefined)?.lang;
         if (typeof asked === 'string' && isLanguage(asked)) {
@@ -184,8 +191,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         if (req.session.lang) return req.session.lang;
         const header = languageFromAcceptHeader(req.headers['accept-language']);
         if (header) return consoleLanguage(header);
-        const account = req.session.user ? db.accounts.get(req.session.user.account) : undefined;
-        return consoleLanguage(account?.language);
+        return consoleLanguage(accountLanguages.get(req));
       };
 
       const pageContext = (req: FastifyRequest, reply: FastifyReply, user?: SignedIn): PageContext => {
@@ -512,12 +518,12 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
       );
 
       // ---- tokens ---------------------------------------------------------------------------------
-      const visibleTokens = (account: string) => {
+      const visibleTokens = async (account: string) => {
         const hidden = internalTokenIds(db);
-        return listTokens(db, account).filter((tk) => !hidden.has(tk.id));
+        return (await listTokens(services.state, account)).filter((tk) => !hidden.has(tk.id));
       };
-      const ownToken = (user: SignedIn, id: string) => {
-        const tk = visibleTokens(user.account).find((x) => x.id === id);
+      const ownToken = async (user: SignedIn, id: string) => {
+        const tk = (await visibleTokens(user.account)).find((x) => x.id === id);
         if (!tk) throw new ConsoleError(404, `no token ${id}`);
         return tk;
       };
@@ -527,7 +533,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         page(async (req, reply, user) => {
           const ctx = pageContext(req, reply, user);
           const revoked = (req.query as Record<string, unknown>).revoked;
-          return sendPage(reply, tokensPage(ctx, visibleTokens(user.account), null, typeof revoked === 'string' ? ctx.t('token_revoked', { id: revoked }) : undefined));
+          return sendPage(reply, tokensPage(ctx, await visibleTokens(user.account), null, typeof revoked === 'string' ? ctx.t('token_revoked', { id: revoked }) : undefined));
         }),
       );
 
@@ -537,16 +543,16 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
           const expiry = String((req.body as Record<string, unknown>).expiry ?? '').trim();
           if (expiry && !/^\d{4}-\d{2}-\d{2}$/.test(expiry)) throw new ConsoleError(400, 'the expiry is a date, YYYY-MM-DD');
           if (expiry && Date.parse(`${expiry}T23:59:59Z`) <= Date.now()) throw new ConsoleError(400, 'the expiry is in the past');
-          const { token, record } = createToken(db, user.account, expiry ? `${expiry}T23:59:59Z` : null);
-          return sendPage(reply, tokensPage(pageContext(req, reply, user), visibleTokens(user.account), { token, id: record.id }));
+          const { token, record } = await createToken(services.state, user.account, expiry ? `${expiry}T23:59:59Z` : null);
+          return sendPage(reply, tokensPage(pageContext(req, reply, user), await visibleTokens(user.account), { token, id: record.id }));
         }),
       );
 
       scope.post(
         '/tokens/:id/revoke',
         page(async (req, reply, user) => {
-          const tk = ownToken(user, (req.params as { id: string }).id);
-          revokeToken(db, tk.id);
+          const tk = await ownToken(user, (req.params as { id: string }).id);
+          await revokeToken(services.state, tk.id);
           return reply.redirect(`/console/tokens?revoked=${encodeURIComponent(tk.id)}`, 303);
         }),
       );
@@ -554,9 +560,9 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
       scope.post(
         '/tokens/:id/regenerate',
         page(async (req, reply, user) => {
-          const tk = ownToken(user, (req.params as { id: string }).id);
-          const { token, record } = regenerateToken(db, tk.id);
-          return sendPage(reply, tokensPage(pageContext(req, reply, user), visibleTokens(user.account), { token, id: record.id }));
+          const tk = await ownToken(user, (req.params as { id: string }).id);
+          const { token, record } = await regenerateToken(services.state, tk.id);
+          return sendPage(reply, tokensPage(pageContext(req, reply, user), await visibleTokens(user.account), { token, id: record.id }));
         }),
       );
     },
@@ -567,7 +573,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
     close: async () => {
       clearInterval(sweeper);
       await usage.stop();
-      client.close();
+      await client.close();
     },
   };
 }

@@ -76,7 +76,7 @@ async function runSaved(services: Services, job: string, ticket: ChargeTicket | 
       s.result = result;
     });
   } catch (error) {
-    const given = ticket ? refund(services.db, ticket, saved.charged) : 0;
+    const given = ticket ? await refund(services.state, ticket, saved.charged) : 0;
     updateSaved(services.db, job, (s) => {
       s.state = 'failed';
       s.error = `${error instanceof Error ? error.message : String(error)}${given ? `; ${given} operations returned` : ''}`;
@@ -109,12 +109,12 @@ async function incremental(services: Services, req: FastifyRequest, reply: Fasti
   const stored = getRecords(services.db, saved.job);
   if (!stored) throw new ApiError('job_not_found', { job: saved.job });
   const account = requireAccount(req);
-  const { charge, ticket } = consume(services.db, account, 'dedupe', r.records.length);
+  const { charge, ticket } = await consume(services.state, account, 'dedupe', r.records.length);
   let result;
   try {
     result = await matchNew({ records: stored.records, result: saved.result, min_level: saved.min_level, foreign: saved.foreign }, r.records);
   } catch (error) {
-    refund(services.db, ticket, r.records.length);
+    await refund(services.state, ticket, r.records.length);
     throw coreError(error);
   }
   const { added } = result;
@@ -165,7 +165,7 @@ export function registerDedupeRoutes(app: FastifyInstance, services: Services): 
     const account = saves ? requireAccount(req) : (owner ?? '');
     if (r.async) assertJobSlot(services, account);
     const units = r.records.length + (r.reference?.length ?? 0);
-    const { charge, ticket } = consumeFor(services.db, requirePayer(req), 'dedupe', units);
+    const { charge, ticket } = await consumeFor(services.state, requirePayer(req), 'dedupe', units);
     chargeHeaders(reply, charge);
     const spec = {
       account,
@@ -183,7 +183,7 @@ export function registerDedupeRoutes(app: FastifyInstance, services: Services): 
         saved = createSaved(services.db, { ...spec, state: 'queued', result: null }, records);
         services.db.kv.put(`dedupe-ticket/${saved.job}`, ticket);
       } catch (error) {
-        refund(services.db, ticket, units);
+        await refund(services.state, ticket, units);
         throw error;
       }
       void runSaved(services, saved.job, ticket);
@@ -193,7 +193,7 @@ export function registerDedupeRoutes(app: FastifyInstance, services: Services): 
     try {
       result = await compare(r);
     } catch (error) {
-      refund(services.db, ticket, units);
+      await refund(services.state, ticket, units);
       throw coreError(error);
     }
     const saved = saves ? createSaved(services.db, { ...spec, state: 'completed', result }, records) : null;

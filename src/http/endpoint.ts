@@ -57,7 +57,7 @@ async function chargedRun<Item>(services: Services, req: FastifyRequest, cap: Ca
   const payer = requirePayer(req);
   let units = 0;
   for (const item of items) units += cap.units(item);
-  const pending = chargeCredit(services.db, payer, cap.counter, units);
+  const pending = chargeCredit(services.state, payer, cap.counter, units);
   const { charge, ticket } = await pending.decided;
   let results: ItemResult[];
   try {
@@ -65,7 +65,7 @@ async function chargedRun<Item>(services: Services, req: FastifyRequest, cap: Ca
     if (results.length !== items.length) throw new Error(`${cap.name} answered ${results.length} results for ${items.length} items`);
   } catch (error) {
     await pending.durable;
-    await refundDurably(services.db, ticket, units);
+    await refundDurably(services.state, ticket, units);
     throw error;
   }
   const language = req.ctx.language;
@@ -88,7 +88,7 @@ export function registerCapability<Item>(app: FastifyInstance, services: Service
       if (received > ASYNC_CAP) throw tooMany(cap as Capability<unknown>, received, ASYNC_CAP, 'asynchronous');
       const account = requireAccount(req);
       const { items, ids } = readItems(cap, body);
-      const job = jobs.submit(cap as Capability<unknown>, account, req.ctx, items, ids);
+      const job = await jobs.submit(cap as Capability<unknown>, account, req.ctx, items, ids);
       chargeHeaders(reply, job.charge);
       return answer(req, reply, { ok: true, job: job.job, state: job.state, rows: job.rows, credit: job.charge });
     }

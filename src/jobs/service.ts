@@ -56,14 +56,16 @@ export class JobService {
     for (const job of listJobs(this.services.db)) if (job.state === 'queued' || job.state === 'running') this.enqueue(job.job);
   }
 
-  submit(cap: Capability<unknown>, account: string, ctx: RequestContext, items: unknown[], ids: unknown[]): JobRecord & { charge: CreditCharge } {
+  async submit(cap: Capability<unknown>, account: string, ctx: RequestContext, items: unknown[], ids: unknown[]): Promise<JobRecord & { charge: CreditCharge }> {
     assertJobSlot(this.services, account);
     const units = items.map((item) => cap.units(item));
     const total = units.reduce((s, u) => s + u, 0);
-    // the charge and the job in one transaction: a write that fails (a full disk) leaves neither behind
-    const { charge, record } = this.services.db.root.transactionSync(() => {
-      const { charge, ticket } = consume(this.services.db, account, cap.counter, total);
-      const record = createJob(this.services.db, {
+    // the charge (shared state) first, then the job (this node's store): a job that cannot be stored
+    // (a full disk) gives the charge back, so neither is left behind
+    const { charge, ticket } = await consume(this.services.state, account, cap.counter, total);
+    let record: JobRecord;
+    try {
+      record = createJob(this.services.db, {
         kind: cap.name,
         account,
         language: ctx.language,
@@ -73,8 +75,10 @@ export class JobService {
         units,
         ticket,
       });
-      return { charge, record };
-    });
+    } catch (error) {
+      await refund(this.services.state, ticket, total);
+      throw error;
+    }
     this.enqueue(record.job);
     return { ...record, charge };
   }
@@ -150,24 +154,35 @@ export class JobService {
     if (!now || now.state !== 'running') return;
     if (failure !== null) {
       setState(db, code, 'failed', failure);
-      this.giveBack(code);
+      await this.giveBack(code);
     } else if (now.chunks_done >= now.chunks) {
       setState(db, code, 'completed');
     }
   }
 
   /** A job that stops returns its unprocessed operations to the balance, once. */
-  private giveBack(code: string): number {
-    const { db } = this.services;
-    const record = getJob(db, code);
-    const ticket = ticketOf(db, code);
-    if (!record || !ticket) return 0;
-    const units = unprocessedUnits(db, record) - record.refunded;
-    if (units <= 0) return 0;
-    const given = refund(db, ticket, units);
-    markRefunded(db, code, given);
-    return given;
+  private giveBack(code: string): Promise<number> {
+    // one give-back of a job at a time (a cancel meeting a failure): each sees what the other marked
+    const before = this.givingBack.get(code) ?? Promise.resolve(0);
+    const mine = before.catch(() => 0).then(async () => {
+      const { db, state } = this.services;
+      const record = getJob(db, code);
+      const ticket = ticketOf(db, code);
+      if (!record || !ticket) return 0;
+      const units = unprocessedUnits(db, record) - record.refunded;
+      if (units <= 0) return 0;
+      const given = await refund(state, ticket, units);
+      markRefunded(db, code, given);
+      return given;
+    });
+    this.givingBack.set(code, mine);
+    void mine.finally(() => {
+      if (this.givingBack.get(code) === mine) this.givingBack.delete(code);
+    }).catch(() => undefined);
+    return mine;
   }
+
+  private readonly givingBack = new Map<string, Promise<number>>();
 
   private owned(cap: Capability<unknown>, req: FastifyRequest): JobRecord {
     const query = (req.query ?? {}) as Record<string, unknown>;
@@ -209,7 +224,7 @@ export class JobService {
     let refunded = 0;
     if (record.state === 'queued' || record.state === 'running') {
       setState(this.services.db, record.job, 'cancelled');
-      refunded = this.giveBack(record.job);
+      refunded = await this.giveBack(record.job);
     }
     const now = getJob(this.services.db, record.job) ?? record;
     return answer(req, reply, { ok: true, job: now.job, state: now.state, rows: now.rows, done: now.done, refunded });

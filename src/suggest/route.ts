@@ -45,7 +45,7 @@ async function select(services: Services, req: FastifyRequest, reply: FastifyRep
   const first = markSelected(services.db, session, streetId);
   let charge: CreditCharge;
   let ticket: ChargeTicket | null = null;
-  const pending: PendingCharge = chargeCredit(services.db, payer, 'contact', first ? 1 : 0);
+  const pending: PendingCharge = chargeCredit(services.state, payer, 'contact', first ? 1 : 0);
   try {
     ({ charge, ticket } = await pending.decided);
   } catch (error) {
@@ -67,7 +67,7 @@ async function select(services: Services, req: FastifyRequest, reply: FastifyRep
   } catch (error) {
     if (first && ticket) {
       await pending.durable;
-      await refundDurably(services.db, ticket, 1);
+      await refundDurably(services.state, ticket, 1);
       unmarkSelected(services.db, session, streetId);
     }
     throw error;
