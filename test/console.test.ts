@@ -65,8 +65,8 @@ test.before(async () => {
   dns = await startDnsResponder(zone);
   server = await startServer({ dnsServer: dns.server });
   await createUser(server.db, server.account, EMAIL, PASSWORD);
-  addPack(server.db, server.account, 'contact', 5000);
-  addPack(server.db, server.account, 'light', 5000);
+  await addPack(server.state, server.account, 'contact', 5000);
+  await addPack(server.state, server.account, 'light', 5000);
   profile = mkdtempSync(path.join(os.tmpdir(), 'recapito-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,

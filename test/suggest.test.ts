@@ -185,7 +185,7 @@ test('bad input is a 400; select with a token without an account reaches the ses
   t.is(bad.status, 400);
   t.is(bad.body.code, 'validation_failed');
   // a token without an account pays from its trial allowance (docs/credit.md): no 403, the street is checked
-  const noAccount = await suggest({ session: randomUUID(), action: 'select', street_id: '1', house_number: '1' }, server.newToken(null));
+  const noAccount = await suggest({ session: randomUUID(), action: 'select', street_id: '1', house_number: '1' }, await server.newToken(null));
   t.is(noAccount.status, 400);
   t.is(noAccount.body.details[0].field, 'street_id');
   const anon = await suggest({ session: randomUUID(), q: 'via' }, null);
@@ -195,7 +195,7 @@ test('bad input is a 400; select with a token without an account reaches the ses
 });
 
 test('sessions without a selection: 200 a day per token, five more per selection, then 429 session_budget', async (t) => {
-  const token = server.newToken('budget');
+  const token = await server.newToken('budget');
   const first = randomUUID();
   const opened = await suggest({ session: first, q: 'via del faggiolo', city: 'Bologna' }, token);
   for (let i = 1; i < 200; i++) {

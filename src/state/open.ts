@@ -31,12 +31,14 @@ export async function openStore(dataDir: string, stateUrl: string | undefined = 
   } else {
     store = lmdbStore(dataDir);
   }
-  const close = store.close.bind(store);
+  let closing: Promise<void> | undefined;
   const shared: StateStore = {
     ...store,
-    close: async () => {
-      opened.delete(name);
-      await close();
+    // the service and its tests may both close the one store: once
+    close: () => {
+      if (opened.get(name) === shared) opened.delete(name);
+      closing ??= store.close();
+      return closing;
     },
   };
   opened.set(name, shared);
