@@ -217,14 +217,14 @@ test('sessions without a selection: 200 a day per token, five more per selection
 });
 
 test('a session lasts ten minutes: past them the UUID starts a new session, without its selections', async (t) => {
-  const db = server.db;
+  const db = server.state;
   const token = 'expiry-token';
   const id = randomUUID();
   const t0 = Date.UTC(2026, 0, 10, 12);
   const a = await enterSession(db, token, id, 'IT', t0);
   t.is(a.calls, 1);
   t.is((await enterSession(db, token, id, 'IT', t0 + SESSION_MS - 1)).calls, 2);
-  t.is(findSession(db, token, id, t0 + SESSION_MS + 1), undefined);
+  t.is(await findSession(db, token, id, t0 + SESSION_MS + 1), undefined);
   const b = await enterSession(db, token, id, 'IT', t0 + SESSION_MS + 1);
   t.is(b.calls, 1);
   t.is(b.created, t0 + SESSION_MS + 1);

@@ -10,7 +10,6 @@ import { defaultDataDir, defaultSourceDir } from '../config.js';
 import type { Counter } from '../http/capability.js';
 import { native, openRegister } from '../native.js';
 import { buildService } from '../server.js';
-import { openState } from '../state/db.js';
 import { openStore } from '../state/open.js';
 import { adoptRegister, registerBuildId, sharedRegister } from '../state/register-version.js';
 import type { StateStore } from '../state/store.js';
@@ -23,8 +22,6 @@ const dataDir = (): string => path.resolve((program.opts().dataDir as string | u
 /** The state the operator's commands change: RECAPITO_STATE_URL's PostgreSQL, else the data dir's LMDB. */
 let opened: StateStore | undefined;
 const state = async (): Promise<StateStore> => (opened ??= await openStore(dataDir()));
-// TODO(issue 17): console users on the shared store (src/console/store.ts still takes the LMDB environment)
-const localState = () => openState(dataDir());
 
 function counterArg(value: string): Counter {
   if (value !== 'contact' && value !== 'dedupe' && value !== 'light') throw new Error('counter is contact, dedupe or light');
@@ -133,7 +130,7 @@ token.command('regenerate <token>').action(async (t: string) => {
   console.log(fresh);
 });
 
-registerUserCommands(program, localState);
+registerUserCommands(program, state);
 
 const credit = program.command('credit').description('operator commands for credits');
 credit
