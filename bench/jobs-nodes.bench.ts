@@ -11,7 +11,7 @@ import { parse } from 'csv-parse';
 
 import { createAccount, createToken } from '../src/account/tokens.js';
 import { addPack } from '../src/credit/ledger.js';
-import { closeState, openState } from '../src/state/db.js';
+import { openStore } from '../src/state/open.js';
 import { startPostgres } from '../test/helpers/postgres.js';
 import { startServerProcess, type ServerProcess } from '../test/helpers/process.js';
 import { SOURCE, freshDataDir } from '../test/helpers/server.js';
@@ -66,16 +66,18 @@ async function main(): Promise<void> {
   try {
     for (const setup of setups) {
       const dataDir = await freshDataDir();
-      const db = openState(dataDir);
-      createAccount(db, 'bench');
-      addPack(db, 'bench', 'light', ROWS * 2);
-      addPack(db, 'bench', 'contact', ROWS * 2);
-      const token = createToken(db, 'bench').token;
+      const url = setup.stateUrl ? await setup.stateUrl() : undefined;
+      const db = await openStore(dataDir, url);
+      await createAccount(db, 'bench');
+      await addPack(db, 'bench', 'light', ROWS * 2);
+      await addPack(db, 'bench', 'contact', ROWS * 2);
+      const token = (await createToken(db, 'bench')).token;
       const env: Record<string, string> = { RECAPITO_RATE_SINGLE: '100000', RECAPITO_RATE_BATCH: '100000', RECAPITO_JOB_WORKERS: WORKERS };
-      if (setup.stateUrl) env.RECAPITO_STATE_URL = await setup.stateUrl();
-      // TODO(i17-state): nodes share accounts and credit through one data dir until the state store lands
+      if (url) env.RECAPITO_STATE_URL = url;
+      // on LMDB the one node uses the data dir the account was made in; on PostgreSQL each node has its own
       const servers: ServerProcess[] = [];
-      for (let i = 0; i < setup.nodes; i++) servers.push(await startServerProcess(dataDir, env));
+      if (!url) await db.close();
+      for (let i = 0; i < setup.nodes; i++) servers.push(await startServerProcess(url && i > 0 ? await freshDataDir() : dataDir, env));
       try {
         for (const [endpoint, items] of [
           ['/api/v1/phone', phones],
@@ -98,7 +100,7 @@ async function main(): Promise<void> {
       } finally {
         for (const s of servers) s.child.kill('SIGTERM');
         await Promise.all(servers.map((s) => new Promise((r) => s.child.once('exit', r))));
-        await closeState(dataDir);
+        await db.close();
       }
     }
     console.log(`job throughput, ${ROWS} rows per job, ${WORKERS} job thread(s) per node, ${process.env.RECAPITO_JOB_LEASE_S ?? 120} s lease`);

@@ -10,7 +10,8 @@ import { parse } from 'csv-parse';
 
 import { createAccount, createToken } from '../src/account/tokens.js';
 import { addPack } from '../src/credit/ledger.js';
-import { closeState, openState } from '../src/state/db.js';
+import { closeState } from '../src/state/db.js';
+import { openStore } from '../src/state/open.js';
 import { startServerProcess } from '../test/helpers/process.js';
 import { SOURCE, freshDataDir } from '../test/helpers/server.js';
 
@@ -33,11 +34,11 @@ async function contacts(n: number): Promise<Record<string, unknown>[]> {
 
 async function main(): Promise<void> {
   const dataDir = await freshDataDir();
-  const db = openState(dataDir);
-  createAccount(db, 'bench');
-  addPack(db, 'bench', 'light', ROWS * 3);
-  addPack(db, 'bench', 'contact', ROWS);
-  const token = createToken(db, 'bench').token;
+  const db = await openStore(dataDir, undefined); // LMDB: the single-node baseline
+  await createAccount(db, 'bench');
+  await addPack(db, 'bench', 'light', ROWS * 3);
+  await addPack(db, 'bench', 'contact', ROWS);
+  const token = (await createToken(db, 'bench')).token;
   const server = await startServerProcess(dataDir, { RECAPITO_RATE_SINGLE: '100000', RECAPITO_RATE_BATCH: '100000' });
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const phones = Array.from({ length: ROWS }, (_, i) => ({ id: i, phone: i % 4 === 0 ? `333 ${String(1000000 + i)}` : `02 ${String(1000000 + (i % 8999999))}` }));

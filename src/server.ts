@@ -21,16 +21,27 @@ import type { JobService } from './jobs/service.js';
 import { registerIndex, type ExtraEndpoint } from './meta/index-route.js';
 import { registerOpenApi, type ExtraOperation } from './meta/openapi.js';
 import { computeJsonSync, openRegister, useForeignRegisters } from './native.js';
+import { registerHealth, HEALTH_PATHS, type Readiness } from './ops/health.js';
 import { openState } from './state/db.js';
+import { openStore } from './state/open.js';
+import { claimRegister, registerBuildId } from './state/register-version.js';
 import { suggestRoutes } from './suggest/index.js';
 
-const PUBLIC = new Set(['/api/v1/', '/api/v1', '/api/v1/openapi.json']);
+const PUBLIC = new Set<string>(['/api/v1/', '/api/v1', '/api/v1/openapi.json', ...HEALTH_PATHS]);
 
 export interface Service {
   app: FastifyInstance;
   services: Services;
   jobs: JobService;
+  /** What /ready reports; `shutdown` turns it off first. */
+  readiness: Readiness;
   close(): Promise<void>;
+  /**
+   * Graceful shutdown: /ready answers 503 (the load balancer stops sending), after `drainMs` the node
+   * stops accepting, finishes the requests in flight, stops its job workers (a job resumes where it
+   * stopped) and closes the state store.
+   */
+  shutdown(): Promise<void>;
 }
 
 /** Routes beyond the generic capabilities (dedupe, suggest...), registered with the shared machinery. */
@@ -97,7 +108,16 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
   openRegister(config.dataDir);
   useForeignRegisters();
   const db = openState(config.dataDir);
-  const services: Services = { config, db };
+  const state = await openStore(config.dataDir, config.stateUrl);
+  const buildId = registerBuildId();
+  try {
+    await claimRegister(state, buildId);
+  } catch (error) {
+    await state.close();
+    throw error;
+  }
+  const services: Services = { config, db, state };
+  const readiness: Readiness = { serving: true };
   const jobs = await createJobService(services);
   const app = Fastify({ logger: process.env.RECAPITO_LOG === '1', bodyLimit: BODY_LIMITS.bytes, trustProxy: true });
   // JSON bodies checked for prototype keys, depth and string length before any handler walks them
@@ -126,7 +146,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
     if (PUBLIC.has(path) || req.method === 'OPTIONS') return;
     if (path.startsWith('/console') || path.startsWith('/widget/')) return; // people sign in there; no bearer token
     if (!methodsByPath.has(path)) return; // 404/405 are answered without asking for a token
-    req.ctx.caller = authenticate(db, req.headers.authorization);
+    req.ctx.caller = await authenticate(state, req.headers.authorization);
   });
   app.addHook('preHandler', async (req) => {
     req.ctx = negotiate(req, config);
@@ -135,7 +155,8 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
   app.addHook('onSend', async (req) => {
     await req.ctx?.caller?.counted();
   });
-  await registerRateLimits(app, config);
+  await registerRateLimits(app, config, state);
+  registerHealth(app, state, buildId, readiness);
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
     const apiError = asApiError(error);
@@ -175,10 +196,21 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
     app,
     services,
     jobs,
+    readiness,
     close: async () => {
+      readiness.serving = false;
       await webConsole.close();
       await app.close();
       await jobs.close();
+      await state.close();
+    },
+    shutdown: async () => {
+      readiness.serving = false;
+      if (config.drainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.drainMs));
+      await webConsole.close();
+      await app.close();
+      await jobs.stop();
+      await state.close();
     },
   };
 }

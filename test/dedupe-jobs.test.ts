@@ -17,28 +17,28 @@ const people = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ id: i, first_name: i % 2 ? 'Beppe' : 'Giuseppe', last_name: `Verdi${Math.floor(i / 2)}`, address: `Via San Vitale ${Math.floor(i / 2) + 1}`, city: 'Bologna' }));
 
 test.serial('a dedupe job takes a job slot, is cancelled with its whole charge back while queued, and a refused one leaves nothing', async (t) => {
-  const token = server.newToken('slots');
-  addPack(server.db, 'slots', 'light', 100_000);
-  addPack(server.db, 'slots', 'dedupe', 10_000);
-  const usedBefore = current(server.db, 'slots', 'dedupe').used_total;
+  const token = await server.newToken('slots');
+  await addPack(server.state, 'slots', 'light', 100_000);
+  await addPack(server.state, 'slots', 'dedupe', 10_000);
+  const usedBefore = (await current(server.state, 'slots', 'dedupe')).used_total;
   const long = await call(server, 'POST', '/api/v1/phone', { async: true, items: phones(40_000) }, { token });
   t.is(long.status, 200);
   const q = await call(server, 'POST', '/api/v1/dedupe', { async: true, records: people(200) }, { token });
   t.is(q.status, 200);
   t.is(q.body.state, 'queued');
-  t.is(current(server.db, 'slots', 'dedupe').used_total - usedBefore, 200, 'charged at queuing');
+  t.is((await current(server.state, 'slots', 'dedupe')).used_total - usedBefore, 200, 'charged at queuing');
 
   // two jobs active: a third (dedupe or not) is refused before any charge
   const refused = await call(server, 'POST', '/api/v1/dedupe', { async: true, records: people(10) }, { token });
   t.is(refused.status, 429);
   t.is(refused.body.code, 'too_many_jobs');
-  t.is(current(server.db, 'slots', 'dedupe').used_total - usedBefore, 200, 'the refused job charged nothing');
+  t.is((await current(server.state, 'slots', 'dedupe')).used_total - usedBefore, 200, 'the refused job charged nothing');
 
   const cancelled = await call(server, 'DELETE', `/api/v1/deduplica?lavoro=${q.body.job}`, undefined, { token });
   t.is(cancelled.status, 200);
   t.is(cancelled.body.state, 'cancelled');
   t.is(cancelled.body.refunded, 200);
-  t.is(current(server.db, 'slots', 'dedupe').used_total - usedBefore, 0, 'the whole charge went back');
+  t.is((await current(server.state, 'slots', 'dedupe')).used_total - usedBefore, 0, 'the whole charge went back');
   const read = await call(server, 'GET', `/api/v1/dedupe?job=${q.body.job}`, undefined, { token });
   t.is(read.status, 200);
   t.is(read.body.state, 'cancelled');

@@ -7,7 +7,8 @@ import pg from 'pg';
 
 import { createAccount, createToken } from '../src/account/tokens.js';
 import { addPack, current } from '../src/credit/ledger.js';
-import { closeState, openState, type StateDb } from '../src/state/db.js';
+import { openStore } from '../src/state/open.js';
+import type { StateStore } from '../src/state/store.js';
 import { startPostgres, type PgCluster } from './helpers/postgres.js';
 import { startServerProcess, type ServerProcess } from './helpers/process.js';
 import { call, freshDataDir, type TestServer, waitFor } from './helpers/server.js';
@@ -21,8 +22,7 @@ test.after.always(async () => cluster?.stop());
 const phones = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `r${i}`, phone: i % 3 === 0 ? `+41 44 ${String(1000000 + i)}` : `02 ${String(1000000 + i)}` }));
 
 interface Nodes {
-  db: StateDb;
-  dataDir: string;
+  db: StateStore;
   url: string;
   token: string;
   a: ServerProcess;
@@ -30,24 +30,19 @@ interface Nodes {
   stop(): Promise<void>;
 }
 
-/**
- * Two nodes on one database. Accounts and credit are still the node's LMDB (TODO(i17-state): the shared
- * state store), so the two nodes share one data dir for them; jobs live only in PostgreSQL.
- */
+/** Two nodes, each with its own data dir (the register), on one database: accounts, credit and jobs. */
 async function twoNodes(account: string): Promise<Nodes> {
   const url = await cluster.createDatabase();
-  const dataDir = await freshDataDir();
-  const db = openState(dataDir);
-  createAccount(db, account);
-  addPack(db, account, 'light', 100_000);
-  const token = createToken(db, account).token;
+  const db = await openStore(await freshDataDir(), url);
+  await createAccount(db, account);
+  await addPack(db, account, 'light', 100_000);
+  const token = (await createToken(db, account)).token;
   // a short lease so that a dead node's unit is taken again within the test; one thread per node
   const env = { RECAPITO_STATE_URL: url, RECAPITO_JOB_LEASE_S: '3', RECAPITO_JOB_WORKERS: '1', RECAPITO_RATE_BATCH: '1000', RECAPITO_RATE_SINGLE: '100000' };
-  const a = await startServerProcess(dataDir, env);
-  const b = await startServerProcess(dataDir, env);
+  const a = await startServerProcess(await freshDataDir(), env);
+  const b = await startServerProcess(await freshDataDir(), env);
   return {
     db,
-    dataDir,
     url,
     token,
     a,
@@ -55,7 +50,7 @@ async function twoNodes(account: string): Promise<Nodes> {
     stop: async () => {
       for (const p of [a, b]) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
       await Promise.all([a, b].map((p) => (p.child.exitCode === null && p.child.signalCode === null ? new Promise((r) => p.child.once('exit', r)) : undefined)));
-      await closeState(dataDir);
+      await db.close();
     },
   };
 }
@@ -66,7 +61,7 @@ test.serial('a 20,000-row job submitted on node A completes on node B after A is
   const nodes = await twoNodes('kill');
   try {
     const rows = 20_000;
-    const usedBefore = current(nodes.db, 'kill', 'light').used_total;
+    const usedBefore = (await current(nodes.db, 'kill', 'light')).used_total;
     const a = node(nodes.a, nodes.token);
     const b = node(nodes.b, nodes.token);
     const queued = await call(a, 'POST', '/api/v1/phone', { async: true, items: phones(rows) });
@@ -88,7 +83,7 @@ test.serial('a 20,000-row job submitted on node A completes on node B after A is
     const ids = csv.map((line) => line.split(',')[0]);
     t.is(ids.length, rows, 'every row once');
     t.is(new Set(ids).size, rows);
-    t.is(current(nodes.db, 'kill', 'light').used_total - usedBefore, rows, 'charged once, nothing given back');
+    t.is((await current(nodes.db, 'kill', 'light')).used_total - usedBefore, rows, 'charged once, nothing given back');
     t.is(done.body.refunded, 0);
 
     // the unit A held was taken again after its lease (pg-boss retried it), and counted once
@@ -111,7 +106,7 @@ test.serial('cancel from the other node: the job stops on both, exactly its unpr
   const nodes = await twoNodes('cancel');
   try {
     const rows = 20_000;
-    const usedBefore = current(nodes.db, 'cancel', 'light').used_total;
+    const usedBefore = (await current(nodes.db, 'cancel', 'light')).used_total;
     const a = node(nodes.a, nodes.token);
     const b = node(nodes.b, nodes.token);
     const queued = await call(a, 'POST', '/api/v1/phone', { async: true, items: phones(rows) });
@@ -129,11 +124,11 @@ test.serial('cancel from the other node: the job stops on both, exactly its unpr
     t.true(final.body.done > 0 && final.body.done < rows);
     t.is(final.body.done, cancelled.body.done);
     t.is(rows - final.body.refunded, final.body.done, 'what was not processed went back');
-    t.is(current(nodes.db, 'cancel', 'light').used_total - usedBefore, final.body.done);
+    t.is((await current(nodes.db, 'cancel', 'light')).used_total - usedBefore, final.body.done);
     // a second cancel gives nothing more
     const again = await call(a, 'DELETE', `/api/v1/phone?job=${job}`);
     t.is(again.body.refunded, 0);
-    t.is(current(nodes.db, 'cancel', 'light').used_total - usedBefore, final.body.done);
+    t.is((await current(nodes.db, 'cancel', 'light')).used_total - usedBefore, final.body.done);
   } finally {
     await nodes.stop();
   }

@@ -91,12 +91,12 @@ async function incremental(services: Services, jobs: JobService, req: FastifyReq
   const stored = getRecords(services.db, saved.job);
   if (!stored) throw new ApiError('job_not_found', { job: saved.job });
   const account = requireAccount(req);
-  const { charge, ticket } = consume(services.db, account, 'dedupe', r.records.length);
+  const { charge, ticket } = await consume(services.state, account, 'dedupe', r.records.length);
   let result;
   try {
     result = await matchNew({ records: stored.records, result: saved.result, min_level: saved.min_level, foreign: saved.foreign }, r.records);
   } catch (error) {
-    refund(services.db, ticket, r.records.length);
+    await refund(services.state, ticket, r.records.length);
     throw coreError(error);
   }
   const { added } = result;
@@ -167,7 +167,7 @@ export function registerDedupeRoutes(app: FastifyInstance, services: Services, j
       try {
         job = await jobs.enqueue(
           { job: code, kind: DEDUPE_KIND, account, language: req.ctx.language, italian: req.ctx.italian, counter: 'dedupe', chunks: [{ rows: units, units }] },
-          () => consume(services.db, account, 'dedupe', units),
+          () => consume(services.state, account, 'dedupe', units),
         );
       } catch (error) {
         removeSaved(services.db, code);
@@ -176,13 +176,13 @@ export function registerDedupeRoutes(app: FastifyInstance, services: Services, j
       chargeHeaders(reply, job.charge);
       return answer(req, reply, { ok: true, job: code, state: 'queued', rows: units, credit: job.charge });
     }
-    const { charge, ticket } = consumeFor(services.db, requirePayer(req), 'dedupe', units);
+    const { charge, ticket } = await consumeFor(services.state, requirePayer(req), 'dedupe', units);
     chargeHeaders(reply, charge);
     let result;
     try {
       result = await compare(r);
     } catch (error) {
-      refund(services.db, ticket, units);
+      await refund(services.state, ticket, units);
       throw coreError(error);
     }
     const saved = saves ? createSaved(services.db, { ...spec, state: 'completed', result }, records) : null;

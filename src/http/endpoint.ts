@@ -57,7 +57,7 @@ async function chargedRun<Item>(services: Services, req: FastifyRequest, cap: Ca
   const payer = requirePayer(req);
   let units = 0;
   for (const item of items) units += cap.units(item);
-  const pending = chargeCredit(services.db, payer, cap.counter, units);
+  const pending = chargeCredit(services.state, payer, cap.counter, units);
   const { charge, ticket } = await pending.decided;
   let results: ItemResult[];
   try {
@@ -65,7 +65,7 @@ async function chargedRun<Item>(services: Services, req: FastifyRequest, cap: Ca
     if (results.length !== items.length) throw new Error(`${cap.name} answered ${results.length} results for ${items.length} items`);
   } catch (error) {
     await pending.durable;
-    await refundDurably(services.db, ticket, units);
+    await refundDurably(services.state, ticket, units);
     throw error;
   }
   const language = req.ctx.language;

@@ -1,24 +1,17 @@
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 
-import type { ChargeTicket, CreditCharge } from '../credit/ledger.js';
+import type { ChargeTicket } from '../credit/ledger.js';
 import type { JobRecord } from '../state/db.js';
 import type { UnitRunner, UnitSource } from './service.js';
-import { isActive, jobRecord, newJobCode, withTally, type Charged, type JobStore, type NewJob, type Tally } from './store.js';
+import { isActive, jobRecord, newJobCode, withTally, type JobStore, type NewJob, type Refund, type Tally } from './store.js';
 
 /** The pg-boss queue of units of work: one message per chunk (or per dedupe), `{job, chunk}`. */
 export const UNIT_QUEUE = 'recapito-units';
 
-/**
- * Credit as the PostgreSQL job store needs it: a job's charge is taken before it is stored, and given back
- * (to the buckets it came from) when the job cannot be stored or stops.
- */
-export interface JobCredit {
-  refund(ticket: ChargeTicket, units: number): Promise<number>;
-}
-
 export interface PgJobsOptions {
-  url: string;
+  /** The state store's pool (src/state/postgres.ts): jobs, pg-boss and the state share one per node. */
+  pool: pg.Pool;
   /**
    * Seconds a node holds a unit it took: a node that dies (or stalls) past it loses the unit, which any
    * node then takes again. Longer than the slowest unit (a chunk of 500 rows takes seconds).
@@ -28,55 +21,12 @@ export interface PgJobsOptions {
   dedupeLeaseSeconds: number;
   /** Units this node runs at once (its piscina threads). */
   workers: number;
-  credit: JobCredit;
 }
 
 /** Times a unit is offered again after its lease expired or its node handed it back. */
 const UNIT_RETRIES = 20;
 /** How long an idle node waits before asking the queue again. */
 const POLL_MS = 250;
-
-/**
- * Job tables (same columns as the LMDB records): created if missing. TODO(i17-state): move into the
- * state migrations (postgrator) once they land, as one numbered migration.
- */
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS recapito_jobs (
-  job text PRIMARY KEY,
-  kind text NOT NULL,
-  account text NOT NULL,
-  language text NOT NULL,
-  italian boolean NOT NULL,
-  state text NOT NULL,
-  rows integer NOT NULL,
-  done integer NOT NULL DEFAULT 0,
-  chunks integer NOT NULL,
-  chunks_done integer NOT NULL DEFAULT 0,
-  chunk_size integer NOT NULL,
-  created timestamptz NOT NULL,
-  updated timestamptz NOT NULL,
-  counter text NOT NULL,
-  charged integer NOT NULL,
-  refunded integer NOT NULL DEFAULT 0,
-  outcomes jsonb NOT NULL,
-  error text,
-  chunk_units integer[] NOT NULL,
-  ticket jsonb NOT NULL
-);
-CREATE INDEX IF NOT EXISTS recapito_jobs_active ON recapito_jobs (account) WHERE state IN ('queued', 'running');
-CREATE TABLE IF NOT EXISTS recapito_job_chunks (
-  job text NOT NULL REFERENCES recapito_jobs (job) ON DELETE CASCADE,
-  chunk integer NOT NULL,
-  input jsonb NOT NULL,
-  PRIMARY KEY (job, chunk)
-);
-CREATE TABLE IF NOT EXISTS recapito_job_results (
-  job text NOT NULL REFERENCES recapito_jobs (job) ON DELETE CASCADE,
-  chunk integer NOT NULL,
-  output jsonb NOT NULL,
-  PRIMARY KEY (job, chunk)
-);
-`;
 
 interface JobRow {
   job: string;
@@ -135,29 +85,24 @@ export class PgJobStore implements JobStore {
     private readonly options: PgJobsOptions,
   ) {}
 
-  async create(spec: NewJob, charge: () => Charged | Promise<Charged>): Promise<{ record: JobRecord; charge: CreditCharge }> {
+  async create(spec: NewJob, ticket: ChargeTicket): Promise<JobRecord> {
     const record = jobRecord(spec.job ?? newJobCode(), spec);
-    const taken = await charge();
     const lease = spec.kind === 'dedupe' ? this.options.dedupeLeaseSeconds : this.options.leaseSeconds;
-    try {
-      await inTransaction(this.pool, async (client) => {
-        await client.query(
-          `INSERT INTO recapito_jobs (${COLUMNS}, ticket) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20)`,
-          [record.job, record.kind, record.account, record.language, record.italian, record.state, record.rows, record.done, record.chunks, record.chunks_done, record.chunk_size, record.created, record.updated, record.counter, record.charged, record.refunded, JSON.stringify(record.outcomes), record.error, record.chunk_units, JSON.stringify(taken.ticket)],
-        );
-        const inputs = spec.chunks.flatMap((c, i) => (c.input === undefined ? [] : [{ i, input: JSON.stringify(c.input) }]));
-        if (inputs.length > 0) {
-          await client.query('INSERT INTO recapito_job_chunks (job, chunk, input) SELECT $1, i, x::jsonb FROM unnest($2::int[], $3::text[]) AS t(i, x)', [record.job, inputs.map((c) => c.i), inputs.map((c) => c.input)]);
-        }
-        const messages = spec.chunks.map((_, chunk) => ({ name: UNIT_QUEUE, data: { job: record.job, chunk }, expireInSeconds: lease, retryLimit: UNIT_RETRIES, retryDelay: 0 }));
-        await this.boss.insert(messages, { db: { executeSql: (text, values) => client.query(text, values) } });
-      });
-    } catch (error) {
-      // nothing stored: the charge goes back
-      await this.options.credit.refund(taken.ticket, record.charged);
-      throw error;
-    }
-    return { record, charge: taken.charge };
+    await inTransaction(this.pool, async (client) => {
+      await client.query(
+        `INSERT INTO recapito_jobs (${COLUMNS}, ticket) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20)`,
+        [record.job, record.kind, record.account, record.language, record.italian, record.state, record.rows, record.done, record.chunks, record.chunks_done, record.chunk_size, record.created, record.updated, record.counter, record.charged, record.refunded, JSON.stringify(record.outcomes), record.error, record.chunk_units, JSON.stringify(ticket)],
+      );
+      const inputs = spec.chunks.flatMap((c, i) => (c.input === undefined ? [] : [{ i, input: JSON.stringify(c.input) }]));
+      if (inputs.length > 0) {
+        await client.query('INSERT INTO recapito_job_chunks (job, chunk, input) SELECT $1, i, x::jsonb FROM unnest($2::int[], $3::text[]) AS t(i, x)', [record.job, inputs.map((c) => c.i), inputs.map((c) => c.input)]);
+      }
+      // the units' messages in the same transaction (pg-boss writes through our client): a job is
+      // queued whole or not at all
+      const messages = spec.chunks.map((_, chunk) => ({ name: UNIT_QUEUE, data: { job: record.job, chunk }, expireInSeconds: lease, retryLimit: UNIT_RETRIES, retryDelay: 0 }));
+      await this.boss.insert(messages, { db: { executeSql: (text, values) => client.query(text, values) } });
+    });
+    return record;
   }
 
   async get(code: string): Promise<JobRecord | undefined> {
@@ -210,20 +155,18 @@ export class PgJobStore implements JobStore {
     });
   }
 
-  async stop(code: string, state: 'cancelled' | 'failed', error: string | null): Promise<number> {
-    const due = await inTransaction(this.pool, async (client) => {
+  async stop(code: string, state: 'cancelled' | 'failed', error: string | null): Promise<Refund | undefined> {
+    return inTransaction(this.pool, async (client) => {
+      // under the job row's lock: no unit commits between the count of what is left and the stop
       const { rows } = await client.query<JobRow & { ticket: ChargeTicket }>(`SELECT ${COLUMNS}, ticket FROM recapito_jobs WHERE job = $1 FOR UPDATE`, [code]);
       const row = rows[0];
       if (!row || !isActive(row.state)) return undefined;
       const done = await client.query<{ chunk: number }>('SELECT chunk FROM recapito_job_results WHERE job = $1', [code]);
       const committed = new Set(done.rows.map((r) => r.chunk));
-      const units = row.chunk_units.reduce((s, u, i) => s + (committed.has(i) ? 0 : u), 0) - row.refunded;
-      await client.query('UPDATE recapito_jobs SET state = $2, error = coalesce($3, error), refunded = refunded + $4, updated = now() WHERE job = $1', [code, state, error, Math.max(0, units)]);
-      return { ticket: row.ticket, units };
+      const units = Math.max(0, row.chunk_units.reduce((s, u, i) => s + (committed.has(i) ? 0 : u), 0) - row.refunded);
+      await client.query('UPDATE recapito_jobs SET state = $2, error = coalesce($3, error), refunded = refunded + $4, updated = now() WHERE job = $1', [code, state, error, units]);
+      return units > 0 ? { ticket: row.ticket, units } : undefined;
     });
-    if (!due || due.units <= 0) return 0;
-    // TODO(i17-state): give back inside the transaction above once the credit store takes our client
-    return this.options.credit.refund(due.ticket, due.units);
   }
 
   async close(): Promise<void> {
@@ -244,7 +187,6 @@ export class PgUnits implements UnitSource {
   private wake: (() => void)[] = [];
 
   constructor(
-    private readonly pool: pg.Pool,
     private readonly boss: PgBoss,
     private readonly workers: number,
   ) {}
@@ -299,24 +241,21 @@ export class PgUnits implements UnitSource {
       // handed back: offered again at once instead of after the lease
       await this.boss.fail(UNIT_QUEUE, [...this.inFlight]).catch(() => undefined);
     }
-    await this.boss.stop({ graceful: false, close: true, wait: false }).catch(() => undefined);
-    await this.pool.end().catch(() => undefined);
+    // the pool is the state store's: closed with it
+    await this.boss.stop({ graceful: false, close: false, wait: false }).catch(() => undefined);
   }
 }
 
-/** Opens the PostgreSQL job back end of this node: tables, pg-boss (its own schema), the unit queue. */
+/**
+ * Opens the PostgreSQL job back end of this node on the state store's pool: pg-boss (its own schema,
+ * created or migrated by pg-boss itself) and the unit queue. The job tables come with the state
+ * migrations (src/state/migrations/002.do.jobs.sql).
+ */
 export async function openPgJobs(options: PgJobsOptions): Promise<{ store: PgJobStore; units: PgUnits }> {
-  const pool = new pg.Pool({ connectionString: options.url, max: options.workers + 4 });
-  pool.on('error', (error) => console.error(`job store: ${error.message}`));
-  // two nodes starting at once: the DDL is serialised by an advisory lock
-  await inTransaction(pool, async (client) => {
-    await client.query("SELECT pg_advisory_xact_lock(hashtext('recapito_jobs_schema'))");
-    await client.query(SCHEMA);
-  });
+  const { pool } = options;
   const boss = new PgBoss({
-    connectionString: options.url,
+    db: { executeSql: (text, values) => pool.query(text, values) },
     schema: 'pgboss',
-    max: 4,
     schedule: false,
     // expired leases are found by maintenance: run it often enough for a lease to end near its time
     maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.floor(options.leaseSeconds / 2))),
@@ -329,5 +268,5 @@ export async function openPgJobs(options: PgJobsOptions): Promise<{ store: PgJob
       if (!(await boss.getQueue(UNIT_QUEUE))) throw error;
     });
   }
-  return { store: new PgJobStore(pool, boss, options), units: new PgUnits(pool, boss, options.workers) };
+  return { store: new PgJobStore(pool, boss, options), units: new PgUnits(boss, options.workers) };
 }

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Piscina } from 'piscina';
 import { stringify } from 'csv-stringify';
 
-import { consume, type CreditCharge } from '../credit/ledger.js';
+import { consume, refund, type CreditCharge } from '../credit/ledger.js';
 import type { Capability, ItemResult } from '../http/capability.js';
 import { answer, requireAccount, type RequestContext, type Services } from '../http/context.js';
 import { ApiError, isStorageError } from '../http/errors.js';
@@ -101,14 +101,28 @@ export class JobService {
   }
 
   /**
-   * Queues a job after checking the account's job slots; `charge` takes its units (402 when not
-   * covered) in the same transaction as the job is stored.
+   * Queues a job: the account's job slots checked, then `charge` takes its units (402 when not covered,
+   * nothing stored), then the job is stored; a job that cannot be stored (a full disk, the database
+   * gone) gives its charge back, so neither is left behind.
    */
-  async enqueue(spec: NewJob, charge: () => Charged | Promise<Charged>): Promise<JobRecord & { charge: CreditCharge }> {
+  async enqueue(spec: NewJob, charge: () => Promise<Charged>): Promise<JobRecord & { charge: CreditCharge }> {
     await assertJobSlot(this.services, this.store, spec.account);
-    const { record, charge: taken } = await this.store.create(spec, charge);
+    const taken = await charge();
+    let record: JobRecord;
+    try {
+      record = await this.store.create(spec, taken.ticket);
+    } catch (error) {
+      await refund(this.services.state, taken.ticket, taken.charge.charged);
+      throw error;
+    }
     this.units.queued(record);
-    return { ...record, charge: taken };
+    return { ...record, charge: taken.charge };
+  }
+
+  /** Stops a job once and gives back what it did not process, to the buckets it was charged to. */
+  private async stopJob(code: string, state: 'cancelled' | 'failed', error: string | null): Promise<number> {
+    const owed = await this.store.stop(code, state, error);
+    return owed ? refund(this.services.state, owed.ticket, owed.units) : 0;
   }
 
   async submit(cap: Capability<unknown>, account: string, ctx: RequestContext, items: unknown[], ids: unknown[]): Promise<JobRecord & { charge: CreditCharge }> {
@@ -122,7 +136,7 @@ export class JobService {
       counter: cap.counter,
       chunks: itemChunks(items.map((item, i) => ({ id: ids[i], item })), units),
     };
-    return this.enqueue(spec, () => consume(this.services.db, account, cap.counter, total));
+    return this.enqueue(spec, () => consume(this.services.state, account, cap.counter, total));
   }
 
   /** One unit: skipped when already committed or the job stopped; its output and progress committed together. */
@@ -142,7 +156,7 @@ export class JobService {
     } catch (error) {
       // the data, not the disk: after the last attempt the job fails and gives back what it did not do
       if (attempt >= UNIT_ATTEMPTS && !isStorageError(error)) {
-        await store.stop(job, 'failed', error instanceof Error ? error.message : String(error));
+        await this.stopJob(job, 'failed', error instanceof Error ? error.message : String(error));
         return;
       }
       throw error;
@@ -191,7 +205,7 @@ export class JobService {
   /** Cancels a job of this kind from any node: what it did not process goes back to the balance, once. */
   async cancel(kind: string, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const record = await this.owned(kind, req);
-    const refunded = await this.store.stop(record.job, 'cancelled', null);
+    const refunded = await this.stopJob(record.job, 'cancelled', null);
     const now = (await this.store.get(record.job)) ?? record;
     return answer(req, reply, { ok: true, job: now.job, state: now.state, rows: now.rows, done: now.done, refunded });
   }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import { refund, type ChargeTicket, type CreditCharge } from '../credit/ledger.js';
+import type { ChargeTicket, CreditCharge } from '../credit/ledger.js';
 import type { ItemResult } from '../http/capability.js';
 import type { JobRecord, StateDb } from '../state/db.js';
 
@@ -18,6 +18,8 @@ export interface StoredResult {
 }
 
 export type Charged = { charge: CreditCharge; ticket: ChargeTicket };
+/** Units a stopped job owes back, and the ticket of the charge they go back to. */
+export type Refund = { ticket: ChargeTicket; units: number };
 export type JobState = JobRecord['state'];
 export type Outcomes = JobRecord['outcomes'];
 
@@ -104,11 +106,8 @@ export function withTally(record: JobRecord, tally: Tally): JobRecord {
  * committed together and at most once; a job that stops gives back its unprocessed units at most once.
  */
 export interface JobStore {
-  /**
-   * Charges (through `charge`) and stores the job whole, or neither: a store that cannot write leaves
-   * no charge behind.
-   */
-  create(spec: NewJob, charge: () => Charged | Promise<Charged>): Promise<{ record: JobRecord; charge: CreditCharge }>;
+  /** Stores the job whole (record, input chunks, the ticket of its charge, its queued units) or not at all. */
+  create(spec: NewJob, ticket: ChargeTicket): Promise<JobRecord>;
   get(code: string): Promise<JobRecord | undefined>;
   /** Jobs queued or running, of one account or of all. */
   active(account?: string): Promise<JobRecord[]>;
@@ -125,10 +124,11 @@ export interface JobStore {
    */
   commitChunk(code: string, chunk: number, output: unknown, tally: Tally): Promise<boolean>;
   /**
-   * Stops an active job (cancelled or failed) and gives back the units of its unprocessed chunks to the
-   * buckets they were charged to, once; a job already stopped gives nothing. Returns the units given back.
+   * Stops an active job (cancelled or failed) and records as refunded the units of its unprocessed chunks,
+   * in the same write: a job stops once, so its units are owed back once. Returns what is owed (the
+   * caller gives it back to the ticket's buckets), nothing for a job already stopped.
    */
-  stop(code: string, state: 'cancelled' | 'failed', error: string | null): Promise<number>;
+  stop(code: string, state: 'cancelled' | 'failed', error: string | null): Promise<Refund | undefined>;
   close(): Promise<void>;
 }
 
@@ -162,21 +162,17 @@ function unprocessedUnits(db: StateDb, record: JobRecord): number {
 export class LmdbJobStore implements JobStore {
   constructor(private readonly db: StateDb) {}
 
-  async create(spec: NewJob, charge: () => Charged | Promise<Charged>): Promise<{ record: JobRecord; charge: CreditCharge }> {
+  async create(spec: NewJob, ticket: ChargeTicket): Promise<JobRecord> {
     const { db } = this;
     const record = jobRecord(spec.job ?? newJobCode(), spec);
-    // the charge and the job in one transaction: a write that fails (a full disk) leaves neither behind
-    const taken = db.root.transactionSync(() => {
-      const taken = charge();
-      if (taken instanceof Promise) throw new Error('the LMDB job store takes a synchronous charge');
+    db.root.transactionSync(() => {
       db.jobs.put(record.job, record);
-      db.kv.put(`ticket/${record.job}`, taken.ticket);
+      db.kv.put(`ticket/${record.job}`, ticket);
       spec.chunks.forEach((c, i) => {
         if (c.input !== undefined) db.jobChunks.put(chunkKey(record.job, i), c.input as unknown[]);
       });
-      return taken;
     });
-    return { record, charge: taken.charge };
+    return record;
   }
 
   async get(code: string): Promise<JobRecord | undefined> {
@@ -221,17 +217,15 @@ export class LmdbJobStore implements JobStore {
     });
   }
 
-  async stop(code: string, state: 'cancelled' | 'failed', error: string | null): Promise<number> {
+  async stop(code: string, state: 'cancelled' | 'failed', error: string | null): Promise<Refund | undefined> {
     const { db } = this;
-    // state, refund and its record in one transaction: a job stops and gives back once
     return db.root.transactionSync(() => {
       const record = db.jobs.get(code);
       const ticket = ticketOf(db, code);
-      if (!record || !isActive(record.state)) return 0;
-      const units = unprocessedUnits(db, record) - record.refunded;
-      const given = units > 0 && ticket ? refund(db, ticket, units) : 0;
-      db.jobs.put(code, { ...record, state, error: error ?? record.error, refunded: record.refunded + given, updated: new Date().toISOString() });
-      return given;
+      if (!record || !isActive(record.state)) return undefined;
+      const units = Math.max(0, unprocessedUnits(db, record) - record.refunded);
+      db.jobs.put(code, { ...record, state, error: error ?? record.error, refunded: record.refunded + units, updated: new Date().toISOString() });
+      return ticket && units > 0 ? { ticket, units } : undefined;
     });
   }
 

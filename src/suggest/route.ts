@@ -42,14 +42,14 @@ async function select(services: Services, req: FastifyRequest, reply: FastifyRep
   if (!street) {
     throw new ApiError('validation_failed', { field: 'street_id', problem: 'not among the streets suggested in this session' }, [{ field: 'street_id', problem: 'not suggested in this session' }]);
   }
-  const first = markSelected(services.db, session, streetId);
+  const first = await markSelected(services.state, session, streetId);
   let charge: CreditCharge;
   let ticket: ChargeTicket | null = null;
-  const pending: PendingCharge = chargeCredit(services.db, payer, 'contact', first ? 1 : 0);
+  const pending: PendingCharge = chargeCredit(services.state, payer, 'contact', first ? 1 : 0);
   try {
     ({ charge, ticket } = await pending.decided);
   } catch (error) {
-    if (first) unmarkSelected(services.db, session, streetId);
+    if (first) await unmarkSelected(services.state, session, streetId);
     throw error;
   }
   const item: ContactItem = {
@@ -67,8 +67,8 @@ async function select(services: Services, req: FastifyRequest, reply: FastifyRep
   } catch (error) {
     if (first && ticket) {
       await pending.durable;
-      await refundDurably(services.db, ticket, 1);
-      unmarkSelected(services.db, session, streetId);
+      await refundDurably(services.state, ticket, 1);
+      await unmarkSelected(services.state, session, streetId);
     }
     throw error;
   }
@@ -80,7 +80,7 @@ async function select(services: Services, req: FastifyRequest, reply: FastifyRep
 async function suggest(services: Services, req: FastifyRequest, reply: FastifyReply, r: SuggestRequest, token: string, country: string): Promise<FastifyReply> {
   // house-number phase: a street selected in this session
   if (!blank(r.street_id)) {
-    const session = await enterSession(services.db, token, r.session, country);
+    const session = await enterSession(services.state, token, r.session, country);
     const streetId = (r.street_id as string).trim();
     const street = session.offered[streetId];
     if (!street || !session.selected.includes(streetId)) throw new ApiError('selection_required', {}, { street_id: streetId });
@@ -102,7 +102,7 @@ async function suggest(services: Services, req: FastifyRequest, reply: FastifyRe
   const province = blank(r.province) ? read.province : (r.province as string).trim();
   const parsed = { ...parsedOf(read), postcode };
   // refused calls fail before the search; the call is counted, with the streets it offers, in one write
-  checkSession(services.db, token, r.session, country);
+  await checkSession(services.state, token, r.session, country);
   let place = await placeOf(city, postcode, province);
   let hints: Hint[] = [];
   let offered = {};
@@ -116,7 +116,7 @@ async function suggest(services: Services, req: FastifyRequest, reply: FastifyRe
     hints = place.slice(0, 10).map((m) => ({ type: 'municipality', id: m.cadastral_code, name: m.name, municipality: m.name, area: m.province, source: 'registry' }));
     if (hints.length > 0) parsed.street = null;
   }
-  await enterSession(services.db, token, r.session, country, Date.now(), offered);
+  await enterSession(services.state, token, r.session, country, Date.now(), offered);
   return answer(req, reply, {
     ok: true,
     phase: 'streets',
@@ -136,19 +136,21 @@ export function registerSuggestRoutes(app: FastifyInstance, services: Services):
     if (r.action === 'select') requirePayer(req);
     const written = blank(r.country_code) ? r.country : r.country_code;
     const country = blank(written) ? 'IT' : (resolveCountry(written)?.iso2 ?? (written as string).trim().toUpperCase());
-    const live = findSession(services.db, token, r.session);
+    const live = await findSession(services.state, token, r.session);
     if (live && live.country !== country) throw new ApiError('session_country', {}, { session_country: live.country, requested: country });
     if (!SUGGEST_COUNTRIES.has(country)) {
       const read = readQuery(r.q ?? '');
       return answer(req, reply, { ok: true, phase: 'streets', hints: [], parsed: parsedOf(read), attribution: null, supported: false });
     }
-    if (r.action === 'select') return select(services, req, reply, r, await enterSession(services.db, token, r.session, country));
+    if (r.action === 'select') return select(services, req, reply, r, await enterSession(services.state, token, r.session, country));
     return suggest(services, req, reply, r, token, country);
   };
   for (const path of SUGGEST_PATHS) app.post(path, post);
 
-  sweepSessions(services.db);
-  const timer = setInterval(() => sweepSessions(services.db), 5 * 60_000);
+  // every node sweeps the shared sessions now and then; a failed sweep is tried again at the next
+  const sweep = () => void sweepSessions(services.state).catch(() => undefined);
+  sweep();
+  const timer = setInterval(sweep, 5 * 60_000);
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));
 }

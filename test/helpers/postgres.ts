@@ -66,7 +66,12 @@ function run(prefix: string[], command: string, args: string[]): void {
   if (r.status !== 0) throw new Error(`${command} failed (${r.status}): ${r.stderr || r.stdout}`);
 }
 
-export async function startPostgres(): Promise<PgCluster> {
+export interface PgOptions {
+  /** fsync and synchronous commit on, as in production (benches); tests run without them, faster. */
+  durable?: boolean;
+}
+
+export async function startPostgres(options: PgOptions = {}): Promise<PgCluster> {
   const bin = binDir();
   const owner = asOwner();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'recapito-pg-'));
@@ -77,9 +82,10 @@ export async function startPostgres(): Promise<PgCluster> {
   const data = path.join(dir, 'data');
   run(owner.prefix, path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '-N']);
   const port = await freePort();
-  // throwaway: no fsync; enough connections for two nodes, a CLI and the test itself
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-  run(owner.prefix, path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'log'), '-o', options, '-w', 'start']);
+  // throwaway: no fsync unless asked; enough connections for two nodes, a CLI and the test itself
+  const durability = options.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
+  const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200${durability}`;
+  run(owner.prefix, path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'log'), '-o', settings, '-w', 'start']);
   const pid = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let counter = 0;
