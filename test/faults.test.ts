@@ -223,6 +223,12 @@ test.serial('a full disk while jobs write: the server stays up, refuses what it 
     t.pass();
     return;
   }
+  if (process.env.RECAPITO_STATE_URL) {
+    // jobs (their input and results) then live in PostgreSQL: the node's disk holds none of them
+    t.log('jobs live in PostgreSQL: the full-disk fault of the LMDB state does not apply');
+    t.pass();
+    return;
+  }
   const { dir, db, state, token } = await dataDirWithAccount(MOUNT);
   let server = await serve(dir);
   try {

@@ -13,12 +13,11 @@ export interface PgJobsOptions {
   /** The state store's pool (src/state/postgres.ts): jobs, pg-boss and the state share one per node. */
   pool: pg.Pool;
   /**
-   * Seconds a node holds a unit it took: a node that dies (or stalls) past it loses the unit, which any
-   * node then takes again. Longer than the slowest unit (a chunk of 500 rows takes seconds).
+   * Seconds a node holds a unit it took without renewing it: the node renews it every third of this
+   * while the unit runs, so a unit of any length (a 100,000-record dedupe) stays with a live node, and a
+   * node that dies loses it after at most this (plus a maintenance round), for any node to take again.
    */
   leaseSeconds: number;
-  /** Lease of a dedupe unit (a whole list of up to 100,000 records: minutes). */
-  dedupeLeaseSeconds: number;
   /** Units this node runs at once (its piscina threads). */
   workers: number;
 }
@@ -87,7 +86,7 @@ export class PgJobStore implements JobStore {
 
   async create(spec: NewJob, ticket: ChargeTicket): Promise<JobRecord> {
     const record = jobRecord(spec.job ?? newJobCode(), spec);
-    const lease = spec.kind === 'dedupe' ? this.options.dedupeLeaseSeconds : this.options.leaseSeconds;
+    const lease = this.options.leaseSeconds;
     await inTransaction(this.pool, async (client) => {
       await client.query(
         `INSERT INTO recapito_jobs (${COLUMNS}, ticket) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20)`,
@@ -187,9 +186,25 @@ export class PgUnits implements UnitSource {
   private wake: (() => void)[] = [];
 
   constructor(
+    private readonly pool: pg.Pool,
     private readonly boss: PgBoss,
     private readonly workers: number,
+    private readonly leaseSeconds: number,
   ) {}
+
+  /**
+   * Keeps a unit's lease while it runs: its start moved to now (pg-boss expires an active message at
+   * started_on + expire_in; pg-boss 10 has no heartbeat of its own).
+   */
+  private renew(id: string): () => void {
+    const timer = setInterval(() => {
+      this.pool.query(`UPDATE pgboss.job SET started_on = now() WHERE name = $1 AND id = $2 AND state = 'active'`, [UNIT_QUEUE, id]).catch((error: unknown) => {
+        console.error(`job queue: lease renewal failed: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }, (this.leaseSeconds * 1000) / 3);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
 
   async start(run: UnitRunner): Promise<void> {
     this.loops = Array.from({ length: Math.max(1, this.workers) }, () => this.loop(run));
@@ -219,6 +234,7 @@ export class PgUnits implements UnitSource {
         continue;
       }
       this.inFlight.add(message.id);
+      const release = this.renew(message.id);
       try {
         await run(message.data.job, message.data.chunk, message.retryCount + 1);
         await this.boss.complete(UNIT_QUEUE, message.id);
@@ -227,6 +243,7 @@ export class PgUnits implements UnitSource {
         console.error(`job ${message.data.job} unit ${message.data.chunk}: ${error instanceof Error ? error.message : String(error)}`);
         await this.boss.fail(UNIT_QUEUE, message.id, { message: error instanceof Error ? error.message : String(error) }).catch(() => undefined);
       } finally {
+        release();
         this.inFlight.delete(message.id);
       }
     }
@@ -259,6 +276,8 @@ export async function openPgJobs(options: PgJobsOptions): Promise<{ store: PgJob
     schedule: false,
     // expired leases are found by maintenance: run it often enough for a lease to end near its time
     maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.floor(options.leaseSeconds / 2))),
+    // an unfinished message is kept: pg-boss's default would let it expire from the queue after 14 days
+    retentionDays: 30,
   });
   boss.on('error', (error: Error) => console.error(`pg-boss: ${error.message}`));
   await boss.start();
@@ -268,5 +287,5 @@ export async function openPgJobs(options: PgJobsOptions): Promise<{ store: PgJob
       if (!(await boss.getQueue(UNIT_QUEUE))) throw error;
     });
   }
-  return { store: new PgJobStore(pool, boss, options), units: new PgUnits(boss, options.workers) };
+  return { store: new PgJobStore(pool, boss, options), units: new PgUnits(pool, boss, options.workers, options.leaseSeconds) };
 }
