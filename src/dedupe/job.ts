@@ -4,15 +4,16 @@ import type { JobKind, JobService } from '../jobs/service.js';
 import type { JobRecord } from '../state/db.js';
 import type { DedupeRecord, MinLevel } from './schema.js';
 import { compare, type CoreResult } from './service.js';
-import { getRecords, savedOf, updateSaved, type SavedDedupe } from './store.js';
+import { savedOf, updateSaved, type SavedDedupe } from './store.js';
 
 /**
  * An asynchronous dedupe is a job of the one job system (`src/jobs/`), kind `dedupe`: queued, charged at
  * queuing, resumed after a restart, cancelled with a refund, counted in the account's job slots. It is
  * ONE unit of work: the comparison of a whole list cannot be cut into chunks (any record may meet any
- * other). Its records stay in the saved dedupe (they are also what incremental matching extends); the
- * unit's output, the core result, is committed with the job's progress like any chunk, then copied into
- * the saved dedupe, which keeps serving GET, review and incremental matching as before.
+ * other). The unit's input (records, reference, options) is stored with the job like any chunk, so that
+ * any node can run it (with jobs in PostgreSQL, not only the node that saved the dedupe); the unit's
+ * output, the core result, is committed with the job's progress like any chunk, then copied into the
+ * saved dedupe, which keeps serving GET, review and incremental matching as before.
  */
 export const DEDUPE_KIND = 'dedupe';
 
@@ -31,12 +32,6 @@ export function runDedupeUnit(unit: DedupeUnit): Promise<CoreResult> {
 
 export function dedupeKind(services: Services, jobs: JobService): JobKind {
   return {
-    async input(record: JobRecord): Promise<DedupeUnit> {
-      const saved = savedOf(services.db, record.job);
-      const records = getRecords(services.db, record.job);
-      if (!saved || !records) throw new Error(`dedupe job ${record.job}: its saved records are gone`);
-      return { records: records.records, reference: records.reference, min_level: saved.min_level, foreign: saved.foreign };
-    },
     // one unit is the whole list: done goes from 0 to every row at once
     tally: (_output, record) => ({ rows: record.rows, outcomes: {} }),
     async completed(record: JobRecord): Promise<void> {

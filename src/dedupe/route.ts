@@ -11,7 +11,7 @@ import type { Language } from '../http/language.js';
 import { isPlainObject, validate } from '../http/validation.js';
 import './outcomes.js';
 import { dedupeCsv } from './csv.js';
-import { DEDUPE_KIND, dedupeKind, settled } from './job.js';
+import { DEDUPE_KIND, dedupeKind, settled, type DedupeUnit } from './job.js';
 import { compareRequest, reviewRequest, type CompareRequest } from './schema.js';
 import { compare, isGroups, matchNew, mergeIncremental, present, type CoreGroups } from './service.js';
 import { createSaved, getRecords, getSaved, putRecords, removeSaved, updateSaved, type SavedDedupe } from './store.js';
@@ -166,7 +166,7 @@ export function registerDedupeRoutes(app: FastifyInstance, services: Services, j
       let job;
       try {
         job = await jobs.enqueue(
-          { job: code, kind: DEDUPE_KIND, account, language: req.ctx.language, italian: req.ctx.italian, counter: 'dedupe', chunks: [{ rows: units, units }] },
+          { job: code, kind: DEDUPE_KIND, account, language: req.ctx.language, italian: req.ctx.italian, counter: 'dedupe', chunks: [{ rows: units, units, input: { ...records, min_level: r.min_level, foreign: r.foreign } satisfies DedupeUnit }] },
           () => consume(services.state, account, 'dedupe', units),
         );
       } catch (error) {
