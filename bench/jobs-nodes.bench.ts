@@ -3,32 +3,16 @@
  * nodes on PostgreSQL (a throwaway cluster) sharing the job store and pg-boss queue. Each node runs
  * RECAPITO_JOB_WORKERS threads (default 1 here, so that two nodes are two executors on this machine).
  */
-import { createReadStream } from 'node:fs';
-import path from 'node:path';
-import { createGunzip } from 'node:zlib';
-
-import { parse } from 'csv-parse';
-
 import { createAccount, createToken } from '../src/account/tokens.js';
 import { addPack } from '../src/credit/ledger.js';
 import { openStore } from '../src/state/open.js';
 import { startPostgres } from '../test/helpers/postgres.js';
 import { startServerProcess, type ServerProcess } from '../test/helpers/process.js';
-import { SOURCE, freshDataDir } from '../test/helpers/server.js';
+import { freshDataDir } from '../test/helpers/server.js';
+import { bolognaContacts } from './bologna-contacts.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 20_000);
 const WORKERS = process.env.BENCH_JOB_WORKERS ?? '1';
-
-/** Real Bologna house numbers as people would type them, repeated up to `n` rows. */
-async function contacts(n: number): Promise<Record<string, unknown>[]> {
-  const base: Record<string, unknown>[] = [];
-  const rows = createReadStream(path.join(SOURCE, 'it/civici/bologna/civici_2012.csv.gz')).pipe(createGunzip()).pipe(parse({ columns: true }));
-  for await (const row of rows as AsyncIterable<Record<string, string>>) {
-    if (!row.DENOMINAZI || row.CAP === '0') continue;
-    base.push({ address: `${row.DENOMINAZI} ${row.NCIVSUB}`, postcode: row.CAP, city: 'Bologna' });
-  }
-  return Array.from({ length: n }, (_, i) => ({ id: i, ...base[i % base.length] }));
-}
 
 const phones = Array.from({ length: ROWS }, (_, i) => ({ id: i, phone: i % 4 === 0 ? `333 ${String(1000000 + i)}` : `02 ${String(1000000 + (i % 8999999))}` }));
 
@@ -55,7 +39,7 @@ async function drain(servers: ServerProcess[], token: string, endpoint: string, 
 
 async function main(): Promise<void> {
   const cluster = await startPostgres();
-  const addresses = await contacts(ROWS);
+  const addresses = await bolognaContacts(ROWS);
   const setups: Setup[] = [
     { label: 'LMDB', nodes: 1 },
     { label: 'PostgreSQL', nodes: 1, stateUrl: () => cluster.createDatabase() },
@@ -103,7 +87,7 @@ async function main(): Promise<void> {
         await db.close();
       }
     }
-    console.log(`job throughput, ${ROWS} rows per job, ${WORKERS} job thread(s) per node, ${process.env.RECAPITO_JOB_LEASE_S ?? 120} s lease`);
+    console.log(`job throughput, ${ROWS} rows per job, ${WORKERS} job thread(s) per node, ${process.env.RECAPITO_JOB_LEASE_S ?? 30} s lease`);
     console.table(table);
   } finally {
     await cluster.stop();

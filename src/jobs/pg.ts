@@ -94,7 +94,7 @@ export class PgJobStore implements JobStore {
       );
       const inputs = spec.chunks.flatMap((c, i) => (c.input === undefined ? [] : [{ i, input: JSON.stringify(c.input) }]));
       if (inputs.length > 0) {
-        await client.query('INSERT INTO recapito_job_chunks (job, chunk, input) SELECT $1, i, x::jsonb FROM unnest($2::int[], $3::text[]) AS t(i, x)', [record.job, inputs.map((c) => c.i), inputs.map((c) => c.input)]);
+        await client.query('INSERT INTO recapito_job_chunks (job, chunk, input) SELECT $1, i, x::json FROM unnest($2::int[], $3::text[]) AS t(i, x)', [record.job, inputs.map((c) => c.i), inputs.map((c) => c.input)]);
       }
       // the units' messages in the same transaction (pg-boss writes through our client): a job is
       // queued whole or not at all

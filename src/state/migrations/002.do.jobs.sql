@@ -1,7 +1,8 @@
 -- Jobs across nodes (src/jobs/pg.ts): the job records (the columns of the LMDB JobRecord), their input
 -- chunks and one result per unit. The units themselves are pg-boss messages (its own schema, pgboss).
 -- A unit's result and its job's progress are written in one transaction under the job row's lock; the
--- result's primary key (job, chunk) makes that commit idempotent.
+-- result's primary key (job, chunk) makes that commit idempotent. Inputs and outputs are `json` (kept as
+-- text, never queried inside): a contact chunk's results are ~1 MiB, which jsonb would parse on every write.
 CREATE TABLE recapito_jobs (
   job text PRIMARY KEY,
   kind text NOT NULL,
@@ -28,12 +29,12 @@ CREATE INDEX recapito_jobs_active ON recapito_jobs (account) WHERE state IN ('qu
 CREATE TABLE recapito_job_chunks (
   job text NOT NULL REFERENCES recapito_jobs (job) ON DELETE CASCADE,
   chunk integer NOT NULL,
-  input jsonb NOT NULL,
+  input json NOT NULL,
   PRIMARY KEY (job, chunk)
 );
 CREATE TABLE recapito_job_results (
   job text NOT NULL REFERENCES recapito_jobs (job) ON DELETE CASCADE,
   chunk integer NOT NULL,
-  output jsonb NOT NULL,
+  output json NOT NULL,
   PRIMARY KEY (job, chunk)
 );
