@@ -266,15 +266,6 @@ export function postgresStore(url: string, options: PostgresOptions = {}): State
       done.catch(() => undefined);
       return { decided: done, durable: done };
     },
-    increment: async (ns, key, by) => {
-      const res = await pool.query<{ value: string }>(
-        `INSERT INTO state_docs AS d (ns, key, doc) VALUES ($1, $2, to_jsonb($3::bigint))
-         ON CONFLICT (ns, key) DO UPDATE SET doc = to_jsonb(COALESCE((d.doc #>> '{}')::bigint, 0) + $3::bigint)
-         RETURNING d.doc #>> '{}' AS value`,
-        [ns, key, by],
-      );
-      return Number(res.rows[0]?.value ?? by);
-    },
     countRequest: (hash, now) => {
       const use = pendingUsage.get(hash);
       if (use) {
