@@ -158,3 +158,19 @@ test.serial('a node with another register build refuses to start; running nodes 
   }
   t.is((await fetch(`${a.url}/ready`)).status, 200);
 });
+
+test.serial('graceful shutdown: /ready turns 503 at once, requests are still answered while the node drains, then it exits', async (t) => {
+  await createAccount(state, 'drain');
+  const token = (await createToken(state, 'drain')).token;
+  const c = await startServerProcess(await freshDataDir(), { RECAPITO_STATE_URL: url, RECAPITO_DRAIN_MS: '3000' });
+  const exited = new Promise<number | null>((resolve) => c.child.once('exit', (code) => resolve(code)));
+  t.is((await fetch(`${c.url}/ready`)).status, 200);
+  c.child.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 300));
+  const ready = await fetch(`${c.url}/ready`);
+  t.is(ready.status, 503);
+  t.is(((await ready.json()) as { reason: string }).reason, 'shutting down');
+  t.is((await fetch(`${c.url}/health`)).status, 200, 'alive while draining');
+  t.is((await phone(c, token, '02 1234567')).status, 200, 'still answering while the balancer notices');
+  t.is(await exited, 0);
+});

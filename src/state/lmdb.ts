@@ -63,12 +63,6 @@ export function lmdbStore(dataDir: string): StateStore {
       }
       return { decided: settled, durable: settled };
     },
-    increment: async (ns, key, by) =>
-      db.root.transactionSync(() => {
-        const next = ((table(ns).get(key) as number | undefined) ?? 0) + by;
-        void table(ns).put(key, next);
-        return next;
-      }),
     countRequest: (hash, now) => countRequest(db, hash, now),
     ping: async () => {
       db.kv.get('auth/generation');

@@ -82,8 +82,6 @@ export interface StateStore {
   list<T>(ns: Namespace, options?: ListOptions): Promise<{ key: string; value: T }[]>;
   /** Reads `keys` under lock, decides, writes: atomically against every other update on any node. */
   update<R>(keys: DocKey[], decide: (docs: unknown[]) => Decision<R>, options?: UpdateOptions): Written<R>;
-  /** Adds `by` to a numeric document (0 when absent) atomically and answers the new value. */
-  increment(ns: Namespace, key: string, by: number): Promise<number>;
 
   /**
    * Counts one authenticated request of a token (`requests`, `last_used` of its document) in the next

@@ -71,6 +71,20 @@ export interface PgOptions {
   durable?: boolean;
 }
 
+/** A new empty database beside the one `url` names; answers its URL. */
+export async function createDatabase(url: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  const created = new URL(url);
+  created.pathname = `/${name}`;
+  return created.toString();
+}
+
 export async function startPostgres(options: PgOptions = {}): Promise<PgCluster> {
   const bin = binDir();
   const owner = asOwner();
@@ -94,17 +108,7 @@ export async function startPostgres(options: PgOptions = {}): Promise<PgCluster>
     port,
     dir,
     pid,
-    createDatabase: async (name) => {
-      const db = name ?? `t_${process.pid}_${Date.now().toString(36)}_${counter++}`;
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE "${db}"`);
-      } finally {
-        await client.end();
-      }
-      return `postgres://postgres@127.0.0.1:${port}/${db}`;
-    },
+    createDatabase: (name) => createDatabase(url, name ?? `t_${process.pid}_${Date.now().toString(36)}_${counter++}`),
     stop: async () => {
       // fast shutdown by pid (SIGINT), then wait for the postmaster to go
       try {

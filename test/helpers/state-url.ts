@@ -1,6 +1,6 @@
-import pg from 'pg';
 import { openStore } from '../../src/state/open.js';
 import type { StateStore } from '../../src/state/store.js';
+import { createDatabase } from './postgres.js';
 
 /**
  * With RECAPITO_STATE_URL set (`npm run test:pg`, which starts the harness cluster), every test server
@@ -10,17 +10,7 @@ import type { StateStore } from '../../src/state/store.js';
 export async function freshStateUrl(): Promise<string | undefined> {
   const base = process.env.RECAPITO_STATE_URL?.trim();
   if (!base) return undefined;
-  const url = new URL(base);
-  const name = `t_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const client = new pg.Client({ connectionString: base });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await client.end();
-  }
-  url.pathname = `/${name}`;
-  return url.toString();
+  return createDatabase(base, `t_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`);
 }
 
 /**
