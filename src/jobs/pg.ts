@@ -259,7 +259,7 @@ export class PgUnits implements UnitSource {
       await this.boss.fail(UNIT_QUEUE, [...this.inFlight]).catch(() => undefined);
     }
     // the pool is the state store's: closed with it
-    await this.boss.stop({ graceful: false, close: false, wait: false }).catch(() => undefined);
+    await this.boss.stop({ graceful: false, close: false, wait: true, timeout: 5_000 }).catch(() => undefined);
   }
 }
 

@@ -295,6 +295,8 @@ export class LocalUnits implements UnitSource {
       try {
         await this.runJob(job);
       } catch (error) {
+        // a node stopping abandons its running units: they resume at the next start
+        if (this.closing) return;
         // a state write failed (a full disk): the job keeps its stored state and is tried again later,
         // here or after a restart; the process must not die of it
         console.error(`job ${job}: ${error instanceof Error ? error.message : String(error)}; the state store cannot write (disk full?); retrying in ${STORAGE_RETRY_MS / 1000} s`);
