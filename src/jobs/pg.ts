@@ -2,6 +2,7 @@ import pg from 'pg';
 import PgBoss from 'pg-boss';
 
 import type { ChargeTicket } from '../credit/ledger.js';
+import { inPoolTransaction } from '../state/postgres.js';
 import type { JobRecord } from '../state/db.js';
 import type { UnitRunner, UnitSource } from './service.js';
 import { isActive, jobRecord, newJobCode, withTally, type JobStore, type NewJob, type Refund, type Tally } from './store.js';
@@ -55,21 +56,6 @@ function toRecord(row: JobRow): JobRecord {
   return { ...row, created: row.created.toISOString(), updated: row.updated.toISOString() };
 }
 
-async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const out = await work(client);
-    await client.query('COMMIT');
-    return out;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
 /**
  * Jobs in PostgreSQL, shared by every node. A job, its input chunks and the queue messages of its
  * units are written in one transaction (pg-boss writes through our client), so a job is queued whole or
@@ -87,7 +73,7 @@ export class PgJobStore implements JobStore {
   async create(spec: NewJob, ticket: ChargeTicket): Promise<JobRecord> {
     const record = jobRecord(spec.job ?? newJobCode(), spec);
     const lease = this.options.leaseSeconds;
-    await inTransaction(this.pool, async (client) => {
+    await inPoolTransaction(this.pool, async (client) => {
       await client.query(
         `INSERT INTO recapito_jobs (${COLUMNS}, ticket) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20)`,
         [record.job, record.kind, record.account, record.language, record.italian, record.state, record.rows, record.done, record.chunks, record.chunks_done, record.chunk_size, record.created, record.updated, record.counter, record.charged, record.refunded, JSON.stringify(record.outcomes), record.error, record.chunk_units, JSON.stringify(ticket)],
@@ -141,7 +127,7 @@ export class PgJobStore implements JobStore {
   }
 
   async commitChunk(code: string, chunk: number, output: unknown, tally: Tally): Promise<boolean> {
-    return inTransaction(this.pool, async (client) => {
+    return inPoolTransaction(this.pool, async (client) => {
       // the job row's lock orders this commit with a cancel from any node
       const { rows } = await client.query<JobRow>(`SELECT ${COLUMNS} FROM recapito_jobs WHERE job = $1 FOR UPDATE`, [code]);
       const row = rows[0];
@@ -155,7 +141,7 @@ export class PgJobStore implements JobStore {
   }
 
   async stop(code: string, state: 'cancelled' | 'failed', error: string | null): Promise<Refund | undefined> {
-    return inTransaction(this.pool, async (client) => {
+    return inPoolTransaction(this.pool, async (client) => {
       // under the job row's lock: no unit commits between the count of what is left and the stop
       const { rows } = await client.query<JobRow & { ticket: ChargeTicket }>(`SELECT ${COLUMNS}, ticket FROM recapito_jobs WHERE job = $1 FOR UPDATE`, [code]);
       const row = rows[0];

@@ -74,6 +74,30 @@ async function writeDocs(client: pg.PoolClient | pg.Pool, changes: DocChange[]):
   }
 }
 
+/** One transaction on a connection of `pool` (also the job store's, src/jobs/pg.ts). */
+export async function inPoolTransaction<R>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
+  const client = await pool.connect();
+  // between two statements of the transaction no query is active: a dropped connection is then an
+  // 'error' event, which must not end the process (the next statement fails and the caller gets it)
+  const dropped = (error: Error) => console.error(`state store connection: ${error.message}`);
+  client.on('error', dropped);
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    // a connection that cannot even roll back is not given back to the pool
+    await client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
+    throw error;
+  } finally {
+    client.off('error', dropped);
+    client.release(broken);
+  }
+}
 export interface PostgresOptions {
   /** Connections of this node's pool (default 20). */
   max?: number;
@@ -105,29 +129,8 @@ export function postgresStore(url: string, options: PostgresOptions = {}): State
     return rows;
   }
 
-  async function inTransaction<R>(work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
-    const client = await pool.connect();
-    // between two statements of the transaction no query is active: a dropped connection is then an
-    // 'error' event, which must not end the process (the next statement fails and the caller gets it)
-    const dropped = (error: Error) => console.error(`state store connection: ${error.message}`);
-    client.on('error', dropped);
-    let broken = false;
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      // a connection that cannot even roll back is not given back to the pool
-      await client.query('ROLLBACK').catch(() => {
-        broken = true;
-      });
-      throw error;
-    } finally {
-      client.off('error', dropped);
-      client.release(broken);
-    }
-  }
+  const inTransaction = <R>(work: (client: pg.PoolClient) => Promise<R>): Promise<R> => inPoolTransaction(pool, work);
+
 
   function transaction<R>(keys: DocKey[], decide: (docs: unknown[]) => Decision<R>): Promise<R> {
     return inTransaction(async (client) => {
