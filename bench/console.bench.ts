@@ -51,7 +51,7 @@ async function measure(context: BrowserContext, url: string): Promise<Load> {
 
 async function main(): Promise<void> {
   const server = await startServer();
-  await createUser(server.db, server.account, 'bench@example.it', 'bench password 2026');
+  await createUser(server.state, server.account, 'bench@example.it', 'bench password 2026');
   const bare = Fastify();
   bare.get('/', async (_req, reply) =>
     reply.type('text/html').send('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bare</title></head><body><h1>Sign in</h1><form><label>E-mail <input name="email"></label><button>Go</button></form></body></html>'),

@@ -12,7 +12,8 @@ import { Bench } from 'tinybench';
 import { createAccount, createToken } from '../src/account/tokens.js';
 import { addPack } from '../src/credit/ledger.js';
 import { dedupe, type GroupsResult } from '../src/native.js';
-import { closeState, openState } from '../src/state/db.js';
+import { closeState } from '../src/state/db.js';
+import { openStore } from '../src/state/open.js';
 import { startServerProcess } from '../test/helpers/process.js';
 import { freshDataDir } from '../test/helpers/server.js';
 import { generate, loadSources, rng } from './dedupe-data.js';
@@ -70,10 +71,10 @@ async function main(): Promise<void> {
 
   // HTTP: 500 records synchronous, and 100,000 as an async job, on a real server process.
   const dataDir = await freshDataDir();
-  const db = openState(dataDir);
-  createAccount(db, 'bench');
-  addPack(db, 'bench', 'dedupe', 1_000_000);
-  const token = createToken(db, 'bench').token;
+  const db = await openStore(dataDir, undefined); // LMDB: the single-node baseline
+  await createAccount(db, 'bench');
+  await addPack(db, 'bench', 'dedupe', 1_000_000);
+  const token = (await createToken(db, 'bench')).token;
   const server = await startServerProcess(dataDir, { RECAPITO_RATE_SINGLE: '100000', RECAPITO_RATE_BATCH: '100000' });
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   try {

@@ -15,7 +15,8 @@ import fc from 'fast-check';
 
 import { createAccount, createToken, revokeToken } from '../src/account/tokens.js';
 import { addPack, COUNTERS, current } from '../src/credit/ledger.js';
-import { closeState, openState } from '../src/state/db.js';
+import { closeState } from '../src/state/db.js';
+import { openStore } from '../src/state/open.js';
 import { startDnsResponder } from '../test/helpers/dns-server.js';
 import { answerProblem, closeSockets, endpointsOf, hostileRequest, send, type Answer, type HostileRequest } from '../test/helpers/hostile.js';
 import { startServerProcess } from '../test/helpers/process.js';
@@ -115,12 +116,12 @@ function row(name: string, t: Tally): Record<string, string | number> {
 
 async function main(): Promise<void> {
   const dataDir = await freshDataDir();
-  const db = openState(dataDir);
-  createAccount(db, 'hostile');
-  for (const counter of COUNTERS) addPack(db, 'hostile', counter, 50_000_000);
-  const token = createToken(db, 'hostile').token;
-  const revoked = createToken(db, 'hostile').token;
-  revokeToken(db, revoked);
+  const db = await openStore(dataDir, undefined); // LMDB: the single-node baseline
+  await createAccount(db, 'hostile');
+  for (const counter of COUNTERS) await addPack(db, 'hostile', counter, 50_000_000);
+  const token = (await createToken(db, 'hostile')).token;
+  const revoked = (await createToken(db, 'hostile')).token;
+  await revokeToken(db, revoked);
   const dns = await startDnsResponder(new Map());
   const server = await startServerProcess(dataDir, {
     RECAPITO_RATE_SINGLE: '100000000',
@@ -151,7 +152,8 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, Number(alive.headers.get('retry-after') ?? 5) * 1000));
     }
     ours.charged += Number(alive.headers.get('x-service-charged') ?? 0);
-    const ledger = COUNTERS.reduce((s, c) => s + current(db, 'hostile', c).used_total, 0);
+    let ledger = 0;
+    for (const c of COUNTERS) ledger += (await current(db, 'hostile', c)).used_total;
 
     // the peer: the same seeded requests (without the 64 MiB bodies) against bare Fastify
     const peer = Fastify();

@@ -15,7 +15,8 @@ import path from 'node:path';
 import { createAccount, createToken } from '../src/account/tokens.js';
 import { PROJECT_ROOT } from '../src/config.js';
 import { addPack } from '../src/credit/ledger.js';
-import { closeState, openState } from '../src/state/db.js';
+import { closeState } from '../src/state/db.js';
+import { openStore } from '../src/state/open.js';
 import { freshDataDir } from '../test/helpers/server.js';
 
 type Autocannon = (opts: object) => Promise<{ requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number }>;
@@ -104,11 +105,11 @@ async function main(): Promise<void> {
   const scenario = BODIES[which];
   if (!scenario) throw new Error(`one of ${Object.keys(BODIES).join(', ')}`);
   const dataDir = await freshDataDir();
-  const db = openState(dataDir);
-  createAccount(db, 'profile');
-  addPack(db, 'profile', 'contact', 10_000_000);
-  addPack(db, 'profile', 'light', 10_000_000);
-  const tokens = Array.from({ length: 50 }, () => createToken(db, 'profile').token);
+  const db = await openStore(dataDir, undefined); // LMDB: the single-node baseline
+  await createAccount(db, 'profile');
+  await addPack(db, 'profile', 'contact', 10_000_000);
+  await addPack(db, 'profile', 'light', 10_000_000);
+  const tokens = await Promise.all(Array.from({ length: 50 }, async () => (await createToken(db, 'profile')).token));
   const profDir = mkdtempSync(path.join(os.tmpdir(), 'recapito-prof-'));
   const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, path.join(PROJECT_ROOT, 'bin', 'recapito.js'), '--data-dir', dataDir, 'serve', '--port', '0'], {
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -23,7 +23,8 @@ import { parse as parseSync } from 'csv-parse/sync';
 
 import { createAccount, createToken } from '../src/account/tokens.js';
 import { addPack } from '../src/credit/ledger.js';
-import { closeState, openState } from '../src/state/db.js';
+import { closeState } from '../src/state/db.js';
+import { openStore } from '../src/state/open.js';
 import { startServerProcess } from '../test/helpers/process.js';
 import { SOURCE, freshDataDir } from '../test/helpers/server.js';
 import { codiceFiscale } from '../test/helpers/tax-code.js';
@@ -112,13 +113,13 @@ interface Scenario {
 
 async function main(): Promise<void> {
   const dataDir = await freshDataDir();
-  const db = openState(dataDir);
-  createAccount(db, 'load');
-  addPack(db, 'load', 'contact', 50_000_000);
-  addPack(db, 'load', 'light', 50_000_000);
-  const token = createToken(db, 'load').token;
+  const db = await openStore(dataDir, undefined); // LMDB: the single-node baseline
+  await createAccount(db, 'load');
+  await addPack(db, 'load', 'contact', 50_000_000);
+  await addPack(db, 'load', 'light', 50_000_000);
+  const token = (await createToken(db, 'load')).token;
   // suggest: a session is 30 calls and a token opens 200 sessions a day without a selection
-  const suggestTokens = Array.from({ length: 400 }, () => createToken(db, 'load').token);
+  const suggestTokens = await Promise.all(Array.from({ length: 400 }, async () => (await createToken(db, 'load')).token));
   const single = { RECAPITO_RATE_SINGLE: '1000000000', RECAPITO_RATE_BATCH: '1000000000', RECAPITO_RATE_AUTOCOMPLETE: '1000000000' };
   const server = await startServerProcess(dataDir, single);
   const bare = await startChild(path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare-server.js'));

@@ -2,17 +2,13 @@
  * Queue and drain a 100,000-row asynchronous job on a real server process: rows/s, peak RSS of the server, and
  * how responsive the HTTP side stays meanwhile (latency of small calls sent during the job).
  */
-import { createReadStream } from 'node:fs';
-import path from 'node:path';
-import { createGunzip } from 'node:zlib';
-
-import { parse } from 'csv-parse';
-
 import { createAccount, createToken } from '../src/account/tokens.js';
 import { addPack } from '../src/credit/ledger.js';
-import { closeState, openState } from '../src/state/db.js';
+import { closeState } from '../src/state/db.js';
+import { openStore } from '../src/state/open.js';
 import { startServerProcess } from '../test/helpers/process.js';
-import { SOURCE, freshDataDir } from '../test/helpers/server.js';
+import { freshDataDir } from '../test/helpers/server.js';
+import { bolognaContacts } from './bologna-contacts.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 
@@ -20,24 +16,13 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-/** Real Bologna house numbers as people would type them, repeated up to `n` rows. */
-async function contacts(n: number): Promise<Record<string, unknown>[]> {
-  const base: Record<string, unknown>[] = [];
-  const rows = createReadStream(path.join(SOURCE, 'it/civici/bologna/civici_2012.csv.gz')).pipe(createGunzip()).pipe(parse({ columns: true }));
-  for await (const row of rows as AsyncIterable<Record<string, string>>) {
-    if (!row.DENOMINAZI || row.CAP === '0') continue;
-    base.push({ address: `${row.DENOMINAZI} ${row.NCIVSUB}`, postcode: row.CAP, city: 'Bologna' });
-  }
-  return Array.from({ length: n }, (_, i) => ({ id: i, ...base[i % base.length] }));
-}
-
 async function main(): Promise<void> {
   const dataDir = await freshDataDir();
-  const db = openState(dataDir);
-  createAccount(db, 'bench');
-  addPack(db, 'bench', 'light', ROWS * 3);
-  addPack(db, 'bench', 'contact', ROWS);
-  const token = createToken(db, 'bench').token;
+  const db = await openStore(dataDir, undefined); // LMDB: the single-node baseline
+  await createAccount(db, 'bench');
+  await addPack(db, 'bench', 'light', ROWS * 3);
+  await addPack(db, 'bench', 'contact', ROWS);
+  const token = (await createToken(db, 'bench')).token;
   const server = await startServerProcess(dataDir, { RECAPITO_RATE_SINGLE: '100000', RECAPITO_RATE_BATCH: '100000' });
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const phones = Array.from({ length: ROWS }, (_, i) => ({ id: i, phone: i % 4 === 0 ? `333 ${String(1000000 + i)}` : `02 ${String(1000000 + (i % 8999999))}` }));
@@ -71,7 +56,7 @@ async function main(): Promise<void> {
   };
   try {
     await drain('/api/v1/phone', phones);
-    await drain('/api/v1/contact', await contacts(ROWS));
+    await drain('/api/v1/contact', await bolognaContacts(ROWS));
     console.table(table);
   } finally {
     server.child.kill('SIGTERM');

@@ -15,6 +15,10 @@ export const PROJECT_ROOT = (() => {
 
 export interface ServiceConfig {
   dataDir: string;
+  /** Shared state: `postgres://…` (RECAPITO_STATE_URL) for several nodes; undefined: LMDB in the data dir. */
+  stateUrl?: string;
+  /** Graceful shutdown: how long a stopping node answers 503 on /ready before it stops taking requests. */
+  drainMs: number;
   host: string;
   port: number;
   /** Host names answered with Italian keys and codes by default (the legacy host). */
@@ -46,6 +50,8 @@ export function configFromEnv(overrides: Partial<ServiceConfig> = {}): ServiceCo
   const legacy = process.env.RECAPITO_LEGACY_HOSTS ?? '';
   return {
     dataDir: defaultDataDir(),
+    stateUrl: process.env.RECAPITO_STATE_URL?.trim() || undefined,
+    drainMs: Number(process.env.RECAPITO_DRAIN_MS ?? 0),
     host: process.env.HOST ?? '127.0.0.1',
     port: Number(process.env.PORT ?? 8080),
     legacyHosts: legacy.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),

@@ -17,22 +17,34 @@ import type { ServicePlugin } from './http/plugin.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { BODY_LIMITS, parseJsonBody } from './http/validation.js';
 import { checkRegisterFiles } from './import/integrity.js';
-import { JobService } from './jobs/service.js';
+import { createJobService } from './jobs/backend.js';
+import type { JobService } from './jobs/service.js';
 import { creditPlugin, metaPlugin } from './meta/plugin.js';
 import { openRegister, useForeignRegisters } from './native.js';
+import { registerHealth, HEALTH_PATHS, type Readiness } from './ops/health.js';
 import { phonePlugin } from './phone/plugin.js';
 import { openState } from './state/db.js';
+import { openStore } from './state/open.js';
+import { claimRegister, registerBuildId } from './state/register-version.js';
 import { suggestPlugin } from './suggest/plugin.js';
 import { taxCodePlugin } from './tax-code/plugin.js';
 import { websitePlugin } from './website/plugin.js';
 
-const PUBLIC = new Set(['/api/v1/', '/api/v1', '/api/v1/openapi.json']);
+const PUBLIC = new Set<string>(['/api/v1/', '/api/v1', '/api/v1/openapi.json', ...HEALTH_PATHS]);
 
 export interface Service {
   app: FastifyInstance;
   services: Services;
   jobs: JobService;
+  /** What /ready reports; `shutdown` turns it off first. */
+  readiness: Readiness;
   close(): Promise<void>;
+  /**
+   * Graceful shutdown: /ready answers 503 (the load balancer stops sending), after `drainMs` the node
+   * stops accepting, finishes the requests in flight, stops its job workers (a job resumes where it
+   * stopped) and closes the state store.
+   */
+  shutdown(): Promise<void>;
 }
 
 /**
@@ -104,8 +116,17 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
   openRegister(config.dataDir);
   useForeignRegisters();
   const db = openState(config.dataDir);
-  const services: Services = { config, db };
-  const jobs = new JobService(services);
+  const state = await openStore(config.dataDir, config.stateUrl);
+  const buildId = registerBuildId();
+  try {
+    await claimRegister(state, buildId);
+  } catch (error) {
+    await state.close();
+    throw error;
+  }
+  const services: Services = { config, db, state };
+  const readiness: Readiness = { serving: true };
+  const jobs = await createJobService(services);
   const app = Fastify({ logger: process.env.RECAPITO_LOG === '1', bodyLimit: BODY_LIMITS.bytes, trustProxy: true });
   // JSON bodies checked for prototype keys, depth and string length before any handler walks them
   app.removeContentTypeParser('application/json');
@@ -134,12 +155,13 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
     if (PUBLIC.has(path) || req.method === 'OPTIONS') return done();
     if (path.startsWith('/console') || path.startsWith('/widget/')) return done(); // people sign in there; no bearer token
     if (!methodsByPath.has(path)) return done(); // 404/405 are answered without asking for a token
-    try {
-      req.ctx.caller = authenticate(db, req.headers.authorization);
-    } catch (error) {
-      return done(error as Error);
-    }
-    done();
+    authenticate(state, req.headers.authorization).then(
+      (caller) => {
+        req.ctx.caller = caller;
+        done();
+      },
+      (error: unknown) => done(error as Error),
+    );
   });
   app.addHook('preHandler', (req, _reply, done) => {
     try {
@@ -158,7 +180,8 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
       (error: unknown) => done(error as Error),
     );
   });
-  await registerRateLimits(app, config);
+  await registerRateLimits(app, config, state);
+  registerHealth(app, state, buildId, readiness);
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
     const apiError = asApiError(error);
@@ -181,15 +204,26 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
   for (const plugin of PLUGINS) await app.register(plugin.routes, { services, jobs, counters, plugins: PLUGINS });
 
   await app.ready();
-  jobs.resume();
+  await jobs.resume();
   return {
     app,
     services,
     jobs,
+    readiness,
     close: async () => {
+      readiness.serving = false;
       await webConsole.close();
       await app.close();
       await jobs.close();
+      await state.close();
+    },
+    shutdown: async () => {
+      readiness.serving = false;
+      if (config.drainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.drainMs));
+      await webConsole.close();
+      await app.close();
+      await jobs.stop();
+      await state.close();
     },
   };
 }

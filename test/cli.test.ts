@@ -7,19 +7,27 @@ import test from 'ava';
 import { PROJECT_ROOT } from '../src/config.js';
 import { call, freshDataDir, type TestServer } from './helpers/server.js';
 import { buildService } from '../src/server.js';
+import { freshStateUrl } from './helpers/state-url.js';
 
 const run = promisify(execFile);
-const cli = (dataDir: string, ...args: string[]) => run(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'recapito.js'), '--data-dir', dataDir, ...args]);
+/** The state of each data dir: its own PostgreSQL database under `npm run test:pg`, else its LMDB. */
+const stateOf = new Map<string, string | undefined>();
+const cli = (dataDir: string, ...args: string[]) => {
+  const url = stateOf.get(dataDir);
+  return run(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'recapito.js'), '--data-dir', dataDir, ...args], { env: { ...process.env, ...(url ? { RECAPITO_STATE_URL: url } : {}) } });
+};
 
 test('token lifecycle through the CLI: create, list, use, regenerate, revoke', async (t) => {
   const dataDir = await freshDataDir();
+  const stateUrl = await freshStateUrl();
+  stateOf.set(dataDir, stateUrl);
   await cli(dataDir, 'account', 'create', 'shop', '--language', 'it');
   const created = await cli(dataDir, 'token', 'create', '--account', 'shop');
   const token = created.stdout.trim().split('\n').pop() ?? '';
   t.regex(token, /^rk_[\w-]{20,}$/);
   const expiring = (await cli(dataDir, 'token', 'create', '--account', 'shop', '--expires', '2099-01-01T00:00:00Z')).stdout.trim().split('\n').pop() ?? '';
 
-  const service = await buildService({ dataDir });
+  const service = await buildService({ dataDir, stateUrl });
   const url = await service.app.listen({ port: 0, host: '127.0.0.1' });
   try {
     const server = { url, token } as TestServer;

@@ -31,7 +31,7 @@ const LIST_ROWS = 2000;
 const SLOW_DOMAINS = 64;
 
 const run = promisify(execFile);
-const cli = (dataDir: string, ...args: string[]) => run(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'recapito.js'), '--data-dir', dataDir, ...args]);
+const cli = (dataDir: string, ...args: string[]) => run(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'recapito.js'), '--data-dir', dataDir, ...args], { env: { ...process.env, ...server.env } });
 
 /** Bologna's own house-number list (2012): street, number, postcode, point. */
 const BOLOGNA = sourceCsv('it/civici/bologna/civici_2012.csv.gz').filter((r) => r.CAP?.length === 5 && !r.SUBCIV && /^VIA [A-Z ]+$/.test(r.DENOMINAZI ?? ''));
@@ -64,9 +64,9 @@ test.before(async () => {
   for (let i = 0; i < SLOW_DOMAINS; i++) zone.set(`slowmail${i}.it`, { silent: true });
   dns = await startDnsResponder(zone);
   server = await startServer({ dnsServer: dns.server });
-  await createUser(server.db, server.account, EMAIL, PASSWORD);
-  addPack(server.db, server.account, 'contact', 5000);
-  addPack(server.db, server.account, 'light', 5000);
+  await createUser(server.state, server.account, EMAIL, PASSWORD);
+  await addPack(server.state, server.account, 'contact', 5000);
+  await addPack(server.state, server.account, 'light', 5000);
   profile = mkdtempSync(path.join(os.tmpdir(), 'recapito-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -358,7 +358,7 @@ test.serial('a forged or missing CSRF token is refused and changes nothing', asy
 test.serial('an expired session is refused and sends the user to sign in again', async (t) => {
   const cookie = (await context.cookies()).find((c) => c.name === 'recapito_console');
   const id = decodeURIComponent(cookie?.value ?? '').replace(/\.[^.]+$/, '');
-  const store = sessionStore(server.db);
+  const store = sessionStore(server.state);
   const stored = await new Promise<StoredSession | null | undefined>((resolve) => store.get(id, (_e, s) => resolve(s)));
   t.truthy(stored?.user, 'the signed-in session is in the store');
   // the session's idle time runs out: its stored expiry is now in the past
@@ -434,7 +434,7 @@ test('header mapping: English, Italian and the spec synonyms', (t) => {
 });
 
 test('bad uploads and requests get clear 4xx answers, never a 5xx', async (t) => {
-  await createUser(server.db, server.account, 'bob@example.it', 'bob password 2026');
+  await createUser(server.state, server.account, 'bob@example.it', 'bob password 2026');
   const { cookie, csrf } = await httpSignIn(server.url, 'bob@example.it', 'bob password 2026');
   const post = (p: string, body: string | Buffer, type: string) => fetch(`${server.url}${p}`, { method: 'POST', headers: { cookie, 'x-csrf-token': csrf, 'content-type': type }, body });
   const upload = async (name: string, data: Buffer) => {

@@ -12,21 +12,21 @@ test.after.always(async () => server?.close());
 const phones = (n: number) => Array.from({ length: n }, (_, i) => ({ phone: `02 ${String(1000000 + i)}` }));
 
 /** A fresh account with its own token, so tests do not share counters. */
-function account(name: string): string {
+function account(name: string): Promise<string> {
   return server.newToken(name);
 }
 
 test('a call larger than the credit is refused with 402 and nothing is processed or charged', async (t) => {
-  const token = account('exhaust');
-  consume(server.db, 'exhaust', 'light', FREE_MONTHLY.light - 3);
-  const before = current(server.db, 'exhaust', 'light');
+  const token = await account('exhaust');
+  await consume(server.state, 'exhaust', 'light', FREE_MONTHLY.light - 3);
+  const before = await current(server.state, 'exhaust', 'light');
   const r = await call(server, 'POST', '/api/v1/phone', { items: phones(4) }, { token });
   t.is(r.status, 402);
   t.is(r.body.code, 'payment_required');
   t.is(r.body.details.needed, 4);
   t.is(r.body.details.available, 3);
   t.is(r.body.results, undefined);
-  t.deepEqual(current(server.db, 'exhaust', 'light'), before);
+  t.deepEqual(await current(server.state, 'exhaust', 'light'), before);
   // per NUMBER: one field with two numbers costs two operations
   const two = await call(server, 'POST', '/api/v1/phone', { phone: '02 1234567 - 333 1234567' }, { token });
   t.is(two.status, 200);
@@ -35,58 +35,58 @@ test('a call larger than the credit is refused with 402 and nothing is processed
   t.is(two.headers.get('x-service-available'), '1');
 });
 
-test('consumption order: free, then subscription, then packs, then auto top-up under its cap', (t) => {
-  const db = server.db;
-  subscribe(db, 'order', 'light', 10);
-  addPack(db, 'order', 'light', 5);
-  const a = consume(db, 'order', 'light', FREE_MONTHLY.light + 12).charge;
+test('consumption order: free, then subscription, then packs, then auto top-up under its cap', async (t) => {
+  const db = server.state;
+  await subscribe(db, 'order', 'light', 10);
+  await addPack(db, 'order', 'light', 5);
+  const a = (await consume(db, 'order', 'light', FREE_MONTHLY.light + 12)).charge;
   t.is(a.free.operations, FREE_MONTHLY.light);
   t.is(a.subscription.operations, 10);
   t.is(a.packs.operations, 2);
   t.is(a.available, 3);
-  t.throws(() => consume(db, 'order', 'light', 4), { message: 'payment_required' });
-  setAutoTopup(db, 'order', 'light', 1000, 2); // packs of 1000 light at €0.002 = €2: one fits a €2 cap
-  const b = consume(db, 'order', 'light', 4).charge;
+  await t.throwsAsync(consume(db, 'order', 'light', 4), { message: 'payment_required' });
+  await setAutoTopup(db, 'order', 'light', 1000, 2); // packs of 1000 light at €0.002 = €2: one fits a €2 cap
+  const b = (await consume(db, 'order', 'light', 4)).charge;
   t.is(b.auto_topup, 1);
   t.is(b.packs.operations, 4);
   t.is(b.available, 999);
   t.truthy(b.note);
-  t.throws(() => consume(db, 'order', 'light', 1000), { message: 'payment_required' });
-  const r = current(db, 'order', 'light');
+  await t.throwsAsync(consume(db, 'order', 'light', 1000), { message: 'payment_required' });
+  const r = await current(db, 'order', 'light');
   t.is(r.auto_topup.spent_month_eur, 2);
   t.is(r.packs.length, 2);
 });
 
-test('a refund gives back to the buckets the charge came from', (t) => {
-  const db = server.db;
-  addPack(db, 'refund', 'contact', 100);
-  const { ticket } = consume(db, 'refund', 'contact', FREE_MONTHLY.contact + 30);
-  t.is(current(db, 'refund', 'contact').packs[0]?.left, 70);
-  t.is(refund(db, ticket, 40), 40);
-  const r = current(db, 'refund', 'contact');
+test('a refund gives back to the buckets the charge came from', async (t) => {
+  const db = server.state;
+  await addPack(db, 'refund', 'contact', 100);
+  const { ticket } = await consume(db, 'refund', 'contact', FREE_MONTHLY.contact + 30);
+  t.is((await current(db, 'refund', 'contact')).packs[0]?.left, 70);
+  t.is(await refund(db, ticket, 40), 40);
+  const r = await current(db, 'refund', 'contact');
   t.is(r.packs[0]?.left, 100);
   t.is(r.free_used, FREE_MONTHLY.contact - 10);
   t.is(r.used_total, FREE_MONTHLY.contact - 10);
 });
 
 test('two requests racing for the last unit: one succeeds, one gets 402, the counter ends at zero', async (t) => {
-  const tokenA = account('race');
-  const tokenB = server.newToken('race');
-  consume(server.db, 'race', 'light', FREE_MONTHLY.light - 1);
+  const tokenA = await account('race');
+  const tokenB = await server.newToken('race');
+  await consume(server.state, 'race', 'light', FREE_MONTHLY.light - 1);
   const [a, b] = await Promise.all([
     call(server, 'POST', '/api/v1/phone', { phone: '0212345678' }, { token: tokenA }),
     call(server, 'POST', '/api/v1/phone', { phone: '0687654321' }, { token: tokenB }),
   ]);
   t.deepEqual([a.status, b.status].sort(), [200, 402]);
-  const r = current(server.db, 'race', 'light');
+  const r = await current(server.state, 'race', 'light');
   t.is(r.free_used, FREE_MONTHLY.light);
   t.is(r.used_total, FREE_MONTHLY.light);
 });
 
 test('auto top-up acting is announced in X-Service-Auto-Topup and the credit object', async (t) => {
-  const token = account('topup');
-  consume(server.db, 'topup', 'light', FREE_MONTHLY.light);
-  setAutoTopup(server.db, 'topup', 'light', 100, 10);
+  const token = await account('topup');
+  await consume(server.state, 'topup', 'light', FREE_MONTHLY.light);
+  await setAutoTopup(server.state, 'topup', 'light', 100, 10);
   const r = await call(server, 'POST', '/api/v1/phone', { phone: '0212345678' }, { token });
   t.is(r.status, 200);
   t.is(r.headers.get('x-service-auto-topup'), '1');
@@ -95,7 +95,7 @@ test('auto top-up acting is announced in X-Service-Auto-Topup and the credit obj
 });
 
 test('the credit report: every counter, its state, needs_topup and the endpoint map, consuming nothing', async (t) => {
-  const token = account('report');
+  const token = await account('report');
   const fresh = await call(server, 'GET', '/api/v1/credit', undefined, { token });
   t.is(fresh.status, 200);
   t.is(fresh.body.counters.contact.state, 'never_used');
@@ -108,14 +108,14 @@ test('the credit report: every counter, its state, needs_topup and the endpoint 
   const after = await call(server, 'GET', '/api/v1/credito?lingua=it', undefined, { token });
   t.is(after.body.contatori.leggere.stato, 'gratuito');
   t.is(after.body.contatori.leggere.disponibile, 499);
-  consume(server.db, 'report', 'light', 499);
+  await consume(server.state, 'report', 'light', 499);
   const empty = await call(server, 'GET', '/api/v1/credit', undefined, { token });
   t.is(empty.body.counters.light.state, 'free_used_up');
   t.deepEqual(empty.body.needs_topup, ['light']);
-  addPack(server.db, 'report', 'light', 10);
+  await addPack(server.state, 'report', 'light', 10);
   const bought = await call(server, 'GET', '/api/v1/credit', undefined, { token });
   t.is(bought.body.counters.light.state, 'active');
   t.is(bought.body.counters.light.packs.active_packs.length, 1);
-  consume(server.db, 'report', 'light', 10);
+  await consume(server.state, 'report', 'light', 10);
   t.is((await call(server, 'GET', '/api/v1/credit', undefined, { token })).body.counters.light.state, 'used_up');
 });

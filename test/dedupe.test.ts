@@ -7,7 +7,7 @@ import { call, startServer, type TestServer } from './helpers/server.js';
 let server: TestServer;
 test.before(async () => {
   server = await startServer({ rateLimits: { single: 1000, batch: 1000, autocomplete: 1000 } });
-  addPack(server.db, 'test', 'dedupe', 10_000);
+  await addPack(server.state, 'test', 'dedupe', 10_000);
 });
 test.after.always(async () => server?.close());
 
@@ -189,7 +189,7 @@ test('saved job: GET ?job=, group review, wrong or missing codes; incremental ma
   t.is((await dedupe({ group: 1, processed: true })).status, 400);
   t.is((await call(server, 'GET', '/api/v1/dedupe')).status, 400);
   t.is((await call(server, 'GET', '/api/v1/dedupe?job=NOSUCHJOB')).status, 404);
-  const stranger = server.newToken('someone-else');
+  const stranger = await server.newToken('someone-else');
   t.is((await call(server, 'GET', `/api/v1/dedupe?job=${job}`, undefined, { token: stranger })).status, 404);
 
   const more = await dedupe({

@@ -32,22 +32,22 @@ test('401 for a missing, an invalid, an expired and a revoked token', async (t) 
   t.is(invalid.status, 401);
   t.is(invalid.body.code, 'token_invalid');
 
-  const expired = server.newToken('test', new Date(Date.now() - 60_000).toISOString());
+  const expired = await server.newToken('test', new Date(Date.now() - 60_000).toISOString());
   const e = await call(server, 'GET', '/api/v1/countries', undefined, { token: expired });
   t.is(e.status, 401);
   t.is(e.body.code, 'token_expired');
 
   const { revokeToken } = await import('../src/account/tokens.js');
-  const doomed = server.newToken();
+  const doomed = await server.newToken();
   t.is((await call(server, 'GET', '/api/v1/countries?q=IT', undefined, { token: doomed })).status, 200);
-  revokeToken(server.db, doomed);
+  await revokeToken(server.state, doomed);
   const revoked = await call(server, 'GET', '/api/v1/countries', undefined, { token: doomed });
   t.is(revoked.status, 401);
   t.is(revoked.body.code, 'token_revoked');
 });
 
 test('a token not tied to an account cannot read credit (403) but verifies from its trial allowance', async (t) => {
-  const loose = server.newToken(null);
+  const loose = await server.newToken(null);
   t.is((await call(server, 'GET', '/api/v1/countries?q=FR', undefined, { token: loose })).status, 200);
   const credit = await call(server, 'GET', '/api/v1/credit', undefined, { token: loose });
   t.is(credit.status, 403);
@@ -97,8 +97,8 @@ test('language: body, then query, then Accept-Language, then the account', async
   t.is((await name('/api/v1/countries?q=GR&language=de', { 'accept-language': 'fr' })).countries[0].name, 'Griechenland');
   t.is((await name('/api/v1/countries?q=GR', { 'accept-language': 'fr-CH, de;q=0.5' })).countries[0].name, 'Grèce');
   const { createAccount, createToken } = await import('../src/account/tokens.js');
-  createAccount(server.db, 'greek', 'el');
-  const greek = createToken(server.db, 'greek').token;
+  await createAccount(server.state, 'greek', 'el');
+  const greek = (await createToken(server.state, 'greek')).token;
   const byAccount = await call(server, 'GET', '/api/v1/countries?q=GR', undefined, { token: greek });
   t.is(byAccount.body.countries[0].name, 'Ελλάδα');
   t.is(byAccount.headers.get('content-language'), 'el');
@@ -159,7 +159,7 @@ test('429 with retry_after in the body and Retry-After once a token passes its m
     for (let i = 0; i < 2; i++) t.is((await call(limited, 'POST', '/api/v1/phone', { items: [{ phone: '021234567' }] })).status, 200);
     t.is((await call(limited, 'POST', '/api/v1/phone', { items: [{ phone: '021234567' }] })).status, 429);
     // another token is not slowed down by the first
-    t.is((await call(limited, 'GET', '/api/v1/countries?q=IT', undefined, { token: limited.newToken() })).status, 200);
+    t.is((await call(limited, 'GET', '/api/v1/countries?q=IT', undefined, { token: await limited.newToken() })).status, 200);
   } finally {
     await limited.close();
   }

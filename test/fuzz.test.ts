@@ -32,7 +32,7 @@ test.before(async () => {
     overload: { maxInFlight: 256, maxEventLoopDelayMs: 60_000, maxHeapUsedBytes: 0, sampleIntervalMs: 1000 },
   });
   // credit enough that hostile bodies reach the engines instead of stopping at 402
-  for (const counter of COUNTERS) addPack(server.db, server.account, counter, 1_000_000);
+  for (const counter of COUNTERS) await addPack(server.state, server.account, counter, 1_000_000);
 });
 
 test.after.always(async () => {
@@ -41,16 +41,23 @@ test.after.always(async () => {
   await dns?.close();
 });
 
-function usedTotal(): number {
-  return COUNTERS.reduce((s, c) => s + current(server.db, server.account, c).used_total, 0);
+/** Operations charged on every counter of a server's account. */
+async function usedOf(s: TestServer): Promise<number> {
+  let total = 0;
+  for (const c of COUNTERS) total += (await current(s.state, s.account, c)).used_total;
+  return total;
+}
+
+function usedTotal(): Promise<number> {
+  return usedOf(server);
 }
 
 test.serial('hostile requests: documented status and error body, nothing charged for a refusal, server alive, memory bounded', async (t) => {
   const index = await call(server, 'GET', '/api/v1/');
   const endpoints = endpointsOf(index.body);
   t.true(endpoints.length >= 8, 'the index lists the endpoints');
-  const revoked = server.newToken();
-  revokeToken(server.db, revoked);
+  const revoked = await server.newToken();
+  await revokeToken(server.state, revoked);
   const arb = hostileRequest({ endpoints, token: server.token, badTokens: [revoked, 'rk_unknownunknownunknownunknownun'], legacyHost: LEGACY_HOST });
 
   let charged = 0;
@@ -59,12 +66,12 @@ test.serial('hostile requests: documented status and error body, nothing charged
   const failures: string[] = [];
   await fc.assert(
     fc.asyncProperty(arb, async (r: HostileRequest) => {
-      const before = usedTotal();
+      const before = await usedTotal();
       const a = await send(server.url, r);
       statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
       const problem = answerProblem(r, a);
       const header = Number(a.headers['x-service-charged'] ?? 0);
-      const delta = usedTotal() - before;
+      const delta = (await usedTotal()) - before;
       if (a.status >= 400 && (header !== 0 || delta !== 0)) failures.push(`${r.method} ${r.path} ${a.status}: charged ${header} / ledger moved ${delta}`);
       if (a.status < 400) charged += header;
       if (problem) failures.push(`${r.kind} ${r.method} ${r.path} -> ${a.status}: ${problem}`);
@@ -77,7 +84,7 @@ test.serial('hostile requests: documented status and error body, nothing charged
   t.log(`statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}; RSS ${Math.round(rssBefore / 2 ** 20)} -> ${Math.round(rssAfter / 2 ** 20)} MiB`);
   t.false(statuses.has(500), 'no 500');
   t.true((statuses.get(200) ?? 0) > 20, 'some hostile requests went all the way through the engines');
-  t.is(usedTotal(), charged, 'the ledger holds exactly what the answers said they charged');
+  t.is(await usedTotal(), charged, 'the ledger holds exactly what the answers said they charged');
   // alive and still answering real work
   const after = await call(server, 'POST', '/api/v1/tax-code', { action: 'validate', tax_code: 'RSSMRA85T10A562S' });
   t.is(after.status, 200);
@@ -122,13 +129,13 @@ test.serial('overload: beyond the in-flight cap a 503 overloaded with Retry-Afte
     // two website checks wait on a DNS server that never answers: the service is full
     const slow = [1, 2].map(() => call(small, 'POST', '/api/v1/website', { website: 'https://slow.example' }));
     await new Promise((r) => setTimeout(r, 300));
-    const before = COUNTERS.reduce((s, c) => s + current(small.db, small.account, c).used_total, 0);
+    const before = await usedOf(small);
     const refused = await call(small, 'POST', '/api/v1/tax-code', { action: 'validate', tax_code: 'RSSMRA85T10A562S' });
     t.is(refused.status, 503);
     t.is(refused.body.code, 'overloaded');
     t.is(refused.headers.get('retry-after'), '5');
     t.is(refused.headers.get('x-service-charged'), null);
-    t.is(COUNTERS.reduce((s, c) => s + current(small.db, small.account, c).used_total, 0), before);
+    t.is(await usedOf(small), before);
     const done = await Promise.all(slow);
     t.deepEqual(done.map((d) => d.status), [200, 200]);
     const again = await call(small, 'POST', '/api/v1/tax-code', { action: 'validate', tax_code: 'RSSMRA85T10A562S' });
@@ -148,7 +155,7 @@ test.serial('concurrent async jobs per account are capped: the next one is a 429
     const second = await call(capped, 'POST', '/api/v1/sito', { asincrono: true, elementi: [{ sito: 'https://slow.example' }] });
     t.is(first.status, 200);
     t.is(second.status, 200);
-    const light = current(capped.db, capped.account, 'light').used_total;
+    const light = (await current(capped.state, capped.account, 'light')).used_total;
     for (const [path, body] of [
       ['/api/v1/website', { async: true, items: [{ website: 'https://slow.example' }] }],
       ['/api/v1/dedupe', { async: true, records: [{ last_name: 'Rossi' }, { last_name: 'Rosi' }] }],
@@ -159,8 +166,8 @@ test.serial('concurrent async jobs per account are capped: the next one is a 429
       t.deepEqual(refused.body.details, { active: 2, max: 2 });
       t.truthy(refused.headers.get('retry-after'));
     }
-    t.is(current(capped.db, capped.account, 'light').used_total, light, 'nothing charged for the refusals');
-    t.is(current(capped.db, capped.account, 'dedupe').used_total, 0);
+    t.is((await current(capped.state, capped.account, 'light')).used_total, light, 'nothing charged for the refusals');
+    t.is((await current(capped.state, capped.account, 'dedupe')).used_total, 0);
     // a synchronous call is not a job: still served
     t.is((await call(capped, 'POST', '/api/v1/tax-code', { action: 'validate', tax_code: 'RSSMRA85T10A562S' })).status, 200);
     await waitFor(() => call(capped, 'GET', `/api/v1/website?job=${second.body.job}`), (r) => r.body.state === 'completed', 30_000);

@@ -2,7 +2,7 @@ import test from 'ava';
 
 import { createAccount, createToken } from '../src/account/tokens.js';
 import { addPack, current } from '../src/credit/ledger.js';
-import { closeState, openState } from '../src/state/db.js';
+import { processState } from './helpers/state-url.js';
 import { startServerProcess } from './helpers/process.js';
 import { call, freshDataDir, startServer, type TestServer, waitFor } from './helpers/server.js';
 
@@ -44,16 +44,16 @@ test('job reads: 400 without a code, 404 for an unknown one and for another acco
   const unknown = await call(server, 'GET', '/api/v1/phone?job=NOSUCHJOB');
   t.is(unknown.status, 404);
   t.is(unknown.body.code, 'job_not_found');
-  const other = await call(server, 'GET', `/api/v1/phone?job=${queued.body.job}`, undefined, { token: server.newToken('someone-else') });
+  const other = await call(server, 'GET', `/api/v1/phone?job=${queued.body.job}`, undefined, { token: await server.newToken('someone-else') });
   t.is(other.status, 404);
-  const loose = await call(server, 'POST', '/api/v1/phone', { async: true, items: phones(2) }, { token: server.newToken(null) });
+  const loose = await call(server, 'POST', '/api/v1/phone', { async: true, items: phones(2) }, { token: await server.newToken(null) });
   t.is(loose.status, 403);
 });
 
 test('cancelling a job gives back exactly the operations it did not process', async (t) => {
-  const token = server.newToken('cancel');
-  addPack(server.db, 'cancel', 'light', 100_000);
-  const before = current(server.db, 'cancel', 'light').used_total;
+  const token = await server.newToken('cancel');
+  await addPack(server.state, 'cancel', 'light', 100_000);
+  const before = (await current(server.state, 'cancel', 'light')).used_total;
   const queued = await call(server, 'POST', '/api/v1/phone', { async: true, items: phones(20_000) }, { token });
   t.is(queued.status, 200);
   // let a few chunks through first, so that the refund is a part and not the whole
@@ -65,22 +65,22 @@ test('cancelling a job gives back exactly the operations it did not process', as
   t.is(charged, 20_000);
   t.true(final.body.refunded > 0);
   const processedUnits = charged - final.body.refunded;
-  t.is(current(server.db, 'cancel', 'light').used_total - before, processedUnits);
+  t.is((await current(server.state, 'cancel', 'light')).used_total - before, processedUnits);
   t.is(processedUnits, final.body.done);
   t.true(final.body.done > 0 && final.body.done < 20_000);
 });
 
 test('a server killed with SIGKILL mid-job resumes it: no row lost, none twice, nothing charged twice', async (t) => {
   const dataDir = await freshDataDir();
-  const db = openState(dataDir);
-  createAccount(db, 'kill');
-  addPack(db, 'kill', 'light', 100_000);
-  const token = createToken(db, 'kill').token;
+  const { state: db, env } = await processState(dataDir);
+  await createAccount(db, 'kill');
+  await addPack(db, 'kill', 'light', 100_000);
+  const token = (await createToken(db, 'kill')).token;
   const rows = 6_000;
   const units = phones(rows).length;
-  const usedBefore = current(db, 'kill', 'light').used_total;
+  const usedBefore = (await current(db, 'kill', 'light')).used_total;
 
-  const first = await startServerProcess(dataDir, { RECAPITO_RATE_BATCH: '1000', RECAPITO_RATE_SINGLE: '100000' });
+  const first = await startServerProcess(dataDir, { RECAPITO_RATE_BATCH: '1000', RECAPITO_RATE_SINGLE: '100000', ...env });
   const fake = { url: first.url, token } as TestServer;
   const queued = await call(fake, 'POST', '/api/v1/phone', { async: true, items: phones(rows) });
   t.is(queued.status, 200);
@@ -90,7 +90,7 @@ test('a server killed with SIGKILL mid-job resumes it: no row lost, none twice, 
   await new Promise((r) => first.child.once('exit', r));
   t.true(mid.body.done < rows, `killed after ${mid.body.done} rows`);
 
-  const second = await startServerProcess(dataDir, { RECAPITO_RATE_BATCH: '1000', RECAPITO_RATE_SINGLE: '100000' });
+  const second = await startServerProcess(dataDir, { RECAPITO_RATE_BATCH: '1000', RECAPITO_RATE_SINGLE: '100000', ...env });
   try {
     const again = { url: second.url, token } as TestServer;
     const done = await waitFor(() => call(again, 'GET', `/api/v1/phone?job=${job}`), (r) => r.body.state === 'completed', 120_000);
@@ -102,9 +102,9 @@ test('a server killed with SIGKILL mid-job resumes it: no row lost, none twice, 
     const ids = csv.map((line) => line.split(',')[0]);
     t.is(ids.length, rows);
     t.is(new Set(ids).size, rows);
-    t.is(current(db, 'kill', 'light').used_total - usedBefore, units);
+    t.is((await current(db, 'kill', 'light')).used_total - usedBefore, units);
   } finally {
     second.child.kill('SIGTERM');
-    await closeState(dataDir);
+    await db.close();
   }
 });

@@ -70,24 +70,24 @@ test('outcome tables are explicit values: each capability labels its real answer
 });
 
 test('charge → work → refund: failed work gives its operations back; a refused charge runs nothing and undoes', async (t) => {
-  const db = server.db;
-  server.newToken('sequence');
+  const db = server.state;
+  await server.newToken('sequence');
   const payer = { account: 'sequence' };
-  const before = current(db, 'sequence', 'light');
+  const before = await current(db, 'sequence', 'light');
   const failure = await t.throwsAsync(
     chargedWork(db, { payer, counter: 'light', units: 3 }, async () => {
       throw new Error('the work failed');
     }),
   );
   t.is(failure?.message, 'the work failed');
-  t.is(current(db, 'sequence', 'light').free_used, before.free_used, 'given back');
+  t.is((await current(db, 'sequence', 'light')).free_used, before.free_used, 'given back');
   // the same call when the work succeeds keeps its charge, on disk once it resolves
   const kept = await chargedWork(db, { payer, counter: 'light', units: 3 }, async () => 'verified');
   t.is(kept.value, 'verified');
   t.is(kept.charge.charged, 3);
-  t.is(current(db, 'sequence', 'light').free_used, before.free_used + 3);
+  t.is((await current(db, 'sequence', 'light')).free_used, before.free_used + 3);
 
-  consume(db, 'sequence', 'light', FREE_MONTHLY.light - before.free_used - 3);
+  await consume(db, 'sequence', 'light', FREE_MONTHLY.light - before.free_used - 3);
   let ran = false;
   let undone = false;
   const refused = await t.throwsAsync(

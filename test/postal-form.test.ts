@@ -8,7 +8,7 @@ let server: TestServer;
 
 test.before(async () => {
   server = await startServer({ rateLimits: { single: 10_000, batch: 10_000, autocomplete: 10_000 } });
-  addPack(server.db, 'test', 'contact', 100_000);
+  await addPack(server.state, 'test', 'contact', 100_000);
 });
 
 test.after.always(async () => {

@@ -185,7 +185,7 @@ test('bad input is a 400; select with a token without an account reaches the ses
   t.is(bad.status, 400);
   t.is(bad.body.code, 'validation_failed');
   // a token without an account pays from its trial allowance (docs/credit.md): no 403, the street is checked
-  const noAccount = await suggest({ session: randomUUID(), action: 'select', street_id: '1', house_number: '1' }, server.newToken(null));
+  const noAccount = await suggest({ session: randomUUID(), action: 'select', street_id: '1', house_number: '1' }, await server.newToken(null));
   t.is(noAccount.status, 400);
   t.is(noAccount.body.details[0].field, 'street_id');
   const anon = await suggest({ session: randomUUID(), q: 'via' }, null);
@@ -195,7 +195,7 @@ test('bad input is a 400; select with a token without an account reaches the ses
 });
 
 test('sessions without a selection: 200 a day per token, five more per selection, then 429 session_budget', async (t) => {
-  const token = server.newToken('budget');
+  const token = await server.newToken('budget');
   const first = randomUUID();
   const opened = await suggest({ session: first, q: 'via del faggiolo', city: 'Bologna' }, token);
   for (let i = 1; i < 200; i++) {
@@ -217,14 +217,14 @@ test('sessions without a selection: 200 a day per token, five more per selection
 });
 
 test('a session lasts ten minutes: past them the UUID starts a new session, without its selections', async (t) => {
-  const db = server.db;
+  const db = server.state;
   const token = 'expiry-token';
   const id = randomUUID();
   const t0 = Date.UTC(2026, 0, 10, 12);
   const a = await enterSession(db, token, id, 'IT', t0);
   t.is(a.calls, 1);
   t.is((await enterSession(db, token, id, 'IT', t0 + SESSION_MS - 1)).calls, 2);
-  t.is(findSession(db, token, id, t0 + SESSION_MS + 1), undefined);
+  t.is(await findSession(db, token, id, t0 + SESSION_MS + 1), undefined);
   const b = await enterSession(db, token, id, 'IT', t0 + SESSION_MS + 1);
   t.is(b.calls, 1);
   t.is(b.created, t0 + SESSION_MS + 1);

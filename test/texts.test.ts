@@ -20,7 +20,7 @@ async function spend(token: string, n: number): Promise<void> {
 }
 
 test('credit report warning: English, Italian (keys too), German by Accept-Language', async (t) => {
-  const token = server.newToken('texts-warning');
+  const token = await server.newToken('texts-warning');
   const fresh = await call(server, 'GET', '/api/v1/credit', undefined, { token });
   t.is(fresh.body.counters.light.warning, null);
   await spend(token, 460); // 40 of 500 left: under a tenth
@@ -36,7 +36,7 @@ test('credit report warning: English, Italian (keys too), German by Accept-Langu
   t.is(emptyIt.body.contatori.leggere.avviso, 'credito esaurito: acquista un pacchetto o attiva l’auto-ricarica');
   const emptyDe = await call(server, 'GET', '/api/v1/credit', undefined, { token, headers: { 'accept-language': 'de' } });
   t.is(emptyDe.body.counters.light.warning, 'nichts mehr übrig: ein Paket kaufen oder die automatische Aufladung aktivieren');
-  setAutoTopup(server.db, 'texts-warning', 'light', 100, 10);
+  await setAutoTopup(server.state, 'texts-warning', 'light', 100, 10);
   const armed = await call(server, 'GET', '/api/v1/credit?language=it', undefined, { token });
   t.true(armed.body.contatori.leggere.avviso.startsWith('credito esaurito: la prossima chiamata acquista un pacchetto'));
 });
@@ -46,9 +46,9 @@ test('the charge note of auto top-up: English, Italian, and on a batch', async (
     ['texts-note-en', 'en', 'packs bought by auto top-up for this call: 1'],
     ['texts-note-it', 'it', 'pacchetti acquistati dall’auto-ricarica per questa chiamata: 1'],
   ] as const) {
-    const token = server.newToken(account);
+    const token = await server.newToken(account);
     await spend(token, 500);
-    setAutoTopup(server.db, account, 'light', 100, 10);
+    await setAutoTopup(server.state, account, 'light', 100, 10);
     const r = await call(server, 'POST', '/api/v1/phone', { phone: '0212345678', language }, { token });
     t.is(r.status, 200);
     t.is(r.headers.get('x-service-auto-topup'), '1');

@@ -17,10 +17,10 @@ test.before(async () => {
 });
 test.after.always(async () => server?.close());
 
-const idOf = (token: string): string => findToken(server.db, token)?.[1].id ?? '';
+const idOf = async (token: string): Promise<string> => (await findToken(server.state, token))?.[1].id ?? '';
 
 test('a token without an account pays single and batch calls from its trial allowance (English)', async (t) => {
-  const loose = server.newToken(null);
+  const loose = await server.newToken(null);
   const one = await call(server, 'POST', '/api/v1/phone', { phone: '02 1234567' }, { token: loose });
   t.is(one.status, 200);
   t.is(one.body.credit.counter, 'light');
@@ -41,7 +41,7 @@ test('a token without an account pays single and batch calls from its trial allo
   t.is(contact.status, 200);
   t.is(contact.body.credit.counter, 'contact');
   t.is(contact.body.credit.available, DEFAULT_TRIAL.contact - 1);
-  t.is(trialOf(server.db, idOf(loose), 'light').left, DEFAULT_TRIAL.light - 3);
+  t.is((await trialOf(server.state, (await idOf(loose)), 'light')).left, DEFAULT_TRIAL.light - 3);
 
   // jobs and the credit report stay for account tokens (spec, Security 4)
   const job = await call(server, 'POST', '/api/v1/phone', { async: true, items: [{ phone: '02 1234567' }] }, { token: loose });
@@ -49,18 +49,18 @@ test('a token without an account pays single and batch calls from its trial allo
   t.is(job.body.code, 'account_required');
   const credit = await call(server, 'GET', '/api/v1/credit', undefined, { token: loose });
   t.is(credit.status, 403);
-  t.is(trialOf(server.db, idOf(loose), 'light').left, DEFAULT_TRIAL.light - 3, 'a refused job charges nothing');
+  t.is((await trialOf(server.state, (await idOf(loose)), 'light')).left, DEFAULT_TRIAL.light - 3, 'a refused job charges nothing');
 });
 
 test('past the trial: 402 with nothing charged, in Italian keys and codes on /telefono with lingua it', async (t) => {
-  const loose = server.newToken(null);
-  grantTrial(server.db, idOf(loose), { light: 2 });
+  const loose = await server.newToken(null);
+  await grantTrial(server.state, (await idOf(loose)), { light: 2 });
   const tooMany = await call(server, 'POST', '/api/v1/telefono', { lingua: 'it', elementi: [{ telefono: '02 1234567' }, { telefono: '06 7654321' }, { telefono: '011 223344' }] }, { token: loose });
   t.is(tooMany.status, 402);
   t.is(tooMany.body.code, 'payment_required');
   t.deepEqual(tooMany.body.details, { counter: 'light', needed: 3, available: 2 });
   t.regex(tooMany.body.message, /credito|operazioni|disponibil/i);
-  t.is(trialOf(server.db, idOf(loose), 'light').left, 2);
+  t.is((await trialOf(server.state, (await idOf(loose)), 'light')).left, 2);
 
   const single = await call(server, 'POST', '/api/v1/telefono', { telefono: '02 1234567', lingua: 'it' }, { token: loose });
   t.is(single.status, 200);
@@ -72,9 +72,9 @@ test('past the trial: 402 with nothing charged, in Italian keys and codes on /te
 });
 
 test('regenerating a token without an account keeps what its trial had left', async (t) => {
-  const loose = server.newToken(null);
+  const loose = await server.newToken(null);
   await call(server, 'POST', '/api/v1/phone', { phone: '02 1234567' }, { token: loose });
-  const { token: fresh } = regenerateToken(server.db, loose);
+  const { token: fresh } = await regenerateToken(server.state, loose);
   t.is((await call(server, 'POST', '/api/v1/phone', { phone: '02 1234567' }, { token: loose })).body.code, 'token_revoked');
   const next = await call(server, 'POST', '/api/v1/phone', { phone: '02 1234567' }, { token: fresh });
   t.is(next.status, 200);
@@ -82,7 +82,7 @@ test('regenerating a token without an account keeps what its trial had left', as
 });
 
 test('the operator sets the trial through the CLI, from another process, while the server runs', async (t) => {
-  const cli = (...args: string[]) => run(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'recapito.js'), '--data-dir', server.dataDir, ...args]);
+  const cli = (...args: string[]) => run(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'recapito.js'), '--data-dir', server.dataDir, ...args], { env: { ...process.env, ...server.env } });
   const created = await cli('token', 'create', '--trial', 'light=5,contact=0');
   t.regex(created.stdout, /no account.*trial contact=0,dedupe=0,light=5/);
   const loose = created.stdout.trim().split('\n').pop() ?? '';
@@ -92,11 +92,11 @@ test('the operator sets the trial through the CLI, from another process, while t
   t.is(contact.status, 402);
   t.deepEqual(contact.body.details, { counter: 'contact', needed: 1, available: 0 });
 
-  await cli('token', 'trial', idOf(loose), '--counter', 'light', '--size', '50');
+  await cli('token', 'trial', (await idOf(loose)), '--counter', 'light', '--size', '50');
   t.is((await call(server, 'POST', '/api/v1/phone', { phone: '02 1234567' }, { token: loose })).body.credit.available, 49);
   const list = (await cli('token', 'list')).stdout;
-  t.regex(list, new RegExp(`${idOf(loose)}.*light=49`));
-  await t.throwsAsync(cli('token', 'trial', idOf(server.token), '--counter', 'light', '--size', '5'), { message: /belongs to account/ });
+  t.regex(list, new RegExp(`${(await idOf(loose))}.*light=49`));
+  await t.throwsAsync(cli('token', 'trial', (await idOf(server.token)), '--counter', 'light', '--size', '5'), { message: /belongs to account/ });
 
   // a revocation in another process reaches the server's token cache at once
   await cli('token', 'revoke', loose);

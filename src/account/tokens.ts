@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-import { DEFAULT_TRIAL, grantTrial, moveTrial } from '../credit/trial.js';
+import { DEFAULT_TRIAL, moveTrial, trialGrant, trialKey } from '../credit/trial.js';
 import type { Payer } from '../credit/ledger.js';
 import type { Counter } from '../http/capability.js';
 import { ApiError } from '../http/errors.js';
 import { isLanguage, type Language } from '../http/language.js';
-import { addRider, batchedWrite } from '../state/commit.js';
-import type { AccountRecord, StateDb, TokenRecord } from '../state/db.js';
+import type { AccountRecord, TokenRecord, TrialRecord } from '../state/db.js';
+import { doc, type DocChange, type StateStore } from '../state/store.js';
 
 /** Tokens are stored only as their SHA-256: the store never holds a usable token. */
 export function hashToken(token: string): string {
@@ -20,35 +20,35 @@ function newToken(): string {
 /**
  * Every process caches what authentication needs (token → record and account) and drops the cache when
  * this counter moves. Whoever changes a token or an account in a way that matters to authentication
- * (revoke, regenerate, an account's language) bumps it, in whatever process it runs (the CLI, another
- * server): the next request of every server reads the new value and looks the token up again.
+ * (revoke, regenerate, an account's language) bumps it in the same atomic update, in whatever process it
+ * runs (the CLI, another node): every request reads the counter (see `generationNow`) and so a revoke on
+ * one node is refused by every node from the next request on.
  */
 const GENERATION_KEY = 'auth/generation';
+const GENERATION = doc('kv', GENERATION_KEY);
 
-function generation(db: StateDb): number {
-  return (db.kv.get(GENERATION_KEY) as number | undefined) ?? 0;
+/** The change that bumps the generation, given the document read in the same update. */
+function bumped(stored: unknown): DocChange {
+  return { ...GENERATION, doc: ((stored as number | undefined) ?? 0) + 1 };
 }
 
-/** Call inside the write transaction that changes a token or an account. */
-export function bumpAuthGeneration(db: StateDb): void {
-  db.kv.put(GENERATION_KEY, generation(db) + 1);
-}
-
-export function createAccount(db: StateDb, name: string, language: string = 'en'): AccountRecord {
+export async function createAccount(store: StateStore, name: string, language: string = 'en'): Promise<AccountRecord> {
   const clean = name.trim();
   if (!/^[\w.@-]{1,64}$/.test(clean)) throw new Error(`account name must be 1-64 letters, digits, . _ @ -: ${name}`);
   if (!isLanguage(language)) throw new Error(`unsupported language ${language}`);
-  if (db.accounts.get(clean)) throw new Error(`account ${clean} exists already`);
   const record: AccountRecord = { name: clean, language, created: new Date().toISOString() };
-  db.root.transactionSync(() => {
-    db.accounts.put(clean, record);
-    bumpAuthGeneration(db);
-  });
-  return record;
+  return store.update([doc('accounts', clean), GENERATION], ([existing, generation]) => {
+    if (existing) throw new Error(`account ${clean} exists already`);
+    return { result: record, write: [{ ns: 'accounts', key: clean, doc: record }, bumped(generation)] };
+  }).durable;
 }
 
-export function getAccount(db: StateDb, name: string): AccountRecord | undefined {
-  return db.accounts.get(name);
+export function getAccount(store: StateStore, name: string): Promise<AccountRecord | undefined> {
+  return store.get<AccountRecord>('accounts', name);
+}
+
+export async function listAccounts(store: StateStore): Promise<AccountRecord[]> {
+  return (await store.list<AccountRecord>('accounts')).map((e) => e.value);
 }
 
 export interface NewTokenOptions {
@@ -57,10 +57,10 @@ export interface NewTokenOptions {
   trial?: Partial<Record<Counter, number>>;
 }
 
-export function createToken(db: StateDb, account: string | null, expiryOrOptions: string | null | NewTokenOptions = null): { token: string; record: TokenRecord } {
+export async function createToken(store: StateStore, account: string | null, expiryOrOptions: string | null | NewTokenOptions = null): Promise<{ token: string; record: TokenRecord }> {
   const options: NewTokenOptions = typeof expiryOrOptions === 'object' && expiryOrOptions !== null ? expiryOrOptions : { expiry: expiryOrOptions };
   const expiry = options.expiry ?? null;
-  if (account !== null && !db.accounts.get(account)) throw new Error(`no account ${account}`);
+  if (account !== null && !(await getAccount(store, account))) throw new Error(`no account ${account}`);
   if (expiry !== null && Number.isNaN(Date.parse(expiry))) throw new Error(`expiry is not an ISO-8601 date: ${expiry}`);
   const token = newToken();
   const hash = hashToken(token);
@@ -73,46 +73,47 @@ export function createToken(db: StateDb, account: string | null, expiryOrOptions
     last_used: null,
     requests: 0,
   };
-  db.root.transactionSync(() => {
-    db.tokens.put(hash, record);
-    if (account === null) grantTrial(db, record.id, options.trial ?? DEFAULT_TRIAL);
-  });
+  const trial = account === null ? (options.trial ?? DEFAULT_TRIAL) : {};
+  const trialKeys = Object.keys(trial).map((c) => doc('trials', trialKey(record.id, c)));
+  await store.update(trialKeys, (stored) => ({
+    result: undefined,
+    write: [{ ns: 'tokens', key: hash, doc: record }, ...trialGrant(record.id, stored as (TrialRecord | undefined)[], trial)],
+  })).durable;
   return { token, record };
 }
 
 /** The tokens of an account, or with `null` the tokens without an account. */
-export function listTokens(db: StateDb, account: string | null): TokenRecord[] {
-  const out: TokenRecord[] = [];
-  for (const { value } of db.tokens.getRange()) if (value.account === account) out.push(value);
+export async function listTokens(store: StateStore, account: string | null): Promise<TokenRecord[]> {
+  const out = (await store.list<TokenRecord>('tokens')).map((e) => e.value).filter((t) => t.account === account);
   return out.sort((a, b) => a.created.localeCompare(b.created));
 }
 
 /** Finds a token record by the token itself or by its public id. */
-export function findToken(db: StateDb, tokenOrId: string): [string, TokenRecord] | undefined {
+export async function findToken(store: StateStore, tokenOrId: string): Promise<[string, TokenRecord] | undefined> {
   const hash = hashToken(tokenOrId);
-  const direct = db.tokens.get(hash);
+  const direct = await store.get<TokenRecord>('tokens', hash);
   if (direct) return [hash, direct];
-  for (const { key, value } of db.tokens.getRange()) if (value.id === tokenOrId.trim()) return [key, value];
+  for (const { key, value } of await store.list<TokenRecord>('tokens')) if (value.id === tokenOrId.trim()) return [key, value];
   return undefined;
 }
 
-export function revokeToken(db: StateDb, tokenOrId: string): TokenRecord {
-  return db.root.transactionSync(() => {
-    const found = findToken(db, tokenOrId);
-    if (!found) throw new Error('no such token');
-    const [hash, record] = found;
+export async function revokeToken(store: StateStore, tokenOrId: string): Promise<TokenRecord> {
+  const found = await findToken(store, tokenOrId);
+  if (!found) throw new Error('no such token');
+  const [hash] = found;
+  return store.update([doc('tokens', hash), GENERATION], ([stored, generation]) => {
+    const record = stored as TokenRecord | undefined;
+    if (!record) throw new Error('no such token');
     const revoked = { ...record, revoked: record.revoked ?? new Date().toISOString() };
-    db.tokens.put(hash, revoked);
-    bumpAuthGeneration(db);
-    return revoked;
-  });
+    return { result: revoked, write: [{ ns: 'tokens', key: hash, doc: revoked }, bumped(generation)] };
+  }).durable;
 }
 
 /** A new token for the same account and expiry; the old one stops working at once. */
-export function regenerateToken(db: StateDb, tokenOrId: string): { token: string; record: TokenRecord } {
-  const old = revokeToken(db, tokenOrId);
-  const fresh = createToken(db, old.account, { expiry: old.expiry, trial: {} });
-  if (old.account === null) moveTrial(db, old.id, fresh.record.id);
+export async function regenerateToken(store: StateStore, tokenOrId: string): Promise<{ token: string; record: TokenRecord }> {
+  const old = await revokeToken(store, tokenOrId);
+  const fresh = await createToken(store, old.account, { expiry: old.expiry, trial: {} });
+  if (old.account === null) await moveTrial(store, old.id, fresh.record.id);
   return fresh;
 }
 
@@ -139,121 +140,87 @@ interface KnownToken {
 interface TokenCache {
   generation: number;
   byToken: Map<string, KnownToken>;
-  /** The generation was read in this event-loop turn (lmdb-js reads one snapshot per turn anyway). */
-  fresh: boolean;
 }
 
 const CACHE_MAX = 10_000;
-const caches = new WeakMap<StateDb, TokenCache>();
+const caches = new WeakMap<StateStore, TokenCache>();
 
-function lookup(db: StateDb, token: string): KnownToken | undefined {
-  let cache = caches.get(db);
-  if (!cache?.fresh) {
-    const now = generation(db);
-    if (!cache || cache.generation !== now) {
-      cache = { generation: now, byToken: new Map(), fresh: true };
-      caches.set(db, cache);
-    }
-    const checked = cache;
-    checked.fresh = true;
-    setImmediate(() => {
-      checked.fresh = false;
-    });
+/** Reads of the generation counter of one store: at most one on its way, and one queued behind it. */
+interface GenerationReads {
+  inflight: Promise<number> | null;
+  next: Promise<number> | null;
+}
+
+const reads = new WeakMap<StateStore, GenerationReads>();
+
+function startRead(store: StateStore, r: GenerationReads): Promise<number> {
+  const read = store.get<number>('kv', GENERATION_KEY).then((v) => v ?? 0);
+  r.inflight = read;
+  void read.finally(() => {
+    if (r.inflight === read) r.inflight = null;
+  }).catch(() => undefined);
+  return read;
+}
+
+/**
+ * The generation as of a moment after this call began: a read already on its way may have started
+ * before a revoke this request must see, so a request joins the next read, never an older one.
+ * Concurrent requests share reads: at most two per round trip, however many requests wait.
+ */
+function generationNow(store: StateStore): Promise<number> {
+  let r = reads.get(store);
+  if (!r) {
+    r = { inflight: null, next: null };
+    reads.set(store, r);
+  }
+  const state = r;
+  if (!state.inflight) return startRead(store, state);
+  if (!state.next) {
+    state.next = state.inflight
+      .catch(() => undefined)
+      .then(() => {
+        state.next = null;
+        return startRead(store, state);
+      });
+  }
+  return state.next;
+}
+
+async function lookup(store: StateStore, token: string): Promise<KnownToken | undefined> {
+  const now = await generationNow(store);
+  let cache = caches.get(store);
+  if (!cache || cache.generation !== now) {
+    cache = { generation: now, byToken: new Map() };
+    caches.set(store, cache);
   }
   const known = cache.byToken.get(token);
   if (known) return known;
   const hash = hashToken(token);
-  const record = db.tokens.get(hash);
+  const record = await store.get<TokenRecord>('tokens', hash);
   if (!record) return undefined;
-  const account = record.account ? (db.accounts.get(record.account) ?? null) : null;
+  const account = record.account ? ((await getAccount(store, record.account)) ?? null) : null;
   const expires = record.expiry ? Date.parse(record.expiry) : Infinity;
   const found: KnownToken = { hash, record, expires, account, payer: account ? { account: account.name } : { token: record.id } };
-  if (cache.byToken.size >= CACHE_MAX) cache.byToken.clear();
-  cache.byToken.set(token, found);
+  // the cache may have been replaced while this looked up: store only into the current generation's
+  if (caches.get(store) === cache) {
+    if (cache.byToken.size >= CACHE_MAX) cache.byToken.clear();
+    cache.byToken.set(token, found);
+  }
   return found;
 }
 
-/**
- * Usage counters (`requests`, `last_used`) gathered in memory and written by the first shared commit
- * that comes (usually the request's own charge): never a commit of their own per request. A request is
- * answered only after the commit that holds its count is on disk, so a crash loses none.
- */
-interface UsageRound {
-  promise: Promise<void>;
-  settle: (error?: unknown) => void;
-  /** A commit was asked for this round (an answer is waiting and no charge took the counts along). */
-  asked: boolean;
-}
-
-interface UsageBuffer {
-  pending: Map<string, { requests: number; last_used: string }>;
-  /** The round that the next commit will write. */
-  round: UsageRound | null;
-}
-
-const buffers = new WeakMap<StateDb, UsageBuffer>();
-
-function usageBuffer(db: StateDb): UsageBuffer {
-  let buffer = buffers.get(db);
-  if (buffer) return buffer;
-  const created: UsageBuffer = { pending: new Map(), round: null };
-  addRider(db, () => {
-    const { pending, round } = created;
-    if (!round) return undefined;
-    created.pending = new Map();
-    created.round = null;
-    for (const [hash, use] of pending) {
-      const record = db.tokens.get(hash);
-      if (record) db.tokens.put(hash, { ...record, last_used: use.last_used, requests: record.requests + use.requests });
-    }
-    return round.settle;
-  });
-  buffers.set(db, created);
-  return created;
-}
-
-/** Counts one request; the answer awaits the returned function's promise before it leaves. */
-function countRequest(db: StateDb, hash: string, now: string): () => Promise<void> {
-  const buffer = usageBuffer(db);
-  const use = buffer.pending.get(hash);
-  if (use) {
-    use.requests += 1;
-    use.last_used = now;
-  } else {
-    buffer.pending.set(hash, { requests: 1, last_used: now });
-  }
-  let round = buffer.round;
-  if (!round) {
-    let settle!: (error?: unknown) => void;
-    const promise = new Promise<void>((resolve, reject) => {
-      settle = (error) => (error === undefined ? resolve() : reject(error));
-    });
-    promise.catch(() => undefined);
-    round = buffer.round = { promise, settle, asked: false };
-  }
-  const mine = round;
-  return () => {
-    // still pending when the answer is ready (no charge took it along): one commit for the whole round
-    if (buffer.round === mine && !mine.asked) {
-      mine.asked = true;
-      void batchedWrite(db, () => undefined);
-    }
-    return mine.promise;
-  };
-}
-
 /** The caller behind a bearer token, or the 401 that explains why not. Counts the request. */
-export function authenticate(db: StateDb, header: string | undefined): Caller {
+export async function authenticate(store: StateStore, header: string | undefined): Promise<Caller> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   if (!match?.[1]) throw new ApiError('unauthorized');
-  const known = lookup(db, match[1]);
+  const known = await lookup(store, match[1]);
   if (!known) throw new ApiError('token_invalid');
   const { record } = known;
   if (record.revoked) throw new ApiError('token_revoked');
   if (known.expires <= Date.now()) {
     throw new ApiError('token_expired', { expiry: record.expiry ?? '' });
   }
-  const counted = countRequest(db, known.hash, new Date().toISOString());
+  const counted = store.countRequest(known.hash, new Date().toISOString());
   return { tokenId: record.id, tokenHash: known.hash, account: known.account, payer: known.payer, counted };
 }
 

@@ -8,16 +8,20 @@ import { createAccount, createToken, findToken, listTokens, regenerateToken, rev
 import { DEFAULT_TRIAL, grantTrial, trialsOf } from '../credit/trial.js';
 import { defaultDataDir, defaultSourceDir } from '../config.js';
 import type { Counter } from '../http/capability.js';
-import { native } from '../native.js';
+import { native, openRegister } from '../native.js';
 import { buildService } from '../server.js';
-import { openState } from '../state/db.js';
+import { openStore } from '../state/open.js';
+import { adoptRegister, registerBuildId, sharedRegister } from '../state/register-version.js';
+import type { StateStore } from '../state/store.js';
 import { printImportSummary, runImport } from './import.js';
 import { registerUserCommands } from './users.js';
 
 const program = new Command('recapito').description('address and contact verification service').option('--data-dir <dir>', 'data folder (env RECAPITO_DATA_DIR)');
 
 const dataDir = (): string => path.resolve((program.opts().dataDir as string | undefined) ?? defaultDataDir());
-const state = () => openState(dataDir());
+/** The state the operator's commands change: RECAPITO_STATE_URL's PostgreSQL, else the data dir's LMDB. */
+let opened: StateStore | undefined;
+const state = async (): Promise<StateStore> => (opened ??= await openStore(dataDir()));
 
 function counterArg(value: string): Counter {
   if (value !== 'contact' && value !== 'dedupe' && value !== 'light') throw new Error('counter is contact, dedupe or light');
@@ -39,8 +43,7 @@ program
     const address = await service.app.listen({ port: Number(opts.port), host: opts.host });
     console.log(`recapito listening on ${address}/api/v1/`);
     const stop = async () => {
-      await service.app.close();
-      await service.jobs.stop();
+      await service.shutdown();
       process.exit(0);
     };
     process.once('SIGINT', () => void stop());
@@ -57,8 +60,8 @@ const account = program.command('account').description('accounts');
 account
   .command('create <name>')
   .option('--language <lang>', 'language of texts for this account', 'en')
-  .action((name: string, opts: { language: string }) => {
-    const a = createAccount(state(), name, opts.language);
+  .action(async (name: string, opts: { language: string }) => {
+    const a = await createAccount(await state(), name, opts.language);
     console.log(`account ${a.name} created (language ${a.language})`);
   });
 
@@ -80,28 +83,30 @@ token
   .option('--account <name>', 'account the token belongs to')
   .option('--expires <iso>', 'expiry, ISO-8601')
   .option('--trial <counter=n,...>', `without --account: trial allowance (default ${Object.entries(DEFAULT_TRIAL).map(([c, n]) => `${c}=${n}`).join(',')})`, trialArg)
-  .action((opts: { account?: string; expires?: string; trial?: Partial<Record<Counter, number>> }) => {
+  .action(async (opts: { account?: string; expires?: string; trial?: Partial<Record<Counter, number>> }) => {
     if (opts.account && opts.trial) throw new Error('--trial is for tokens without an account (an account has its own credit)');
-    const db = state();
-    const { token: t, record } = createToken(db, opts.account ?? null, { expiry: opts.expires ?? null, trial: opts.trial });
-    const trial = record.account ? '' : `, trial ${trialsOf(db, record.id).map((r) => `${r.counter}=${r.left}`).join(',')}`;
+    const db = await state();
+    const { token: t, record } = await createToken(db, opts.account ?? null, { expiry: opts.expires ?? null, trial: opts.trial });
+    const trial = record.account ? '' : `, trial ${(await trialsOf(db, record.id)).map((r) => `${r.counter}=${r.left}`).join(',')}`;
     console.log(`token ${record.id} for ${record.account ?? '(no account)'}${record.expiry ? `, expires ${record.expiry}` : ''}${trial}`);
     console.log(t);
   });
 token
   .command('list')
   .option('--account <name>', 'the tokens of this account (without: the tokens without an account, with their trial)')
-  .action((opts: { account?: string }) => {
-    const db = state();
+  .action(async (opts: { account?: string }) => {
+    const db = await state();
+    const tokens = await listTokens(db, opts.account ?? null);
+    const trials = await Promise.all(tokens.map((t) => (t.account ? [] : trialsOf(db, t.id))));
     console.table(
-      listTokens(db, opts.account ?? null).map((t) => ({
+      tokens.map((t, i) => ({
         id: t.id,
         created: t.created,
         expiry: t.expiry ?? '',
         revoked: t.revoked ?? '',
         last_used: t.last_used ?? '',
         requests: t.requests,
-        ...(t.account ? {} : { trial_left: trialsOf(db, t.id).map((r) => `${r.counter}=${r.left}`).join(',') }),
+        ...(t.account ? {} : { trial_left: (trials[i] ?? []).map((r) => `${r.counter}=${r.left}`).join(',') }),
       })),
     );
   });
@@ -110,17 +115,17 @@ token
   .description('sets what a token without an account may still consume on a counter (token or its id)')
   .requiredOption('--counter <counter>', 'contact | dedupe | light', counterArg)
   .requiredOption('--size <n>', 'operations', Number)
-  .action((t: string, opts: { counter: Counter; size: number }) => {
-    const db = state();
-    const found = findToken(db, t);
+  .action(async (t: string, opts: { counter: Counter; size: number }) => {
+    const db = await state();
+    const found = await findToken(db, t);
     if (!found) throw new Error('no such token');
     if (found[1].account) throw new Error(`token ${found[1].id} belongs to account ${found[1].account}: use the credit commands`);
-    grantTrial(db, found[1].id, { [opts.counter]: opts.size });
+    await grantTrial(db, found[1].id, { [opts.counter]: opts.size });
     console.log(`token ${found[1].id}: trial ${opts.counter} ${opts.size} operations`);
   });
-token.command('revoke <token>').action((t: string) => console.log(`token ${revokeToken(state(), t).id} revoked`));
-token.command('regenerate <token>').action((t: string) => {
-  const { token: fresh, record } = regenerateToken(state(), t);
+token.command('revoke <token>').action(async (t: string) => console.log(`token ${(await revokeToken(await state(), t)).id} revoked`));
+token.command('regenerate <token>').action(async (t: string) => {
+  const { token: fresh, record } = await regenerateToken(await state(), t);
   console.log(`old token revoked; new token ${record.id}`);
   console.log(fresh);
 });
@@ -131,14 +136,14 @@ const credit = program.command('credit').description('operator commands for cred
 credit
   .command('show')
   .requiredOption('--account <name>')
-  .action((opts: { account: string }) => console.log(JSON.stringify(creditReport(state(), opts.account, {}), null, 2)));
+  .action(async (opts: { account: string }) => console.log(JSON.stringify(await creditReport(await state(), opts.account, {}), null, 2)));
 credit
   .command('add-pack')
   .requiredOption('--account <name>')
   .requiredOption('--counter <counter>', 'contact | dedupe | light', counterArg)
   .requiredOption('--size <n>', 'operations in the pack', Number)
-  .action((opts: { account: string; counter: Counter; size: number }) => {
-    addPack(state(), opts.account, opts.counter, opts.size);
+  .action(async (opts: { account: string; counter: Counter; size: number }) => {
+    await addPack(await state(), opts.account, opts.counter, opts.size);
     console.log(`pack of ${opts.size} ${opts.counter} operations added to ${opts.account}`);
   });
 credit
@@ -146,8 +151,8 @@ credit
   .requiredOption('--account <name>')
   .requiredOption('--counter <counter>', 'contact | dedupe | light', counterArg)
   .requiredOption('--size <n>', 'operations a month', Number)
-  .action((opts: { account: string; counter: Counter; size: number }) => {
-    subscribe(state(), opts.account, opts.counter, opts.size);
+  .action(async (opts: { account: string; counter: Counter; size: number }) => {
+    await subscribe(await state(), opts.account, opts.counter, opts.size);
     console.log(`monthly subscription of ${opts.size} ${opts.counter} operations for ${opts.account}`);
   });
 credit
@@ -157,12 +162,36 @@ credit
   .requiredOption('--size <n>', 'operations per pack bought', Number)
   .requiredOption('--cap-eur <eur>', 'monthly cap in euro', Number)
   .option('--off', 'deactivate')
-  .action((opts: { account: string; counter: Counter; size: number; capEur: number; off?: boolean }) => {
-    setAutoTopup(state(), opts.account, opts.counter, opts.size, opts.capEur, !opts.off);
+  .action(async (opts: { account: string; counter: Counter; size: number; capEur: number; off?: boolean }) => {
+    await setAutoTopup(await state(), opts.account, opts.counter, opts.size, opts.capEur, !opts.off);
     console.log(`auto top-up ${opts.off ? 'off' : 'on'} for ${opts.account} ${opts.counter}: packs of ${opts.size}, cap €${opts.capEur}/month`);
   });
 
-program.parseAsync(process.argv).catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : String(error));
-  process.exit(1);
-});
+const register = program.command('register').description('the register every node serves (shared state on PostgreSQL)');
+register
+  .command('show')
+  .description("this data dir's register build and the one the shared state names")
+  .action(async () => {
+    openRegister(dataDir());
+    const shared = await sharedRegister(await state());
+    console.log(`this register: build ${registerBuildId()}`);
+    console.log(`shared state: ${shared ? `build ${shared}` : 'no build recorded yet (the first node to start records its own)'}`);
+  });
+register
+  .command('adopt')
+  .description("make this data dir's register the one every node must serve (after stopping the nodes on the old one)")
+  .action(async () => {
+    openRegister(dataDir());
+    const build = registerBuildId();
+    await adoptRegister(await state(), build);
+    console.log(`nodes must now serve register build ${build}`);
+  });
+
+program
+  .parseAsync(process.argv)
+  // the operator's commands end here; `serve` keeps running on its own store (not this one)
+  .then(() => opened?.close())
+  .catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  });

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 
 import { createUser, disableUser, listUsers, resetPassword } from '../console/store.js';
-import type { StateDb } from '../state/db.js';
+import type { StateStore } from '../state/store.js';
 
 /**
  * The password: from `--password-stdin` (one line), or generated and printed once. Never an argument,
@@ -17,7 +17,7 @@ async function passwordFrom(opts: { passwordStdin?: boolean }): Promise<{ passwo
 }
 
 /** `recapito user create|reset|disable|list`: the people who sign in to the web console. */
-export function registerUserCommands(program: Command, state: () => StateDb): void {
+export function registerUserCommands(program: Command, state: () => Promise<StateStore>): void {
   const user = program.command('user').description('console users (people who sign in at /console)');
   user
     .command('create')
@@ -26,7 +26,7 @@ export function registerUserCommands(program: Command, state: () => StateDb): vo
     .option('--password-stdin', 'read the password from standard input instead of generating one')
     .action(async (opts: { account: string; email: string; passwordStdin?: boolean }) => {
       const { password, generated } = await passwordFrom(opts);
-      const u = await createUser(state(), opts.account, opts.email, password);
+      const u = await createUser(await state(), opts.account, opts.email, password);
       console.log(`user ${u.email} created for account ${u.account}`);
       if (generated) console.log(`password (shown once): ${password}`);
     });
@@ -37,7 +37,7 @@ export function registerUserCommands(program: Command, state: () => StateDb): vo
     .description('new password; signs the user out everywhere and enables a disabled user')
     .action(async (opts: { email: string; passwordStdin?: boolean }) => {
       const { password, generated } = await passwordFrom(opts);
-      const u = await resetPassword(state(), opts.email, password);
+      const u = await resetPassword(await state(), opts.email, password);
       console.log(`password of ${u.email} reset; open sessions closed`);
       if (generated) console.log(`password (shown once): ${password}`);
     });
@@ -46,13 +46,13 @@ export function registerUserCommands(program: Command, state: () => StateDb): vo
     .requiredOption('--email <email>')
     .description('refuses sign-in and closes open sessions (reset enables again)')
     .action(async (opts: { email: string }) => {
-      const u = await disableUser(state(), opts.email);
+      const u = await disableUser(await state(), opts.email);
       console.log(`user ${u.email} disabled`);
     });
   user
     .command('list')
     .option('--account <name>')
-    .action((opts: { account?: string }) => {
-      console.table(listUsers(state(), opts.account).map((u) => ({ email: u.email, account: u.account, created: u.created, last_login: u.last_login ?? '', disabled: u.disabled ?? '' })));
+    .action(async (opts: { account?: string }) => {
+      console.table((await listUsers(await state(), opts.account)).map((u) => ({ email: u.email, account: u.account, created: u.created, last_login: u.last_login ?? '', disabled: u.disabled ?? '' })));
     });
 }

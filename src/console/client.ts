@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 
 import { createToken, revokeToken } from '../account/tokens.js';
 import type { StateDb } from '../state/db.js';
+import type { StateStore } from '../state/store.js';
 import { noteInternalToken } from './store.js';
 
 /** The console's token for an account lives a day; a fresh one is made before it runs out. */
@@ -27,15 +28,16 @@ export class ApiClient {
   constructor(
     private readonly app: FastifyInstance,
     private readonly db: StateDb,
+    private readonly state: StateStore,
   ) {}
 
   private async tokenFor(account: string): Promise<string> {
     const known = this.tokens.get(account);
     if (known && known.expires - RENEW_BEFORE_MS > Date.now()) return known.token;
     const expires = Date.now() + TOKEN_LIFE_MS;
-    const { token, record } = createToken(this.db, account, new Date(expires).toISOString());
-    await noteInternalToken(this.db, record.id, true);
-    if (known) revokeToken(this.db, known.id);
+    const { token, record } = await createToken(this.state, account, new Date(expires).toISOString());
+    await noteInternalToken(this.state, record.id, true);
+    if (known) await revokeToken(this.state, known.id);
     this.tokens.set(account, { token, id: record.id, expires });
     return token;
   }
@@ -55,14 +57,10 @@ export class ApiClient {
   }
 
   /** Revokes the tokens this process made (they would expire within a day anyway). */
-  close(): void {
-    for (const { id } of this.tokens.values()) {
-      try {
-        revokeToken(this.db, id);
-      } catch {
-        // already gone: nothing to revoke
-      }
-    }
+  async close(): Promise<void> {
+    const ids = [...this.tokens.values()].map((t) => t.id);
     this.tokens.clear();
+    // already gone: nothing to revoke
+    await Promise.all(ids.map((id) => revokeToken(this.state, id).catch(() => undefined)));
   }
 }

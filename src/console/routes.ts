@@ -10,7 +10,7 @@ import fastifySession, { type SessionStore } from '@fastify/session';
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { createToken, listTokens, regenerateToken, revokeToken } from '../account/tokens.js';
+import { createToken, getAccount, listTokens, regenerateToken, revokeToken } from '../account/tokens.js';
 import { PROJECT_ROOT } from '../config.js';
 import type { Counter } from '../http/capability.js';
 import type { Services } from '../http/context.js';
@@ -123,17 +123,18 @@ export interface ConsoleHandle {
 export async function registerConsole(app: FastifyInstance, services: Services, counters: Record<string, Counter>): Promise<ConsoleHandle> {
   const { db, config } = services;
   const assets = loadAssets();
-  const client = new ApiClient(app, db);
-  const usage = recordUsage(app, db, counters);
-  const secret = await sessionSecret(db);
+  const client = new ApiClient(app, db, services.state);
+  const usage = recordUsage(app, services.state, counters);
+  const state = services.state;
+  const secret = await sessionSecret(state);
   // Behind a TLS proxy the cookie must be Secure; on a loopback-only listener (development, tests)
   // browsers would drop a Secure cookie sent over http. RECAPITO_CONSOLE_SECURE_COOKIE=1|0 decides.
   const secureEnv = process.env.RECAPITO_CONSOLE_SECURE_COOKIE;
   const secure = secureEnv === undefined ? !isLoopback(config.host) : secureEnv === '1';
 
   const sweeper = setInterval(() => {
-    void sweepSessions(db);
-    void sweepUploads(db);
+    void sweepSessions(state).catch(() => undefined);
+    void sweepUploads(state).catch(() => undefined);
   }, 10 * 60_000);
   sweeper.unref();
 
@@ -149,7 +150,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         secret,
         cookieName: COOKIE,
         // our LMDB store keeps the session as plain JSON; @fastify/session rebuilds its Session from it
-        store: sessionStore(db) as unknown as SessionStore,
+        store: sessionStore(state) as unknown as SessionStore,
         saveUninitialized: false,
         rolling: true,
         cookie: { path: '/console', httpOnly: true, sameSite: 'strict', secure, maxAge: SESSION_IDLE_MS },
@@ -175,6 +176,13 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         else done();
       });
 
+      // the account's language, read before the handler (the shared store answers asynchronously)
+      const accountLanguages = new WeakMap<FastifyRequest, string | undefined>();
+      scope.addHook('preHandler', async (req) => {
+        const account = req.session.user?.account;
+        if (account) accountLanguages.set(req, (await getAccount(services.state, account))?.language);
+      });
+
       const languageOf = (req: FastifyRequest): ConsoleLanguage => {
         const asked = (req.query as Record<string, unknown> | undefined)?.lang;
         if (typeof asked === 'string' && isLanguage(asked)) {
@@ -184,8 +192,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         if (req.session.lang) return req.session.lang;
         const header = languageFromAcceptHeader(req.headers['accept-language']);
         if (header) return consoleLanguage(header);
-        const account = req.session.user ? db.accounts.get(req.session.user.account) : undefined;
-        return consoleLanguage(account?.language);
+        return consoleLanguage(accountLanguages.get(req));
       };
 
       const pageContext = (req: FastifyRequest, reply: FastifyReply, user?: SignedIn): PageContext => {
@@ -196,10 +203,10 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
       const sendPage = (reply: FastifyReply, page: Html, status = 200) => reply.code(status).header('content-type', 'text/html; charset=utf-8').send(page.value);
 
       /** The signed-in user, or null when there is none or the session is no longer good. */
-      const signedIn = (req: FastifyRequest): SignedIn | null => {
+      const signedIn = async (req: FastifyRequest): Promise<SignedIn | null> => {
         const s = req.session.user;
         if (!s) return null;
-        const user = getUser(db, s.email);
+        const user = await getUser(state, s.email);
         if (!user || user.disabled || user.generation !== s.generation || Date.now() - s.login_at > SESSION_MAX_MS) return null;
         return { email: user.email, account: user.account };
       };
@@ -210,7 +217,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
       const page =
         (handler: (req: FastifyRequest, reply: FastifyReply, user: SignedIn) => Promise<unknown>) =>
         async (req: FastifyRequest, reply: FastifyReply) => {
-          const user = signedIn(req);
+          const user = await signedIn(req);
           if (!user) {
             if (req.url.startsWith('/console/api/')) return reply.code(401).send({ ok: false, code: 'session_expired', message: translator(languageOf(req))('session_expired') });
             const expired = hadSession(req) ? '?expired=1' : '';
@@ -266,10 +273,10 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
       });
 
       // ---- sign-in --------------------------------------------------------------------------------
-      scope.get('/', async (req, reply) => reply.redirect(signedIn(req) ? '/console/verify' : '/console/login', 303));
+      scope.get('/', async (req, reply) => reply.redirect((await signedIn(req)) ? '/console/verify' : '/console/login', 303));
 
       scope.get('/login', async (req, reply) => {
-        if (signedIn(req)) return reply.redirect('/console/verify', 303);
+        if (await signedIn(req)) return reply.redirect('/console/verify', 303);
         const ctx = pageContext(req, reply);
         const q = req.query as Record<string, string | undefined>;
         const notice = q.expired ? { kind: 'info' as const, text: ctx.t('session_expired') } : q.out ? { kind: 'info' as const, text: ctx.t('signed_out') } : undefined;
@@ -293,7 +300,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
           const body = (req.body ?? {}) as Record<string, unknown>;
           const email = String(body.email ?? '').trim();
           const password = String(body.password ?? '');
-          const user = email ? getUser(db, email) : undefined;
+          const user = email ? await getUser(state, email) : undefined;
           // the same scrypt work whether or not the user exists: timing tells nothing
           const good = (await checkPassword(password, user?.password ?? (await decoyHash()))) && !!user && !user.disabled;
           if (!good || !user) {
@@ -304,7 +311,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
           await req.session.regenerate(); // a new id at sign-in: a session fixed before cannot be taken over
           req.session.user = { email: user.email, account: user.account, generation: user.generation, login_at: Date.now() };
           if (lang) req.session.lang = lang;
-          await noteLogin(db, user.email);
+          await noteLogin(state, user.email);
           return reply.redirect('/console/verify', 303);
         },
       );
@@ -355,7 +362,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         '/lists',
         page(async (req, reply, user) => {
           const ctx = pageContext(req, reply, user);
-          return sendPage(reply, listsPage(ctx, consoleJobs(db, user.account).map(jobView)));
+          return sendPage(reply, listsPage(ctx, (await consoleJobs(state, user.account)).map(jobView)));
         }),
       );
 
@@ -366,7 +373,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
           if (!Buffer.isBuffer(data)) throw new ConsoleError(400, 'send the file as application/octet-stream');
           const name = String((req.query as Record<string, unknown>).name ?? 'list.csv').slice(0, 200);
           const table = await readTable(name, data);
-          const upload = await putUpload(db, { account: user.account, name, headers: table.headers, rows: table.rows });
+          const upload = await putUpload(state, { account: user.account, name, headers: table.headers, rows: table.rows });
           const mappings = Object.fromEntries(Object.keys(BATCH_FIELDS).map((cap) => [cap, suggestMapping(cap, table.headers)]));
           return { ok: true, upload: upload.id, file: name, rows: table.rows.length, headers: table.headers, preview: table.rows.slice(0, 5), capability: suggestCapability(table.headers), mappings };
         }),
@@ -378,7 +385,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
           const b = (req.body ?? {}) as { upload?: unknown; capability?: unknown; mapping?: unknown; action?: unknown };
           const capability = String(b.capability ?? '');
           if (!isBatchCapability(capability)) throw new ConsoleError(400, `unknown capability ${capability}`);
-          const upload = getUpload(db, String(b.upload ?? ''), user.account);
+          const upload = await getUpload(state, String(b.upload ?? ''), user.account);
           if (!upload) throw new ConsoleError(404, 'the uploaded file is gone: upload it again');
           const allowed = new Set(BATCH_FIELDS[capability]);
           const mapping: Record<number, string> = {};
@@ -394,13 +401,13 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
           if (res.status !== 200) return reply.code(res.status).send(english(res.body, res.headers));
           const job = String(res.body.job ?? res.body.lavoro);
           const named = Object.fromEntries(Object.entries(mapping).map(([col, field]) => [upload.headers[Number(col)] ?? col, field]));
-          await addConsoleJob(db, { job, capability, account: user.account, file: upload.name, rows: items.length, created: new Date().toISOString(), mapping: named });
+          await addConsoleJob(state, { job, capability, account: user.account, file: upload.name, rows: items.length, created: new Date().toISOString(), mapping: named });
           return { ok: true, job, rows: items.length, credit: (english(res.body, res.headers) as Record<string, unknown>).credit };
         }),
       );
 
-      const ownedJob = (user: SignedIn, job: string): ConsoleJob => {
-        const j = consoleJob(db, user.account, job);
+      const ownedJob = async (user: SignedIn, job: string): Promise<ConsoleJob> => {
+        const j = await consoleJob(state, user.account, job);
         if (!j) throw new ConsoleError(404, `no list ${job}`);
         return j;
       };
@@ -408,7 +415,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
       scope.get(
         '/api/jobs/:job',
         page(async (req, _reply, user) => {
-          const view = jobView(ownedJob(user, (req.params as { job: string }).job));
+          const view = jobView(await ownedJob(user, (req.params as { job: string }).job));
           return { ok: true, job: view.job, capability: view.capability, state: view.state, rows: view.rows, done: view.done, refunded: view.refunded, outcomes: view.outcomes };
         }),
       );
@@ -416,13 +423,13 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
       scope.post(
         '/api/jobs/:job/cancel',
         page(async (req, reply, user) => {
-          const j = ownedJob(user, (req.params as { job: string }).job);
+          const j = await ownedJob(user, (req.params as { job: string }).job);
           if (j.capability === 'dedupe') throw new ConsoleError(400, 'a dedupe list runs as one piece and cannot be cancelled');
           const res = await client.call<{ refunded?: number; rimborsate?: number }>(user.account, 'DELETE', `${CAPABILITY_PATHS[j.capability]}?job=${encodeURIComponent(j.job)}`, apiLanguage(req));
           const refunded = Number(res.body.refunded ?? res.body.rimborsate ?? 0);
           const counter = counters[j.capability];
           // the usage chart shows what was charged on the day the list was started, less what came back
-          if (res.status === 200 && refunded > 0 && counter) await addUsage(db, new Map([[usageKey(user.account, j.created.slice(0, 10), counter), -refunded]]));
+          if (res.status === 200 && refunded > 0 && counter) await addUsage(state, new Map([[usageKey(user.account, j.created.slice(0, 10), counter), -refunded]]));
           return reply.code(res.status).send(english(res.body, res.headers));
         }),
       );
@@ -431,7 +438,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         '/lists/:capability/:file',
         page(async (req, reply, user) => {
           const { file } = req.params as { capability: string; file: string };
-          const j = ownedJob(user, file.replace(/\.csv$/, ''));
+          const j = await ownedJob(user, file.replace(/\.csv$/, ''));
           const res = await client.call(user.account, 'GET', `${CAPABILITY_PATHS[j.capability]}?job=${encodeURIComponent(j.job)}&format=csv`, apiLanguage(req));
           if (res.status !== 200) throw new ConsoleError(res.status, String((res.body as Record<string, unknown>).message ?? 'the result is not ready'));
           const base = j.file.replace(/\.(csv|xlsx|txt)$/i, '').replace(/[^\w.-]+/g, '_');
@@ -444,7 +451,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
 
       // ---- duplicates -----------------------------------------------------------------------------
       const dedupeJob = async (req: FastifyRequest, user: SignedIn, job: string) => {
-        ownedJob(user, job);
+        await ownedJob(user, job);
         const res = await client.call(user.account, 'GET', `/api/v1/dedupe?job=${encodeURIComponent(job)}`, apiLanguage(req));
         if (res.status !== 200) throw new ConsoleError(res.status, String((res.body as Record<string, unknown>).message ?? 'dedupe list not found'));
         return english(res.body, res.headers) as { state: string; groups?: Omit<GroupView, 'split_at'>[]; singles?: { id: string | number }[] };
@@ -454,12 +461,12 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         '/duplicates',
         page(async (req, reply, user) => {
           const ctx = pageContext(req, reply, user);
-          const jobs = consoleJobs(db, user.account, 'dedupe');
+          const jobs = await consoleJobs(state, user.account, 'dedupe');
           const wanted = String((req.query as Record<string, unknown>).job ?? jobs[0]?.job ?? '');
           let current = null;
           if (wanted) {
             const body = await dedupeJob(req, user, wanted);
-            const splits = splitGroups(db, user.account, wanted);
+            const splits = await splitGroups(state, user.account, wanted);
             const records = new Map(((getRecords(db, wanted)?.records ?? []) as Record<string, unknown>[]).map((r) => [String(r.id), r]));
             const groups = (body.groups ?? []).map((g) => ({ ...g, split_at: splits[String(g.group)] ?? null }));
             current = { job: wanted, state: body.state, groups, singles: body.singles?.length ?? 0, records };
@@ -475,11 +482,11 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
           const job = String(b.job ?? '');
           const group = Number(b.group);
           const decision = b.decision === 'split' ? 'split' : 'confirm';
-          ownedJob(user, job);
+          await ownedJob(user, job);
           // both decisions are the spec's review (the group is processed); a split is also kept here
           const res = await client.call(user.account, 'POST', '/api/v1/dedupe', apiLanguage(req), { job, group, processed: true });
           if (res.status !== 200) throw new ConsoleError(res.status, String((res.body as Record<string, unknown>).message ?? 'review refused'));
-          await markSplit(db, user.account, job, group, decision === 'split');
+          await markSplit(state, user.account, job, group, decision === 'split');
           return reply.redirect(`/console/duplicates?job=${encodeURIComponent(job)}#g-${group}`, 303);
         }),
       );
@@ -489,7 +496,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         page(async (req, reply, user) => {
           const job = (req.params as { file: string }).file.replace(/\.csv$/, '');
           const body = await dedupeJob(req, user, job);
-          const splits = splitGroups(db, user.account, job);
+          const splits = await splitGroups(state, user.account, job);
           reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="duplicates-${job}.csv"`);
           return dedupeExport((getRecords(db, job)?.records ?? []) as Record<string, unknown>[], body.groups ?? [], splits);
         }),
@@ -507,17 +514,17 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
           const month = now.toISOString().slice(0, 7);
           const days = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0)).getUTCDate();
           const counterViews = (['contact', 'dedupe', 'light'] as const).map((name) => ({ name, ...(res.body.counters[name] as Omit<CounterView, 'name'>) }));
-          return sendPage(reply, creditPage(ctx, counterViews, { month, days, series: usageOfMonth(db, user.account, month) }));
+          return sendPage(reply, creditPage(ctx, counterViews, { month, days, series: await usageOfMonth(state, user.account, month) }));
         }),
       );
 
       // ---- tokens ---------------------------------------------------------------------------------
-      const visibleTokens = (account: string) => {
-        const hidden = internalTokenIds(db);
-        return listTokens(db, account).filter((tk) => !hidden.has(tk.id));
+      const visibleTokens = async (account: string) => {
+        const hidden = await internalTokenIds(state);
+        return (await listTokens(services.state, account)).filter((tk) => !hidden.has(tk.id));
       };
-      const ownToken = (user: SignedIn, id: string) => {
-        const tk = visibleTokens(user.account).find((x) => x.id === id);
+      const ownToken = async (user: SignedIn, id: string) => {
+        const tk = (await visibleTokens(user.account)).find((x) => x.id === id);
         if (!tk) throw new ConsoleError(404, `no token ${id}`);
         return tk;
       };
@@ -527,7 +534,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         page(async (req, reply, user) => {
           const ctx = pageContext(req, reply, user);
           const revoked = (req.query as Record<string, unknown>).revoked;
-          return sendPage(reply, tokensPage(ctx, visibleTokens(user.account), null, typeof revoked === 'string' ? ctx.t('token_revoked', { id: revoked }) : undefined));
+          return sendPage(reply, tokensPage(ctx, await visibleTokens(user.account), null, typeof revoked === 'string' ? ctx.t('token_revoked', { id: revoked }) : undefined));
         }),
       );
 
@@ -537,16 +544,16 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
           const expiry = String((req.body as Record<string, unknown>).expiry ?? '').trim();
           if (expiry && !/^\d{4}-\d{2}-\d{2}$/.test(expiry)) throw new ConsoleError(400, 'the expiry is a date, YYYY-MM-DD');
           if (expiry && Date.parse(`${expiry}T23:59:59Z`) <= Date.now()) throw new ConsoleError(400, 'the expiry is in the past');
-          const { token, record } = createToken(db, user.account, expiry ? `${expiry}T23:59:59Z` : null);
-          return sendPage(reply, tokensPage(pageContext(req, reply, user), visibleTokens(user.account), { token, id: record.id }));
+          const { token, record } = await createToken(services.state, user.account, expiry ? `${expiry}T23:59:59Z` : null);
+          return sendPage(reply, tokensPage(pageContext(req, reply, user), await visibleTokens(user.account), { token, id: record.id }));
         }),
       );
 
       scope.post(
         '/tokens/:id/revoke',
         page(async (req, reply, user) => {
-          const tk = ownToken(user, (req.params as { id: string }).id);
-          revokeToken(db, tk.id);
+          const tk = await ownToken(user, (req.params as { id: string }).id);
+          await revokeToken(services.state, tk.id);
           return reply.redirect(`/console/tokens?revoked=${encodeURIComponent(tk.id)}`, 303);
         }),
       );
@@ -554,9 +561,9 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
       scope.post(
         '/tokens/:id/regenerate',
         page(async (req, reply, user) => {
-          const tk = ownToken(user, (req.params as { id: string }).id);
-          const { token, record } = regenerateToken(db, tk.id);
-          return sendPage(reply, tokensPage(pageContext(req, reply, user), visibleTokens(user.account), { token, id: record.id }));
+          const tk = await ownToken(user, (req.params as { id: string }).id);
+          const { token, record } = await regenerateToken(services.state, tk.id);
+          return sendPage(reply, tokensPage(pageContext(req, reply, user), await visibleTokens(user.account), { token, id: record.id }));
         }),
       );
     },
@@ -567,7 +574,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
     close: async () => {
       clearInterval(sweeper);
       await usage.stop();
-      client.close();
+      await client.close();
     },
   };
 }

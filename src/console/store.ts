@@ -1,8 +1,6 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-import type { Database } from 'lmdb';
-
-import type { StateDb } from '../state/db.js';
+import { doc, type StateStore } from '../state/store.js';
 
 /**
  * Console state (people who sign in, their sessions, uploaded lists, the jobs they started, group splits,
@@ -51,52 +49,14 @@ export interface ConsoleJob {
 }
 
 /**
- * One named database (`console`) with key prefixes, not one per kind: an LMDB environment has a fixed
- * number of named databases (lmdb-js default 12) and the service's modules share them.
+ * Everything lives in the `console` namespace of the state store (LMDB or PostgreSQL, src/state/store.ts)
+ * under key prefixes: `user/<email>`, `session/<id>`, `upload/<id>`, `job/<account>/<created>/<job>`,
+ * `split/<account>/<job>`, `usage/<account>/<day>/<counter>`, `internal-tokens`, `session-secret`. On
+ * PostgreSQL every node signs in, reads uploads and verifies cookies the same way.
  */
-interface ConsoleDbs {
-  users: Prefixed<ConsoleUser>;
-  sessions: Prefixed<StoredSession>;
-  kv: Database<unknown, string>;
-}
-
-/** The typed view of one key prefix of the console database. */
-class Prefixed<T> {
-  constructor(
-    private readonly db: Database<unknown, string>,
-    private readonly prefix: string,
-  ) {}
-  get(key: string): T | undefined {
-    return this.db.get(this.prefix + key) as T | undefined;
-  }
-  put(key: string, value: T): Promise<boolean> {
-    return this.db.put(this.prefix + key, value);
-  }
-  remove(key: string): Promise<boolean> {
-    return this.db.remove(this.prefix + key);
-  }
-  transaction<R>(action: () => R): Promise<R> {
-    return this.db.transaction(action);
-  }
-  *getRange(): Generator<{ key: string; value: T }> {
-    // prefixes end in '/', and '0' is the character after it: the range is exactly this prefix
-    for (const { key, value } of this.db.getRange({ start: this.prefix, end: `${this.prefix.slice(0, -1)}0` })) {
-      yield { key: key.slice(this.prefix.length), value: value as T };
-    }
-  }
-}
-
-const opened = new WeakMap<StateDb, ConsoleDbs>();
-
-function dbs(db: StateDb): ConsoleDbs {
-  let found = opened.get(db);
-  if (!found) {
-    const kv = db.root.openDB<unknown, string>({ name: 'console' });
-    found = { users: new Prefixed<ConsoleUser>(kv, 'user/'), sessions: new Prefixed<StoredSession>(kv, 'session/'), kv };
-    opened.set(db, found);
-  }
-  return found;
-}
+const NS = 'console';
+const USER = 'user/';
+const SESSION = 'session/';
 
 // ---- passwords ---------------------------------------------------------------------------------
 
@@ -140,52 +100,49 @@ export function validEmail(email: string): boolean {
   return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) && email.length <= 254;
 }
 
-export function getUser(db: StateDb, email: string): ConsoleUser | undefined {
-  return dbs(db).users.get(normalizeEmail(email));
+export function getUser(store: StateStore, email: string): Promise<ConsoleUser | undefined> {
+  return store.get<ConsoleUser>(NS, USER + normalizeEmail(email));
 }
 
-export async function createUser(db: StateDb, account: string, email: string, password: string): Promise<ConsoleUser> {
+export async function createUser(store: StateStore, account: string, email: string, password: string): Promise<ConsoleUser> {
   const key = normalizeEmail(email);
   if (!validEmail(key)) throw new Error(`not an e-mail address: ${email}`);
-  if (!db.accounts.get(account)) throw new Error(`no account ${account}`);
+  if (!(await store.get('accounts', account))) throw new Error(`no account ${account}`);
   if (password.length < MIN_PASSWORD) throw new Error(`the password needs at least ${MIN_PASSWORD} characters`);
-  if (dbs(db).users.get(key)) throw new Error(`user ${key} exists already`);
   const user: ConsoleUser = { email: key, account, password: await hashPassword(password), created: new Date().toISOString(), disabled: null, generation: 1, last_login: null };
-  await dbs(db).users.put(key, user);
-  return user;
+  return store.update([doc(NS, USER + key)], ([existing]) => {
+    if (existing) throw new Error(`user ${key} exists already`);
+    return { result: user, write: [{ ns: NS, key: USER + key, doc: user }] };
+  }).durable;
 }
 
-function change(db: StateDb, email: string, edit: (u: ConsoleUser) => ConsoleUser): Promise<ConsoleUser> {
-  const key = normalizeEmail(email);
-  const users = dbs(db).users;
-  return users.transaction(() => {
-    const user = users.get(key);
-    if (!user) throw new Error(`no user ${key}`);
+function change(store: StateStore, email: string, edit: (u: ConsoleUser) => ConsoleUser): Promise<ConsoleUser> {
+  const key = USER + normalizeEmail(email);
+  return store.update([doc(NS, key)], ([stored]) => {
+    const user = stored as ConsoleUser | undefined;
+    if (!user) throw new Error(`no user ${normalizeEmail(email)}`);
     const next = edit(user);
-    void users.put(key, next);
-    return next;
-  });
+    return { result: next, write: [{ ns: NS, key, doc: next }] };
+  }).durable;
 }
 
 /** A new password; sessions opened with the old one stop working; a disabled user is enabled again. */
-export async function resetPassword(db: StateDb, email: string, password: string): Promise<ConsoleUser> {
+export async function resetPassword(store: StateStore, email: string, password: string): Promise<ConsoleUser> {
   if (password.length < MIN_PASSWORD) throw new Error(`the password needs at least ${MIN_PASSWORD} characters`);
   const hash = await hashPassword(password);
-  return change(db, email, (u) => ({ ...u, password: hash, disabled: null, generation: u.generation + 1 }));
+  return change(store, email, (u) => ({ ...u, password: hash, disabled: null, generation: u.generation + 1 }));
 }
 
-export function disableUser(db: StateDb, email: string): Promise<ConsoleUser> {
-  return change(db, email, (u) => ({ ...u, disabled: u.disabled ?? new Date().toISOString(), generation: u.generation + 1 }));
+export function disableUser(store: StateStore, email: string): Promise<ConsoleUser> {
+  return change(store, email, (u) => ({ ...u, disabled: u.disabled ?? new Date().toISOString(), generation: u.generation + 1 }));
 }
 
-export function noteLogin(db: StateDb, email: string): Promise<ConsoleUser> {
-  return change(db, email, (u) => ({ ...u, last_login: new Date().toISOString() }));
+export function noteLogin(store: StateStore, email: string): Promise<ConsoleUser> {
+  return change(store, email, (u) => ({ ...u, last_login: new Date().toISOString() }));
 }
 
-export function listUsers(db: StateDb, account?: string): ConsoleUser[] {
-  const out: ConsoleUser[] = [];
-  for (const { value } of dbs(db).users.getRange()) if (!account || value.account === account) out.push(value);
-  return out;
+export async function listUsers(store: StateStore, account?: string): Promise<ConsoleUser[]> {
+  return (await store.list<ConsoleUser>(NS, { prefix: USER })).map((e) => e.value).filter((u) => !account || u.account === account);
 }
 
 // ---- sessions (the @fastify/session store) -------------------------------------------------------
@@ -198,40 +155,42 @@ function expiryOf(s: StoredSession): number | null {
 
 type Callback<T = void> = (err?: Error | null, value?: T) => void;
 
-/** The callback store @fastify/session asks for, on LMDB; expired sessions are never returned. */
-export function sessionStore(db: StateDb) {
-  const sessions = dbs(db).sessions;
+const put = (store: StateStore, key: string, value: unknown): Promise<void> =>
+  store.update([], () => ({ result: undefined, write: [{ ns: NS, key, doc: value }] })).durable;
+
+const remove = (store: StateStore, keys: string[]): Promise<void> =>
+  keys.length === 0 ? Promise.resolve() : store.update([], () => ({ result: undefined, write: keys.map((key) => ({ ns: NS, key, doc: null })) })).durable;
+
+/** The callback store @fastify/session asks for, on the state store; expired sessions are never returned. */
+export function sessionStore(store: StateStore) {
   return {
     set(id: string, session: StoredSession, done: Callback) {
-      sessions.put(id, JSON.parse(JSON.stringify(session)) as StoredSession).then(() => done(), done);
+      put(store, SESSION + id, JSON.parse(JSON.stringify(session)) as StoredSession).then(() => done(), done);
     },
     get(id: string, done: Callback<StoredSession | null>) {
-      const s = sessions.get(id);
-      const expiry = s ? expiryOf(s) : null;
-      if (s && expiry !== null && expiry <= Date.now()) {
-        sessions.remove(id).then(() => done(null, null), done);
-        return;
-      }
-      done(null, s ?? null);
+      store.get<StoredSession>(NS, SESSION + id).then((s) => {
+        const expiry = s ? expiryOf(s) : null;
+        if (s && expiry !== null && expiry <= Date.now()) {
+          remove(store, [SESSION + id]).then(() => done(null, null), done);
+          return;
+        }
+        done(null, s ?? null);
+      }, done);
     },
     destroy(id: string, done: Callback) {
-      sessions.remove(id).then(() => done(), done);
+      remove(store, [SESSION + id]).then(() => done(), done);
     },
   };
 }
 
 /** Removes expired sessions (called on a timer). */
-export async function sweepSessions(db: StateDb, now = Date.now()): Promise<number> {
-  const sessions = dbs(db).sessions;
-  let removed = 0;
-  for (const { key, value } of sessions.getRange()) {
+export async function sweepSessions(store: StateStore, now = Date.now()): Promise<number> {
+  const expired = (await store.list<StoredSession>(NS, { prefix: SESSION })).filter(({ value }) => {
     const expiry = expiryOf(value);
-    if (expiry !== null && expiry <= now) {
-      await sessions.remove(key);
-      removed++;
-    }
-  }
-  return removed;
+    return expiry !== null && expiry <= now;
+  });
+  await remove(store, expired.map((e) => e.key));
+  return expired.length;
 }
 
 // ---- uploads, console jobs, splits ---------------------------------------------------------------
@@ -243,70 +202,65 @@ export function newId(): string {
   return randomBytes(9).toString('base64url');
 }
 
-export async function putUpload(db: StateDb, upload: Omit<UploadRecord, 'id' | 'created'>): Promise<UploadRecord> {
+export async function putUpload(store: StateStore, upload: Omit<UploadRecord, 'id' | 'created'>): Promise<UploadRecord> {
   const record: UploadRecord = { ...upload, id: newId(), created: new Date().toISOString() };
-  await dbs(db).kv.put(`upload/${record.id}`, record);
+  await put(store, `upload/${record.id}`, record);
   return record;
 }
 
-export function getUpload(db: StateDb, id: string, account: string): UploadRecord | undefined {
-  const u = dbs(db).kv.get(`upload/${id}`) as UploadRecord | undefined;
+export async function getUpload(store: StateStore, id: string, account: string): Promise<UploadRecord | undefined> {
+  const u = await store.get<UploadRecord>(NS, `upload/${id}`);
   if (!u || u.account !== account || Date.parse(u.created) + UPLOAD_TTL_MS < Date.now()) return undefined;
   return u;
 }
 
-export async function sweepUploads(db: StateDb, now = Date.now()): Promise<void> {
-  const kv = dbs(db).kv;
-  for (const { key, value } of kv.getRange({ start: 'upload/', end: 'upload0' })) {
-    if (Date.parse((value as UploadRecord).created) + UPLOAD_TTL_MS < now) await kv.remove(key);
-  }
+export async function sweepUploads(store: StateStore, now = Date.now()): Promise<void> {
+  const old = (await store.list<UploadRecord>(NS, { prefix: 'upload/' })).filter(({ value }) => Date.parse(value.created) + UPLOAD_TTL_MS < now);
+  await remove(store, old.map((e) => e.key));
 }
 
-export async function addConsoleJob(db: StateDb, job: ConsoleJob): Promise<void> {
-  await dbs(db).kv.put(`job/${job.account}/${job.created}/${job.job}`, job);
+export async function addConsoleJob(store: StateStore, job: ConsoleJob): Promise<void> {
+  await put(store, `job/${job.account}/${job.created}/${job.job}`, job);
 }
 
 /** Newest first. */
-export function consoleJobs(db: StateDb, account: string, capability?: string): ConsoleJob[] {
-  const out: ConsoleJob[] = [];
-  for (const { value } of dbs(db).kv.getRange({ start: `job/${account}/`, end: `job/${account}0` })) {
-    const j = value as ConsoleJob;
-    if (!capability || j.capability === capability) out.push(j);
-  }
-  return out.reverse();
+export async function consoleJobs(store: StateStore, account: string, capability?: string): Promise<ConsoleJob[]> {
+  const jobs = (await store.list<ConsoleJob>(NS, { prefix: `job/${account}/` })).map((e) => e.value);
+  return jobs.filter((j) => !capability || j.capability === capability).reverse();
 }
 
-export function consoleJob(db: StateDb, account: string, job: string): ConsoleJob | undefined {
-  return consoleJobs(db, account).find((j) => j.job === job);
+export async function consoleJob(store: StateStore, account: string, job: string): Promise<ConsoleJob | undefined> {
+  return (await consoleJobs(store, account)).find((j) => j.job === job);
 }
 
 /**
  * Groups a reviewer split (their records are not duplicates). The spec's review only marks a group
  * processed; the split is the console's own decision, kept here and applied to the export.
  */
-export function splitGroups(db: StateDb, account: string, job: string): Record<string, string> {
-  return (dbs(db).kv.get(`split/${account}/${job}`) as Record<string, string> | undefined) ?? {};
+export async function splitGroups(store: StateStore, account: string, job: string): Promise<Record<string, string>> {
+  return (await store.get<Record<string, string>>(NS, `split/${account}/${job}`)) ?? {};
 }
 
-export async function markSplit(db: StateDb, account: string, job: string, group: number, split: boolean): Promise<void> {
-  const kv = dbs(db).kv;
-  await kv.transaction(() => {
-    const current = { ...((kv.get(`split/${account}/${job}`) as Record<string, string> | undefined) ?? {}) };
+export async function markSplit(store: StateStore, account: string, job: string, group: number, split: boolean): Promise<void> {
+  const key = `split/${account}/${job}`;
+  await store.update([doc(NS, key)], ([stored]) => {
+    const current = { ...((stored as Record<string, string> | undefined) ?? {}) };
     if (split) current[String(group)] = current[String(group)] ?? new Date().toISOString();
     else delete current[String(group)];
-    void kv.put(`split/${account}/${job}`, current);
-  });
+    return { result: undefined, write: [{ ns: NS, key, doc: current }] };
+  }).durable;
 }
 
 // ---- usage per day ------------------------------------------------------------------------------
 
 /** Operations charged per account, counter and UTC day, as `usage/<account>/<YYYY-MM-DD>/<counter>`. */
-export async function addUsage(db: StateDb, entries: Map<string, number>): Promise<void> {
+export async function addUsage(store: StateStore, entries: Map<string, number>): Promise<void> {
   if (entries.size === 0) return;
-  const kv = dbs(db).kv;
-  await kv.transaction(() => {
-    for (const [key, units] of entries) void kv.put(key, ((kv.get(key) as number | undefined) ?? 0) + units);
-  });
+  const keys = [...entries.keys()].map((key) => doc(NS, key));
+  await store.update(keys, (stored) => ({
+    result: undefined,
+    write: keys.map((k, i) => ({ ...k, doc: ((stored[i] as number | undefined) ?? 0) + (entries.get(k.key) ?? 0) })),
+  })).durable;
 }
 
 export function usageKey(account: string, day: string, counter: string): string {
@@ -314,12 +268,12 @@ export function usageKey(account: string, day: string, counter: string): string 
 }
 
 /** Usage of one month (`YYYY-MM`): counter → day of month (1-based) → operations. */
-export function usageOfMonth(db: StateDb, account: string, month: string): Record<string, Record<number, number>> {
+export async function usageOfMonth(store: StateStore, account: string, month: string): Promise<Record<string, Record<number, number>>> {
   const out: Record<string, Record<number, number>> = {};
-  for (const { key, value } of dbs(db).kv.getRange({ start: `usage/${account}/${month}-`, end: `usage/${account}/${month}.` })) {
+  for (const { key, value } of await store.list<number>(NS, { prefix: `usage/${account}/${month}-` })) {
     const [, , day = '', counter = ''] = key.split('/');
     const d = Number(day.slice(8, 10));
-    (out[counter] ??= {})[d] = value as number;
+    (out[counter] ??= {})[d] = value;
   }
   return out;
 }
@@ -327,28 +281,25 @@ export function usageOfMonth(db: StateDb, account: string, month: string): Recor
 // ---- the console's own API tokens ----------------------------------------------------------------
 
 /** Ids of tokens the console made for itself: hidden from the Tokens page, revoked when the process stops. */
-export function internalTokenIds(db: StateDb): Set<string> {
-  return new Set((dbs(db).kv.get('internal-tokens') as string[] | undefined) ?? []);
+export async function internalTokenIds(store: StateStore): Promise<Set<string>> {
+  return new Set((await store.get<string[]>(NS, 'internal-tokens')) ?? []);
 }
 
-export async function noteInternalToken(db: StateDb, id: string, add: boolean): Promise<void> {
-  const kv = dbs(db).kv;
-  await kv.transaction(() => {
-    const ids = new Set((kv.get('internal-tokens') as string[] | undefined) ?? []);
+export async function noteInternalToken(store: StateStore, id: string, add: boolean): Promise<void> {
+  await store.update([doc(NS, 'internal-tokens')], ([stored]) => {
+    const ids = new Set((stored as string[] | undefined) ?? []);
     if (add) ids.add(id);
     else ids.delete(id);
-    void kv.put('internal-tokens', [...ids]);
-  });
+    return { result: undefined, write: [{ ns: NS, key: 'internal-tokens', doc: [...ids] }] };
+  }).durable;
 }
 
 // ---- the session signing key ---------------------------------------------------------------------
 
-/** The key that signs session cookies: made once and kept, so sessions survive a restart. */
-export async function sessionSecret(db: StateDb): Promise<string> {
-  const kv = dbs(db).kv;
-  const known = kv.get('session-secret') as string | undefined;
-  if (known) return known;
+/** The key that signs session cookies: made once and kept (shared by every node), so sessions survive a restart. */
+export async function sessionSecret(store: StateStore): Promise<string> {
   const fresh = randomBytes(48).toString('base64url');
-  await kv.ifNoExists('session-secret', () => void kv.put('session-secret', fresh));
-  return kv.get('session-secret') as string;
+  return store.update([doc(NS, 'session-secret')], ([known]) =>
+    typeof known === 'string' ? { result: known } : { result: fresh, write: [{ ns: NS, key: 'session-secret', doc: fresh }] },
+  ).durable;
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 
-import type { StateDb } from '../state/db.js';
+import type { StateStore } from '../state/store.js';
 import { addUsage, usageKey } from './store.js';
 
 /** Italian endpoint names → the English capability name the credit report's endpoint map uses. */
@@ -14,7 +14,7 @@ const ALIASES: Record<string, string> = {
  * summed in memory and written every few seconds in one transaction, off the request path.
  * (What a job refunds later is not subtracted: the chart shows what was charged on that day.)
  */
-export function recordUsage(app: FastifyInstance, db: StateDb, counters: Record<string, string>): { flush(): Promise<void>; stop(): Promise<void> } {
+export function recordUsage(app: FastifyInstance, db: StateStore, counters: Record<string, string>): { flush(): Promise<void>; stop(): Promise<void> } {
   let pending = new Map<string, number>();
   app.addHook('onResponse', async (req, reply) => {
     const charged = Number(reply.getHeader('x-service-charged') ?? 0);

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 
 import type { Counter } from '../http/capability.js';
 import { ApiError } from '../http/errors.js';
-import { batchedWrite, durableWrite } from '../state/commit.js';
-import type { CreditRecord, StateDb } from '../state/db.js';
-import { giveToTrial, takeFromTrial } from './trial.js';
+import type { CreditRecord, TrialRecord } from '../state/db.js';
+import { doc, type Decision, type StateStore } from '../state/store.js';
+import { giveToTrial, takeFromTrial, trialKey } from './trial.js';
 
 export const COUNTERS: readonly Counter[] = ['contact', 'dedupe', 'light'];
 
@@ -51,7 +51,7 @@ export function nextMonthFirst(now: Date): string {
   return day(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)));
 }
 
-function key(account: string, counter: Counter): string {
+export function creditKey(account: string, counter: Counter): string {
   return `${account}/${counter}`;
 }
 
@@ -72,9 +72,9 @@ function fresh(account: string, counter: Counter, now: Date): CreditRecord {
 }
 
 /** The record as it stands today: a new month resets the allowance; a due subscription renews. */
-export function current(db: StateDb, account: string, counter: Counter, now = new Date()): CreditRecord {
-  // lmdb-js decodes a new object on every get (no cache): it is ours to change
-  const r: CreditRecord = db.credits.get(key(account, counter)) ?? fresh(account, counter, now);
+export function currentOf(stored: CreditRecord | undefined, account: string, counter: Counter, now = new Date()): CreditRecord {
+  // a copy: the decision may change it, the caller's document stays as read
+  const r: CreditRecord = stored ? structuredClone(stored) : fresh(account, counter, now);
   if (r.month !== month(now)) {
     r.month = month(now);
     r.free_used = 0;
@@ -86,6 +86,11 @@ export function current(db: StateDb, account: string, counter: Counter, now = ne
     r.subscription.renews_on = nextMonthFirst(new Date(`${r.subscription.renews_on}T00:00:00Z`));
   }
   return r;
+}
+
+/** An account's counter as it stands today (read only). */
+export async function current(store: StateStore, account: string, counter: Counter, now = new Date()): Promise<CreditRecord> {
+  return currentOf(await store.get<CreditRecord>('credits', creditKey(account, counter)), account, counter, now);
 }
 
 export function availableOf(r: CreditRecord): number {
@@ -120,8 +125,9 @@ export function paymentRequired(refused: { counter: Counter; needed: number; ava
  * inside a write transaction (the caller's): reads the record, decides, and writes only when the whole
  * call is covered, so that a refusal writes nothing and two callers racing for the last unit never both get it.
  */
-function takeFromAccount(db: StateDb, account: string, counter: Counter, units: number, now: Date): Taken {
-  const r = current(db, account, counter, now);
+function takeFromAccount(stored: CreditRecord | undefined, account: string, counter: Counter, units: number, now: Date): Decision<Taken> {
+  const r = currentOf(stored, account, counter, now);
+  const before = availableOf(r);
   const ticket: ChargeTicket = { account, counter, month: r.month, free: 0, subscription: 0, packs: [] };
   let need = units;
   const take = (have: number): number => {
@@ -158,13 +164,12 @@ function takeFromAccount(db: StateDb, account: string, counter: Counter, units: 
     ticket.packs.push({ id: pack.id, n });
   }
   // refused: nothing is written, so report what the stored record holds
-  if (need > 0) return { ok: false, counter, needed: units, available: availableOf(current(db, account, counter, now)) };
+  if (need > 0) return { result: { ok: false, counter, needed: units, available: before } };
   if (units > 0) {
     r.used_month += units;
     r.used_total += units;
     r.last_used = now.toISOString();
   }
-  db.credits.put(key(account, counter), r);
   const packsTaken = ticket.packs.reduce((s, p) => s + p.n, 0);
   const charge: CreditCharge = {
     counter,
@@ -176,24 +181,30 @@ function takeFromAccount(db: StateDb, account: string, counter: Counter, units: 
     auto_topup: bought,
     note: bought > 0 ? `auto top-up bought ${bought} pack(s) of ${a.size}` : null,
   };
-  return { ok: true, charge, ticket };
-}
-
-/** Inside a write transaction: the charge for whoever pays. */
-function take(db: StateDb, payer: Payer, counter: Counter, units: number, now: Date): Taken {
-  return 'account' in payer ? takeFromAccount(db, payer.account, counter, units, now) : takeFromTrial(db, payer.token, counter, units, now);
+  return { result: { ok: true, charge, ticket }, write: [{ ns: 'credits', key: creditKey(account, counter), doc: r }] };
 }
 
 /**
- * The synchronous charge (one transaction of its own): throws 402 and writes nothing when the credit does
- * not cover the whole call. For jobs and the operator; request paths use `charge`, which shares commits.
+ * The charge for whoever pays, as one atomic update of the paying document (the account's counter, or
+ * the token's trial): decided under the document's lock, written only when the whole call is covered.
  */
-export function consume(db: StateDb, account: string, counter: Counter, units: number, now = new Date()): { charge: CreditCharge; ticket: ChargeTicket } {
-  return consumeFor(db, { account }, counter, units, now);
+function take(store: StateStore, payer: Payer, counter: Counter, units: number, now: Date, batched: boolean) {
+  if ('account' in payer) {
+    return store.update([doc('credits', creditKey(payer.account, counter))], ([stored]) => takeFromAccount(stored as CreditRecord | undefined, payer.account, counter, units, now), { batched });
+  }
+  return store.update([doc('trials', trialKey(payer.token, counter))], ([stored]) => takeFromTrial(stored as TrialRecord | undefined, payer.token, counter, units, now), { batched });
 }
 
-export function consumeFor(db: StateDb, payer: Payer, counter: Counter, units: number, now = new Date()): { charge: CreditCharge; ticket: ChargeTicket } {
-  const taken = db.root.transactionSync(() => take(db, payer, counter, units, now));
+/**
+ * A charge in a write of its own: 402 and nothing written when the credit does not cover the whole
+ * call. For jobs and the operator; request paths use `charge`, which shares commits on LMDB.
+ */
+export async function consume(store: StateStore, account: string, counter: Counter, units: number, now = new Date()): Promise<{ charge: CreditCharge; ticket: ChargeTicket }> {
+  return consumeFor(store, { account }, counter, units, now);
+}
+
+export async function consumeFor(store: StateStore, payer: Payer, counter: Counter, units: number, now = new Date()): Promise<{ charge: CreditCharge; ticket: ChargeTicket }> {
+  const taken = await take(store, payer, counter, units, now, false).durable;
   if (!taken.ok) throw paymentRequired(taken);
   return taken;
 }
@@ -210,8 +221,8 @@ export interface PendingCharge {
  * concurrent requests share one commit and one fsync. Work may start at `decided`; the response waits
  * for `durable`.
  */
-export function charge(db: StateDb, payer: Payer, counter: Counter, units: number, now = new Date()): PendingCharge {
-  const write = batchedWrite(db, () => take(db, payer, counter, units, now));
+export function charge(store: StateStore, payer: Payer, counter: Counter, units: number, now = new Date()): PendingCharge {
+  const write = take(store, payer, counter, units, now, true);
   const decided = write.decided.then((taken) => {
     if (!taken.ok) throw paymentRequired(taken);
     return { charge: taken.charge, ticket: taken.ticket };
@@ -220,69 +231,79 @@ export function charge(db: StateDb, payer: Payer, counter: Counter, units: numbe
   return { decided, durable: write.durable };
 }
 
-/** Inside a write transaction: gives back up to `units` of a ticket, to the buckets they came from. */
-function give(db: StateDb, ticket: ChargeTicket, units: number, now: Date): number {
-  if (ticket.token !== undefined) return giveToTrial(db, ticket.token, ticket.counter, Math.min(units, ticket.free));
-  const r = current(db, ticket.account, ticket.counter, now);
-  let left = units;
-  const back = (max: number): number => {
-    const n = Math.min(max, left);
-    left -= n;
-    return n;
-  };
-  for (const t of [...ticket.packs].reverse()) {
-    const pack = r.packs.find((p) => p.id === t.id);
-    if (pack) pack.left += back(t.n);
+/** Gives back up to `units` of a ticket to the buckets they came from, in one atomic update. */
+function give(store: StateStore, ticket: ChargeTicket, units: number, now: Date, batched: boolean): Promise<number> {
+  if (ticket.token !== undefined) {
+    const token = ticket.token;
+    return store.update([doc('trials', trialKey(token, ticket.counter))], ([stored]) => giveToTrial(stored as TrialRecord | undefined, token, ticket.counter, Math.min(units, ticket.free)), { batched }).durable;
   }
-  if (r.subscription) r.subscription.left = Math.min(r.subscription.size, r.subscription.left + back(ticket.subscription));
-  if (ticket.month === r.month) r.free_used = Math.max(0, r.free_used - back(ticket.free));
-  const given = units - left;
-  r.used_month = Math.max(0, r.used_month - given);
-  r.used_total = Math.max(0, r.used_total - given);
-  db.credits.put(key(ticket.account, ticket.counter), r);
-  return given;
+  const key = creditKey(ticket.account, ticket.counter);
+  return store.update(
+    [doc('credits', key)],
+    ([stored]) => {
+      const r = currentOf(stored as CreditRecord | undefined, ticket.account, ticket.counter, now);
+      let left = units;
+      const back = (max: number): number => {
+        const n = Math.min(max, left);
+        left -= n;
+        return n;
+      };
+      for (const t of [...ticket.packs].reverse()) {
+        const pack = r.packs.find((p) => p.id === t.id);
+        if (pack) pack.left += back(t.n);
+      }
+      if (r.subscription) r.subscription.left = Math.min(r.subscription.size, r.subscription.left + back(ticket.subscription));
+      if (ticket.month === r.month) r.free_used = Math.max(0, r.free_used - back(ticket.free));
+      const given = units - left;
+      r.used_month = Math.max(0, r.used_month - given);
+      r.used_total = Math.max(0, r.used_total - given);
+      return { result: given, write: [{ ns: 'credits', key, doc: r }] };
+    },
+    { batched },
+  ).durable;
 }
 
 /**
  * Gives back operations that were charged but not processed (a failed call, a stopped job): to the
  * packs and subscription they came from, and to the free allowance when still in the same month.
  */
-export function refund(db: StateDb, ticket: ChargeTicket, units: number, now = new Date()): number {
+export async function refund(store: StateStore, ticket: ChargeTicket, units: number, now = new Date()): Promise<number> {
   if (units <= 0) return 0;
-  return db.root.transactionSync(() => give(db, ticket, units, now));
+  return give(store, ticket, units, now, false);
 }
 
-/** `refund` in the next shared commit; resolves once it is on disk. */
-export function refundDurably(db: StateDb, ticket: ChargeTicket, units: number, now = new Date()): Promise<number> {
+/** `refund` in the next shared commit (LMDB); resolves once it is durable. */
+export function refundDurably(store: StateStore, ticket: ChargeTicket, units: number, now = new Date()): Promise<number> {
   if (units <= 0) return Promise.resolve(0);
-  return durableWrite(db, () => give(db, ticket, units, now));
+  return give(store, ticket, units, now, true);
 }
 
-export function addPack(db: StateDb, account: string, counter: Counter, size: number, now = new Date()): CreditRecord {
-  return db.root.transactionSync(() => {
-    const r = current(db, account, counter, now);
+/** One operator change of an account's counter, atomically. */
+function changeCounter(store: StateStore, account: string, counter: Counter, now: Date, change: (r: CreditRecord) => void): Promise<CreditRecord> {
+  const key = creditKey(account, counter);
+  return store.update([doc('credits', key)], ([stored]) => {
+    const r = currentOf(stored as CreditRecord | undefined, account, counter, now);
+    change(r);
+    return { result: r, write: [{ ns: 'credits', key, doc: r }] };
+  }).durable;
+}
+
+export function addPack(store: StateStore, account: string, counter: Counter, size: number, now = new Date()): Promise<CreditRecord> {
+  return changeCounter(store, account, counter, now, (r) => {
     r.packs.push({ id: randomUUID().slice(0, 8), size, left: size, bought_on: now.toISOString(), auto: false, price_eur: packPrice(counter, size) });
     r.bought_ever = true;
-    db.credits.put(key(account, counter), r);
-    return r;
   });
 }
 
-export function subscribe(db: StateDb, account: string, counter: Counter, size: number, now = new Date()): CreditRecord {
-  return db.root.transactionSync(() => {
-    const r = current(db, account, counter, now);
+export function subscribe(store: StateStore, account: string, counter: Counter, size: number, now = new Date()): Promise<CreditRecord> {
+  return changeCounter(store, account, counter, now, (r) => {
     r.subscription = { size, left: size, activated_on: day(now), renews_on: nextMonthFirst(now) };
     r.bought_ever = true;
-    db.credits.put(key(account, counter), r);
-    return r;
   });
 }
 
-export function setAutoTopup(db: StateDb, account: string, counter: Counter, size: number, capEur: number, active = true, now = new Date()): CreditRecord {
-  return db.root.transactionSync(() => {
-    const r = current(db, account, counter, now);
+export function setAutoTopup(store: StateStore, account: string, counter: Counter, size: number, capEur: number, active = true, now = new Date()): Promise<CreditRecord> {
+  return changeCounter(store, account, counter, now, (r) => {
     r.auto_topup = { ...r.auto_topup, active, size, monthly_cap_eur: capEur };
-    db.credits.put(key(account, counter), r);
-    return r;
   });
 }

@@ -1,6 +1,7 @@
 import type { Counter } from '../http/capability.js';
 import type { Language } from '../http/language.js';
-import type { CreditRecord, StateDb } from '../state/db.js';
+import type { CreditRecord } from '../state/db.js';
+import type { StateStore } from '../state/store.js';
 import { COUNTERS, FREE_MONTHLY, availableOf, current, nextMonthFirst } from './ledger.js';
 import { warningText, type CounterWarning } from './messages.js';
 
@@ -52,8 +53,9 @@ export function counterReport(r: CreditRecord, now = new Date(), language: Langu
 export type CounterReport = ReturnType<typeof counterReport>;
 
 /** GET /api/v1/credit: every counter, what needs a top-up, and which counter each endpoint uses. */
-export function creditReport(db: StateDb, account: string, endpointCounters: Record<string, Counter>, now = new Date(), language: Language = 'en') {
-  const counters = Object.fromEntries(COUNTERS.map((c) => [c, counterReport(current(db, account, c, now), now, language)])) as Record<Counter, CounterReport>;
+export async function creditReport(store: StateStore, account: string, endpointCounters: Record<string, Counter>, now = new Date(), language: Language = 'en') {
+  const records = await Promise.all(COUNTERS.map((c) => current(store, account, c, now)));
+  const counters = Object.fromEntries(COUNTERS.map((c, i) => [c, counterReport(records[i] as CreditRecord, now, language)])) as Record<Counter, CounterReport>;
   const needs_topup = COUNTERS.filter((c) => counters[c].available === 0 || counters[c].warning !== null && counters[c].state !== 'never_used');
   return { ok: true, account, counters, needs_topup, endpoint: endpointCounters };
 }

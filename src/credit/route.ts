@@ -10,7 +10,7 @@ export const CREDIT_PATHS = ['/api/v1/credit', '/api/v1/credito'];
 export function registerCredit(app: FastifyInstance, services: Services, endpointCounters: Record<string, Counter>): void {
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     const account = requireAccount(req);
-    return answer(req, reply, creditReport(services.db, account, endpointCounters, new Date(), req.ctx.language));
+    return answer(req, reply, await creditReport(services.state, account, endpointCounters, new Date(), req.ctx.language));
   };
   for (const path of CREDIT_PATHS) app.get(path, handler);
 }

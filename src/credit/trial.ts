@@ -1,5 +1,6 @@
 import type { Counter } from '../http/capability.js';
-import type { StateDb, TrialRecord } from '../state/db.js';
+import type { TrialRecord } from '../state/db.js';
+import { doc, type Decision, type DocChange, type StateStore } from '../state/store.js';
 import type { ChargeTicket, CreditCharge, Taken } from './ledger.js';
 
 /**
@@ -13,49 +14,63 @@ import type { ChargeTicket, CreditCharge, Taken } from './ledger.js';
 /** Granted to a token created without an account when the operator names no other figures. */
 export const DEFAULT_TRIAL: Readonly<Record<Counter, number>> = { contact: 10, dedupe: 20, light: 100 };
 
-const trialKey = (token: string, counter: Counter | string): string => `${token}/${counter}`;
+export const trialKey = (token: string, counter: Counter | string): string => `${token}/${counter}`;
 
-export function trialOf(db: StateDb, token: string, counter: Counter): TrialRecord {
-  return db.trials.get(trialKey(token, counter)) ?? { token, counter, size: 0, left: 0, used_total: 0, last_used: null };
+const COUNTER_NAMES = ['contact', 'dedupe', 'light'] as const;
+
+const emptyTrial = (token: string, counter: string): TrialRecord => ({ token, counter, size: 0, left: 0, used_total: 0, last_used: null });
+
+export async function trialOf(store: StateStore, token: string, counter: Counter): Promise<TrialRecord> {
+  return (await store.get<TrialRecord>('trials', trialKey(token, counter))) ?? emptyTrial(token, counter);
 }
 
-/** Sets what the token may still consume on each named counter (the operator's grant replaces the old one). */
-export function grantTrial(db: StateDb, token: string, sizes: Partial<Record<Counter, number>>): TrialRecord[] {
-  return db.root.transactionSync(() =>
-    Object.entries(sizes).map(([counter, size]) => {
-      if (!Number.isInteger(size) || (size as number) < 0) throw new Error(`trial size must be a whole number ≥ 0: ${counter}=${size}`);
-      const r = { ...trialOf(db, token, counter as Counter), size: size as number, left: size as number };
-      db.trials.put(trialKey(token, counter), r);
-      return r;
-    }),
-  );
-}
-
-/** Every counter's trial of one token. */
-export function trialsOf(db: StateDb, token: string): TrialRecord[] {
-  return (['contact', 'dedupe', 'light'] as const).map((c) => trialOf(db, token, c));
-}
-
-/** A regenerated token keeps what its predecessor had left (regenerating is not a way to a new trial). */
-export function moveTrial(db: StateDb, from: string, to: string): void {
-  db.root.transactionSync(() => {
-    for (const r of trialsOf(db, from)) {
-      if (r.size === 0 && r.used_total === 0) continue;
-      db.trials.put(trialKey(to, r.counter), { ...r, token: to });
-      db.trials.put(trialKey(from, r.counter), { ...r, left: 0 });
-    }
+/** The documents that grant `sizes` to a token (the operator's grant replaces the old one). */
+export function trialGrant(token: string, stored: (TrialRecord | undefined)[], sizes: Partial<Record<Counter, number>>): DocChange[] {
+  return Object.entries(sizes).map(([counter, size], i) => {
+    if (!Number.isInteger(size) || (size as number) < 0) throw new Error(`trial size must be a whole number ≥ 0: ${counter}=${size}`);
+    return { ns: 'trials', key: trialKey(token, counter), doc: { ...(stored[i] ?? emptyTrial(token, counter)), size: size as number, left: size as number } };
   });
 }
 
-/** Inside a write transaction: takes `units` from the token's trial, or refuses and writes nothing. */
-export function takeFromTrial(db: StateDb, token: string, counter: Counter, units: number, now: Date): Taken {
-  const r = trialOf(db, token, counter);
-  if (r.left < units) return { ok: false, counter, needed: units, available: r.left };
+/** Sets what the token may still consume on each named counter (the operator's grant replaces the old one). */
+export function grantTrial(store: StateStore, token: string, sizes: Partial<Record<Counter, number>>): Promise<TrialRecord[]> {
+  const keys = Object.keys(sizes).map((c) => doc('trials', trialKey(token, c)));
+  return store.update(keys, (stored) => {
+    const write = trialGrant(token, stored as (TrialRecord | undefined)[], sizes);
+    return { result: write.map((w) => w.doc as TrialRecord), write };
+  }).durable;
+}
+
+/** Every counter's trial of one token. */
+export async function trialsOf(store: StateStore, token: string): Promise<TrialRecord[]> {
+  const found = await store.getMany(COUNTER_NAMES.map((c) => doc('trials', trialKey(token, c))));
+  return COUNTER_NAMES.map((c, i) => (found[i] as TrialRecord | undefined) ?? emptyTrial(token, c));
+}
+
+/** A regenerated token keeps what its predecessor had left (regenerating is not a way to a new trial). */
+export async function moveTrial(store: StateStore, from: string, to: string): Promise<void> {
+  const keys = COUNTER_NAMES.map((c) => doc('trials', trialKey(from, c)));
+  await store.update(keys, (stored) => {
+    const write: DocChange[] = [];
+    for (const r of stored as (TrialRecord | undefined)[]) {
+      if (!r || (r.size === 0 && r.used_total === 0)) continue;
+      write.push({ ns: 'trials', key: trialKey(to, r.counter), doc: { ...r, token: to } });
+      write.push({ ns: 'trials', key: trialKey(from, r.counter), doc: { ...r, left: 0 } });
+    }
+    return { result: undefined, write };
+  }).durable;
+}
+
+/** The decision of a charge on a token's trial: takes `units`, or refuses and writes nothing. */
+export function takeFromTrial(stored: TrialRecord | undefined, token: string, counter: Counter, units: number, now: Date): Decision<Taken> {
+  const r = { ...(stored ?? emptyTrial(token, counter)) };
+  if (r.left < units) return { result: { ok: false, counter, needed: units, available: r.left } };
+  const write: DocChange[] = [];
   if (units > 0) {
     r.left -= units;
     r.used_total += units;
     r.last_used = now.toISOString();
-    db.trials.put(trialKey(token, counter), r);
+    write.push({ ns: 'trials', key: trialKey(token, counter), doc: r });
   }
   const ticket: ChargeTicket = { account: '', token, counter, month: now.toISOString().slice(0, 7), free: units, subscription: 0, packs: [] };
   const charge: CreditCharge = {
@@ -69,15 +84,14 @@ export function takeFromTrial(db: StateDb, token: string, counter: Counter, unit
     auto_topup: 0,
     note: null,
   };
-  return { ok: true, charge, ticket };
+  return { result: { ok: true, charge, ticket }, write };
 }
 
-/** Inside a write transaction: gives back to the trial what a failed call took. */
-export function giveToTrial(db: StateDb, token: string, counter: Counter, units: number): number {
-  if (units <= 0) return 0;
-  const r = trialOf(db, token, counter);
+/** The decision of a refund to a trial: gives back what a failed call took. */
+export function giveToTrial(stored: TrialRecord | undefined, token: string, counter: Counter, units: number): Decision<number> {
+  if (units <= 0) return { result: 0 };
+  const r = { ...(stored ?? emptyTrial(token, counter)) };
   r.left += units;
   r.used_total = Math.max(0, r.used_total - units);
-  db.trials.put(trialKey(token, counter), r);
-  return units;
+  return { result: units, write: [{ ns: 'trials', key: trialKey(token, counter), doc: r }] };
 }

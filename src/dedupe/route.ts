@@ -1,19 +1,23 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 
-import { consumeFor, refund, type ChargeTicket } from '../credit/ledger.js';
+import { consume } from '../credit/ledger.js';
 import { chargeHeaders, chargedWork } from '../http/billing.js';
 import { englishBody } from '../http/body.js';
 import { answer, requireAccount, requirePayer, type Services } from '../http/context.js';
 import { ASYNC_CAP } from '../http/endpoint.js';
 import { ApiError } from '../http/errors.js';
+import type { JobService } from '../jobs/service.js';
+import { newJobCode } from '../jobs/store.js';
 import type { Language } from '../http/language.js';
 import type { PluginOptions } from '../http/plugin.js';
 import { isPlainObject, validate } from '../http/validation.js';
 import { assertJobSlot } from '../jobs/quota.js';
 import { coreErrorCode } from '../native.js';
+import { dedupeCsv } from './csv.js';
+import { DEDUPE_KIND, dedupeKind, settled, type DedupeUnit } from './job.js';
 import { compareRequest, reviewRequest, type CompareRequest } from './schema.js';
 import { compare, isGroups, matchNew, mergeIncremental, present, type CoreGroups } from './service.js';
-import { createSaved, getRecords, getSaved, putRecords, unfinished, updateSaved, type SavedDedupe } from './store.js';
+import { createSaved, getRecords, getSaved, putRecords, removeSaved, updateSaved, type SavedDedupe } from './store.js';
 
 export const DEDUPE_PATHS = ['/api/v1/dedupe', '/api/v1/deduplica'] as const;
 
@@ -43,10 +47,11 @@ function jobCode(value: unknown): string {
   return value.trim();
 }
 
-function owned(services: Services, req: FastifyRequest, code: string): SavedDedupe {
+/** The caller's saved dedupe as it stands (an asynchronous one with its job's state and result). */
+async function owned(services: Services, jobs: JobService, req: FastifyRequest, code: string): Promise<SavedDedupe> {
   const saved = getSaved(services.db, code, requireAccount(req));
   if (!saved) throw new ApiError('job_not_found', { job: code });
-  return saved;
+  return settled(services, jobs, saved);
 }
 
 function view(saved: SavedDedupe, language: Language): Record<string, unknown> {
@@ -63,32 +68,10 @@ function view(saved: SavedDedupe, language: Language): Record<string, unknown> {
   return body;
 }
 
-/** Runs a queued job; the charge taken at queuing goes back if it fails. */
-async function runSaved(services: Services, job: string, ticket: ChargeTicket | null): Promise<void> {
-  const saved = updateSaved(services.db, job, (s) => {
-    s.state = 'running';
-  });
-  const records = getRecords(services.db, job);
-  if (!saved || !records) return;
-  try {
-    const result = await compare({ records: records.records, reference: records.reference, min_level: saved.min_level, foreign: saved.foreign });
-    updateSaved(services.db, job, (s) => {
-      s.state = 'completed';
-      s.result = result;
-    });
-  } catch (error) {
-    const given = ticket ? refund(services.db, ticket, saved.charged) : 0;
-    updateSaved(services.db, job, (s) => {
-      s.state = 'failed';
-      s.error = `${error instanceof Error ? error.message : String(error)}${given ? `; ${given} operations returned` : ''}`;
-    });
-  }
-}
-
-async function review(services: Services, req: FastifyRequest, reply: FastifyReply, body: Record<string, unknown>): Promise<FastifyReply> {
+async function review(services: Services, jobs: JobService, req: FastifyRequest, reply: FastifyReply, body: Record<string, unknown>): Promise<FastifyReply> {
   jobCode(body.job);
   const r = validate(reviewRequest, body);
-  const saved = owned(services, req, r.job);
+  const saved = await owned(services, jobs, req, r.job);
   if (!saved.result || !isGroups(saved.result) || !saved.result.groups.some((g) => g.group === r.group)) {
     throw new ApiError('group_not_found', { group: r.group, job: r.job });
   }
@@ -100,17 +83,17 @@ async function review(services: Services, req: FastifyRequest, reply: FastifyRep
 }
 
 /** Extension: new records matched against a saved job's groups and singles. */
-async function incremental(services: Services, req: FastifyRequest, reply: FastifyReply, r: CompareRequest & { job: string }): Promise<FastifyReply> {
+async function incremental(services: Services, jobs: JobService, req: FastifyRequest, reply: FastifyReply, r: CompareRequest & { job: string }): Promise<FastifyReply> {
   if (r.reference) throw new ApiError('bad_request', { detail: 'reference cannot be combined with job (incremental matching works on a one-list job)' });
   if (r.async) throw new ApiError('bad_request', { detail: 'incremental matching is synchronous (up to 500 new records)' });
-  const saved = owned(services, req, r.job);
+  const saved = await owned(services, jobs, req, r.job);
   if (saved.state !== 'completed' || !saved.result || !isGroups(saved.result)) {
     throw new ApiError('bad_request', { detail: `job ${saved.job} is ${saved.state === 'completed' ? 'a two-list job' : saved.state}: new records can join only a completed one-list job` });
   }
   const stored = getRecords(services.db, saved.job);
   if (!stored) throw new ApiError('job_not_found', { job: saved.job });
   const account = requireAccount(req);
-  const { value: result, charge } = await chargedWork(services.db, { payer: { account }, counter: 'dedupe', units: r.records.length }, () =>
+  const { value: result, charge } = await chargedWork(services.state, { payer: { account }, counter: 'dedupe', units: r.records.length }, () =>
     matchNew({ records: stored.records, result: saved.result as CoreGroups, min_level: saved.min_level, foreign: saved.foreign }, r.records).catch((error: unknown) => {
       throw coreError(error);
     }),
@@ -144,24 +127,25 @@ async function incremental(services: Services, req: FastifyRequest, reply: Fasti
   });
 }
 
-/** POST and GET on /api/v1/dedupe and /api/v1/deduplica; queued jobs a previous process left start again. */
-export const dedupeRoutes: FastifyPluginAsync<PluginOptions> = async (app, { services }) => {
+/** POST, GET and DELETE on /api/v1/dedupe and /api/v1/deduplica; asynchronous runs are jobs of src/jobs/. */
+export const dedupeRoutes: FastifyPluginAsync<PluginOptions> = async (app, { services, jobs }) => {
+  jobs.defineKind(DEDUPE_KIND, dedupeKind(services, jobs));
+
   const post = async (req: FastifyRequest, reply: FastifyReply) => {
     const body = englishBody(req);
-    if (body.group !== undefined || body.processed !== undefined) return review(services, req, reply, body);
+    if (body.group !== undefined || body.processed !== undefined) return review(services, jobs, req, reply, body);
 
     const count = (v: unknown) => (Array.isArray(v) ? v.length : 0);
     const received = count(body.records) + count(body.reference);
     if (body.async === true && received > DEDUPE_ASYNC_CAP) throw tooMany(received, DEDUPE_ASYNC_CAP, 'asynchronous');
     if (body.async !== true && received > SYNC_CAP) throw tooMany(received, SYNC_CAP, 'synchronous');
     const r = validate(compareRequest, body);
-    if (r.job !== undefined) return incremental(services, req, reply, { ...r, job: r.job });
+    if (r.job !== undefined) return incremental(services, jobs, req, reply, { ...r, job: r.job });
 
     // a saved result belongs to an account: a token without one deduplicates without saving (unless it asks to)
     const owner = req.ctx.caller?.account?.name;
     const saves = r.async || (r.save && (owner !== undefined || body.save === true));
     const account = saves ? requireAccount(req) : (owner ?? '');
-    if (r.async) assertJobSlot(services, account);
     const units = r.records.length + (r.reference?.length ?? 0);
     const spec = {
       account,
@@ -173,22 +157,25 @@ export const dedupeRoutes: FastifyPluginAsync<PluginOptions> = async (app, { ser
     };
     const records = { records: r.records, reference: r.reference ?? null };
     if (r.async) {
-      // An asynchronous result is read back by its code, so it is always saved; the job is charged at queuing.
-      // TODO(i17-jobs): dedupe jobs move onto src/jobs/, which charges and refunds them like every other job.
-      const { charge, ticket } = consumeFor(services.db, requirePayer(req), 'dedupe', units);
-      chargeHeaders(reply, charge);
-      let saved: SavedDedupe;
+      // An asynchronous result is read back by its code, so it is always saved: the records first, then
+      // the job (one unit of work) with its charge; a job that cannot be queued (429, 402, a full disk)
+      // takes its saved records with it.
+      const code = newJobCode();
+      createSaved(services.db, { ...spec, state: 'queued', result: null }, records, code);
+      let job;
       try {
-        saved = createSaved(services.db, { ...spec, state: 'queued', result: null }, records);
-        services.db.kv.put(`dedupe-ticket/${saved.job}`, ticket);
+        job = await jobs.enqueue(
+          { job: code, kind: DEDUPE_KIND, account, language: req.ctx.language, italian: req.ctx.italian, counter: 'dedupe', chunks: [{ rows: units, units, input: { ...records, min_level: r.min_level, foreign: r.foreign } satisfies DedupeUnit }] },
+          () => consume(services.state, account, 'dedupe', units),
+        );
       } catch (error) {
-        refund(services.db, ticket, units);
+        removeSaved(services.db, code);
         throw error;
       }
-      void runSaved(services, saved.job, ticket);
-      return answer(req, reply, { ok: true, job: saved.job, state: 'queued', rows: units, credit: charge });
+      chargeHeaders(reply, job.charge);
+      return answer(req, reply, { ok: true, job: code, state: 'queued', rows: units, credit: job.charge });
     }
-    const { value: result, charge } = await chargedWork(services.db, { payer: requirePayer(req), counter: 'dedupe', units }, () =>
+    const { value: result, charge } = await chargedWork(services.state, { payer: requirePayer(req), counter: 'dedupe', units }, () =>
       compare(r).catch((error: unknown) => {
         throw coreError(error);
       }),
@@ -206,18 +193,18 @@ export const dedupeRoutes: FastifyPluginAsync<PluginOptions> = async (app, { ser
 
   const get = async (req: FastifyRequest, reply: FastifyReply) => {
     const query = (req.query ?? {}) as Record<string, unknown>;
-    const saved = owned(services, req, jobCode(query.job ?? query.lavoro));
+    const saved = await owned(services, jobs, req, jobCode(query.job ?? query.lavoro));
+    const format = String(query.format ?? query.formato ?? 'json').toLowerCase();
+    if (format === 'csv') return dedupeCsv(saved, req, reply);
+    if (format !== 'json') throw new ApiError('validation_failed', { field: 'format', problem: 'json or csv' }, [{ field: 'format', problem: 'json or csv' }]);
     return answer(req, reply, view(saved, req.ctx.language));
   };
+  // an asynchronous dedupe still queued or running is cancelled like any job, its charge given back
+  const cancel = async (req: FastifyRequest, reply: FastifyReply) => jobs.cancel(DEDUPE_KIND, req, reply);
 
   for (const path of DEDUPE_PATHS) {
     app.post(path, post);
     app.get(path, get);
-  }
-
-  // Jobs a previous process left queued or running start again (their charge was taken at queuing).
-  for (const s of unfinished(services.db)) {
-    const ticket = (services.db.kv.get(`dedupe-ticket/${s.job}`) as ChargeTicket | undefined) ?? null;
-    void runSaved(services, s.job, ticket);
+    app.delete(path, cancel);
   }
 };

@@ -11,7 +11,8 @@ export const RETENTION_DAYS = 30;
 export interface SavedDedupe {
   job: string;
   account: string;
-  state: 'queued' | 'running' | 'completed' | 'failed';
+  /** As saved; an asynchronous job's live state is its job record's (`src/dedupe/job.ts`). */
+  state: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
   created: string;
   updated: string;
   expires: string;
@@ -54,11 +55,11 @@ function tables(db: StateDb): Tables {
   return t;
 }
 
-export function createSaved(db: StateDb, spec: Omit<SavedDedupe, 'job' | 'created' | 'updated' | 'expires' | 'processed' | 'error' | 'rows'>, records: SavedRecords): SavedDedupe {
+export function createSaved(db: StateDb, spec: Omit<SavedDedupe, 'job' | 'created' | 'updated' | 'expires' | 'processed' | 'error' | 'rows'>, records: SavedRecords, job = newJobCode()): SavedDedupe {
   const now = new Date();
   const saved: SavedDedupe = {
     ...spec,
-    job: newJobCode(),
+    job,
     rows: records.records.length + (records.reference?.length ?? 0),
     created: now.toISOString(),
     updated: now.toISOString(),
@@ -110,9 +111,16 @@ export function updateSaved(db: StateDb, job: string, change: (s: SavedDedupe) =
   return out;
 }
 
-/** Jobs a previous process left queued or running. */
-export function unfinished(db: StateDb): SavedDedupe[] {
-  const out: SavedDedupe[] = [];
-  for (const { value } of tables(db).jobs.getRange()) if (value.state === 'queued' || value.state === 'running') out.push(value);
-  return out;
+/** A saved dedupe whoever owns it (the job system's worker side). */
+export function savedOf(db: StateDb, job: string): SavedDedupe | undefined {
+  return tables(db).jobs.get(job);
+}
+
+/** A saved dedupe whose job could not be queued (402, 429, a full disk) goes with it. */
+export function removeSaved(db: StateDb, job: string): void {
+  const t = tables(db);
+  db.root.transactionSync(() => {
+    t.jobs.remove(job);
+    t.records.remove(job);
+  });
 }

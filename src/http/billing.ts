@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 
 import { charge, refundDurably, type ChargeTicket, type CreditCharge, type Payer } from '../credit/ledger.js';
-import type { StateDb } from '../state/db.js';
+import type { StateStore } from '../state/store.js';
 import type { Counter } from './capability.js';
 
 /** What a synchronous call costs and who pays it. */
@@ -28,13 +28,13 @@ export interface Charged<T> {
  *
  * Every credit call here is awaited: a state store whose calls are asynchronous changes this function only.
  */
-export async function chargedWork<T>(db: StateDb, bill: Bill, work: () => Promise<T>, undo?: () => void): Promise<Charged<T>> {
-  const pending = charge(db, bill.payer, bill.counter, bill.units);
+export async function chargedWork<T>(state: StateStore, bill: Bill, work: () => Promise<T>, undo?: () => void | Promise<void>): Promise<Charged<T>> {
+  const pending = charge(state, bill.payer, bill.counter, bill.units);
   let decided: { charge: CreditCharge; ticket: ChargeTicket };
   try {
     decided = await pending.decided;
   } catch (error) {
-    undo?.();
+    await undo?.();
     throw error;
   }
   let value: T;
@@ -42,8 +42,8 @@ export async function chargedWork<T>(db: StateDb, bill: Bill, work: () => Promis
     value = await work();
   } catch (error) {
     await pending.durable;
-    if (bill.units > 0) await refundDurably(db, decided.ticket, bill.units);
-    undo?.();
+    if (bill.units > 0) await refundDurably(state, decided.ticket, bill.units);
+    await undo?.();
     throw error;
   }
   await pending.durable;

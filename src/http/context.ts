@@ -6,6 +6,7 @@ import type { ServiceConfig } from '../config.js';
 import type { Payer } from '../credit/ledger.js';
 import { creditInLanguage } from '../credit/messages.js';
 import type { StateDb } from '../state/db.js';
+import type { StateStore } from '../state/store.js';
 import { ApiError } from './errors.js';
 import { isLanguage, languageFromAcceptHeader, type Language } from './language.js';
 import { toItalianOutput } from './keys.js';
@@ -26,7 +27,10 @@ declare module 'fastify' {
 
 export interface Services {
   config: ServiceConfig;
+  /** Node-local LMDB environment: the jobs' chunks and results (i17-jobs moves them to PostgreSQL). */
   db: StateDb;
+  /** Shared state (accounts, tokens, credit, sessions...): LMDB or PostgreSQL (src/state/store.ts). */
+  state: StateStore;
 }
 
 function explicitLanguage(req: FastifyRequest): string | undefined {

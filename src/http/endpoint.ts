@@ -47,7 +47,7 @@ async function processCharged<Item>(services: Services, req: FastifyRequest, cap
   let units = 0;
   for (const item of items) units += cap.units(item);
   const language = req.ctx.language;
-  return chargedWork(services.db, { payer: requirePayer(req), counter: cap.counter, units }, async () => {
+  return chargedWork(services.state, { payer: requirePayer(req), counter: cap.counter, units }, async () => {
     const results: ItemResult[] = await cap.process(items, processContext(services, req));
     if (results.length !== items.length) throw new Error(`${cap.name} answered ${results.length} results for ${items.length} items`);
     return results.map((r) => finishResult(r, language, cap.outcomes));
@@ -66,8 +66,7 @@ function capabilityRoutes<Item>(cap: Capability<Item>, services: Services, jobs:
       if (received > ASYNC_CAP) throw tooMany(cap as Capability<unknown>, received, ASYNC_CAP, 'asynchronous');
       const account = requireAccount(req);
       const { items, ids } = readItems(cap, body);
-      // a job is charged at queuing by the job service (src/jobs/service.ts)
-      const job = jobs.submit(cap as Capability<unknown>, account, req.ctx, items, ids);
+      const job = await jobs.submit(cap as Capability<unknown>, account, req.ctx, items, ids);
       chargeHeaders(reply, job.charge);
       return answer(req, reply, { ok: true, job: job.job, state: job.state, rows: job.rows, credit: job.charge });
     }
@@ -87,7 +86,7 @@ function capabilityRoutes<Item>(cap: Capability<Item>, services: Services, jobs:
     return answer(req, reply, { ...results[0], credit: charge });
   };
   const get = async (req: FastifyRequest, reply: FastifyReply) => jobs.read(cap as Capability<unknown>, req, reply);
-  const cancel = async (req: FastifyRequest, reply: FastifyReply) => jobs.cancel(cap as Capability<unknown>, req, reply);
+  const cancel = async (req: FastifyRequest, reply: FastifyReply) => jobs.cancel(cap.name, req, reply);
   return { post, get, cancel };
 }
 

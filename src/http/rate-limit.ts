@@ -2,6 +2,8 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 import type { ServiceConfig } from '../config.js';
+import { sharedRateStore } from '../state/rate-store.js';
+import type { StateStore } from '../state/store.js';
 import { ApiError } from './errors.js';
 
 export type RateClass = 'single' | 'batch' | 'autocomplete';
@@ -24,8 +26,10 @@ export function rateClass(req: FastifyRequest): RateClass {
 }
 
 /** Per token, per class, one minute windows; 429 with retry_after in the body and Retry-After. */
-export async function registerRateLimits(app: FastifyInstance, config: ServiceConfig): Promise<void> {
+export async function registerRateLimits(app: FastifyInstance, config: ServiceConfig, state?: StateStore): Promise<void> {
   await app.register(rateLimit, {
+    // several nodes on PostgreSQL count a token's requests together; one node on LMDB counts in memory
+    ...(state?.hitWindow ? { store: sharedRateStore(state.hitWindow) } : {}),
     global: true,
     hook: 'preHandler',
     timeWindow: 60_000,

@@ -9,40 +9,75 @@ import { ApiError, isStorageError } from '../http/errors.js';
 import { fieldName } from '../http/keys.js';
 import { italianCode } from '../http/outcomes.js';
 import type { JobRecord } from '../state/db.js';
-import {
-  chunkResults,
-  createJob,
-  getJob,
-  listJobs,
-  markRefunded,
-  setState,
-  ticketOf,
-  unprocessedUnits,
-  type StoredResult,
-} from './store.js';
 import { assertJobSlot } from './quota.js';
-import type { ChunkTask } from './worker.js';
+import { isActive, itemChunks, LmdbJobStore, type Charged, type JobStore, type NewJob, type StoredResult, type Tally } from './store.js';
+import type { UnitTask } from './worker.js';
 
 /** Results come inline in the JSON job read only under this many rows (spec); above, CSV. */
 export const INLINE_RESULTS_MAX = 5_000;
 
-/** Tries a chunk gets before its job is marked failed. */
-const CHUNK_ATTEMPTS = 2;
+/** Tries a unit gets before its job is marked failed. */
+export const UNIT_ATTEMPTS = 2;
 /** A job paused by a failed state write (a full disk) is tried again after this long. */
 const STORAGE_RETRY_MS = 5_000;
 
+/** What the job system needs to know of one kind of job beyond its stored chunks. */
+export interface JobKind {
+  /** The input the pool worker gets for one unit; by default the chunk stored with the job. */
+  input?(record: JobRecord, chunk: number): Promise<unknown>;
+  /** The progress one unit's output adds. */
+  tally(output: unknown, record: JobRecord): Tally;
+  /** Called on the node that committed the last unit (best effort: readers must not depend on it). */
+  completed?(record: JobRecord): Promise<void>;
+}
+
+const LABEL_KIND: Record<string, keyof JobRecord['outcomes']> = { ok: 'ok', modified: 'modified', warning: 'to_check', error: 'unresolved' };
+
+/** A capability's chunk: its results counted by outcome label. */
+const capabilityKind: JobKind = {
+  tally(output) {
+    const results = output as StoredResult[];
+    const outcomes: Tally['outcomes'] = {};
+    for (const r of results) {
+      const k = LABEL_KIND[r.result.outcome_label ?? 'ok'] ?? 'to_check';
+      outcomes[k] = (outcomes[k] ?? 0) + 1;
+    }
+    return { rows: results.length, outcomes };
+  },
+};
+
 /**
- * Asynchronous jobs: queued with their whole input in LMDB and charged at queuing, processed chunk by
- * chunk on a piscina pool, resumed after a restart from the first chunk without results.
+ * Where units of work come from. On LMDB the node keeps them in memory and resumes from the store at
+ * start (`LocalUnits`); on PostgreSQL every unit is a pg-boss message that any node may take, leased
+ * and taken again when its node dies (`PgJobs` in pg.ts).
+ */
+export interface UnitSource {
+  /** Starts handing units to `run` (the job service's executor). */
+  start(run: UnitRunner): Promise<void>;
+  /** A job was stored: its units are to be run (a no-op where storing the job queued them). */
+  queued(record: JobRecord): void;
+  /** Stops taking units; `finish` waits for those running, otherwise they are given up (handed back). */
+  close(finish: boolean): Promise<void>;
+}
+
+/** Runs one unit: throws on failure; `attempt` counts from 1. */
+export type UnitRunner = (job: string, chunk: number, attempt: number) => Promise<void>;
+
+/**
+ * Asynchronous jobs of every capability and of dedupe: queued with their whole input and charged at
+ * queuing, run unit by unit (a chunk of items, or a whole dedupe) on the node's piscina pool, each unit's
+ * output committed with its progress once, resumed after a restart (LMDB) or taken by another node
+ * (PostgreSQL), cancelled with the unprocessed units given back.
  */
 export class JobService {
   private readonly pool: Piscina;
-  private readonly queue: string[] = [];
-  private running = false;
-  private closing = false;
-  private idle: Promise<void> = Promise.resolve();
+  private readonly kinds = new Map<string, JobKind>();
 
-  constructor(private readonly services: Services) {
+  constructor(
+    private readonly services: Services,
+    readonly store: JobStore = new LmdbJobStore(services.db),
+    private readonly units: UnitSource = new LocalUnits(store, services.config.jobWorkers),
+  ) {
     this.pool = new Piscina({
       filename: new URL('./worker.js', import.meta.url).href,
       minThreads: 1,
@@ -51,139 +86,102 @@ export class JobService {
     });
   }
 
-  /** Picks up jobs a previous process left queued or running. */
-  resume(): void {
-    for (const job of listJobs(this.services.db)) if (job.state === 'queued' || job.state === 'running') this.enqueue(job.job);
+  /** A kind of job other than a capability's chunks (dedupe). */
+  defineKind(name: string, kind: JobKind): void {
+    this.kinds.set(name, kind);
   }
 
-  submit(cap: Capability<unknown>, account: string, ctx: RequestContext, items: unknown[], ids: unknown[]): JobRecord & { charge: CreditCharge } {
-    assertJobSlot(this.services, account);
+  private kind(name: string): JobKind {
+    return this.kinds.get(name) ?? capabilityKind;
+  }
+
+  /** Starts running units: jobs a previous process left queued or running included. */
+  async resume(): Promise<void> {
+    await this.units.start((job, chunk, attempt) => this.runUnit(job, chunk, attempt));
+  }
+
+  /**
+   * Queues a job: the account's job slots checked, then `charge` takes its units (402 when not covered,
+   * nothing stored), then the job is stored; a job that cannot be stored (a full disk, the database
+   * gone) gives its charge back, so neither is left behind.
+   */
+  async enqueue(spec: NewJob, charge: () => Promise<Charged>): Promise<JobRecord & { charge: CreditCharge }> {
+    await assertJobSlot(this.services, this.store, spec.account);
+    const taken = await charge();
+    let record: JobRecord;
+    try {
+      record = await this.store.create(spec, taken.ticket);
+    } catch (error) {
+      await refund(this.services.state, taken.ticket, taken.charge.charged);
+      throw error;
+    }
+    this.units.queued(record);
+    return { ...record, charge: taken.charge };
+  }
+
+  /** Stops a job once and gives back what it did not process, to the buckets it was charged to. */
+  private async stopJob(code: string, state: 'cancelled' | 'failed', error: string | null): Promise<number> {
+    const owed = await this.store.stop(code, state, error);
+    return owed ? refund(this.services.state, owed.ticket, owed.units) : 0;
+  }
+
+  async submit(cap: Capability<unknown>, account: string, ctx: RequestContext, items: unknown[], ids: unknown[]): Promise<JobRecord & { charge: CreditCharge }> {
     const units = items.map((item) => cap.units(item));
     const total = units.reduce((s, u) => s + u, 0);
-    // the charge and the job in one transaction: a write that fails (a full disk) leaves neither behind
-    const { charge, record } = this.services.db.root.transactionSync(() => {
-      const { charge, ticket } = consume(this.services.db, account, cap.counter, total);
-      const record = createJob(this.services.db, {
-        kind: cap.name,
-        account,
-        language: ctx.language,
-        italian: ctx.italian,
-        counter: cap.counter,
-        items: items.map((item, i) => ({ id: ids[i], item })),
-        units,
-        ticket,
-      });
-      return { charge, record };
-    });
-    this.enqueue(record.job);
-    return { ...record, charge };
-  }
-
-  private enqueue(job: string): void {
-    this.queue.push(job);
-    if (!this.running) {
-      this.running = true;
-      this.idle = this.drain().finally(() => {
-        this.running = false;
-      });
-    }
-  }
-
-  private async drain(): Promise<void> {
-    for (let job = this.queue.shift(); job !== undefined; job = this.queue.shift()) {
-      try {
-        await this.run(job);
-      } catch (error) {
-        // a state write failed (a full disk): the job keeps its stored state and is tried again later,
-        // here or after a restart; the process must not die of it
-        console.error(`job ${job}: ${error instanceof Error ? error.message : String(error)}; retrying in ${STORAGE_RETRY_MS / 1000} s`);
-        this.retryLater(job);
-      }
-    }
-  }
-
-  private retryLater(job: string): void {
-    if (this.closing) return;
-    setTimeout(() => this.enqueue(job), STORAGE_RETRY_MS).unref();
-  }
-
-  private async run(code: string): Promise<void> {
-    const { db, config } = this.services;
-    const record = getJob(db, code);
-    if (!record || (record.state !== 'queued' && record.state !== 'running')) return;
-    setState(db, code, 'running');
-    const pending: number[] = [];
-    for (let i = 0; i < record.chunks; i++) if (chunkResults(db, code, i) === undefined) pending.push(i);
-    const parallel = Math.max(1, config.jobWorkers);
-    let failure: string | null = null;
-    let storageFault = false;
-    const next = async (): Promise<void> => {
-      for (let i = pending.shift(); i !== undefined && failure === null; i = pending.shift()) {
-        if (getJob(db, code)?.state !== 'running') return;
-        const task: ChunkTask = { dataDir: config.dataDir, job: code, chunk: i, allowPrivateNetwork: config.allowPrivateNetwork, dnsServer: config.dnsServer };
-        for (let attempt = 1; ; attempt++) {
-          try {
-            await this.pool.run(task);
-            break;
-          } catch (error) {
-            // the disk, not the data: no attempt is spent, the job pauses and is tried again later
-            if (isStorageError(error)) {
-              storageFault = true;
-              failure = 'storage';
-              break;
-            }
-            if (attempt >= CHUNK_ATTEMPTS) {
-              failure = error instanceof Error ? error.message : String(error);
-              break;
-            }
-          }
-        }
-      }
+    const spec: NewJob = {
+      kind: cap.name,
+      account,
+      language: ctx.language,
+      italian: ctx.italian,
+      counter: cap.counter,
+      chunks: itemChunks(items.map((item, i) => ({ id: ids[i], item })), units),
     };
-    await Promise.all(Array.from({ length: parallel }, next));
-    if (storageFault) {
-      console.error(`job ${code}: the state store cannot write (disk full?); retrying in ${STORAGE_RETRY_MS / 1000} s`);
-      this.retryLater(code);
-      return;
-    }
-    const now = getJob(db, code);
-    if (!now || now.state !== 'running') return;
-    if (failure !== null) {
-      setState(db, code, 'failed', failure);
-      this.giveBack(code);
-    } else if (now.chunks_done >= now.chunks) {
-      setState(db, code, 'completed');
-    }
+    return this.enqueue(spec, () => consume(this.services.state, account, cap.counter, total));
   }
 
-  /** A job that stops returns its unprocessed operations to the balance, once. */
-  private giveBack(code: string): number {
-    const { db } = this.services;
-    const record = getJob(db, code);
-    const ticket = ticketOf(db, code);
-    if (!record || !ticket) return 0;
-    const units = unprocessedUnits(db, record) - record.refunded;
-    if (units <= 0) return 0;
-    const given = refund(db, ticket, units);
-    markRefunded(db, code, given);
-    return given;
+  /** One unit: skipped when already committed or the job stopped; its output and progress committed together. */
+  private async runUnit(job: string, chunk: number, attempt: number): Promise<void> {
+    const { store } = this;
+    const record = await store.get(job);
+    if (!record || !isActive(record.state)) return;
+    if ((await store.chunkOutput(job, chunk)) !== undefined) return;
+    const kind = this.kind(record.kind);
+    await store.markRunning(job);
+    const input = kind.input ? await kind.input(record, chunk) : await store.chunkInput(job, chunk);
+    const { config } = this.services;
+    const task: UnitTask = { kind: record.kind, language: record.language, dataDir: config.dataDir, allowPrivateNetwork: config.allowPrivateNetwork, dnsServer: config.dnsServer, input };
+    let output: unknown;
+    try {
+      output = await this.pool.run(task);
+    } catch (error) {
+      // the data, not the disk: after the last attempt the job fails and gives back what it did not do
+      if (attempt >= UNIT_ATTEMPTS && !isStorageError(error)) {
+        await this.stopJob(job, 'failed', error instanceof Error ? error.message : String(error));
+        return;
+      }
+      throw error;
+    }
+    await store.commitChunk(job, chunk, output, kind.tally(output, record));
+    const now = await store.get(job);
+    if (now?.state === 'completed') await kind.completed?.(now);
   }
 
-  private owned(cap: Capability<unknown>, req: FastifyRequest): JobRecord {
+  /** The job of this account and kind named by `?job=` / `?lavoro=`; 400 without a code, 404 otherwise. */
+  async owned(kind: string, req: FastifyRequest): Promise<JobRecord> {
     const query = (req.query ?? {}) as Record<string, unknown>;
     const code = query.job ?? query.lavoro;
     if (typeof code !== 'string' || code.trim() === '') {
       throw new ApiError('validation_failed', { field: 'job', problem: 'the job code is required' }, [{ field: 'job', problem: 'required' }]);
     }
     const account = requireAccount(req);
-    const record = getJob(this.services.db, code.trim());
+    const record = await this.store.get(code.trim());
     // another account's job is as unknown as a job that never existed
-    if (!record || record.account !== account || record.kind !== cap.name) throw new ApiError('job_not_found', { job: code.trim() });
+    if (!record || record.account !== account || record.kind !== kind) throw new ApiError('job_not_found', { job: code.trim() });
     return record;
   }
 
   async read(cap: Capability<unknown>, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const record = this.owned(cap, req);
+    const record = await this.owned(cap.name, req);
     const format = String((req.query as Record<string, unknown>).format ?? (req.query as Record<string, unknown>).formato ?? 'json').toLowerCase();
     if (format === 'csv') return this.csv(cap, record, req, reply);
     if (format !== 'json') throw new ApiError('validation_failed', { field: 'format', problem: 'json or csv' }, [{ field: 'format', problem: 'json or csv' }]);
@@ -200,24 +198,21 @@ export class JobService {
       updated: record.updated,
     };
     if (record.error) body.error = record.error;
-    if (record.rows < INLINE_RESULTS_MAX) body.results = this.results(record);
+    if (record.rows < INLINE_RESULTS_MAX) body.results = await this.results(record);
     return answer(req, reply, body);
   }
 
-  async cancel(cap: Capability<unknown>, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const record = this.owned(cap, req);
-    let refunded = 0;
-    if (record.state === 'queued' || record.state === 'running') {
-      setState(this.services.db, record.job, 'cancelled');
-      refunded = this.giveBack(record.job);
-    }
-    const now = getJob(this.services.db, record.job) ?? record;
+  /** Cancels a job of this kind from any node: what it did not process goes back to the balance, once. */
+  async cancel(kind: string, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const record = await this.owned(kind, req);
+    const refunded = await this.stopJob(record.job, 'cancelled', null);
+    const now = (await this.store.get(record.job)) ?? record;
     return answer(req, reply, { ok: true, job: now.job, state: now.state, rows: now.rows, done: now.done, refunded });
   }
 
-  private results(record: JobRecord): StoredResult[] {
+  private async results(record: JobRecord): Promise<StoredResult[]> {
     const out: StoredResult[] = [];
-    for (let i = 0; i < record.chunks; i++) out.push(...(chunkResults(this.services.db, record.job, i) ?? []));
+    for (let i = 0; i < record.chunks; i++) out.push(...(((await this.store.chunkOutput(record.job, i)) as StoredResult[] | undefined) ?? []));
     return out;
   }
 
@@ -229,10 +224,9 @@ export class JobService {
       return { name, path: path.split('.') };
     });
     const stream = stringify({ header: true, columns: columns.map((c) => fieldName(c.name, italian)) });
-    const db = this.services.db;
     const write = async () => {
       for (let i = 0; i < record.chunks; i++) {
-        for (const row of chunkResults(db, record.job, i) ?? []) {
+        for (const row of ((await this.store.chunkOutput(record.job, i)) as StoredResult[] | undefined) ?? []) {
           const ok = stream.write(columns.map((c) => cell(c.name === 'id' ? row.id : pick(row.result, c.path), c.name, italian)));
           if (!ok) await new Promise((resolve) => stream.once('drain', resolve));
         }
@@ -245,17 +239,101 @@ export class JobService {
     return reply.type('text/csv; charset=utf-8').send(stream);
   }
 
+  /** Graceful: finishes the units running, then stops. */
   async close(): Promise<void> {
-    this.closing = true;
-    await this.idle;
+    await this.units.close(true);
     await this.pool.destroy();
+    await this.store.close();
   }
 
-  /** Stops taking work without waiting for the running job (it resumes at the next start). */
+  /** Stops taking work without waiting for running units (they resume at the next start, or on another node). */
   async stop(): Promise<void> {
+    await this.units.close(false);
+    await this.pool.destroy();
+    await this.store.close();
+  }
+}
+
+/**
+ * The units of one process on LMDB: jobs queued in memory and run one after the other, each with up to
+ * `parallel` units at once; at start, the jobs a previous process left queued or running.
+ */
+export class LocalUnits implements UnitSource {
+  private readonly queue: string[] = [];
+  private run: UnitRunner | undefined;
+  private running = false;
+  private closing = false;
+  private idle: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: JobStore,
+    private readonly parallel: number,
+  ) {}
+
+  async start(run: UnitRunner): Promise<void> {
+    this.run = run;
+    for (const job of await this.store.active()) this.push(job.job);
+  }
+
+  queued(record: JobRecord): void {
+    this.push(record.job);
+  }
+
+  private push(job: string): void {
+    if (this.closing) return;
+    this.queue.push(job);
+    if (!this.running && this.run) {
+      this.running = true;
+      this.idle = this.drain().finally(() => {
+        this.running = false;
+      });
+    }
+  }
+
+  private async drain(): Promise<void> {
+    for (let job = this.queue.shift(); job !== undefined; job = this.queue.shift()) {
+      try {
+        await this.runJob(job);
+      } catch (error) {
+        // a node stopping abandons its running units: they resume at the next start
+        if (this.closing) return;
+        // a state write failed (a full disk): the job keeps its stored state and is tried again later,
+        // here or after a restart; the process must not die of it
+        console.error(`job ${job}: ${error instanceof Error ? error.message : String(error)}; the state store cannot write (disk full?); retrying in ${STORAGE_RETRY_MS / 1000} s`);
+        if (!this.closing) setTimeout(() => this.push(job), STORAGE_RETRY_MS).unref();
+      }
+    }
+  }
+
+  private async runJob(job: string): Promise<void> {
+    const run = this.run;
+    if (!run) return;
+    const pending = await this.store.pendingChunks(job);
+    let fault: unknown;
+    const next = async (): Promise<void> => {
+      for (let chunk = pending.shift(); chunk !== undefined && fault === undefined && !this.closing; chunk = pending.shift()) {
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await run(job, chunk, attempt);
+            break;
+          } catch (error) {
+            // the disk, not the data: no attempt is spent, the job pauses and is tried again later
+            if (isStorageError(error) || attempt >= UNIT_ATTEMPTS) {
+              fault = error;
+              break;
+            }
+          }
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, this.parallel) }, next));
+    if (fault !== undefined) throw fault;
+  }
+
+  async close(finish: boolean): Promise<void> {
     this.closing = true;
     this.queue.length = 0;
-    await this.pool.destroy();
+    if (finish) await this.idle;
   }
 }
 

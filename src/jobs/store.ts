@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import type { ChargeTicket } from '../credit/ledger.js';
+import type { ChargeTicket, CreditCharge } from '../credit/ledger.js';
 import type { ItemResult } from '../http/capability.js';
 import type { JobRecord, StateDb } from '../state/db.js';
 
@@ -17,45 +17,65 @@ export interface StoredResult {
   result: ItemResult;
 }
 
-const chunkKey = (job: string, i: number): string => `${job}/${String(i).padStart(6, '0')}`;
+export type Charged = { charge: CreditCharge; ticket: ChargeTicket };
+/** Units a stopped job owes back, and the ticket of the charge they go back to. */
+export type Refund = { ticket: ChargeTicket; units: number };
+export type JobState = JobRecord['state'];
+export type Outcomes = JobRecord['outcomes'];
+
+/** What one committed unit adds to its job's progress. */
+export interface Tally {
+  rows: number;
+  outcomes: Partial<Outcomes>;
+}
+
+export const isActive = (state: JobState): boolean => state === 'queued' || state === 'running';
 
 export function newJobCode(): string {
   // 16 base32 characters: unguessable, short enough to read over the phone
   return randomBytes(10).toString('base64url').replace(/[-_]/g, 'X').slice(0, 16).toUpperCase();
 }
 
+/**
+ * A job to store. Its input is cut into units of work (`chunks`): a capability job in chunks of
+ * CHUNK_SIZE items; a job whose input lives elsewhere (a dedupe job: its records are the saved
+ * dedupe's) passes `chunks` without inputs, one entry per unit with its rows and units.
+ */
 export interface NewJob {
+  /** A code chosen by the caller (a saved dedupe and its job share one); a fresh one otherwise. */
+  job?: string;
   kind: string;
   account: string;
   language: string;
   italian: boolean;
   counter: string;
-  items: StoredItem[];
-  units: number[];
-  ticket: ChargeTicket;
+  chunks: { rows: number; units: number; input?: unknown }[];
 }
 
-/** Input, progress and charge ticket in one transaction: a job is stored whole or not at all. */
-export function createJob(db: StateDb, spec: NewJob): JobRecord {
-  const job = newJobCode();
-  const now = new Date().toISOString();
-  const chunks = Math.ceil(spec.items.length / CHUNK_SIZE);
-  const chunk_units: number[] = [];
-  for (let i = 0; i < chunks; i++) {
-    chunk_units.push(spec.units.slice(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE).reduce((s, u) => s + u, 0));
+/** Cuts items into chunk inputs of CHUNK_SIZE, with the units each chunk was charged. */
+export function itemChunks(items: StoredItem[], units: number[]): NewJob['chunks'] {
+  const chunks: NewJob['chunks'] = [];
+  for (let start = 0; start < items.length; start += CHUNK_SIZE) {
+    const input = items.slice(start, start + CHUNK_SIZE);
+    chunks.push({ rows: input.length, units: units.slice(start, start + CHUNK_SIZE).reduce((s, u) => s + u, 0), input });
   }
-  const record: JobRecord = {
-    job,
+  return chunks;
+}
+
+export function jobRecord(code: string, spec: NewJob, now = new Date().toISOString()): JobRecord {
+  const chunk_units = spec.chunks.map((c) => c.units);
+  return {
+    job: code,
     kind: spec.kind,
     account: spec.account,
     language: spec.language,
     italian: spec.italian,
     state: 'queued',
-    rows: spec.items.length,
+    rows: spec.chunks.reduce((s, c) => s + c.rows, 0),
     done: 0,
-    chunks,
+    chunks: spec.chunks.length,
     chunks_done: 0,
-    chunk_size: CHUNK_SIZE,
+    chunk_size: spec.chunks[0]?.rows ?? CHUNK_SIZE,
     created: now,
     updated: now,
     counter: spec.counter,
@@ -65,81 +85,151 @@ export function createJob(db: StateDb, spec: NewJob): JobRecord {
     error: null,
     chunk_units,
   };
-  db.root.transactionSync(() => {
-    db.jobs.put(job, record);
-    db.kv.put(`ticket/${job}`, spec.ticket);
-    for (let i = 0; i < chunks; i++) db.jobChunks.put(chunkKey(job, i), spec.items.slice(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE));
-  });
-  return record;
 }
+
+/**
+ * The record after one unit committed: progress added; completed with its last unit (in the same
+ * write, so that no node can die between the last result and the job's completion).
+ */
+export function withTally(record: JobRecord, tally: Tally): JobRecord {
+  const outcomes = { ...record.outcomes };
+  for (const [k, n] of Object.entries(tally.outcomes) as [keyof Outcomes, number][]) outcomes[k] += n;
+  const chunks_done = record.chunks_done + 1;
+  const state = chunks_done >= record.chunks ? 'completed' : 'running';
+  return { ...record, state, done: record.done + tally.rows, chunks_done, outcomes, updated: new Date().toISOString() };
+}
+
+/**
+ * Where jobs live: input chunks, results, progress and charge tickets. LMDB in one process by default
+ * (`LmdbJobStore`), PostgreSQL shared by every node when RECAPITO_STATE_URL is set (`PgJobStore`).
+ * Both keep the two promises the job system rests on: a unit's result and the progress it adds are
+ * committed together and at most once; a job that stops gives back its unprocessed units at most once.
+ */
+export interface JobStore {
+  /** Stores the job whole (record, input chunks, the ticket of its charge, its queued units) or not at all. */
+  create(spec: NewJob, ticket: ChargeTicket): Promise<JobRecord>;
+  get(code: string): Promise<JobRecord | undefined>;
+  /** Jobs queued or running, of one account or of all. */
+  active(account?: string): Promise<JobRecord[]>;
+  /** A queued job whose first unit starts: running (a no-op in any other state). */
+  markRunning(code: string): Promise<void>;
+  chunkInput(code: string, chunk: number): Promise<unknown>;
+  /** A unit's committed output, undefined while it has none. */
+  chunkOutput(code: string, chunk: number): Promise<unknown>;
+  /** Units without an output, in order. */
+  pendingChunks(code: string): Promise<number[]>;
+  /**
+   * Commits a unit's output and its progress together (the job completes with its last unit); false,
+   * nothing written, when that unit is already in or the job stopped.
+   */
+  commitChunk(code: string, chunk: number, output: unknown, tally: Tally): Promise<boolean>;
+  /**
+   * Stops an active job (cancelled or failed) and records as refunded the units of its unprocessed chunks,
+   * in the same write: a job stops once, so its units are owed back once. Returns what is owed (the
+   * caller gives it back to the ticket's buckets), nothing for a job already stopped.
+   */
+  stop(code: string, state: 'cancelled' | 'failed', error: string | null): Promise<Refund | undefined>;
+  close(): Promise<void>;
+}
+
+const chunkKey = (job: string, i: number): string => `${job}/${String(i).padStart(6, '0')}`;
+
+// --- LMDB: the embedded default. Synchronous functions, one transaction each. ---
 
 export function getJob(db: StateDb, job: string): JobRecord | undefined {
   return db.jobs.get(job);
-}
-
-export function chunkItems(db: StateDb, job: string, i: number): StoredItem[] {
-  return (db.jobChunks.get(chunkKey(job, i)) ?? []) as StoredItem[];
-}
-
-export function chunkResults(db: StateDb, job: string, i: number): StoredResult[] | undefined {
-  return db.jobResults.get(chunkKey(job, i)) as StoredResult[] | undefined;
 }
 
 export function listJobs(db: StateDb): JobRecord[] {
   return [...db.jobs.getRange()].map((e) => e.value);
 }
 
-const KIND: Record<string, keyof JobRecord['outcomes']> = { ok: 'ok', modified: 'modified', warning: 'to_check', error: 'unresolved' };
-
-/**
- * Commits one chunk's results and the job's progress together, once: a chunk that was already
- * committed (a worker killed after writing, then run again) is not counted twice.
- */
-export function commitChunk(db: StateDb, job: string, i: number, results: StoredResult[]): boolean {
-  return db.root.transactionSync(() => {
-    const record = db.jobs.get(job);
-    if (!record || db.jobResults.get(chunkKey(job, i)) !== undefined) return false;
-    if (record.state === 'cancelled' || record.state === 'failed') return false;
-    db.jobResults.put(chunkKey(job, i), results);
-    const outcomes = { ...record.outcomes };
-    for (const r of results) outcomes[KIND[r.result.outcome_label ?? 'ok'] ?? 'to_check'] += 1;
-    db.jobs.put(job, {
-      ...record,
-      state: 'running',
-      done: record.done + results.length,
-      chunks_done: record.chunks_done + 1,
-      outcomes,
-      updated: new Date().toISOString(),
-    });
-    return true;
-  });
-}
-
-/** Moves a job to a new state; returns the record as written, or undefined if it was not there. */
-export function setState(db: StateDb, job: string, state: JobRecord['state'], error: string | null = null): JobRecord | undefined {
-  return db.root.transactionSync(() => {
-    const record = db.jobs.get(job);
-    if (!record) return undefined;
-    const next = { ...record, state, error: error ?? record.error, updated: new Date().toISOString() };
-    db.jobs.put(job, next);
-    return next;
-  });
-}
-
-/** Units of the chunks that have no results: what a job that stops gives back. */
-export function unprocessedUnits(db: StateDb, record: JobRecord): number {
-  let units = 0;
-  for (let i = 0; i < record.chunks; i++) if (chunkResults(db, record.job, i) === undefined) units += record.chunk_units[i] ?? 0;
-  return units;
-}
-
 export function ticketOf(db: StateDb, job: string): ChargeTicket | undefined {
   return db.kv.get(`ticket/${job}`) as ChargeTicket | undefined;
 }
 
-export function markRefunded(db: StateDb, job: string, units: number): void {
-  db.root.transactionSync(() => {
-    const record = db.jobs.get(job);
-    if (record) db.jobs.put(job, { ...record, refunded: record.refunded + units });
-  });
+function chunkOutput(db: StateDb, job: string, i: number): unknown {
+  return db.jobResults.get(chunkKey(job, i));
+}
+
+/** Units of the chunks that have no results: what a job that stops gives back. */
+function unprocessedUnits(db: StateDb, record: JobRecord): number {
+  let units = 0;
+  for (let i = 0; i < record.chunks; i++) if (chunkOutput(db, record.job, i) === undefined) units += record.chunk_units[i] ?? 0;
+  return units;
+}
+
+export class LmdbJobStore implements JobStore {
+  constructor(private readonly db: StateDb) {}
+
+  async create(spec: NewJob, ticket: ChargeTicket): Promise<JobRecord> {
+    const { db } = this;
+    const record = jobRecord(spec.job ?? newJobCode(), spec);
+    db.root.transactionSync(() => {
+      db.jobs.put(record.job, record);
+      db.kv.put(`ticket/${record.job}`, ticket);
+      spec.chunks.forEach((c, i) => {
+        if (c.input !== undefined) db.jobChunks.put(chunkKey(record.job, i), c.input as unknown[]);
+      });
+    });
+    return record;
+  }
+
+  async get(code: string): Promise<JobRecord | undefined> {
+    return getJob(this.db, code);
+  }
+
+  async active(account?: string): Promise<JobRecord[]> {
+    return listJobs(this.db).filter((j) => isActive(j.state) && (account === undefined || j.account === account));
+  }
+
+  async markRunning(code: string): Promise<void> {
+    const { db } = this;
+    db.root.transactionSync(() => {
+      const record = db.jobs.get(code);
+      if (record?.state === 'queued') db.jobs.put(code, { ...record, state: 'running', updated: new Date().toISOString() });
+    });
+  }
+
+  async chunkInput(code: string, chunk: number): Promise<unknown> {
+    return this.db.jobChunks.get(chunkKey(code, chunk));
+  }
+
+  async chunkOutput(code: string, chunk: number): Promise<unknown> {
+    return chunkOutput(this.db, code, chunk);
+  }
+
+  async pendingChunks(code: string): Promise<number[]> {
+    const record = getJob(this.db, code);
+    const pending: number[] = [];
+    for (let i = 0; i < (record?.chunks ?? 0); i++) if (chunkOutput(this.db, code, i) === undefined) pending.push(i);
+    return pending;
+  }
+
+  async commitChunk(code: string, chunk: number, output: unknown, tally: Tally): Promise<boolean> {
+    const { db } = this;
+    return db.root.transactionSync(() => {
+      const record = db.jobs.get(code);
+      if (!record || !isActive(record.state) || chunkOutput(db, code, chunk) !== undefined) return false;
+      db.jobResults.put(chunkKey(code, chunk), output as unknown[]);
+      db.jobs.put(code, withTally(record, tally));
+      return true;
+    });
+  }
+
+  async stop(code: string, state: 'cancelled' | 'failed', error: string | null): Promise<Refund | undefined> {
+    const { db } = this;
+    return db.root.transactionSync(() => {
+      const record = db.jobs.get(code);
+      const ticket = ticketOf(db, code);
+      if (!record || !isActive(record.state)) return undefined;
+      const units = Math.max(0, unprocessedUnits(db, record) - record.refunded);
+      db.jobs.put(code, { ...record, state, error: error ?? record.error, refunded: record.refunded + units, updated: new Date().toISOString() });
+      return ticket && units > 0 ? { ticket, units } : undefined;
+    });
+  }
+
+  async close(): Promise<void> {
+    // the LMDB environment belongs to the service's state and is closed with it
+  }
 }

@@ -1,41 +1,35 @@
 /**
- * Piscina worker: processes one chunk of one job and commits it. Runs in a worker thread, so it uses
- * the register the process already opened and the state store through its own lmdb-js handle.
+ * Piscina worker: runs one unit of work of one job and hands its output back. It reads and writes no
+ * state: the node's job service loads the unit's input and commits the output (results and progress
+ * together), whichever back end holds the jobs (LMDB here, or PostgreSQL shared by several nodes).
  */
 import { loadCapability } from '../capabilities.js';
+import { runDedupeUnit, type DedupeUnit } from '../dedupe/job.js';
 import { finishResult } from '../http/outcomes.js';
 import type { Language } from '../http/language.js';
 import { openRegister } from '../native.js';
-import { openState } from '../state/db.js';
-import { chunkItems, chunkResults, commitChunk, getJob } from './store.js';
+import type { StoredItem, StoredResult } from './store.js';
 
-export interface ChunkTask {
+export interface UnitTask {
+  /** A capability name, or `dedupe`. */
+  kind: string;
+  language: string;
   dataDir: string;
-  job: string;
-  chunk: number;
   allowPrivateNetwork: boolean;
   dnsServer?: string;
+  input: unknown;
 }
 
-export default async function processChunk(task: ChunkTask): Promise<{ committed: boolean; rows: number }> {
-  const db = openState(task.dataDir);
-  const record = getJob(db, task.job);
-  if (!record || record.state === 'cancelled' || record.state === 'failed') return { committed: false, rows: 0 };
-  if (chunkResults(db, task.job, task.chunk) !== undefined) return { committed: false, rows: 0 };
+export default async function processUnit(task: UnitTask): Promise<unknown> {
   openRegister(task.dataDir);
-  const cap = await loadCapability(record.kind);
-  const stored = chunkItems(db, task.job, task.chunk);
-  const language = record.language as Language;
+  if (task.kind === 'dedupe') return runDedupeUnit(task.input as DedupeUnit);
+  const cap = await loadCapability(task.kind);
+  const stored = task.input as StoredItem[];
+  const language = task.language as Language;
   const results = await cap.process(
     stored.map((s) => s.item),
     { language, dataDir: task.dataDir, allowPrivateNetwork: task.allowPrivateNetwork, dnsServer: task.dnsServer },
   );
   if (results.length !== stored.length) throw new Error(`${cap.name} answered ${results.length} results for ${stored.length} items`);
-  const committed = commitChunk(
-    db,
-    task.job,
-    task.chunk,
-    results.map((r, i) => ({ id: stored[i]?.id, result: finishResult(r, language) })),
-  );
-  return { committed, rows: stored.length };
+  return results.map((r, i): StoredResult => ({ id: stored[i]?.id, result: finishResult(r, language) }));
 }

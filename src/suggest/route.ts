@@ -43,7 +43,7 @@ async function select(services: Services, req: FastifyRequest, reply: FastifyRep
   if (!street) {
     throw new ApiError('validation_failed', { field: 'street_id', problem: 'not among the streets suggested in this session' }, [{ field: 'street_id', problem: 'not suggested in this session' }]);
   }
-  const first = markSelected(services.db, session, streetId);
+  const first = await markSelected(services.state, session, streetId);
   const item: ContactItem = {
     address: `${displayName(`${street.street_type} ${street.name}`)}${blank(r.house_number) ? '' : ` ${r.house_number?.trim()}`}`,
     city: street.municipality,
@@ -52,9 +52,9 @@ async function select(services: Services, req: FastifyRequest, reply: FastifyRep
     ...(blank(r.postcode) ? {} : { postcode: r.postcode?.trim() }),
   };
   // the street's first select is charged; a refused charge or a failed verification leaves it unselected
-  const undo = first ? () => unmarkSelected(services.db, session, streetId) : undefined;
+  const undo = first ? () => unmarkSelected(services.state, session, streetId) : undefined;
   const { value: result, charge } = await chargedWork(
-    services.db,
+    services.state,
     { payer, counter: 'contact', units: first ? 1 : 0 },
     async () => {
       const [one] = await contactCapability.process([item], processContext(services, req));
@@ -70,7 +70,7 @@ async function select(services: Services, req: FastifyRequest, reply: FastifyRep
 async function suggest(services: Services, req: FastifyRequest, reply: FastifyReply, r: SuggestRequest, token: string, country: string): Promise<FastifyReply> {
   // house-number phase: a street selected in this session
   if (!blank(r.street_id)) {
-    const session = await enterSession(services.db, token, r.session, country);
+    const session = await enterSession(services.state, token, r.session, country);
     const streetId = (r.street_id as string).trim();
     const street = session.offered[streetId];
     if (!street || !session.selected.includes(streetId)) throw new ApiError('selection_required', {}, { street_id: streetId });
@@ -92,7 +92,7 @@ async function suggest(services: Services, req: FastifyRequest, reply: FastifyRe
   const province = blank(r.province) ? read.province : (r.province as string).trim();
   const parsed = { ...parsedOf(read), postcode };
   // refused calls fail before the search; the call is counted, with the streets it offers, in one write
-  checkSession(services.db, token, r.session, country);
+  await checkSession(services.state, token, r.session, country);
   let place = await placeOf(city, postcode, province);
   let hints: Hint[] = [];
   let offered = {};
@@ -106,7 +106,7 @@ async function suggest(services: Services, req: FastifyRequest, reply: FastifyRe
     hints = place.slice(0, 10).map((m) => ({ type: 'municipality', id: m.cadastral_code, name: m.name, municipality: m.name, area: m.province, source: 'registry' }));
     if (hints.length > 0) parsed.street = null;
   }
-  await enterSession(services.db, token, r.session, country, Date.now(), offered);
+  await enterSession(services.state, token, r.session, country, Date.now(), offered);
   return answer(req, reply, {
     ok: true,
     phase: 'streets',
@@ -125,19 +125,21 @@ export const suggestRoutes: FastifyPluginAsync<PluginOptions> = async (app, { se
     if (r.action === 'select') requirePayer(req);
     const written = blank(r.country_code) ? r.country : r.country_code;
     const country = blank(written) ? 'IT' : (resolveCountry(written)?.iso2 ?? (written as string).trim().toUpperCase());
-    const live = findSession(services.db, token, r.session);
+    const live = await findSession(services.state, token, r.session);
     if (live && live.country !== country) throw new ApiError('session_country', {}, { session_country: live.country, requested: country });
     if (!SUGGEST_COUNTRIES.has(country)) {
       const read = readQuery(r.q ?? '');
       return answer(req, reply, { ok: true, phase: 'streets', hints: [], parsed: parsedOf(read), attribution: null, supported: false });
     }
-    if (r.action === 'select') return select(services, req, reply, r, await enterSession(services.db, token, r.session, country));
+    if (r.action === 'select') return select(services, req, reply, r, await enterSession(services.state, token, r.session, country));
     return suggest(services, req, reply, r, token, country);
   };
   for (const path of SUGGEST_PATHS) app.post(path, { config: { rateClass: 'autocomplete' } }, post);
 
-  sweepSessions(services.db);
-  const timer = setInterval(() => sweepSessions(services.db), 5 * 60_000);
+  // every node sweeps the shared sessions now and then; a failed sweep is tried again at the next
+  const sweep = () => void sweepSessions(services.state).catch(() => undefined);
+  sweep();
+  const timer = setInterval(sweep, 5 * 60_000);
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));
 };

@@ -1,8 +1,5 @@
-import type { Database } from 'lmdb';
-
 import { ApiError } from '../http/errors.js';
-import { durableWrite } from '../state/commit.js';
-import type { StateDb } from '../state/db.js';
+import { doc, type StateStore } from '../state/store.js';
 
 /** Spec, Limits: sessions valid 10 minutes, 30 calls each (selections included). */
 export const SESSION_MS = 10 * 60_000;
@@ -43,23 +40,6 @@ interface DayBudget {
   selections: number;
 }
 
-interface Store {
-  sessions: Database<SuggestSession, string>;
-  /** Per token: the current UTC day's session counts. */
-  budgets: Database<DayBudget, string>;
-}
-
-const stores = new WeakMap<StateDb, Store>();
-
-function open(db: StateDb): Store {
-  let s = stores.get(db);
-  if (!s) {
-    s = { sessions: db.root.openDB({ name: 'suggest_sessions' }), budgets: db.root.openDB({ name: 'suggest_budgets' }) };
-    stores.set(db, s);
-  }
-  return s;
-}
-
 const key = (token: string, id: string): string => `${token}/${id.toLowerCase()}`;
 const utcDay = (now: number): string => new Date(now).toISOString().slice(0, 10);
 
@@ -69,26 +49,25 @@ function secondsToMidnight(now: number): number {
   return Math.max(1, Math.ceil((next - now) / 1000));
 }
 
-function budgetOf(db: StateDb, token: string, now: number): DayBudget {
+function budgetOf(stored: DayBudget | undefined, now: number): DayBudget {
   const day = utcDay(now);
-  const stored = open(db).budgets.get(token);
   return stored && stored.day === day ? { ...stored } : { day, sessions: 0, sessions_selected: 0, selections: 0 };
 }
 
+const live = (s: SuggestSession | undefined, now: number): SuggestSession | undefined => (s && now - s.created <= SESSION_MS ? s : undefined);
+
 /** The live session of this token and UUID, or undefined (never opened, or expired). */
-export function findSession(db: StateDb, token: string, id: string, now = Date.now()): SuggestSession | undefined {
-  const s = open(db).sessions.get(key(token, id));
-  if (!s || now - s.created > SESSION_MS) return undefined;
-  return s;
+export async function findSession(store: StateStore, token: string, id: string, now = Date.now()): Promise<SuggestSession | undefined> {
+  return live(await store.get<SuggestSession>('suggest_sessions', key(token, id)), now);
 }
 
-function refuse(db: StateDb, token: string, s: SuggestSession | undefined, country: string, now: number): void {
+function refuse(budget: DayBudget | undefined, s: SuggestSession | undefined, country: string, now: number): void {
   if (s) {
     if (s.country !== country) throw new ApiError('session_country', {}, { session_country: s.country, requested: country });
     if (s.calls >= SESSION_CALLS) throw new ApiError('session_quota', {}, { calls: s.calls, cap: SESSION_CALLS });
     return;
   }
-  const b = budgetOf(db, token, now);
+  const b = budgetOf(budget, now);
   const free = DAILY_FREE_SESSIONS + SESSIONS_PER_SELECTION * b.selections;
   if (b.sessions - b.sessions_selected >= free) {
     const retry = secondsToMidnight(now);
@@ -97,78 +76,94 @@ function refuse(db: StateDb, token: string, s: SuggestSession | undefined, count
 }
 
 /** The refusals of `enterSession`, read-only: lets a call fail before doing its work. */
-export function checkSession(db: StateDb, token: string, id: string, country: string, now = Date.now()): void {
-  refuse(db, token, findSession(db, token, id, now), country, now);
+export async function checkSession(store: StateStore, token: string, id: string, country: string, now = Date.now()): Promise<void> {
+  const [s, budget] = await store.getMany([doc('suggest_sessions', key(token, id)), doc('suggest_budgets', token)]);
+  refuse(budget as DayBudget | undefined, live(s as SuggestSession | undefined, now), country, now);
 }
 
 /**
  * Counts one call in the session, opening it when the UUID is new (or its session expired), in
- * one write transaction: 409 for another country, 429 past 30 calls or past the day's free sessions.
- * `offered`: streets this call proposes, remembered in the same transaction.
+ * one atomic update: 409 for another country, 429 past 30 calls or past the day's free sessions.
+ * `offered`: streets this call proposes, remembered in the same update.
  */
-export function enterSession(db: StateDb, token: string, id: string, country: string, now = Date.now(), offered: Record<string, OfferedStreet> = {}): Promise<SuggestSession> {
-  const { sessions, budgets } = open(db);
-  // in the next shared commit (src/state/commit.ts), on disk before the answer leaves
-  return durableWrite(db, () => {
-    const k = key(token, id);
-    let s = sessions.get(k);
-    if (s && now - s.created > SESSION_MS) s = undefined;
-    refuse(db, token, s, country, now);
-    if (s) {
-      s = { ...s, calls: s.calls + 1, offered: { ...s.offered, ...offered } };
-    } else {
-      const b = budgetOf(db, token, now);
-      b.sessions += 1;
-      budgets.put(token, b);
-      s = { id: id.toLowerCase(), token, country, created: now, calls: 1, offered, selected: [] };
-    }
-    sessions.put(k, s);
-    return s;
-  });
+export function enterSession(store: StateStore, token: string, id: string, country: string, now = Date.now(), offered: Record<string, OfferedStreet> = {}): Promise<SuggestSession> {
+  const k = key(token, id);
+  // in the next shared commit on LMDB (src/state/commit.ts); durable before the answer leaves
+  return store.update(
+    [doc('suggest_sessions', k), doc('suggest_budgets', token)],
+    ([stored, budget]) => {
+      let s = live(stored as SuggestSession | undefined, now);
+      refuse(budget as DayBudget | undefined, s, country, now);
+      const write = [];
+      if (s) {
+        s = { ...s, calls: s.calls + 1, offered: { ...s.offered, ...offered } };
+      } else {
+        const b = budgetOf(budget as DayBudget | undefined, now);
+        b.sessions += 1;
+        write.push({ ns: 'suggest_budgets' as const, key: token, doc: b });
+        s = { id: id.toLowerCase(), token, country, created: now, calls: 1, offered, selected: [] };
+      }
+      write.push({ ns: 'suggest_sessions' as const, key: k, doc: s });
+      return { result: s, write };
+    },
+    { batched: true },
+  ).durable;
 }
 
 /**
  * Marks a street selected. Answers true the first time for this street in this session (the caller
  * charges then), false for a refined repeat. `undo` gives the mark back when the charge failed.
  */
-export function markSelected(db: StateDb, s: SuggestSession, streetId: string, now = Date.now()): boolean {
-  const { sessions, budgets } = open(db);
-  return db.root.transactionSync(() => {
-    const current = sessions.get(key(s.token, s.id));
-    if (!current || current.created !== s.created) return false;
-    if (current.selected.includes(streetId)) return false;
-    const b = budgetOf(db, s.token, now);
+export function markSelected(store: StateStore, s: SuggestSession, streetId: string, now = Date.now()): Promise<boolean> {
+  const k = key(s.token, s.id);
+  return store.update([doc('suggest_sessions', k), doc('suggest_budgets', s.token)], ([stored, budget]) => {
+    const current = stored as SuggestSession | undefined;
+    if (!current || current.created !== s.created) return { result: false };
+    if (current.selected.includes(streetId)) return { result: false };
+    const b = budgetOf(budget as DayBudget | undefined, now);
     if (current.selected.length === 0 && utcDay(current.created) === b.day) b.sessions_selected += 1;
     b.selections += 1;
-    budgets.put(s.token, b);
-    sessions.put(key(s.token, s.id), { ...current, selected: [...current.selected, streetId] });
-    return true;
-  });
+    return {
+      result: true,
+      write: [
+        { ns: 'suggest_budgets', key: s.token, doc: b },
+        { ns: 'suggest_sessions', key: k, doc: { ...current, selected: [...current.selected, streetId] } },
+      ],
+    };
+  }).durable;
 }
 
-export function unmarkSelected(db: StateDb, s: SuggestSession, streetId: string, now = Date.now()): void {
-  const { sessions, budgets } = open(db);
-  db.root.transactionSync(() => {
-    const current = sessions.get(key(s.token, s.id));
-    if (!current || !current.selected.includes(streetId)) return;
+export async function unmarkSelected(store: StateStore, s: SuggestSession, streetId: string, now = Date.now()): Promise<void> {
+  const k = key(s.token, s.id);
+  await store.update([doc('suggest_sessions', k), doc('suggest_budgets', s.token)], ([stored, budget]) => {
+    const current = stored as SuggestSession | undefined;
+    if (!current || !current.selected.includes(streetId)) return { result: undefined };
     const selected = current.selected.filter((x) => x !== streetId);
-    const b = budgetOf(db, s.token, now);
+    const b = budgetOf(budget as DayBudget | undefined, now);
     b.selections = Math.max(0, b.selections - 1);
     if (selected.length === 0 && utcDay(current.created) === b.day) b.sessions_selected = Math.max(0, b.sessions_selected - 1);
-    budgets.put(s.token, b);
-    sessions.put(key(s.token, s.id), { ...current, selected });
-  });
+    return {
+      result: undefined,
+      write: [
+        { ns: 'suggest_budgets', key: s.token, doc: b },
+        { ns: 'suggest_sessions', key: k, doc: { ...current, selected } },
+      ],
+    };
+  }).durable;
 }
 
 /** Drops sessions past their validity (called now and then; they are refused anyway). */
-export function sweepSessions(db: StateDb, now = Date.now()): number {
-  const { sessions } = open(db);
-  let n = 0;
-  for (const { key: k, value } of sessions.getRange()) {
-    if (now - value.created > SESSION_MS) {
-      void sessions.remove(k);
-      n += 1;
-    }
-  }
-  return n;
+export async function sweepSessions(store: StateStore, now = Date.now()): Promise<number> {
+  const expired = (await store.list<SuggestSession>('suggest_sessions')).filter(({ value }) => now - value.created > SESSION_MS);
+  if (expired.length === 0) return 0;
+  // removed only if still expired when the removal runs (a UUID may have been reopened meanwhile)
+  const keys = expired.map(({ key: k }) => doc('suggest_sessions', k));
+  await store.update(keys, (stored) => ({
+    result: undefined,
+    write: keys.filter((_, i) => {
+      const s = stored[i] as SuggestSession | undefined;
+      return s !== undefined && now - s.created > SESSION_MS;
+    }).map((k) => ({ ...k, doc: null })),
+  })).durable;
+  return expired.length;
 }

@@ -3,11 +3,14 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, syml
 import os from 'node:os';
 import path from 'node:path';
 
-import { createAccount, createToken } from '../../src/account/tokens.js';
+import { createAccount, createToken, getAccount } from '../../src/account/tokens.js';
 import { runImport } from '../../src/cli/import.js';
 import { PROJECT_ROOT, type ServiceConfig } from '../../src/config.js';
 import { buildService, type Service } from '../../src/server.js';
 import { closeState, openState, type StateDb } from '../../src/state/db.js';
+import { openStore } from '../../src/state/open.js';
+import type { StateStore } from '../../src/state/store.js';
+import { freshStateUrl } from './state-url.js';
 
 export { SOURCE } from './source.js';
 import { SOURCE } from './source.js';
@@ -69,31 +72,40 @@ export interface TestServer {
   token: string;
   account: string;
   dataDir: string;
+  /** The node-local LMDB environment (jobs). */
   db: StateDb;
+  /** The shared state the server uses: LMDB, or with RECAPITO_STATE_URL a PostgreSQL database of its own. */
+  state: StateStore;
+  /** What a CLI or server process started by the test needs to reach the same state. */
+  env: Record<string, string>;
   service: Service;
   /** Another token, optionally for another account or none. */
-  newToken(account?: string | null, expiry?: string | null): string;
+  newToken(account?: string | null, expiry?: string | null): Promise<string>;
   close(): Promise<void>;
 }
 
 /** The real server on a random port with a temporary data dir, an account `test` and its token. */
 export async function startServer(overrides: Partial<ServiceConfig> = {}, language = 'en'): Promise<TestServer> {
   const dataDir = await freshDataDir();
-  const service = await buildService({ dataDir, port: 0, host: '127.0.0.1', ...overrides });
+  const stateUrl = await freshStateUrl();
+  const service = await buildService({ dataDir, port: 0, host: '127.0.0.1', stateUrl, ...overrides });
   const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
   const db = openState(dataDir);
-  createAccount(db, 'test', language);
-  const { token } = createToken(db, 'test');
+  const state = await openStore(dataDir, stateUrl);
+  await createAccount(state, 'test', language);
+  const { token } = await createToken(state, 'test');
   return {
     url: address,
     token,
     account: 'test',
     dataDir,
     db,
+    state,
+    env: stateUrl ? { RECAPITO_STATE_URL: stateUrl } : {},
     service,
-    newToken: (account = 'test', expiry = null) => {
-      if (account && !db.accounts.get(account)) createAccount(db, account);
-      return createToken(db, account, expiry).token;
+    newToken: async (account = 'test', expiry = null) => {
+      if (account && !(await getAccount(state, account))) await createAccount(state, account);
+      return (await createToken(state, account, expiry)).token;
     },
     close: async () => {
       await service.close();

@@ -1,0 +1,18 @@
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import { createGunzip } from 'node:zlib';
+
+import { parse } from 'csv-parse';
+
+import { SOURCE } from '../test/helpers/server.js';
+
+/** Real Bologna house numbers as people would type them, repeated up to `n` rows (job benches). */
+export async function bolognaContacts(n: number): Promise<Record<string, unknown>[]> {
+  const base: Record<string, unknown>[] = [];
+  const rows = createReadStream(path.join(SOURCE, 'it/civici/bologna/civici_2012.csv.gz')).pipe(createGunzip()).pipe(parse({ columns: true }));
+  for await (const row of rows as AsyncIterable<Record<string, string>>) {
+    if (!row.DENOMINAZI || row.CAP === '0') continue;
+    base.push({ address: `${row.DENOMINAZI} ${row.NCIVSUB}`, postcode: row.CAP, city: 'Bologna' });
+  }
+  return Array.from({ length: n }, (_, i) => ({ id: i, ...base[i % base.length] }));
+}

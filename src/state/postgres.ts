@@ -1,0 +1,304 @@
+import path from 'node:path';
+
+import pg from 'pg';
+import Postgrator from 'postgrator';
+
+import { PROJECT_ROOT } from '../config.js';
+import type { Decision, DocChange, DocKey, ListOptions, Namespace, StateStore, WindowHit, Written } from './store.js';
+
+/** Migrations shipped with the service (plain SQL, postgrator's `NNN.do.name.sql`). */
+export const MIGRATIONS = path.join(PROJECT_ROOT, 'src', 'state', 'migrations');
+
+/** Any fixed number: the advisory lock that lets one starting node migrate while the others wait. */
+const MIGRATION_LOCK = 17_001;
+
+/**
+ * Brings the schema to the newest migration. Every node runs it at start; an advisory lock makes the
+ * first one migrate and the others find the work done.
+ */
+export async function migrate(url: string): Promise<{ from: number; to: number }> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', (error) => console.error(`state store migration connection: ${error.message}`));
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    const postgrator = new Postgrator({
+      migrationPattern: path.join(MIGRATIONS, '*.sql'),
+      driver: 'pg',
+      database: client.database ?? 'postgres',
+      schemaTable: 'state_schema_version',
+      execQuery: (query: string) => client.query(query),
+    });
+    const from = Number(await postgrator.getDatabaseVersion());
+    await postgrator.migrate();
+    const to = Number(await postgrator.getDatabaseVersion());
+    return { from, to };
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await client.end();
+  }
+}
+
+const id = (k: DocKey): string => `${k.ns}\u0000${k.key}`;
+
+/** Keys in one order for every transaction, so that two multi-document updates never deadlock. */
+function sorted(keys: DocKey[]): DocKey[] {
+  const unique = new Map(keys.map((k) => [id(k), k]));
+  return [...unique.values()].sort((a, b) => (a.ns === b.ns ? (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : a.ns < b.ns ? -1 : 1));
+}
+
+async function lockRows(client: pg.PoolClient, keys: DocKey[]): Promise<Map<string, unknown>> {
+  const res = await client.query<{ ns: string; key: string; doc: unknown }>(
+    `SELECT d.ns, d.key, d.doc FROM state_docs d JOIN unnest($1::text[], $2::text[]) AS k(ns, key) USING (ns, key)
+     ORDER BY d.ns, d.key FOR UPDATE OF d`,
+    [keys.map((k) => k.ns), keys.map((k) => k.key)],
+  );
+  return new Map(res.rows.map((r) => [`${r.ns}\u0000${r.key}`, r.doc]));
+}
+
+async function writeDocs(client: pg.PoolClient | pg.Pool, changes: DocChange[]): Promise<void> {
+  const puts = changes.filter((c) => c.doc !== null);
+  const removes = changes.filter((c) => c.doc === null);
+  if (puts.length > 0) {
+    await client.query(
+      `INSERT INTO state_docs (ns, key, doc) SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[])
+       ON CONFLICT (ns, key) DO UPDATE SET doc = excluded.doc`,
+      [puts.map((c) => c.ns), puts.map((c) => c.key), puts.map((c) => JSON.stringify(c.doc))],
+    );
+  }
+  if (removes.length > 0) {
+    await client.query(`DELETE FROM state_docs d USING unnest($1::text[], $2::text[]) AS k(ns, key) WHERE d.ns = k.ns AND d.key = k.key`, [
+      removes.map((c) => c.ns),
+      removes.map((c) => c.key),
+    ]);
+  }
+}
+
+/** One transaction on a connection of `pool` (also the job store's, src/jobs/pg.ts). */
+export async function inPoolTransaction<R>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
+  const client = await pool.connect();
+  // between two statements of the transaction no query is active: a dropped connection is then an
+  // 'error' event, which must not end the process (the next statement fails and the caller gets it)
+  const dropped = (error: Error) => console.error(`state store connection: ${error.message}`);
+  client.on('error', dropped);
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    // a connection that cannot even roll back is not given back to the pool
+    await client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
+    throw error;
+  } finally {
+    client.off('error', dropped);
+    client.release(broken);
+  }
+}
+export interface PostgresOptions {
+  /** Connections of this node's pool (default 20). */
+  max?: number;
+}
+
+/**
+ * The PostgreSQL back end: documents in `state_docs`, each update one transaction that locks the rows it
+ * reads before deciding. Call `migrate` first (openStore does).
+ */
+export function postgresStore(url: string, options: PostgresOptions = {}): StateStore {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 20 });
+  // an idle client's error (the server restarted) must not end the process: the next query reconnects
+  pool.on('error', (error) => console.error(`state store connection: ${error.message}`));
+
+  /** Locks the rows of `keys` (in one order), inserting placeholders for documents not written yet. */
+  async function lockAll(client: pg.PoolClient, keys: DocKey[]): Promise<Map<string, unknown>> {
+    const order = sorted(keys);
+    if (order.length === 0) return new Map();
+    let rows = await lockRows(client, order);
+    const missing = order.filter((k) => !rows.has(id(k)));
+    if (missing.length > 0) {
+      // a row to lock for documents not written yet: two nodes creating the same one meet here
+      await client.query(`INSERT INTO state_docs (ns, key, doc) SELECT ns, key, NULL FROM unnest($1::text[], $2::text[]) AS k(ns, key) ON CONFLICT DO NOTHING`, [
+        missing.map((k) => k.ns),
+        missing.map((k) => k.key),
+      ]);
+      rows = await lockRows(client, order);
+    }
+    return rows;
+  }
+
+  const inTransaction = <R>(work: (client: pg.PoolClient) => Promise<R>): Promise<R> => inPoolTransaction(pool, work);
+
+
+  function transaction<R>(keys: DocKey[], decide: (docs: unknown[]) => Decision<R>): Promise<R> {
+    return inTransaction(async (client) => {
+      const rows = await lockAll(client, keys);
+      const decision = decide(keys.map((k) => rows.get(id(k)) ?? undefined));
+      if (decision.write?.length) await writeDocs(client, decision.write);
+      return decision.result;
+    });
+  }
+
+  /**
+   * Group commit, as on LMDB (src/state/commit.ts): the batched updates of one event-loop turn (the charges
+   * and refunds of concurrent requests) run in ONE transaction: their rows locked together, each decision
+   * taken in turn on the documents as the decisions before it left them (a refusal writes nothing), the
+   * request counts gathered meanwhile written too, one commit, one WAL flush. Thirty-two requests on one
+   * account cost one row lock and one fsync, not thirty-two one after the other.
+   */
+  interface Queued {
+    keys: DocKey[];
+    decide: (docs: unknown[]) => Decision<unknown>;
+    settle: (outcome: { ok: true; value: unknown } | { ok: false; error: unknown }) => void;
+  }
+  let queue: Queued[] = [];
+  let scheduled = false;
+  let pendingUsage = new Map<string, { n: number; last: string }>();
+  let usageRound: { promise: Promise<void>; settle: (error?: unknown) => void } | null = null;
+
+  function schedule(): void {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => void flush());
+  }
+
+  async function flush(): Promise<void> {
+    scheduled = false;
+    const batch = queue;
+    queue = [];
+    const usage = pendingUsage;
+    pendingUsage = new Map();
+    const round = usageRound;
+    usageRound = null;
+    if (batch.length === 0 && usage.size === 0) {
+      round?.settle();
+      return;
+    }
+    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    try {
+      await inTransaction(async (client) => {
+        outcomes.length = 0;
+        const rows = await lockAll(
+          client,
+          batch.flatMap((q) => q.keys),
+        );
+        const docs = new Map<string, unknown>(rows);
+        const writes = new Map<string, DocChange>();
+        for (const q of batch) {
+          try {
+            const decision = q.decide(q.keys.map((k) => docs.get(id(k)) ?? undefined));
+            for (const w of decision.write ?? []) {
+              docs.set(id(w), w.doc ?? undefined);
+              writes.set(id(w), w);
+            }
+            outcomes.push({ ok: true, value: decision.result });
+          } catch (error) {
+            // a refusal (402, 429...) before writing: the others in the batch go on
+            outcomes.push({ ok: false, error });
+          }
+        }
+        if (writes.size > 0) await writeDocs(client, [...writes.values()]);
+        if (usage.size > 0) await writeUsage(client, usage);
+      });
+    } catch (error) {
+      for (const q of batch) q.settle({ ok: false, error });
+      round?.settle(error);
+      return;
+    }
+    batch.forEach((q, i) => q.settle(outcomes[i] ?? { ok: false, error: new Error('update not decided') }));
+    round?.settle();
+  }
+
+  function batched<R>(keys: DocKey[], decide: (docs: unknown[]) => Decision<R>): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      queue.push({ keys, decide, settle: (o) => (o.ok ? resolve(o.value as R) : reject(o.error)) });
+      schedule();
+    });
+  }
+
+  /** Request counts of tokens: written by the next group commit, which an answer waits for. */
+  async function writeUsage(client: pg.PoolClient | pg.Pool, usage: Map<string, { n: number; last: string }>): Promise<void> {
+    const hashes = [...usage.keys()];
+    await client.query(
+      `UPDATE state_docs d SET doc = d.doc || jsonb_build_object('requests', COALESCE((d.doc ->> 'requests')::bigint, 0) + u.n, 'last_used', u.last)
+       FROM unnest($1::text[], $2::int[], $3::text[]) AS u(key, n, last) WHERE d.ns = 'tokens' AND d.key = u.key AND d.doc IS NOT NULL`,
+      [hashes, hashes.map((h) => usage.get(h)?.n ?? 0), hashes.map((h) => usage.get(h)?.last ?? '')],
+    );
+  }
+
+  const hitWindow = async (key: string, windowMs: number): Promise<WindowHit> => {
+    // the database's clock decides the window: nodes with skewed clocks still share one count
+    const res = await pool.query<{ hits: number; ttl: number }>(
+      `INSERT INTO rate_windows AS w (key, started, hits) VALUES ($1, clock_timestamp(), 1)
+       ON CONFLICT (key) DO UPDATE SET
+         started = CASE WHEN w.started <= clock_timestamp() - make_interval(secs => $2 / 1000.0) THEN clock_timestamp() ELSE w.started END,
+         hits = CASE WHEN w.started <= clock_timestamp() - make_interval(secs => $2 / 1000.0) THEN 1 ELSE w.hits + 1 END
+       RETURNING hits, GREATEST(0, CEIL(EXTRACT(EPOCH FROM (started + make_interval(secs => $2 / 1000.0) - clock_timestamp())) * 1000))::int AS ttl`,
+      [key, windowMs],
+    );
+    const row = res.rows[0];
+    return { count: row?.hits ?? 1, ttlMs: row?.ttl ?? windowMs };
+  };
+
+  return {
+    backend: 'postgres',
+    pool,
+    get: async <T>(ns: Namespace, key: string) => {
+      const res = await pool.query<{ doc: T | null }>('SELECT doc FROM state_docs WHERE ns = $1 AND key = $2', [ns, key]);
+      return res.rows[0]?.doc ?? undefined;
+    },
+    getMany: async (keys) => {
+      if (keys.length === 0) return [];
+      const res = await pool.query<{ ns: string; key: string; doc: unknown }>(
+        'SELECT d.ns, d.key, d.doc FROM state_docs d JOIN unnest($1::text[], $2::text[]) AS k(ns, key) USING (ns, key)',
+        [keys.map((k) => k.ns), keys.map((k) => k.key)],
+      );
+      const found = new Map(res.rows.map((r) => [`${r.ns}\u0000${r.key}`, r.doc]));
+      return keys.map((k) => found.get(id(k)) ?? undefined);
+    },
+    list: async <T>(ns: Namespace, options: ListOptions = {}) => {
+      const res = options.prefix
+        ? await pool.query<{ key: string; doc: T }>('SELECT key, doc FROM state_docs WHERE ns = $1 AND starts_with(key, $2) AND doc IS NOT NULL ORDER BY key', [ns, options.prefix])
+        : await pool.query<{ key: string; doc: T }>('SELECT key, doc FROM state_docs WHERE ns = $1 AND doc IS NOT NULL ORDER BY key', [ns]);
+      return res.rows.map((r) => ({ key: r.key, value: r.doc }));
+    },
+    update: <R>(keys: DocKey[], decide: (docs: unknown[]) => Decision<R>, options: { batched?: boolean } = {}): Written<R> => {
+      const done = options.batched ? batched(keys, decide) : transaction(keys, decide);
+      done.catch(() => undefined);
+      return { decided: done, durable: done };
+    },
+    countRequest: (hash, now) => {
+      const use = pendingUsage.get(hash);
+      if (use) {
+        use.n += 1;
+        use.last = now;
+      } else {
+        pendingUsage.set(hash, { n: 1, last: now });
+      }
+      if (!usageRound) {
+        let settle!: (error?: unknown) => void;
+        const promise = new Promise<void>((resolve, reject) => {
+          settle = (error) => (error === undefined ? resolve() : reject(error));
+        });
+        promise.catch(() => undefined);
+        usageRound = { promise, settle };
+      }
+      const mine = usageRound;
+      // the answer is ready: the next group commit (the request's own charge, usually) carries the count
+      return () => {
+        if (usageRound === mine) schedule();
+        return mine.promise;
+      };
+    },
+    hitWindow,
+    ping: async () => {
+      await pool.query('SELECT 1');
+    },
+    close: async () => {
+      await flush().catch(() => undefined);
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import type pg from 'pg';
+
+import type { StateDb } from './db.js';
+
+/**
+ * The service's state behind one interface, two back ends: LMDB in the data dir (one node, the default)
+ * or PostgreSQL (`RECAPITO_STATE_URL=postgres://…`, any number of nodes). Capability code talks to the
+ * domain modules (credit/ledger, account/tokens, suggest/session, dedupe/store, console/store), which talk
+ * only to this interface: none of them knows which back end runs.
+ *
+ * The model is a document store with atomic multi-document updates. Every piece of state is a JSON
+ * document named by a namespace and a key. An update names the documents it reads, gets them, decides
+ * synchronously (a pure function: no I/O, may throw to refuse) and returns the documents to write:
+ * - LMDB: inside one write transaction (LMDB's writer lock serialises processes); `batched` updates share
+ *   the group commit of issue 14 (src/state/commit.ts);
+ * - PostgreSQL: one transaction that locks the named rows (`SELECT … FOR UPDATE`) before deciding, so two
+ *   nodes racing for the same counter are serialised by PostgreSQL and the last unit goes to exactly one.
+ */
+export type Namespace =
+  | 'accounts'
+  | 'tokens'
+  | 'credits'
+  | 'trials'
+  | 'kv'
+  | 'suggest_sessions'
+  | 'suggest_budgets'
+  | 'dedupe'
+  | 'dedupe_records'
+  | 'console';
+
+export interface DocKey {
+  ns: Namespace;
+  key: string;
+}
+
+/** A document to write; `doc: null` removes it. */
+export interface DocChange extends DocKey {
+  doc: unknown;
+}
+
+/** What an update's decision returns: its result and the documents to write (none: a read-only decision). */
+export interface Decision<R> {
+  result: R;
+  write?: DocChange[];
+}
+
+/**
+ * Two moments of an update (src/state/commit.ts): `decided` when the decision is known (work it allows may
+ * start), `durable` when it is committed. On PostgreSQL both are the commit.
+ */
+export interface Written<R> {
+  decided: Promise<R>;
+  durable: Promise<R>;
+}
+
+export interface UpdateOptions {
+  /** LMDB: ride the next group commit (request paths). PostgreSQL: no difference. */
+  batched?: boolean;
+}
+
+export interface ListOptions {
+  /** Only keys starting with this. */
+  prefix?: string;
+}
+
+/** One rate-limit window's count after a hit, and the milliseconds left in the window. */
+export interface WindowHit {
+  count: number;
+  ttlMs: number;
+}
+
+export interface StateStore {
+  readonly backend: 'lmdb' | 'postgres';
+  /** The LMDB environment (jobs still keep their chunks there on one node); undefined on PostgreSQL. */
+  readonly lmdb?: StateDb;
+  /** The PostgreSQL pool (pg-boss and the jobs' tables share it); undefined on LMDB. */
+  readonly pool?: pg.Pool;
+
+  get<T>(ns: Namespace, key: string): Promise<T | undefined>;
+  /** Several documents in one read (one snapshot). */
+  getMany(keys: DocKey[]): Promise<unknown[]>;
+  list<T>(ns: Namespace, options?: ListOptions): Promise<{ key: string; value: T }[]>;
+  /** Reads `keys` under lock, decides, writes: atomically against every other update on any node. */
+  update<R>(keys: DocKey[], decide: (docs: unknown[]) => Decision<R>, options?: UpdateOptions): Written<R>;
+
+  /**
+   * Counts one authenticated request of a token (`requests`, `last_used` of its document) in the next
+   * shared write; the answer awaits the returned function's promise before it leaves, so a crash loses
+   * no count, and concurrent requests share one write.
+   */
+  countRequest(tokenHash: string, now: string): () => Promise<void>;
+
+  /**
+   * Rate limits across nodes: one hit in the fixed window of `key`. Undefined on LMDB, where the
+   * process-local limiter of @fastify/rate-limit is exact (one node).
+   */
+  readonly hitWindow?: (key: string, windowMs: number) => Promise<WindowHit>;
+
+  /** Answers when the store can serve (readiness): a round trip to PostgreSQL, a read on LMDB. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const doc = (ns: Namespace, key: string): DocKey => ({ ns, key });

@@ -1,0 +1,77 @@
+/** Dedupe jobs on the one job system (issue 10): job slots, cancel with refund, CSV, after completion. */
+import test from 'ava';
+
+import { addPack, current } from '../src/credit/ledger.js';
+import { call, startServer, type TestServer, waitFor } from './helpers/server.js';
+
+let server: TestServer;
+test.before(async () => {
+  // one job at a time per node, two per account: a long phone job keeps a dedupe job queued behind it
+  server = await startServer({ rateLimits: { single: 10_000, batch: 10_000, autocomplete: 10_000 }, jobWorkers: 1, maxActiveJobsPerAccount: 2 });
+});
+test.after.always(async () => server?.close());
+
+const phones = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `r${i}`, phone: `02 ${String(1000000 + i)}` }));
+/** Pairs of one person written two ways (real Bologna street), so that the job finds groups. */
+const people = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ id: i, first_name: i % 2 ? 'Beppe' : 'Giuseppe', last_name: `Verdi${Math.floor(i / 2)}`, address: `Via San Vitale ${Math.floor(i / 2) + 1}`, city: 'Bologna' }));
+
+test.serial('a dedupe job takes a job slot, is cancelled with its whole charge back while queued, and a refused one leaves nothing', async (t) => {
+  const token = await server.newToken('slots');
+  await addPack(server.state, 'slots', 'light', 100_000);
+  await addPack(server.state, 'slots', 'dedupe', 10_000);
+  const usedBefore = (await current(server.state, 'slots', 'dedupe')).used_total;
+  const long = await call(server, 'POST', '/api/v1/phone', { async: true, items: phones(40_000) }, { token });
+  t.is(long.status, 200);
+  const q = await call(server, 'POST', '/api/v1/dedupe', { async: true, records: people(200) }, { token });
+  t.is(q.status, 200);
+  t.is(q.body.state, 'queued');
+  t.is((await current(server.state, 'slots', 'dedupe')).used_total - usedBefore, 200, 'charged at queuing');
+
+  // two jobs active: a third (dedupe or not) is refused before any charge
+  const refused = await call(server, 'POST', '/api/v1/dedupe', { async: true, records: people(10) }, { token });
+  t.is(refused.status, 429);
+  t.is(refused.body.code, 'too_many_jobs');
+  t.is((await current(server.state, 'slots', 'dedupe')).used_total - usedBefore, 200, 'the refused job charged nothing');
+
+  const cancelled = await call(server, 'DELETE', `/api/v1/deduplica?lavoro=${q.body.job}`, undefined, { token });
+  t.is(cancelled.status, 200);
+  t.is(cancelled.body.state, 'cancelled');
+  t.is(cancelled.body.refunded, 200);
+  t.is((await current(server.state, 'slots', 'dedupe')).used_total - usedBefore, 0, 'the whole charge went back');
+  const read = await call(server, 'GET', `/api/v1/dedupe?job=${q.body.job}`, undefined, { token });
+  t.is(read.status, 200);
+  t.is(read.body.state, 'cancelled');
+  t.is(read.body.groups, undefined);
+  // a slot is free again
+  t.is((await call(server, 'POST', '/api/v1/dedupe', { async: true, records: people(10) }, { token })).status, 200);
+  await call(server, 'DELETE', `/api/v1/phone?job=${long.body.job}`, undefined, { token });
+  t.is((await call(server, 'DELETE', '/api/v1/dedupe?job=NOSUCHJOB', undefined, { token })).status, 404);
+});
+
+test.serial('a completed dedupe job: CSV one row per record (Italian headers), cancel gives nothing back, review and incremental work on it', async (t) => {
+  const q = await call(server, 'POST', '/api/v1/dedupe', { async: true, records: people(40) });
+  t.is(q.status, 200);
+  const job = q.body.job as string;
+  const done = await waitFor(() => call(server, 'GET', `/api/v1/dedupe?job=${job}`), (r) => r.body.state === 'completed');
+  t.is(done.body.groups.length, 20);
+
+  const csv = await call(server, 'GET', `/api/v1/deduplica?lavoro=${job}&formato=csv&lingua=it`);
+  t.is(csv.status, 200);
+  t.regex(csv.headers.get('content-type') ?? '', /text\/csv/);
+  const lines = String(csv.body).trim().split('\n');
+  t.is(lines[0], 'id,gruppo,livello,principale,motivi,lavorato,esito');
+  t.is(lines.length, 41, 'a header and one row per record');
+  t.is(new Set(lines.slice(1).map((l) => l.split(',')[0])).size, 40);
+  t.is(lines.slice(1).filter((l) => l.split(',')[3] === 'yes').length, 20, 'one main record per group');
+
+  const cancel = await call(server, 'DELETE', `/api/v1/dedupe?job=${job}`);
+  t.is(cancel.body.state, 'completed');
+  t.is(cancel.body.refunded, 0);
+
+  t.true((await call(server, 'POST', '/api/v1/dedupe', { job, group: 1, processed: true })).body.processed);
+  const more = await call(server, 'POST', '/api/v1/dedupe', { job, records: [{ id: 'n', first_name: 'Giuseppe', last_name: 'Verdi0', address: 'Via S. Vitale 1', city: 'Bologna' }] });
+  t.is(more.status, 200);
+  t.deepEqual(more.body.added, [{ id: 'n', group: 1 }]);
+  t.is((await call(server, 'GET', `/api/v1/dedupe?job=${job}`)).body.rows, 41);
+});
