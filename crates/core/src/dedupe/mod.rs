@@ -10,6 +10,7 @@ pub mod names;
 pub mod prepare;
 pub mod record;
 pub mod score;
+pub mod strings;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -147,10 +148,11 @@ pub fn prepare_all(
         })
         .collect();
     let options = prepare::engine_options(foreign);
-    let verified: Vec<crate::address::ContactResult> = unique
+    let verified: Vec<prepare::Verified> = unique
         .par_iter()
-        .map(|i| crate::address::verify(register, i, &options))
+        .map(|i| crate::address::verify(register, i, &options).into())
         .collect();
+    drop(slot);
     records
         .par_iter()
         .zip(inputs.par_iter())
@@ -167,38 +169,80 @@ pub fn prepare_all(
         .collect()
 }
 
+/// Stage times on stderr with `RECAPITO_DEDUPE_TIMINGS=1` (for the speed bench and profiling).
+struct Timer(Option<std::time::Instant>);
+
+impl Timer {
+    fn start() -> Timer {
+        Timer(std::env::var_os("RECAPITO_DEDUPE_TIMINGS").map(|_| std::time::Instant::now()))
+    }
+
+    fn lap(&self, stage: &str) {
+        if let Some(t) = self.0 {
+            eprintln!("dedupe {stage}: {:.2} s", t.elapsed().as_secs_f64());
+        }
+    }
+}
+
 /// Random pairs sampled for u: enough for rare agreements to show, cheap at a million records.
 const RANDOM_PAIRS: usize = 200_000;
 
 /// Candidate pairs compared, the job's model trained on them, and the pairs that reach a level.
+/// A pair is kept as two indexes and its packed comparison (16 bytes: a million records give
+/// tens of millions of candidates); the model is trained on, and judges, each distinct pattern
+/// once (a few thousand).
 fn score_pairs(records: &[Prepared], keep: &(dyn Fn(usize, usize) -> bool + Sync)) -> Vec<Pair> {
-    let candidates = block::candidate_pairs(records, keep);
-    let compared: Vec<(u32, u32, score::Comparison)> = candidates
-        .par_iter()
-        .filter_map(|&(a, b)| {
-            score::compare(&records[a as usize], &records[b as usize]).map(|c| (a, b, c))
-        })
-        .collect();
+    use std::collections::HashMap;
+    let compared: Vec<(u32, u32, u64)> = block::compare_candidates(records, keep, |a, b| {
+        score::compare(&records[a as usize], &records[b as usize]).map(|c| (a, b, c.pack()))
+    });
     let random: Vec<score::Comparison> = model::random_pairs(records.len(), RANDOM_PAIRS)
         .into_par_iter()
         .filter(|&(a, b)| keep(a, b))
         .filter_map(|(a, b)| score::compare(&records[a], &records[b]))
         .collect();
-    let comparisons: Vec<score::Comparison> = compared.iter().map(|x| x.2).collect();
-    let model = model::Model::train(&comparisons, &random);
+    if std::env::var_os("RECAPITO_DEDUPE_TIMINGS").is_some() {
+        eprintln!("dedupe candidate pairs: {}", compared.len());
+    }
+    let patterns: HashMap<u64, u64> = compared
+        .par_iter()
+        .fold(HashMap::new, |mut m: HashMap<u64, u64>, x| {
+            *m.entry(x.2).or_default() += 1;
+            m
+        })
+        .reduce(HashMap::new, |mut a, b| {
+            for (k, v) in b {
+                *a.entry(k).or_default() += v;
+            }
+            a
+        });
+    let counted: Vec<(score::Comparison, f64)> = patterns
+        .iter()
+        .map(|(&k, &n)| (score::Comparison::unpack(k), n as f64))
+        .collect();
+    let model = model::Model::train(&counted, &random);
     if std::env::var_os("RECAPITO_DEDUPE_MODEL").is_some() {
         // For the eval bench: the trained model of each run on stderr.
         eprintln!("{}", serde_json::to_string(&model).unwrap_or_default());
     }
+    let judged: HashMap<u64, (Level, u8, Vec<String>)> = counted
+        .iter()
+        .filter_map(|(c, _)| {
+            model.judge(c).map(|(level, score, reasons)| {
+                let reasons = reasons.into_iter().map(str::to_string).collect();
+                (c.pack(), (level, score, reasons))
+            })
+        })
+        .collect();
     compared
         .par_iter()
-        .filter_map(|(a, b, c)| {
-            model.judge(c).map(|(level, score, reasons)| Pair {
-                a: *a as usize,
-                b: *b as usize,
-                level,
-                score,
-                reasons: reasons.into_iter().map(str::to_string).collect(),
+        .filter_map(|&(a, b, k)| {
+            judged.get(&k).map(|(level, score, reasons)| Pair {
+                a: a as usize,
+                b: b as usize,
+                level: *level,
+                score: *score,
+                reasons: reasons.clone(),
             })
         })
         .collect()
@@ -208,9 +252,15 @@ pub fn run(register: &Register, input: RunInput) -> Result<RunResult> {
     let (min_level, foreign) = options(input.min_level.as_deref(), input.foreign.as_deref())?;
     match input.reference {
         None => {
+            let timer = Timer::start();
             let records = prepare_all(register, &input.records, 0, foreign);
+            // Only the prepared form is compared and shown from here on.
+            drop(input.records);
+            timer.lap("prepared");
             let pairs = score_pairs(&records, &|_, _| true);
+            timer.lap("scored");
             let (groups, singles) = cluster::build(&records, &pairs, min_level, &[], 0);
+            timer.lap("clustered");
             Ok(RunResult::Groups(GroupsResult {
                 groups,
                 singles,

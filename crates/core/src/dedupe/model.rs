@@ -91,7 +91,8 @@ impl Model {
     /// u from random pairs (as Splink samples it), then m, u and lambda by EM over the candidate
     /// comparisons, u drawn towards the random pairs' (candidates share a block, so two people
     /// among them agree more often than two random records: that is what keeps families apart).
-    pub fn train(candidates: &[Comparison], random: &[Comparison]) -> Model {
+    /// `candidates`: each distinct comparison of the candidate pairs with how many pairs show it.
+    pub fn train(candidates: &[(Comparison, f64)], random: &[Comparison]) -> Model {
         let mut model = Model::prior();
         // u: frequencies among random pairs, with the prior as pseudo-counts.
         for f in 0..FIELDS {
@@ -109,8 +110,8 @@ impl Model {
         let random_u = model.u.clone();
         // EM over distinct patterns: m, u and lambda of the candidate pairs.
         let mut patterns: HashMap<[u8; FIELDS], f64> = HashMap::new();
-        for c in candidates {
-            *patterns.entry(c.gamma).or_default() += 1.0;
+        for (c, n) in candidates {
+            *patterns.entry(c.gamma).or_default() += n;
         }
         let patterns: Vec<([u8; FIELDS], f64)> = patterns.into_iter().collect();
         let total: f64 = patterns.iter().map(|p| p.1).sum();

@@ -222,7 +222,7 @@ pub fn is_typo(a: &str, b: &str) -> bool {
     if la.abs_diff(lb) > allowed {
         return false;
     }
-    strsim::osa_distance(a, b) <= allowed
+    super::strings::osa_distance(a, b) <= allowed
 }
 
 #[cfg(test)]

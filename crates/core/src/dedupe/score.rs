@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::names::{compare_first, is_typo, FirstName, FirstNameKey};
 use super::prepare::{countries_differ, Addr, Birth, Detail, Prepared};
+use super::strings::{jaro_winkler, osa_distance, Compact};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -75,6 +76,29 @@ pub struct Comparison {
     pub notes: u16,
 }
 
+impl Comparison {
+    /// Eight levels of three bits (NULL as 7) and the notes above them, in one number.
+    pub fn pack(&self) -> u64 {
+        let mut k = u64::from(self.notes) << (3 * FIELDS);
+        for (f, &g) in self.gamma.iter().enumerate() {
+            k |= u64::from(if g == NULL { 7 } else { g }) << (3 * f);
+        }
+        k
+    }
+
+    pub fn unpack(k: u64) -> Comparison {
+        let mut gamma = [NULL; FIELDS];
+        for (f, g) in gamma.iter_mut().enumerate() {
+            let v = ((k >> (3 * f)) & 7) as u8;
+            *g = if v == 7 { NULL } else { v };
+        }
+        Comparison {
+            gamma,
+            notes: (k >> (3 * FIELDS)) as u16,
+        }
+    }
+}
+
 /// Last names: 0 equal, 1 one typo (or Jaro-Winkler ≥ 0.93), 2 similar (≥ 0.85), 3 different.
 fn last_level(a: &str, b: &str) -> u8 {
     if a.is_empty() || b.is_empty() {
@@ -86,7 +110,7 @@ fn last_level(a: &str, b: &str) -> u8 {
     if is_typo(a, b) {
         return 1;
     }
-    let jw = strsim::jaro_winkler(a, b);
+    let jw = jaro_winkler(a, b);
     if jw >= 0.93 {
         1
     } else if jw >= 0.85 {
@@ -120,8 +144,8 @@ fn first_level(a: &FirstNameKey, b: &FirstNameKey, notes: &mut u16) -> u8 {
         FirstName::Different if a.known && b.known => 5,
         FirstName::Different => {
             let (x, y) = (a.compact.as_str(), b.compact.as_str());
-            let jw = strsim::jaro_winkler(x, y);
-            let one_edit = strsim::osa_distance(x, y) <= 1 && x.len().min(y.len()) >= 3;
+            let jw = jaro_winkler(x, y);
+            let one_edit = osa_distance(x, y) <= 1 && x.len().min(y.len()) >= 3;
             if one_edit && jw >= 0.9 {
                 2
             } else if jw >= 0.88 {
@@ -175,17 +199,7 @@ fn names(a: &Prepared, b: &Prepared, notes: &mut u16) -> (u8, u8) {
             }
         }
         // One field holding the whole name ("Rossi Mario") against two fields.
-        fn words(p: &Prepared) -> Vec<&str> {
-            let mut w: Vec<&str> = p
-                .last
-                .split(' ')
-                .chain(p.first.split(' '))
-                .filter(|w| !w.is_empty())
-                .collect();
-            w.sort_unstable();
-            w
-        }
-        if best != (0, 0) && words(a) == words(b) {
+        if best != (0, 0) && a.name_words == b.name_words {
             best = (0, 0);
             best_notes = 0;
         }
@@ -225,8 +239,10 @@ fn address_level(a: &Addr, b: &Addr, notes: &mut u16) -> u8 {
     let city_typo = a.city != b.city
         && named(&a.city)
         && named(&b.city)
-        && (is_typo(&a.city.replace(' ', ""), &b.city.replace(' ', ""))
-            || strsim::jaro_winkler(&a.city, &b.city) >= 0.92);
+        && (is_typo(
+            Compact::new(&a.city).as_str(),
+            Compact::new(&b.city).as_str(),
+        ) || jaro_winkler(&a.city, &b.city) >= 0.92);
     let same_postcode = !a.postcode.is_empty() && a.postcode == b.postcode;
     let same_city = (!a.city.is_empty() && a.city == b.city) || city_typo || same_postcode;
     if !same_city {
@@ -285,9 +301,18 @@ pub fn births_differ(x: &Birth, y: &Birth) -> bool {
 
 fn birth_dates(x: &Birth, y: &Birth) -> u8 {
     let (year, month, day) = x.agreeing(y);
+    // One digit of the year wrong, or two adjacent digits swapped.
     let year_slip = || {
-        let (p, q) = (format!("{:04}", x.year), format!("{:04}", y.year));
-        x.century_known && y.century_known && strsim::osa_distance(&p, &q) == 1
+        let digits = |y: u16| [y / 1000 % 10, y / 100 % 10, y / 10 % 10, y % 10];
+        let (p, q) = (digits(x.year), digits(y.year));
+        let wrong: Vec<usize> = (0..4).filter(|&i| p[i] != q[i]).collect();
+        x.century_known
+            && y.century_known
+            && match wrong.as_slice() {
+                [_] => true,
+                [i, j] => *j == i + 1 && p[*i] == q[*j] && p[*j] == q[*i],
+                _ => false,
+            }
     };
     match (year, month, day) {
         (true, true, true) => 0,
@@ -352,8 +377,9 @@ pub fn compare(a: &Prepared, b: &Prepared) -> Option<Comparison> {
 
 /// Street names one or two typos apart, or one written with an initial (Via G. Verdi).
 fn similar_streets(a: &str, b: &str) -> bool {
-    let (ca, cb): (String, String) = (a.replace(' ', ""), b.replace(' ', ""));
-    if ca == cb || is_typo(&ca, &cb) {
+    let (ca, cb) = (Compact::new(a), Compact::new(b));
+    let (ca, cb) = (ca.as_str(), cb.as_str());
+    if ca == cb || is_typo(ca, cb) {
         return true;
     }
     let (ta, tb): (Vec<&str>, Vec<&str>) = (a.split(' ').collect(), b.split(' ').collect());
@@ -394,6 +420,21 @@ fn shared_detail(a: &[Detail], b: &[Detail]) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn comparisons_pack_into_one_number() {
+        let c = Comparison {
+            gamma: [0, 5, NULL, 2, NULL, 1, 0, NULL],
+            notes: note::SWAPPED | note::NICKNAME_WEAK | note::DIFFERENT_TAX,
+        };
+        assert_eq!(Comparison::unpack(c.pack()), c);
+        let d = Comparison {
+            gamma: [NULL; FIELDS],
+            notes: 0,
+        };
+        assert_eq!(Comparison::unpack(d.pack()), d);
+        assert_ne!(c.pack(), d.pack());
+    }
 
     #[test]
     fn streets_with_initials_and_typos() {
