@@ -12,6 +12,22 @@ pub const FULL_BLOCK: usize = 40;
 /// Larger blocks: each record against the next WINDOW in name order.
 pub const WINDOW: usize = 8;
 
+/// The two sizes above, or the bench's `RECAPITO_DEDUPE_FULL_BLOCK` / `RECAPITO_DEDUPE_WINDOW`
+/// (to measure what they cost and find, never needed in service).
+fn sizes() -> (usize, usize) {
+    let var = |name: &str, default: usize| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|&v: &usize| v >= 1)
+            .unwrap_or(default)
+    };
+    (
+        var("RECAPITO_DEDUPE_FULL_BLOCK", FULL_BLOCK),
+        var("RECAPITO_DEDUPE_WINDOW", WINDOW),
+    )
+}
+
 pub fn keys(p: &Prepared) -> Vec<String> {
     let mut keys: Vec<String> = Vec::new();
     if let Some(t) = &p.tax {
@@ -122,11 +138,25 @@ where
     F: Fn(u32, u32) -> Option<T> + Sync,
 {
     let n = records.len();
-    // Name order (ties by position): the order of a large block's sorted neighbourhood.
+    let (full_block, window) = sizes();
+    // Name order, then place (a large block of one name has the people of one street side by
+    // side), then position: the order of a large block's sorted neighbourhood.
     let mut order: Vec<u32> = (0..n as u32).collect();
+    let place = |p: &Prepared| {
+        p.ids
+            .addresses
+            .first()
+            .map(|a| (a.city, a.streets[0]))
+            .unwrap_or_default()
+    };
     order.par_sort_unstable_by(|&i, &j| {
         let (a, b) = (&records[i as usize], &records[j as usize]);
-        (&a.last_compact, &a.first_key.compact, i).cmp(&(&b.last_compact, &b.first_key.compact, j))
+        (&a.last_compact, &a.first_key.compact, place(a), i).cmp(&(
+            &b.last_compact,
+            &b.first_key.compact,
+            place(b),
+            j,
+        ))
     });
     let mut rank = vec![0u32; n];
     for (r, &i) in order.iter().enumerate() {
@@ -189,10 +219,10 @@ where
             for &p in &places[start[i] as usize..start[i + 1] as usize] {
                 let (s, l) = blocks[block_of[p as usize] as usize];
                 let (s, l, p) = (s as usize, l as usize, p as usize);
-                let range = if l <= FULL_BLOCK {
+                let range = if l <= full_block {
                     s..s + l
                 } else {
-                    p.saturating_sub(WINDOW).max(s)..(p + WINDOW + 1).min(s + l)
+                    p.saturating_sub(window).max(s)..(p + window + 1).min(s + l)
                 };
                 partners.extend(
                     members[range]

@@ -5,6 +5,7 @@
 pub mod block;
 pub mod cluster;
 pub mod foreign;
+pub mod intern;
 pub mod model;
 pub mod names;
 pub mod prepare;
@@ -191,8 +192,13 @@ const RANDOM_PAIRS: usize = 200_000;
 /// A pair is kept as two indexes and its packed comparison (16 bytes: a million records give
 /// tens of millions of candidates); the model is trained on, and judges, each distinct pattern
 /// once (a few thousand).
-fn score_pairs(records: &[Prepared], keep: &(dyn Fn(usize, usize) -> bool + Sync)) -> Vec<Pair> {
+fn score_pairs(
+    records: &mut [Prepared],
+    keep: &(dyn Fn(usize, usize) -> bool + Sync),
+) -> Vec<Pair> {
     use std::collections::HashMap;
+    intern::intern(records);
+    let records: &[Prepared] = records;
     let compared: Vec<(u32, u32, u64)> = block::compare_candidates(records, keep, |a, b| {
         score::compare(&records[a as usize], &records[b as usize]).map(|c| (a, b, c.pack()))
     });
@@ -253,11 +259,11 @@ pub fn run(register: &Register, input: RunInput) -> Result<RunResult> {
     match input.reference {
         None => {
             let timer = Timer::start();
-            let records = prepare_all(register, &input.records, 0, foreign);
+            let mut records = prepare_all(register, &input.records, 0, foreign);
             // Only the prepared form is compared and shown from here on.
             drop(input.records);
             timer.lap("prepared");
-            let pairs = score_pairs(&records, &|_, _| true);
+            let pairs = score_pairs(&mut records, &|_, _| true);
             timer.lap("scored");
             let (groups, singles) = cluster::build(&records, &pairs, min_level, &[], 0);
             timer.lap("clustered");
@@ -289,7 +295,7 @@ fn two_lists(
     let mut all = prepare_all(register, records, 0, foreign);
     // Reference ids default to their own position in the reference list.
     all.extend(prepare_all(register, reference, 0, foreign));
-    let pairs = score_pairs(&all, &|a, b| (a < n) != (b < n));
+    let pairs = score_pairs(&mut all, &|a, b| (a < n) != (b < n));
     let mut per_record: Vec<Vec<&Pair>> = vec![Vec::new(); n];
     for p in pairs.iter().filter(|p| p.level >= min_level) {
         per_record[p.a.min(p.b)].push(p);
@@ -420,7 +426,7 @@ pub fn incremental(register: &Register, input: IncrementalInput) -> Result<Incre
             g
         })
         .collect();
-    let pairs = score_pairs(&all, &|a, b| a >= m || b >= m);
+    let pairs = score_pairs(&mut all, &|a, b| a >= m || b >= m);
     let numbered = input.groups.iter().map(|g| g.group).max().unwrap_or(0);
     let (mut groups, singles) = cluster::build(&all, &pairs, min_level, &seeds, numbered);
     // Back to the saved job's numbering: touched groups, and singles among the new records.

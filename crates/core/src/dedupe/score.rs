@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::names::{compare_first, is_typo, FirstName, FirstNameKey};
+use super::intern::AddrIds;
+use super::names::{compare_first_with, is_typo, FirstName};
 use super::prepare::{countries_differ, Addr, Birth, Detail, Prepared};
 use super::strings::{jaro_winkler, osa_distance, Compact};
 
@@ -100,11 +101,12 @@ impl Comparison {
 }
 
 /// Last names: 0 equal, 1 one typo (or Jaro-Winkler ≥ 0.93), 2 similar (≥ 0.85), 3 different.
-fn last_level(a: &str, b: &str) -> u8 {
+/// `same`: the two are one numbered string (`intern.rs`).
+fn last_level(a: &str, b: &str, same: bool) -> u8 {
     if a.is_empty() || b.is_empty() {
         return NULL;
     }
-    if a == b {
+    if same {
         return 0;
     }
     if is_typo(a, b) {
@@ -124,7 +126,8 @@ fn last_level(a: &str, b: &str) -> u8 {
 /// 3 similar (Jaro-Winkler ≥ 0.88, `Ysain` for `Yasmin`), 4 initial, first element of a compound,
 /// weak nickname or missing on one side, 5 different. Two common names of their own (Marco,
 /// Mirco) are always different, however close.
-fn first_level(a: &FirstNameKey, b: &FirstNameKey, notes: &mut u16) -> u8 {
+fn first_level(pa: &Prepared, pb: &Prepared, notes: &mut u16) -> u8 {
+    let (a, b) = (&pa.first_key, &pb.first_key);
     if a.is_empty() && b.is_empty() {
         return NULL;
     }
@@ -132,7 +135,9 @@ fn first_level(a: &FirstNameKey, b: &FirstNameKey, notes: &mut u16) -> u8 {
         *notes |= note::FIRST_MISSING;
         return 4;
     }
-    match compare_first(a, b) {
+    let (x, y) = (&pa.ids, &pb.ids);
+    let shared = || x.canonical.iter().any(|c| y.canonical.contains(c));
+    match compare_first_with(a, b, x.first == y.first, shared) {
         FirstName::Equal => 0,
         FirstName::Nickname => 1,
         FirstName::Typo => 2,
@@ -158,11 +163,11 @@ fn first_level(a: &FirstNameKey, b: &FirstNameKey, notes: &mut u16) -> u8 {
 }
 
 /// First names written in the last-name field and the other way round: string levels only.
-fn swapped_first_level(a: &str, b: &str) -> u8 {
+fn swapped_first_level(a: &str, b: &str, same: bool) -> u8 {
     if a.is_empty() || b.is_empty() {
         return NULL;
     }
-    if a == b {
+    if same {
         0
     } else if is_typo(a, b) {
         2
@@ -178,9 +183,10 @@ fn names(a: &Prepared, b: &Prepared, notes: &mut u16) -> (u8, u8) {
         return (NULL, NULL);
     }
     let mut direct_notes = 0;
+    let (ia, ib) = (&a.ids, &b.ids);
     let direct = (
-        last_level(&a.last_compact, &b.last_compact),
-        first_level(&a.first_key, &b.first_key, &mut direct_notes),
+        last_level(&a.last_compact, &b.last_compact, ia.last == ib.last),
+        first_level(a, b, &mut direct_notes),
     );
     let sum = |(l, f): (u8, u8)| l as u16 + f as u16;
     let mut best = direct;
@@ -188,10 +194,15 @@ fn names(a: &Prepared, b: &Prepared, notes: &mut u16) -> (u8, u8) {
     if direct.0 != 0 || direct.1 > 1 {
         if !a.first_key.is_empty() && !b.first_key.is_empty() {
             let swapped = (
-                last_level(&a.last_compact, &b.first_key.compact)
-                    .max(last_level(&a.first_key.compact, &b.last_compact)),
-                swapped_first_level(&a.first_key.compact, &b.last_compact)
-                    .max(swapped_first_level(&b.first_key.compact, &a.last_compact)),
+                last_level(&a.last_compact, &b.first_key.compact, ia.last == ib.first).max(
+                    last_level(&a.first_key.compact, &b.last_compact, ia.first == ib.last),
+                ),
+                swapped_first_level(&a.first_key.compact, &b.last_compact, ia.first == ib.last)
+                    .max(swapped_first_level(
+                        &b.first_key.compact,
+                        &a.last_compact,
+                        ib.first == ia.last,
+                    )),
             );
             if swapped.0 <= 1 && swapped.1 <= 2 && sum(swapped) < sum(best) {
                 best = swapped;
@@ -199,7 +210,7 @@ fn names(a: &Prepared, b: &Prepared, notes: &mut u16) -> (u8, u8) {
             }
         }
         // One field holding the whole name ("Rossi Mario") against two fields.
-        if best != (0, 0) && a.name_words == b.name_words {
+        if best != (0, 0) && ia.words == ib.words {
             best = (0, 0);
             best_notes = 0;
         }
@@ -216,10 +227,10 @@ fn place_level(a: &Prepared, b: &Prepared, notes: &mut u16) -> u8 {
         return NULL;
     }
     let mut best = (5u8, 0u16);
-    for x in &a.addresses {
-        for y in &b.addresses {
+    for (x, xi) in a.addresses.iter().zip(&a.ids.addresses) {
+        for (y, yi) in b.addresses.iter().zip(&b.ids.addresses) {
             let mut n = 0;
-            let l = address_level(x, y, &mut n);
+            let l = address_level((x, xi), (y, yi), &mut n);
             if l < best.0 || (l == best.0 && n.count_ones() < best.1.count_ones()) {
                 best = (l, n);
             }
@@ -229,22 +240,23 @@ fn place_level(a: &Prepared, b: &Prepared, notes: &mut u16) -> u8 {
     best.0
 }
 
-fn address_level(a: &Addr, b: &Addr, notes: &mut u16) -> u8 {
-    if countries_differ(&a.country, &b.country) {
+fn address_level((a, ai): (&Addr, &AddrIds), (b, bi): (&Addr, &AddrIds), notes: &mut u16) -> u8 {
+    if ai.country != bi.country && countries_differ(&a.country, &b.country) {
         return 5;
     }
     // Cities the register did not resolve (abroad, or misspelt) stay as folded names: a typo or
     // a close spelling is one city (a cadastral code never is: it has digits).
     let named = |c: &str| !c.is_empty() && !c.chars().any(|x| x.is_ascii_digit());
-    let city_typo = a.city != b.city
+    let same_named_city = ai.city != 0 && ai.city == bi.city;
+    let city_typo = !same_named_city
         && named(&a.city)
         && named(&b.city)
         && (is_typo(
             Compact::new(&a.city).as_str(),
             Compact::new(&b.city).as_str(),
         ) || jaro_winkler(&a.city, &b.city) >= 0.92);
-    let same_postcode = !a.postcode.is_empty() && a.postcode == b.postcode;
-    let same_city = (!a.city.is_empty() && a.city == b.city) || city_typo || same_postcode;
+    let same_postcode = ai.postcode != 0 && ai.postcode == bi.postcode;
+    let same_city = same_named_city || city_typo || same_postcode;
     if !same_city {
         return 5;
     }
@@ -254,7 +266,7 @@ fn address_level(a: &Addr, b: &Addr, notes: &mut u16) -> u8 {
     if a.street.is_empty() || b.street.is_empty() {
         return 3;
     }
-    if !a.streets().any(|x| b.streets().any(|y| x == y)) {
+    if !ai.same_street(bi) {
         if a.streets()
             .any(|x| b.streets().any(|y| similar_streets(x, y)))
         {
@@ -263,9 +275,9 @@ fn address_level(a: &Addr, b: &Addr, notes: &mut u16) -> u8 {
             return 4;
         }
     }
-    if !a.number.is_empty() && a.number == b.number {
+    if ai.number != 0 && ai.number == bi.number {
         0
-    } else if a.number.is_empty() || b.number.is_empty() {
+    } else if ai.number == 0 || bi.number == 0 {
         1
     } else {
         2
@@ -273,8 +285,8 @@ fn address_level(a: &Addr, b: &Addr, notes: &mut u16) -> u8 {
 }
 
 /// 0 a personal detail shared, 1 only a place's (landline, info@), 2 none shared.
-fn detail_level(a: &[Detail], b: &[Detail]) -> u8 {
-    if a.is_empty() || b.is_empty() {
+fn detail_level(a: (&[Detail], &[u32]), b: (&[Detail], &[u32])) -> u8 {
+    if a.0.is_empty() || b.0.is_empty() {
         return NULL;
     }
     match shared_detail(a, b) {
@@ -325,7 +337,11 @@ fn birth_dates(x: &Birth, y: &Birth) -> u8 {
 
 /// The comparison vector of two records; None when they can never be one (different
 /// countries everywhere, a name on one side only).
+/// Both records numbered first (`intern::intern`).
 pub fn compare(a: &Prepared, b: &Prepared) -> Option<Comparison> {
+    debug_assert!(
+        a.ids.addresses.len() == a.addresses.len() && a.ids.phones.len() == a.phones.len()
+    );
     if countries_differ(&a.country, &b.country)
         && a.addresses.iter().all(|x| {
             b.addresses
@@ -344,8 +360,8 @@ pub fn compare(a: &Prepared, b: &Prepared) -> Option<Comparison> {
     let mut gamma = [NULL; FIELDS];
     (gamma[LAST], gamma[FIRST]) = names(a, b, &mut notes);
     gamma[PLACE] = place_level(a, b, &mut notes);
-    gamma[PHONE] = detail_level(&a.phones, &b.phones);
-    gamma[EMAIL] = detail_level(&a.emails, &b.emails);
+    gamma[PHONE] = detail_level((&a.phones, &a.ids.phones), (&b.phones, &b.ids.phones));
+    gamma[EMAIL] = detail_level((&a.emails, &a.ids.emails), (&b.emails, &b.ids.emails));
     gamma[BIRTH] = birth_level(a, b);
     if let (Some(ta), Some(tb)) = (&a.tax, &b.tax) {
         let consistent = ta.consistent && tb.consistent;
@@ -406,10 +422,10 @@ fn similar_streets(a: &str, b: &str) -> bool {
 }
 
 /// A contact detail both records carry: personal brings them to probable, shared to ambiguous.
-fn shared_detail(a: &[Detail], b: &[Detail]) -> Option<bool> {
+fn shared_detail(a: (&[Detail], &[u32]), b: (&[Detail], &[u32])) -> Option<bool> {
     let mut found: Option<bool> = None;
-    for x in a {
-        for y in b.iter().filter(|y| y.value == x.value) {
+    for (x, i) in a.0.iter().zip(a.1) {
+        for (y, _) in b.0.iter().zip(b.1).filter(|(_, j)| *j == i) {
             let personal = !x.shared && !y.shared;
             found = Some(found.unwrap_or(false) || personal);
         }
