@@ -63,14 +63,15 @@ pub fn keys(p: &Prepared) -> Vec<String> {
     for n in &name_forms {
         keys.push(format!("F{}|{n}", p.country));
     }
-    // The birth date with either name: a person who moved, with a typo in the other name.
+    // The birth date with either name: a person who moved, with a typo in the other name. One
+    // key for both fields, so that swapped names meet too.
     if let Some(b) = &p.birth {
         let date = format!("{:02}{:02}{:02}", b.year % 100, b.month, b.day);
         if !p.last_compact.is_empty() {
-            keys.push(format!("DL{date}|{}", p.last_compact));
+            keys.push(format!("DN{date}|{}", p.last_compact));
         }
         if !p.first_key.is_empty() {
-            keys.push(format!("DF{date}|{}", p.first_key.compact));
+            keys.push(format!("DN{date}|{}", p.first_key.compact));
         }
         for a in p.addresses.iter().filter(|a| !a.postcode.is_empty()) {
             keys.push(format!("DP{date}|{}", a.postcode));

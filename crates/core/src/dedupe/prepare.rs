@@ -49,6 +49,9 @@ pub struct Addr {
     /// that depends on the postcode must not keep two copies of one address apart.
     pub street_as_written: Option<String>,
     pub number: String,
+    /// Abroad: the street as written without number and spaces (`foreign::street_compact`),
+    /// empty in Italy, where the register's form of the street is compared.
+    pub street_compact: String,
     pub shown: AddressOut,
 }
 
@@ -454,6 +457,11 @@ pub fn address(
         street,
         street_as_written,
         number,
+        street_compact: if abroad {
+            super::foreign::street_compact(&a.address())
+        } else {
+            String::new()
+        },
         shown: AddressOut {
             label: a
                 .label

@@ -256,19 +256,35 @@ fn address_level((a, ai): (&Addr, &AddrIds), (b, bi): (&Addr, &AddrIds), notes: 
             Compact::new(&b.city).as_str(),
         ) || jaro_winkler(&a.city, &b.city) >= 0.92);
     let same_postcode = ai.postcode != 0 && ai.postcode == bi.postcode;
-    let same_city = same_named_city || city_typo || same_postcode;
+    // Abroad a postcode one slip away (`6430`, `6403`) with the same street and number written
+    // the same way is one place too (the city may be misspelt or missing on one side).
+    let postcode_slip = || {
+        !a.street_compact.is_empty()
+            && a.street_compact == b.street_compact
+            && ai.number != 0
+            && ai.number == bi.number
+            && a.postcode.len() == b.postcode.len()
+            && a.postcode.len() >= 4
+            && osa_distance(&a.postcode, &b.postcode) == 1
+    };
+    let postcode_slip = !same_named_city && !city_typo && !same_postcode && postcode_slip();
+    let same_city = same_named_city || city_typo || same_postcode || postcode_slip;
     if !same_city {
         return 5;
     }
-    if city_typo && !same_postcode {
+    if (city_typo && !same_postcode) || postcode_slip {
         *notes |= note::CITY_TYPO;
     }
     if a.street.is_empty() || b.street.is_empty() {
         return 3;
     }
     if !ai.same_street(bi) {
-        if a.streets()
-            .any(|x| b.streets().any(|y| similar_streets(x, y)))
+        // Abroad also the street as written without spaces: `bradfield s treet`, `narranstreet`.
+        let (ca, cb) = (&a.street_compact, &b.street_compact);
+        let compact_alike = !ca.is_empty() && !cb.is_empty() && (ca == cb || is_typo(ca, cb));
+        if compact_alike
+            || a.streets()
+                .any(|x| b.streets().any(|y| similar_streets(x, y)))
         {
             *notes |= note::STREET_TYPO;
         } else {
