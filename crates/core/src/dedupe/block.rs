@@ -125,18 +125,23 @@ fn hashed(key: &str) -> u64 {
     h.finish()
 }
 
-/// Every candidate pair (i < j) once, given to `compare` as it is found; `keep` filters them
-/// (two-list and incremental modes). The pairs are never all held at once: each record gathers
-/// its partners from its blocks (all of a small block, the WINDOW neighbours on each side in
-/// name order in a large one), and only what `compare` returns is kept.
-pub fn compare_candidates<T, F>(
+/// Every candidate pair (i < j) once, folded into `A` as it is found (`fold` per pair, `merge`
+/// of the parallel parts); `keep` filters them (two-list and incremental modes). The pairs are
+/// never all held at once: each record gathers its partners from its blocks (all of a small
+/// block, the WINDOW neighbours on each side in name order in a large one), and only what the
+/// fold keeps is kept.
+pub fn fold_candidates<A, I, F, M>(
     records: &[Prepared],
     keep: &(dyn Fn(usize, usize) -> bool + Sync),
-    compare: F,
-) -> Vec<T>
+    init: I,
+    fold: F,
+    merge: M,
+) -> A
 where
-    T: Send,
-    F: Fn(u32, u32) -> Option<T> + Sync,
+    A: Send,
+    I: Fn() -> A + Sync + Send,
+    F: Fn(&mut A, u32, u32) + Sync,
+    M: Fn(A, A) -> A + Sync + Send,
 {
     let n = records.len();
     let (full_block, window) = sizes();
@@ -215,29 +220,32 @@ where
     (0..n)
         .into_par_iter()
         .with_min_len(64)
-        .map_init(Vec::new, |partners: &mut Vec<u32>, i| {
-            partners.clear();
-            for &p in &places[start[i] as usize..start[i + 1] as usize] {
-                let (s, l) = blocks[block_of[p as usize] as usize];
-                let (s, l, p) = (s as usize, l as usize, p as usize);
-                let range = if l <= full_block {
-                    s..s + l
-                } else {
-                    p.saturating_sub(window).max(s)..(p + window + 1).min(s + l)
-                };
-                partners.extend(
-                    members[range]
-                        .iter()
-                        .filter(|&&j| j as usize > i && keep(i, j as usize)),
-                );
-            }
-            partners.sort_unstable();
-            partners.dedup();
-            partners
-                .iter()
-                .filter_map(|&j| compare(i as u32, j))
-                .collect::<Vec<T>>()
-        })
-        .flatten_iter()
-        .collect()
+        .fold(
+            || (init(), Vec::new()),
+            |(mut acc, mut partners): (A, Vec<u32>), i| {
+                partners.clear();
+                for &p in &places[start[i] as usize..start[i + 1] as usize] {
+                    let (s, l) = blocks[block_of[p as usize] as usize];
+                    let (s, l, p) = (s as usize, l as usize, p as usize);
+                    let range = if l <= full_block {
+                        s..s + l
+                    } else {
+                        p.saturating_sub(window).max(s)..(p + window + 1).min(s + l)
+                    };
+                    partners.extend(
+                        members[range]
+                            .iter()
+                            .filter(|&&j| j as usize > i && keep(i, j as usize)),
+                    );
+                }
+                partners.sort_unstable();
+                partners.dedup();
+                for &j in &partners {
+                    fold(&mut acc, i as u32, j);
+                }
+                (acc, partners)
+            },
+        )
+        .map(|(acc, _)| acc)
+        .reduce(&init, &merge)
 }

@@ -199,29 +199,52 @@ fn score_pairs(
     use std::collections::HashMap;
     intern::intern(records);
     let records: &[Prepared] = records;
-    let compared: Vec<(u32, u32, u64)> = block::compare_candidates(records, keep, |a, b| {
-        score::compare(&records[a as usize], &records[b as usize]).map(|c| (a, b, c.pack()))
-    });
+    // Every candidate pair counts for the model; only those the hard rules do not already
+    // refuse whatever the weights (another first name with nothing personal in common, birth
+    // dates that differ) are kept to be judged: most pairs of a long street are neighbours.
+    type Counted = (HashMap<u64, u64>, Vec<(u32, u32, u64)>, usize);
+    let (patterns, compared, total): Counted = block::fold_candidates(
+        records,
+        keep,
+        || (HashMap::new(), Vec::new(), 0),
+        |(patterns, kept, total): &mut Counted, a, b| {
+            if let Some(c) = score::compare(&records[a as usize], &records[b as usize]) {
+                let k = c.pack();
+                *patterns.entry(k).or_default() += 1;
+                *total += 1;
+                if !model::refused(&c) {
+                    kept.push((a, b, k));
+                }
+            }
+        },
+        |a, b| {
+            let (mut big, small) = if a.0.len() >= b.0.len() {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            for (k, v) in small.0 {
+                *big.0.entry(k).or_default() += v;
+            }
+            big.1.extend(small.1);
+            big.2 += small.2;
+            big
+        },
+    );
+    // The parallel parts arrive in any order: one order for one answer.
+    let mut compared = compared;
+    compared.par_sort_unstable();
     let random: Vec<score::Comparison> = model::random_pairs(records.len(), RANDOM_PAIRS)
         .into_par_iter()
         .filter(|&(a, b)| keep(a, b))
         .filter_map(|(a, b)| score::compare(&records[a], &records[b]))
         .collect();
     if std::env::var_os("RECAPITO_DEDUPE_TIMINGS").is_some() {
-        eprintln!("dedupe candidate pairs: {}", compared.len());
+        eprintln!(
+            "dedupe candidate pairs: {total}, kept to judge: {}",
+            compared.len()
+        );
     }
-    let patterns: HashMap<u64, u64> = compared
-        .par_iter()
-        .fold(HashMap::new, |mut m: HashMap<u64, u64>, x| {
-            *m.entry(x.2).or_default() += 1;
-            m
-        })
-        .reduce(HashMap::new, |mut a, b| {
-            for (k, v) in b {
-                *a.entry(k).or_default() += v;
-            }
-            a
-        });
     let counted: Vec<(score::Comparison, f64)> = patterns
         .iter()
         .map(|(&k, &n)| (score::Comparison::unpack(k), n as f64))

@@ -196,7 +196,7 @@ impl Model {
         let identity = g[BIRTH] == 0 || g[TAX] == 0;
         // A personal mobile or mailbox in common also says "one person" (Yasmin/Ysain).
         let personal = g[PHONE] == 0 || g[EMAIL] == 0;
-        if g[BIRTH] == 2 || (g[FIRST] == 5 && !identity && !personal) {
+        if refused(c) {
             return None;
         }
         // Two tax codes or two genders: at most ambiguous (the cluster never joins the codes).
@@ -321,6 +321,20 @@ impl Model {
         });
         weighed.into_iter().flat_map(|(_, r)| r).collect()
     }
+}
+
+/// Refused by the hard rules whatever the weights: birth dates that differ (not a slip); another
+/// first name (family members at one address) unless the birth date, the tax code, or a personal
+/// mobile or mailbox says it is one person. Equal tax codes consistent with the names are never
+/// refused (always certain).
+pub fn refused(c: &Comparison) -> bool {
+    let g = &c.gamma;
+    if c.notes & note::SAME_TAX != 0 {
+        return false;
+    }
+    let identity = g[BIRTH] == 0 || g[TAX] == 0;
+    let personal = g[PHONE] == 0 || g[EMAIL] == 0;
+    g[BIRTH] == 2 || (g[FIRST] == 5 && !identity && !personal)
 }
 
 /// Random pairs of a list, deterministic (the same list gives the same model): up to `max`.
