@@ -160,6 +160,27 @@ test('two countries never match; an address-book contact repeating itself is INT
   t.deepEqual(it.body.singoli[0].esito, ['DUPLICATO_INTERNO']);
 });
 
+test('abroad: a street written with its words split or joined, and a postcode one slip away on the same street and number, are one place; a relative there is not', async (t) => {
+  const au = (id: number, first_name: string, last_name: string, address: string, postcode: string, city: string) => ({ id, first_name, last_name, address, postcode, city, country_code: 'AU' });
+  const r = await dedupe({
+    records: [
+      au(1, 'Benjamin', 'Fauser', '12 bimbiang crescent', '4216', 'Labrador'),
+      au(2, 'Benjamin', 'Fauser', '12 bimbiang cr escent', '4216', 'Labrador'),
+      au(3, 'Harvey', 'Shepherdson', '7 lumholtz place', '6430', 'Roleystone'),
+      au(4, 'Harvey', 'Shepherdson', '7 lumholtzplace', '6403', 'Wilson'),
+      au(5, 'Chloe', 'Shepherdson', '7 lumholtz place', '6403', 'Wilson'),
+    ],
+  });
+  t.is(r.status, 200);
+  const groups = r.body.groups.map((g: { members: number[] }) => [...g.members].sort());
+  t.deepEqual(groups, [
+    [1, 2],
+    [3, 4],
+  ]);
+  t.true(r.body.groups.every((g: { level: string }) => g.level !== 'ambiguous'));
+  t.true(r.body.singles.some((s: { id: number }) => s.id === 5));
+});
+
 test('two-list mode: matches and not_found, billed for records plus reference', async (t) => {
   const r = await dedupe({ records: [beppe, { id: 'n', first_name: 'Carla', last_name: 'Fontana', address: 'Via Dazio 90', city: 'Alessandria' }], reference: [verdi] });
   t.is(r.status, 200);

@@ -3,8 +3,6 @@
 //! large ones (a street of a big city, a switchboard number) by sorted neighbourhood, so the
 //! work stays near-linear in the number of records.
 
-use std::collections::HashMap;
-
 use rayon::prelude::*;
 
 use super::prepare::Prepared;
@@ -13,6 +11,22 @@ use super::prepare::Prepared;
 pub const FULL_BLOCK: usize = 40;
 /// Larger blocks: each record against the next WINDOW in name order.
 pub const WINDOW: usize = 8;
+
+/// The two sizes above, or the bench's `RECAPITO_DEDUPE_FULL_BLOCK` / `RECAPITO_DEDUPE_WINDOW`
+/// (to measure what they cost and find, never needed in service).
+fn sizes() -> (usize, usize) {
+    let var = |name: &str, default: usize| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|&v: &usize| v >= 1)
+            .unwrap_or(default)
+    };
+    (
+        var("RECAPITO_DEDUPE_FULL_BLOCK", FULL_BLOCK),
+        var("RECAPITO_DEDUPE_WINDOW", WINDOW),
+    )
+}
 
 pub fn keys(p: &Prepared) -> Vec<String> {
     let mut keys: Vec<String> = Vec::new();
@@ -49,14 +63,15 @@ pub fn keys(p: &Prepared) -> Vec<String> {
     for n in &name_forms {
         keys.push(format!("F{}|{n}", p.country));
     }
-    // The birth date with either name: a person who moved, with a typo in the other name.
+    // The birth date with either name: a person who moved, with a typo in the other name. One
+    // key for both fields, so that swapped names meet too.
     if let Some(b) = &p.birth {
         let date = format!("{:02}{:02}{:02}", b.year % 100, b.month, b.day);
         if !p.last_compact.is_empty() {
-            keys.push(format!("DL{date}|{}", p.last_compact));
+            keys.push(format!("DN{date}|{}", p.last_compact));
         }
         if !p.first_key.is_empty() {
-            keys.push(format!("DF{date}|{}", p.first_key.compact));
+            keys.push(format!("DN{date}|{}", p.first_key.compact));
         }
         for a in p.addresses.iter().filter(|a| !a.postcode.is_empty()) {
             keys.push(format!("DP{date}|{}", a.postcode));
@@ -101,47 +116,136 @@ fn name_forms(p: &Prepared) -> Vec<String> {
         .collect()
 }
 
-/// Candidate pairs (i < j), each once; `keep` filters them (two-list and incremental modes).
-pub fn candidate_pairs(
+/// A blocking key as a number: the keys of a million records are tens of millions, and only
+/// their equality matters (a collision of two 64-bit hashes costs one comparison more).
+fn hashed(key: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    key.hash(&mut h);
+    h.finish()
+}
+
+/// Every candidate pair (i < j) once, folded into `A` as it is found (`fold` per pair, `merge`
+/// of the parallel parts); `keep` filters them (two-list and incremental modes). The pairs are
+/// never all held at once: each record gathers its partners from its blocks (all of a small
+/// block, the WINDOW neighbours on each side in name order in a large one), and only what the
+/// fold keeps is kept.
+pub fn fold_candidates<A, I, F, M>(
     records: &[Prepared],
     keep: &(dyn Fn(usize, usize) -> bool + Sync),
-) -> Vec<(u32, u32)> {
-    let per_record: Vec<Vec<String>> = records.par_iter().map(keys).collect();
-    let mut blocks: HashMap<String, Vec<u32>> = HashMap::new();
-    for (i, ks) in per_record.into_iter().enumerate() {
-        for k in ks {
-            blocks.entry(k).or_default().push(i as u32);
-        }
+    init: I,
+    fold: F,
+    merge: M,
+) -> A
+where
+    A: Send,
+    I: Fn() -> A + Sync + Send,
+    F: Fn(&mut A, u32, u32) + Sync,
+    M: Fn(A, A) -> A + Sync + Send,
+{
+    let n = records.len();
+    let (full_block, window) = sizes();
+    // Name order, then place (a large block of one name has the people of one street side by
+    // side), then position: the order of a large block's sorted neighbourhood.
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    let place = |p: &Prepared| {
+        p.ids
+            .addresses
+            .first()
+            .map(|a| (a.city, a.streets[0]))
+            .unwrap_or_default()
+    };
+    order.par_sort_unstable_by(|&i, &j| {
+        let (a, b) = (&records[i as usize], &records[j as usize]);
+        (&a.last_compact, &a.first_key.compact, place(a), i).cmp(&(
+            &b.last_compact,
+            &b.first_key.compact,
+            place(b),
+            j,
+        ))
+    });
+    let mut rank = vec![0u32; n];
+    for (r, &i) in order.iter().enumerate() {
+        rank[i as usize] = r as u32;
     }
-    let blocks: Vec<Vec<u32>> = blocks.into_values().filter(|v| v.len() > 1).collect();
-    let mut pairs: Vec<(u32, u32)> = blocks
+    // Every (key, rank) sorted: a block is a run of one key, its members in name order.
+    let rank = &rank;
+    let mut entries: Vec<(u64, u32)> = records
         .par_iter()
-        .flat_map_iter(|members| {
-            let mut out: Vec<(u32, u32)> = Vec::new();
-            if members.len() <= FULL_BLOCK {
-                for (x, &i) in members.iter().enumerate() {
-                    for &j in &members[x + 1..] {
-                        out.push((i.min(j), i.max(j)));
-                    }
-                }
-            } else {
-                let mut sorted = members.clone();
-                sorted.sort_by(|&i, &j| {
-                    let (a, b) = (&records[i as usize], &records[j as usize]);
-                    (&a.last_compact, &a.first_key.compact)
-                        .cmp(&(&b.last_compact, &b.first_key.compact))
-                });
-                for (x, &i) in sorted.iter().enumerate() {
-                    for &j in sorted.iter().skip(x + 1).take(WINDOW) {
-                        out.push((i.min(j), i.max(j)));
-                    }
-                }
-            }
-            out.retain(|&(i, j)| keep(i as usize, j as usize));
-            out.into_iter()
+        .enumerate()
+        .flat_map_iter(|(i, p)| {
+            let mut ks: Vec<u64> = keys(p).iter().map(|k| hashed(k)).collect();
+            ks.sort_unstable();
+            ks.dedup();
+            ks.into_iter().map(move |k| (k, rank[i]))
         })
         .collect();
-    pairs.par_sort_unstable();
-    pairs.dedup();
-    pairs
+    entries.par_sort_unstable();
+    let mut members: Vec<u32> = Vec::new();
+    let mut blocks: Vec<(u32, u32)> = Vec::new();
+    let mut x = 0;
+    while x < entries.len() {
+        let mut y = x + 1;
+        while y < entries.len() && entries[y].0 == entries[x].0 {
+            y += 1;
+        }
+        if y - x > 1 {
+            blocks.push((members.len() as u32, (y - x) as u32));
+            members.extend(entries[x..y].iter().map(|e| order[e.1 as usize]));
+        }
+        x = y;
+    }
+    drop(entries);
+    drop(order);
+    // Each record's places in `members`, and the block of each place.
+    let mut start = vec![0u32; n + 1];
+    for &m in &members {
+        start[m as usize + 1] += 1;
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut places = vec![0u32; members.len()];
+    let mut block_of = vec![0u32; members.len()];
+    for (b, &(s, l)) in blocks.iter().enumerate() {
+        for p in s..s + l {
+            block_of[p as usize] = b as u32;
+            let m = members[p as usize] as usize;
+            places[fill[m] as usize] = p;
+            fill[m] += 1;
+        }
+    }
+    drop(fill);
+    (0..n)
+        .into_par_iter()
+        .with_min_len(64)
+        .fold(
+            || (init(), Vec::new()),
+            |(mut acc, mut partners): (A, Vec<u32>), i| {
+                partners.clear();
+                for &p in &places[start[i] as usize..start[i + 1] as usize] {
+                    let (s, l) = blocks[block_of[p as usize] as usize];
+                    let (s, l, p) = (s as usize, l as usize, p as usize);
+                    let range = if l <= full_block {
+                        s..s + l
+                    } else {
+                        p.saturating_sub(window).max(s)..(p + window + 1).min(s + l)
+                    };
+                    partners.extend(
+                        members[range]
+                            .iter()
+                            .filter(|&&j| j as usize > i && keep(i, j as usize)),
+                    );
+                }
+                partners.sort_unstable();
+                partners.dedup();
+                for &j in &partners {
+                    fold(&mut acc, i as u32, j);
+                }
+                (acc, partners)
+            },
+        )
+        .map(|(acc, _)| acc)
+        .reduce(&init, &merge)
 }

@@ -46,6 +46,19 @@ fn is_number(t: &str) -> bool {
 /// `(street key, house number)` of a line written abroad. The number is the first token when it
 /// starts with a digit, else the last one; a German `Hauptstrasse` and `Haupt Str` meet.
 pub fn street_and_number(line: &str) -> (String, String) {
+    let (tokens, number) = words_and_number(line);
+    let street: Vec<String> = tokens.iter().map(|t| street_word(t)).collect();
+    (street.join(" "), number)
+}
+
+/// The street as written without its number and without spaces (`bradfield s treet`,
+/// `narranstreet` = `BRADFIELDSTREET`, `NARRANSTREET`): lists abroad split and join the words
+/// of a street by mistake, which the word-by-word key above keeps apart.
+pub fn street_compact(line: &str) -> String {
+    words_and_number(line).0.concat()
+}
+
+fn words_and_number(line: &str) -> (Vec<String>, String) {
     let folded = fold(&line.replace([',', '.', '#'], " "));
     let mut tokens: Vec<&str> = folded.split(' ').filter(|t| !t.is_empty()).collect();
     // Unit prefixes (`unit 5 7 wallaby place`, `apt 3`) say nothing about the street.
@@ -73,8 +86,7 @@ pub fn street_and_number(line: &str) -> (String, String) {
         .chars()
         .filter(|c| c.is_ascii_alphanumeric())
         .collect();
-    let street: Vec<String> = tokens.iter().map(|t| street_word(t)).collect();
-    (street.join(" "), number)
+    (tokens.into_iter().map(str::to_string).collect(), number)
 }
 
 fn street_word(t: &str) -> String {
@@ -140,6 +152,8 @@ mod tests {
             street_and_number("wallaby place"),
             ("WALLABY PL".into(), "".into())
         );
+        assert_eq!(street_compact("7 bradfield s treet"), "BRADFIELDSTREET");
+        assert_eq!(street_compact("narranstreet 7"), "NARRANSTREET");
         assert_eq!(postcode("FR", "F-75001"), "75001");
         assert_eq!(postcode("GB", "sw1a 1aa"), "SW1A1AA");
     }

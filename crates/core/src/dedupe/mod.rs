@@ -5,11 +5,13 @@
 pub mod block;
 pub mod cluster;
 pub mod foreign;
+pub mod intern;
 pub mod model;
 pub mod names;
 pub mod prepare;
 pub mod record;
 pub mod score;
+pub mod strings;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -142,10 +144,11 @@ pub fn prepare_all(
         })
         .collect();
     let options = prepare::engine_options(foreign);
-    let verified: Vec<crate::address::ContactResult> = unique
+    let verified: Vec<prepare::Verified> = unique
         .par_iter()
-        .map(|i| crate::address::verify(register, i, &options))
+        .map(|i| crate::address::verify(register, i, &options).into())
         .collect();
+    drop(slot);
     records
         .par_iter()
         .zip(inputs.par_iter())
@@ -162,38 +165,108 @@ pub fn prepare_all(
         .collect()
 }
 
+/// Stage times on stderr with `RECAPITO_DEDUPE_TIMINGS=1` (for the speed bench and profiling).
+struct Timer(Option<std::time::Instant>);
+
+impl Timer {
+    fn start() -> Timer {
+        Timer(std::env::var_os("RECAPITO_DEDUPE_TIMINGS").map(|_| std::time::Instant::now()))
+    }
+
+    fn lap(&self, stage: &str) {
+        if let Some(t) = self.0 {
+            eprintln!("dedupe {stage}: {:.2} s", t.elapsed().as_secs_f64());
+        }
+    }
+}
+
 /// Random pairs sampled for u: enough for rare agreements to show, cheap at a million records.
 const RANDOM_PAIRS: usize = 200_000;
 
 /// Candidate pairs compared, the job's model trained on them, and the pairs that reach a level.
-fn score_pairs(records: &[Prepared], keep: &(dyn Fn(usize, usize) -> bool + Sync)) -> Vec<Pair> {
-    let candidates = block::candidate_pairs(records, keep);
-    let compared: Vec<(u32, u32, score::Comparison)> = candidates
-        .par_iter()
-        .filter_map(|&(a, b)| {
-            score::compare(&records[a as usize], &records[b as usize]).map(|c| (a, b, c))
-        })
-        .collect();
+/// A pair is kept as two indexes and its packed comparison (16 bytes: a million records give
+/// tens of millions of candidates); the model is trained on, and judges, each distinct pattern
+/// once (a few thousand).
+fn score_pairs(
+    records: &mut [Prepared],
+    keep: &(dyn Fn(usize, usize) -> bool + Sync),
+) -> Vec<Pair> {
+    use std::collections::HashMap;
+    intern::intern(records);
+    let records: &[Prepared] = records;
+    // Every candidate pair counts for the model; only those the hard rules do not already
+    // refuse whatever the weights (another first name with nothing personal in common, birth
+    // dates that differ) are kept to be judged: most pairs of a long street are neighbours.
+    type Counted = (HashMap<u64, u64>, Vec<(u32, u32, u64)>, usize);
+    let (patterns, compared, total): Counted = block::fold_candidates(
+        records,
+        keep,
+        || (HashMap::new(), Vec::new(), 0),
+        |(patterns, kept, total): &mut Counted, a, b| {
+            if let Some(c) = score::compare(&records[a as usize], &records[b as usize]) {
+                let k = c.pack();
+                *patterns.entry(k).or_default() += 1;
+                *total += 1;
+                if !model::refused(&c) {
+                    kept.push((a, b, k));
+                }
+            }
+        },
+        |a, b| {
+            let (mut big, small) = if a.0.len() >= b.0.len() {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            for (k, v) in small.0 {
+                *big.0.entry(k).or_default() += v;
+            }
+            big.1.extend(small.1);
+            big.2 += small.2;
+            big
+        },
+    );
+    // The parallel parts arrive in any order: one order for one answer.
+    let mut compared = compared;
+    compared.par_sort_unstable();
     let random: Vec<score::Comparison> = model::random_pairs(records.len(), RANDOM_PAIRS)
         .into_par_iter()
         .filter(|&(a, b)| keep(a, b))
         .filter_map(|(a, b)| score::compare(&records[a], &records[b]))
         .collect();
-    let comparisons: Vec<score::Comparison> = compared.iter().map(|x| x.2).collect();
-    let model = model::Model::train(&comparisons, &random);
+    if std::env::var_os("RECAPITO_DEDUPE_TIMINGS").is_some() {
+        eprintln!(
+            "dedupe candidate pairs: {total}, kept to judge: {}",
+            compared.len()
+        );
+    }
+    let counted: Vec<(score::Comparison, f64)> = patterns
+        .iter()
+        .map(|(&k, &n)| (score::Comparison::unpack(k), n as f64))
+        .collect();
+    let model = model::Model::train(&counted, &random);
     if std::env::var_os("RECAPITO_DEDUPE_MODEL").is_some() {
         // For the eval bench: the trained model of each run on stderr.
         eprintln!("{}", serde_json::to_string(&model).unwrap_or_default());
     }
+    let judged: HashMap<u64, (Level, u8, Vec<String>)> = counted
+        .iter()
+        .filter_map(|(c, _)| {
+            model.judge(c).map(|(level, score, reasons)| {
+                let reasons = reasons.into_iter().map(str::to_string).collect();
+                (c.pack(), (level, score, reasons))
+            })
+        })
+        .collect();
     compared
         .par_iter()
-        .filter_map(|(a, b, c)| {
-            model.judge(c).map(|(level, score, reasons)| Pair {
-                a: *a as usize,
-                b: *b as usize,
-                level,
-                score,
-                reasons: reasons.into_iter().map(str::to_string).collect(),
+        .filter_map(|&(a, b, k)| {
+            judged.get(&k).map(|(level, score, reasons)| Pair {
+                a: a as usize,
+                b: b as usize,
+                level: *level,
+                score: *score,
+                reasons: reasons.clone(),
             })
         })
         .collect()
@@ -203,9 +276,15 @@ pub fn run(register: &Register, input: RunInput) -> Result<RunResult> {
     let (min_level, foreign) = (input.min_level, input.foreign);
     match input.reference {
         None => {
-            let records = prepare_all(register, &input.records, 0, foreign);
-            let pairs = score_pairs(&records, &|_, _| true);
+            let timer = Timer::start();
+            let mut records = prepare_all(register, &input.records, 0, foreign);
+            // Only the prepared form is compared and shown from here on.
+            drop(input.records);
+            timer.lap("prepared");
+            let pairs = score_pairs(&mut records, &|_, _| true);
+            timer.lap("scored");
             let (groups, singles) = cluster::build(&records, &pairs, min_level, &[], 0);
+            timer.lap("clustered");
             Ok(RunResult::Groups(GroupsResult {
                 groups,
                 singles,
@@ -234,7 +313,7 @@ fn two_lists(
     let mut all = prepare_all(register, records, 0, foreign);
     // Reference ids default to their own position in the reference list.
     all.extend(prepare_all(register, reference, 0, foreign));
-    let pairs = score_pairs(&all, &|a, b| (a < n) != (b < n));
+    let pairs = score_pairs(&mut all, &|a, b| (a < n) != (b < n));
     let mut per_record: Vec<Vec<&Pair>> = vec![Vec::new(); n];
     for p in pairs.iter().filter(|p| p.level >= min_level) {
         per_record[p.a.min(p.b)].push(p);
@@ -371,7 +450,7 @@ pub fn incremental(register: &Register, input: IncrementalInput) -> Result<Incre
             g
         })
         .collect();
-    let pairs = score_pairs(&all, &|a, b| a >= m || b >= m);
+    let pairs = score_pairs(&mut all, &|a, b| a >= m || b >= m);
     let numbered = input.groups.iter().map(|g| g.group).max().unwrap_or(0);
     let (mut groups, singles) = cluster::build(&all, &pairs, min_level, &seeds, numbered);
     // Back to the saved job's numbering: touched groups, and singles among the new records.

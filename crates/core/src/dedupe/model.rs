@@ -91,7 +91,8 @@ impl Model {
     /// u from random pairs (as Splink samples it), then m, u and lambda by EM over the candidate
     /// comparisons, u drawn towards the random pairs' (candidates share a block, so two people
     /// among them agree more often than two random records: that is what keeps families apart).
-    pub fn train(candidates: &[Comparison], random: &[Comparison]) -> Model {
+    /// `candidates`: each distinct comparison of the candidate pairs with how many pairs show it.
+    pub fn train(candidates: &[(Comparison, f64)], random: &[Comparison]) -> Model {
         let mut model = Model::prior();
         // u: frequencies among random pairs, with the prior as pseudo-counts.
         for f in 0..FIELDS {
@@ -109,8 +110,8 @@ impl Model {
         let random_u = model.u.clone();
         // EM over distinct patterns: m, u and lambda of the candidate pairs.
         let mut patterns: HashMap<[u8; FIELDS], f64> = HashMap::new();
-        for c in candidates {
-            *patterns.entry(c.gamma).or_default() += 1.0;
+        for (c, n) in candidates {
+            *patterns.entry(c.gamma).or_default() += n;
         }
         let patterns: Vec<([u8; FIELDS], f64)> = patterns.into_iter().collect();
         let total: f64 = patterns.iter().map(|p| p.1).sum();
@@ -195,7 +196,7 @@ impl Model {
         let identity = g[BIRTH] == 0 || g[TAX] == 0;
         // A personal mobile or mailbox in common also says "one person" (Yasmin/Ysain).
         let personal = g[PHONE] == 0 || g[EMAIL] == 0;
-        if g[BIRTH] == 2 || (g[FIRST] == 5 && !identity && !personal) {
+        if refused(c) {
             return None;
         }
         // Two tax codes or two genders: at most ambiguous (the cluster never joins the codes).
@@ -320,6 +321,20 @@ impl Model {
         });
         weighed.into_iter().flat_map(|(_, r)| r).collect()
     }
+}
+
+/// Refused by the hard rules whatever the weights: birth dates that differ (not a slip); another
+/// first name (family members at one address) unless the birth date, the tax code, or a personal
+/// mobile or mailbox says it is one person. Equal tax codes consistent with the names are never
+/// refused (always certain).
+pub fn refused(c: &Comparison) -> bool {
+    let g = &c.gamma;
+    if c.notes & note::SAME_TAX != 0 {
+        return false;
+    }
+    let identity = g[BIRTH] == 0 || g[TAX] == 0;
+    let personal = g[PHONE] == 0 || g[EMAIL] == 0;
+    g[BIRTH] == 2 || (g[FIRST] == 5 && !identity && !personal)
 }
 
 /// Random pairs of a list, deterministic (the same list gives the same model): up to `max`.

@@ -178,15 +178,27 @@ impl FirstNameKey {
 }
 
 pub fn compare_first(a: &FirstNameKey, b: &FirstNameKey) -> FirstName {
+    compare_first_with(a, b, a.compact == b.compact, || {
+        a.canonical.iter().any(|x| b.canonical.contains(x))
+    })
+}
+
+/// `compare_first` with the equality of the two names and whether they share a canonical form
+/// answered by the caller (the pair loop compares numbered strings, `intern.rs`).
+pub fn compare_first_with(
+    a: &FirstNameKey,
+    b: &FirstNameKey,
+    equal: bool,
+    share_canonical: impl FnOnce() -> bool,
+) -> FirstName {
     if a.is_empty() || b.is_empty() {
         return FirstName::Initial;
     }
-    if a.compact == b.compact {
+    if equal {
         return FirstName::Equal;
     }
     // Each one's canonical forms against the other's: Pina and Giusy meet on Giuseppina.
-    let shared = a.canonical.iter().any(|x| b.canonical.contains(x));
-    if shared {
+    if share_canonical() {
         return if a.weak || b.weak {
             FirstName::WeakNickname
         } else {
@@ -222,7 +234,7 @@ pub fn is_typo(a: &str, b: &str) -> bool {
     if la.abs_diff(lb) > allowed {
         return false;
     }
-    strsim::osa_distance(a, b) <= allowed
+    super::strings::osa_distance(a, b) <= allowed
 }
 
 #[cfg(test)]

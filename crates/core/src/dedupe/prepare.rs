@@ -33,6 +33,9 @@ pub struct Addr {
     /// that depends on the postcode must not keep two copies of one address apart.
     pub street_as_written: Option<String>,
     pub number: String,
+    /// Abroad: the street as written without number and spaces (`foreign::street_compact`),
+    /// empty in Italy, where the register's form of the street is compared.
+    pub street_compact: String,
     pub shown: AddressOut,
 }
 
@@ -101,6 +104,9 @@ pub struct Prepared {
     pub first: String,
     pub last_compact: String,
     pub first_key: FirstNameKey,
+    /// Every word of both names, sorted: one field holding the whole name ("Rossi Mario")
+    /// against two fields compares equal.
+    pub name_words: String,
     /// Declared, or read from a valid tax code.
     pub gender: Option<char>,
     /// Gender of a common first name (Mario M, Maria F): weaker than a declared one.
@@ -114,6 +120,8 @@ pub struct Prepared {
     pub emails: Vec<Detail>,
     /// Same address, phone or e-mail written twice inside this one record.
     pub internal_duplicate: bool,
+    /// Numbers of the compared strings (`intern.rs`), set before pairs are compared.
+    pub ids: super::intern::RecordIds,
     /// Names as received, for the consolidated record.
     pub last_shown: String,
     pub first_shown: String,
@@ -182,8 +190,16 @@ pub fn prepare(
     let tax = tax_code(register, rec.tax_code(), &last, &first);
     let birth = birth_date(rec.birth_date()).or_else(|| tax.as_ref().map(|t| t.birth));
     let gender = declared_gender.or_else(|| tax.as_ref().map(|t| t.gender));
+    let mut words: Vec<&str> = last
+        .split(' ')
+        .chain(first.split(' '))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.sort_unstable();
+    let name_words = words.join(" ");
     Prepared {
         id,
+        name_words,
         last_compact: last.replace(' ', ""),
         last,
         first,
@@ -197,6 +213,7 @@ pub fn prepare(
         phones: p,
         emails: e,
         internal_duplicate,
+        ids: Default::default(),
         last_shown: rec.last_name().to_string(),
         first_shown: rec.first_name().to_string(),
     }
@@ -318,6 +335,35 @@ pub fn engine_options(foreign: Foreign) -> crate::address::VerifyOptions {
     }
 }
 
+/// What the dedupe keeps of the contact engine's answer for one address: the whole answer is
+/// large, and a list of a million records has about as many distinct addresses.
+#[derive(Debug, Clone, Default)]
+pub struct Verified {
+    pub country_code: String,
+    /// Cadastral code of the municipality found, empty when none.
+    pub cadastral_code: String,
+    pub city: String,
+    pub address: String,
+    pub postcode: String,
+    pub province: String,
+    pub address_key: String,
+}
+
+impl From<crate::address::ContactResult> for Verified {
+    fn from(r: crate::address::ContactResult) -> Verified {
+        let n = r.normalized;
+        Verified {
+            country_code: n.country_code,
+            cadastral_code: r.territory.map(|t| t.cadastral_code).unwrap_or_default(),
+            city: n.city,
+            address: n.address,
+            postcode: n.postcode,
+            province: n.province,
+            address_key: r.address_key,
+        }
+    }
+}
+
 /// One address as the contact engine answered (`address::verify`): municipality and street
 /// resolved against the register, postcode corrected, country recognised. The comparison form of
 /// the street is the engine's key of the normalised line, so a street found in the register meets
@@ -326,10 +372,10 @@ pub fn address(
     register: &Register,
     a: &AddressIn,
     input: &crate::address::ContactInput,
-    verified: &crate::address::ContactResult,
+    verified: &Verified,
 ) -> Addr {
     use crate::address::{key, parse};
-    let n = &verified.normalized;
+    let n = verified;
     let country = if n.country_code.is_empty() {
         let ee = a.province().eq_ignore_ascii_case("EE");
         let (c, nm) = (
@@ -340,12 +386,11 @@ pub fn address(
     } else {
         n.country_code.to_uppercase()
     };
-    let city = verified
-        .territory
-        .as_ref()
-        .map(|t| t.cadastral_code.clone())
-        .filter(|c| !c.is_empty())
-        .unwrap_or_else(|| fold(if n.city.is_empty() { a.city() } else { &n.city }));
+    let city = if verified.cadastral_code.is_empty() {
+        fold(if n.city.is_empty() { a.city() } else { &n.city })
+    } else {
+        verified.cadastral_code.clone()
+    };
     let street_key = |line: &str| {
         let parsed = parse::parse(line);
         let number = parsed
@@ -396,6 +441,11 @@ pub fn address(
         street,
         street_as_written,
         number,
+        street_compact: if abroad {
+            super::foreign::street_compact(&a.address())
+        } else {
+            String::new()
+        },
         shown: AddressOut {
             label: a
                 .label

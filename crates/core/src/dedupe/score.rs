@@ -3,8 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::names::{compare_first, is_typo, FirstName, FirstNameKey};
+use super::intern::AddrIds;
+use super::names::{compare_first_with, is_typo, FirstName};
 use super::prepare::{countries_differ, Addr, Birth, Detail, Prepared};
+use super::strings::{jaro_winkler, osa_distance, Compact};
 
 /// English values only: the Italian `certo` / `probabile` / `ambiguo` are mapped in `src/http/keys.ts`.
 #[derive(
@@ -68,18 +70,42 @@ pub struct Comparison {
     pub notes: u16,
 }
 
+impl Comparison {
+    /// Eight levels of three bits (NULL as 7) and the notes above them, in one number.
+    pub fn pack(&self) -> u64 {
+        let mut k = u64::from(self.notes) << (3 * FIELDS);
+        for (f, &g) in self.gamma.iter().enumerate() {
+            k |= u64::from(if g == NULL { 7 } else { g }) << (3 * f);
+        }
+        k
+    }
+
+    pub fn unpack(k: u64) -> Comparison {
+        let mut gamma = [NULL; FIELDS];
+        for (f, g) in gamma.iter_mut().enumerate() {
+            let v = ((k >> (3 * f)) & 7) as u8;
+            *g = if v == 7 { NULL } else { v };
+        }
+        Comparison {
+            gamma,
+            notes: (k >> (3 * FIELDS)) as u16,
+        }
+    }
+}
+
 /// Last names: 0 equal, 1 one typo (or Jaro-Winkler ≥ 0.93), 2 similar (≥ 0.85), 3 different.
-fn last_level(a: &str, b: &str) -> u8 {
+/// `same`: the two are one numbered string (`intern.rs`).
+fn last_level(a: &str, b: &str, same: bool) -> u8 {
     if a.is_empty() || b.is_empty() {
         return NULL;
     }
-    if a == b {
+    if same {
         return 0;
     }
     if is_typo(a, b) {
         return 1;
     }
-    let jw = strsim::jaro_winkler(a, b);
+    let jw = jaro_winkler(a, b);
     if jw >= 0.93 {
         1
     } else if jw >= 0.85 {
@@ -93,7 +119,8 @@ fn last_level(a: &str, b: &str) -> u8 {
 /// 3 similar (Jaro-Winkler ≥ 0.88, `Ysain` for `Yasmin`), 4 initial, first element of a compound,
 /// weak nickname or missing on one side, 5 different. Two common names of their own (Marco,
 /// Mirco) are always different, however close.
-fn first_level(a: &FirstNameKey, b: &FirstNameKey, notes: &mut u16) -> u8 {
+fn first_level(pa: &Prepared, pb: &Prepared, notes: &mut u16) -> u8 {
+    let (a, b) = (&pa.first_key, &pb.first_key);
     if a.is_empty() && b.is_empty() {
         return NULL;
     }
@@ -101,7 +128,9 @@ fn first_level(a: &FirstNameKey, b: &FirstNameKey, notes: &mut u16) -> u8 {
         *notes |= note::FIRST_MISSING;
         return 4;
     }
-    match compare_first(a, b) {
+    let (x, y) = (&pa.ids, &pb.ids);
+    let shared = || x.canonical.iter().any(|c| y.canonical.contains(c));
+    match compare_first_with(a, b, x.first == y.first, shared) {
         FirstName::Equal => 0,
         FirstName::Nickname => 1,
         FirstName::Typo => 2,
@@ -113,8 +142,8 @@ fn first_level(a: &FirstNameKey, b: &FirstNameKey, notes: &mut u16) -> u8 {
         FirstName::Different if a.known && b.known => 5,
         FirstName::Different => {
             let (x, y) = (a.compact.as_str(), b.compact.as_str());
-            let jw = strsim::jaro_winkler(x, y);
-            let one_edit = strsim::osa_distance(x, y) <= 1 && x.len().min(y.len()) >= 3;
+            let jw = jaro_winkler(x, y);
+            let one_edit = osa_distance(x, y) <= 1 && x.len().min(y.len()) >= 3;
             if one_edit && jw >= 0.9 {
                 2
             } else if jw >= 0.88 {
@@ -127,11 +156,11 @@ fn first_level(a: &FirstNameKey, b: &FirstNameKey, notes: &mut u16) -> u8 {
 }
 
 /// First names written in the last-name field and the other way round: string levels only.
-fn swapped_first_level(a: &str, b: &str) -> u8 {
+fn swapped_first_level(a: &str, b: &str, same: bool) -> u8 {
     if a.is_empty() || b.is_empty() {
         return NULL;
     }
-    if a == b {
+    if same {
         0
     } else if is_typo(a, b) {
         2
@@ -147,9 +176,10 @@ fn names(a: &Prepared, b: &Prepared, notes: &mut u16) -> (u8, u8) {
         return (NULL, NULL);
     }
     let mut direct_notes = 0;
+    let (ia, ib) = (&a.ids, &b.ids);
     let direct = (
-        last_level(&a.last_compact, &b.last_compact),
-        first_level(&a.first_key, &b.first_key, &mut direct_notes),
+        last_level(&a.last_compact, &b.last_compact, ia.last == ib.last),
+        first_level(a, b, &mut direct_notes),
     );
     let sum = |(l, f): (u8, u8)| l as u16 + f as u16;
     let mut best = direct;
@@ -157,10 +187,15 @@ fn names(a: &Prepared, b: &Prepared, notes: &mut u16) -> (u8, u8) {
     if direct.0 != 0 || direct.1 > 1 {
         if !a.first_key.is_empty() && !b.first_key.is_empty() {
             let swapped = (
-                last_level(&a.last_compact, &b.first_key.compact)
-                    .max(last_level(&a.first_key.compact, &b.last_compact)),
-                swapped_first_level(&a.first_key.compact, &b.last_compact)
-                    .max(swapped_first_level(&b.first_key.compact, &a.last_compact)),
+                last_level(&a.last_compact, &b.first_key.compact, ia.last == ib.first).max(
+                    last_level(&a.first_key.compact, &b.last_compact, ia.first == ib.last),
+                ),
+                swapped_first_level(&a.first_key.compact, &b.last_compact, ia.first == ib.last)
+                    .max(swapped_first_level(
+                        &b.first_key.compact,
+                        &a.last_compact,
+                        ib.first == ia.last,
+                    )),
             );
             if swapped.0 <= 1 && swapped.1 <= 2 && sum(swapped) < sum(best) {
                 best = swapped;
@@ -168,17 +203,7 @@ fn names(a: &Prepared, b: &Prepared, notes: &mut u16) -> (u8, u8) {
             }
         }
         // One field holding the whole name ("Rossi Mario") against two fields.
-        fn words(p: &Prepared) -> Vec<&str> {
-            let mut w: Vec<&str> = p
-                .last
-                .split(' ')
-                .chain(p.first.split(' '))
-                .filter(|w| !w.is_empty())
-                .collect();
-            w.sort_unstable();
-            w
-        }
-        if best != (0, 0) && words(a) == words(b) {
+        if best != (0, 0) && ia.words == ib.words {
             best = (0, 0);
             best_notes = 0;
         }
@@ -195,10 +220,10 @@ fn place_level(a: &Prepared, b: &Prepared, notes: &mut u16) -> u8 {
         return NULL;
     }
     let mut best = (5u8, 0u16);
-    for x in &a.addresses {
-        for y in &b.addresses {
+    for (x, xi) in a.addresses.iter().zip(&a.ids.addresses) {
+        for (y, yi) in b.addresses.iter().zip(&b.ids.addresses) {
             let mut n = 0;
-            let l = address_level(x, y, &mut n);
+            let l = address_level((x, xi), (y, yi), &mut n);
             if l < best.0 || (l == best.0 && n.count_ones() < best.1.count_ones()) {
                 best = (l, n);
             }
@@ -208,41 +233,60 @@ fn place_level(a: &Prepared, b: &Prepared, notes: &mut u16) -> u8 {
     best.0
 }
 
-fn address_level(a: &Addr, b: &Addr, notes: &mut u16) -> u8 {
-    if countries_differ(&a.country, &b.country) {
+fn address_level((a, ai): (&Addr, &AddrIds), (b, bi): (&Addr, &AddrIds), notes: &mut u16) -> u8 {
+    if ai.country != bi.country && countries_differ(&a.country, &b.country) {
         return 5;
     }
     // Cities the register did not resolve (abroad, or misspelt) stay as folded names: a typo or
     // a close spelling is one city (a cadastral code never is: it has digits).
     let named = |c: &str| !c.is_empty() && !c.chars().any(|x| x.is_ascii_digit());
-    let city_typo = a.city != b.city
+    let same_named_city = ai.city != 0 && ai.city == bi.city;
+    let city_typo = !same_named_city
         && named(&a.city)
         && named(&b.city)
-        && (is_typo(&a.city.replace(' ', ""), &b.city.replace(' ', ""))
-            || strsim::jaro_winkler(&a.city, &b.city) >= 0.92);
-    let same_postcode = !a.postcode.is_empty() && a.postcode == b.postcode;
-    let same_city = (!a.city.is_empty() && a.city == b.city) || city_typo || same_postcode;
+        && (is_typo(
+            Compact::new(&a.city).as_str(),
+            Compact::new(&b.city).as_str(),
+        ) || jaro_winkler(&a.city, &b.city) >= 0.92);
+    let same_postcode = ai.postcode != 0 && ai.postcode == bi.postcode;
+    // Abroad a postcode one slip away (`6430`, `6403`) with the same street and number written
+    // the same way is one place too (the city may be misspelt or missing on one side).
+    let postcode_slip = || {
+        !a.street_compact.is_empty()
+            && a.street_compact == b.street_compact
+            && ai.number != 0
+            && ai.number == bi.number
+            && a.postcode.len() == b.postcode.len()
+            && a.postcode.len() >= 4
+            && osa_distance(&a.postcode, &b.postcode) == 1
+    };
+    let postcode_slip = !same_named_city && !city_typo && !same_postcode && postcode_slip();
+    let same_city = same_named_city || city_typo || same_postcode || postcode_slip;
     if !same_city {
         return 5;
     }
-    if city_typo && !same_postcode {
+    if (city_typo && !same_postcode) || postcode_slip {
         *notes |= note::CITY_TYPO;
     }
     if a.street.is_empty() || b.street.is_empty() {
         return 3;
     }
-    if !a.streets().any(|x| b.streets().any(|y| x == y)) {
-        if a.streets()
-            .any(|x| b.streets().any(|y| similar_streets(x, y)))
+    if !ai.same_street(bi) {
+        // Abroad also the street as written without spaces: `bradfield s treet`, `narranstreet`.
+        let (ca, cb) = (&a.street_compact, &b.street_compact);
+        let compact_alike = !ca.is_empty() && !cb.is_empty() && (ca == cb || is_typo(ca, cb));
+        if compact_alike
+            || a.streets()
+                .any(|x| b.streets().any(|y| similar_streets(x, y)))
         {
             *notes |= note::STREET_TYPO;
         } else {
             return 4;
         }
     }
-    if !a.number.is_empty() && a.number == b.number {
+    if ai.number != 0 && ai.number == bi.number {
         0
-    } else if a.number.is_empty() || b.number.is_empty() {
+    } else if ai.number == 0 || bi.number == 0 {
         1
     } else {
         2
@@ -250,8 +294,8 @@ fn address_level(a: &Addr, b: &Addr, notes: &mut u16) -> u8 {
 }
 
 /// 0 a personal detail shared, 1 only a place's (landline, info@), 2 none shared.
-fn detail_level(a: &[Detail], b: &[Detail]) -> u8 {
-    if a.is_empty() || b.is_empty() {
+fn detail_level(a: (&[Detail], &[u32]), b: (&[Detail], &[u32])) -> u8 {
+    if a.0.is_empty() || b.0.is_empty() {
         return NULL;
     }
     match shared_detail(a, b) {
@@ -278,9 +322,18 @@ pub fn births_differ(x: &Birth, y: &Birth) -> bool {
 
 fn birth_dates(x: &Birth, y: &Birth) -> u8 {
     let (year, month, day) = x.agreeing(y);
+    // One digit of the year wrong, or two adjacent digits swapped.
     let year_slip = || {
-        let (p, q) = (format!("{:04}", x.year), format!("{:04}", y.year));
-        x.century_known && y.century_known && strsim::osa_distance(&p, &q) == 1
+        let digits = |y: u16| [y / 1000 % 10, y / 100 % 10, y / 10 % 10, y % 10];
+        let (p, q) = (digits(x.year), digits(y.year));
+        let wrong: Vec<usize> = (0..4).filter(|&i| p[i] != q[i]).collect();
+        x.century_known
+            && y.century_known
+            && match wrong.as_slice() {
+                [_] => true,
+                [i, j] => *j == i + 1 && p[*i] == q[*j] && p[*j] == q[*i],
+                _ => false,
+            }
     };
     match (year, month, day) {
         (true, true, true) => 0,
@@ -293,7 +346,11 @@ fn birth_dates(x: &Birth, y: &Birth) -> u8 {
 
 /// The comparison vector of two records; None when they can never be one (different
 /// countries everywhere, a name on one side only).
+/// Both records numbered first (`intern::intern`).
 pub fn compare(a: &Prepared, b: &Prepared) -> Option<Comparison> {
+    debug_assert!(
+        a.ids.addresses.len() == a.addresses.len() && a.ids.phones.len() == a.phones.len()
+    );
     if countries_differ(&a.country, &b.country)
         && a.addresses.iter().all(|x| {
             b.addresses
@@ -312,8 +369,8 @@ pub fn compare(a: &Prepared, b: &Prepared) -> Option<Comparison> {
     let mut gamma = [NULL; FIELDS];
     (gamma[LAST], gamma[FIRST]) = names(a, b, &mut notes);
     gamma[PLACE] = place_level(a, b, &mut notes);
-    gamma[PHONE] = detail_level(&a.phones, &b.phones);
-    gamma[EMAIL] = detail_level(&a.emails, &b.emails);
+    gamma[PHONE] = detail_level((&a.phones, &a.ids.phones), (&b.phones, &b.ids.phones));
+    gamma[EMAIL] = detail_level((&a.emails, &a.ids.emails), (&b.emails, &b.ids.emails));
     gamma[BIRTH] = birth_level(a, b);
     if let (Some(ta), Some(tb)) = (&a.tax, &b.tax) {
         let consistent = ta.consistent && tb.consistent;
@@ -345,8 +402,9 @@ pub fn compare(a: &Prepared, b: &Prepared) -> Option<Comparison> {
 
 /// Street names one or two typos apart, or one written with an initial (Via G. Verdi).
 fn similar_streets(a: &str, b: &str) -> bool {
-    let (ca, cb): (String, String) = (a.replace(' ', ""), b.replace(' ', ""));
-    if ca == cb || is_typo(&ca, &cb) {
+    let (ca, cb) = (Compact::new(a), Compact::new(b));
+    let (ca, cb) = (ca.as_str(), cb.as_str());
+    if ca == cb || is_typo(ca, cb) {
         return true;
     }
     let (ta, tb): (Vec<&str>, Vec<&str>) = (a.split(' ').collect(), b.split(' ').collect());
@@ -373,10 +431,10 @@ fn similar_streets(a: &str, b: &str) -> bool {
 }
 
 /// A contact detail both records carry: personal brings them to probable, shared to ambiguous.
-fn shared_detail(a: &[Detail], b: &[Detail]) -> Option<bool> {
+fn shared_detail(a: (&[Detail], &[u32]), b: (&[Detail], &[u32])) -> Option<bool> {
     let mut found: Option<bool> = None;
-    for x in a {
-        for y in b.iter().filter(|y| y.value == x.value) {
+    for (x, i) in a.0.iter().zip(a.1) {
+        for (y, _) in b.0.iter().zip(b.1).filter(|(_, j)| *j == i) {
             let personal = !x.shared && !y.shared;
             found = Some(found.unwrap_or(false) || personal);
         }
@@ -387,6 +445,21 @@ fn shared_detail(a: &[Detail], b: &[Detail]) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn comparisons_pack_into_one_number() {
+        let c = Comparison {
+            gamma: [0, 5, NULL, 2, NULL, 1, 0, NULL],
+            notes: note::SWAPPED | note::NICKNAME_WEAK | note::DIFFERENT_TAX,
+        };
+        assert_eq!(Comparison::unpack(c.pack()), c);
+        let d = Comparison {
+            gamma: [NULL; FIELDS],
+            notes: 0,
+        };
+        assert_eq!(Comparison::unpack(d.pack()), d);
+        assert_ne!(c.pack(), d.pack());
+    }
 
     #[test]
     fn streets_with_initials_and_typos() {
