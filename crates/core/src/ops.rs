@@ -22,6 +22,8 @@ pub fn compute(register: Option<&Register>, op: &str, input: &[u8]) -> Result<Ve
         "postal.render" => answer(&crate::postal::render_batch(need()?, parse(input)?)),
         "tax_code.batch" => answer(&crate::tax_code::batch(need()?, &parse(input)?)),
         "foreign.registers" => answer(&crate::foreign::registers()),
+        "foreign.streets" => answer(&crate::foreign::suggest::streets(&parse(input)?)),
+        "foreign.house_numbers" => answer(&crate::foreign::suggest::numbers(&parse(input)?)),
         "foreign.verify" => answer(&crate::foreign::verify_batch(
             &parse::<ContactBatch>(input)?.items,
         )),

@@ -57,3 +57,42 @@ fn name_keys_of_abbreviations_and_concatenated_types() {
     assert_eq!(fr.name_key("R. de la Gare").key, "RUE DE LA GARE");
     assert_eq!(fr.name_key("R. de la Gare").core, "GARE");
 }
+
+#[test]
+fn norwegian_vn_abbreviation_reads_as_veien() {
+    // `vn.` abbreviates both `veien` and `vegen`: the register's `Tyrihansveien` is found
+    let r = check("NO", "Tyrihansvn. 38", "4638", "Kristiansand S").expect("in register");
+    assert_eq!(r.normalized.address, "Tyrihansveien 38");
+    assert_eq!(r.normalized.postcode, "4638");
+    assert!(!r.outcome.iter().any(|c| c.contains("NOT_FOUND")), "{:?}", r.outcome);
+    let nb = crate::register::import::world::expander(&world_dir(), &["nb"]);
+    assert_eq!(
+        nb.name_key("Tyrihansvn.").key,
+        nb.name_key("Tyrihansveien").key
+    );
+}
+
+#[test]
+fn suggest_offers_the_streets_of_the_place_then_their_numbers() {
+    use super::suggest::{house_numbers, search_streets, StreetQuery};
+    let reg = world().registers.get("LU").expect("LU");
+    let q = StreetQuery {
+        country: "LU".into(),
+        query: "rue de bonnev".into(),
+        city: "Luxembourg".into(),
+        ..Default::default()
+    };
+    let hints = search_streets(reg, &q);
+    assert_eq!(hints[0].name, "Rue de Bonnevoie", "{hints:?}");
+    assert_eq!(hints[0].source, "registry");
+    // a typo still finds it
+    let typo = StreetQuery {
+        query: "Rue de Bonnevoei".into(),
+        ..q
+    };
+    assert_eq!(search_streets(reg, &typo)[0].name, "Rue de Bonnevoie");
+    let index: u32 = hints[0].id.split(':').nth(1).unwrap().parse().unwrap();
+    let n = house_numbers(reg, index, "14");
+    assert!(n.exists && n.numbers.iter().all(|l| l.starts_with("14")), "{:?}", n.numbers);
+    assert!(n.complete);
+}
