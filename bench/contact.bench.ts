@@ -13,8 +13,10 @@ import path from 'node:path';
 import { Bench } from 'tinybench';
 
 import { defaultSourceDir } from '../src/config.js';
-import { computeJson, computeJsonSync, native, openRegister } from '../src/native.js';
+import { computeJson, computeJsonSync, native, openRegister, useForeignRegisters } from '../src/native.js';
 import { DIRTY_KINDS, PERTURBATIONS, type Sampled, rng } from './contact-perturb.js';
+import { SAMPLERS } from './foreign-data.js';
+import { perturb } from './foreign-eval.js';
 import { taskStats } from './stats.js';
 
 
@@ -51,6 +53,12 @@ async function main(): Promise<void> {
     const mixed = all.slice(BATCH, 2 * BATCH).map((s, i, part) => perturbed(s, i, part));
     // every municipality of the sample loaded once, as a warm service has them
     computeJsonSync('contact.verify', { items: all.map((s) => ({ address: line(s), city: s.city })), options: {} });
+    // foreign records of the register countries (LU, CH, DE, DK), a third with a typo, through the same contact flow
+    useForeignRegisters();
+    const foreignRandom = rng(29);
+    const foreign = ['LU', 'CH', 'DE', 'DK'].flatMap((cc) => (SAMPLERS[cc]?.() ?? []).filter((_, i) => i % 7 === 0).slice(0, BATCH / 4));
+    const foreignItems = foreign.map((t, i) => (i % 3 === 1 ? perturb('typo', t, foreignRandom, []) : null) ?? perturb('exact', t, foreignRandom, []));
+    computeJsonSync('contact.verify', { items: foreignItems, options: {} });
 
     const bench = new Bench({ time: 4000 });
     bench
@@ -59,6 +67,9 @@ async function main(): Promise<void> {
       })
       .add(`batch of ${BATCH}, 1/3 perturbed (async, rayon)`, async () => {
         await computeJson('contact.verify', { items: mixed, options: {} });
+      })
+      .add(`batch of ${BATCH} foreign (LU, CH, DE, DK registers), 1/3 with a typo (async, rayon)`, async () => {
+        await computeJson('contact.verify', { items: foreignItems, options: {} });
       })
       .add('single contact (sync)', () => {
         computeJsonSync('contact.verify', { items: [mixed[3]], options: {} });

@@ -22,6 +22,7 @@ pub mod names;
 pub mod nl;
 pub mod no;
 pub mod osm;
+pub mod pt;
 pub mod reproject;
 pub mod si;
 pub mod source;

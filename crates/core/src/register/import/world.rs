@@ -29,6 +29,7 @@ pub fn import_all(world: &Path) -> Vec<(&'static str, Imported)> {
         ("CZ", super::cz::import),
         ("ES", super::es::import),
         ("NL", super::nl::import),
+        ("PT", super::pt::import),
     ];
     use rayon::prelude::*;
     jobs.into_par_iter().map(|(cc, f)| (cc, f(world))).collect()

@@ -112,7 +112,11 @@ pub fn epsg(srs_name: &str) -> Option<u32> {
 /// A `gml:pos` in its EPSG system → (lat, lon): UTM on ETRS89/WGS84, RD New, or degrees
 /// (GML 3.2 writes EPSG:4326/4258 latitude first).
 pub fn position(epsg_code: Option<u32>, pos: &str) -> Option<(f64, f64)> {
-    let mut it = pos.split_whitespace().map(str::parse::<f64>);
+    // Catastro writes some positions with a comma between the two values
+    let mut it = pos
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|v| !v.is_empty())
+        .map(str::parse::<f64>);
     let (Some(Ok(a)), Some(Ok(b))) = (it.next(), it.next()) else {
         return None;
     };

@@ -65,6 +65,10 @@ pub fn street_name(catastro: &str) -> String {
     .trim();
     let (code, rest) = bare.split_once(' ').unwrap_or(("", bare));
     match TYPES.iter().find(|(c, _)| *c == code) {
+        // `CJ CALLEJON`: the type is the whole name
+        Some((_, word)) if crate::normalize::fold(word) == crate::normalize::fold(rest) => {
+            word.to_string()
+        }
         Some((_, word)) => format!("{word} {}", title(rest)),
         None if code.len() == 2 && !rest.is_empty() => format!("{code} {}", title(rest)),
         None => title(bare),
@@ -177,5 +181,6 @@ mod tests {
         );
         assert_eq!(street_name("CL F (LAS ERAS) (ERAS LAS)"), "Calle F");
         assert_eq!(street_name("MC ABASTOS (RESTO)"), "MC Abastos");
+        assert_eq!(street_name(" CJ CALLEJON (FASNIA)"), "Callejón");
     }
 }

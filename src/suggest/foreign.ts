@@ -1,0 +1,72 @@
+/**
+ * Autocomplete for the countries whose national register is in service with streets (LU, CH,
+ * DE, DK, NO, SI, ES, NL; MC, LI, AD from OpenStreetMap): the core's `foreign.streets` and
+ * `foreign.house_numbers` over the registers held in memory. Street ids are `<country>:<index>`.
+ */
+import { computeJson, foreignRegisters, useForeignRegisters } from '../native.js';
+import type { Hint } from './schema.js';
+import type { OfferedStreet } from './session.js';
+
+// TODO(i10-doors): typed doors for foreign.streets / foreign.house_numbers
+interface StreetHint {
+  id: string;
+  name: string;
+  municipality: string;
+  area: string | null;
+  postcodes: string[];
+  source: 'registry' | 'osm';
+}
+
+interface StreetAnswer {
+  supported: boolean;
+  hints: StreetHint[];
+  attribution: string | null;
+}
+
+interface NumbersAnswer {
+  supported: boolean;
+  street: StreetHint | null;
+  numbers: string[];
+  exists: boolean;
+  complete: boolean;
+}
+
+let withStreets: Set<string> | undefined;
+
+/** Countries whose register in service lists streets: autocomplete serves them. */
+export function foreignSuggestCountries(): Set<string> {
+  if (!withStreets) {
+    useForeignRegisters();
+    withStreets = new Set(foreignRegisters().filter((r) => r.streets > 0).map((r) => r.country));
+  }
+  return withStreets;
+}
+
+/** The attribution of a country's register, shown beside its suggestions. */
+export function foreignAttribution(country: string): string | null {
+  return foreignRegisters().find((r) => r.country === country)?.attribution ?? null;
+}
+
+/** The streets phase: hints, the streets to remember in the session, the register's attribution. */
+export async function foreignStreets(
+  country: string,
+  query: string,
+  city: string | null,
+  postcode: string | null,
+): Promise<{ hints: Hint[]; offered: Record<string, OfferedStreet>; attribution: string | null }> {
+  const a = await computeJson<StreetAnswer>('foreign.streets', { country, query, city: city ?? '', postcode: postcode ?? '', limit: 10 });
+  const offered: Record<string, OfferedStreet> = {};
+  const hints: Hint[] = a.hints.map((h) => {
+    offered[h.id] = { cadastral_code: country, index: Number(h.id.split(':')[1]), street_type: '', name: h.name, municipality: h.municipality, province: h.area ?? '' };
+    return { type: 'street', id: h.id, name: h.name, municipality: h.municipality, area: h.area, source: h.source };
+  });
+  return { hints, offered, attribution: a.attribution };
+}
+
+/** The house-number phase of a foreign street: its numbers starting with what was typed. */
+export async function foreignHouseNumbers(street: OfferedStreet, streetId: string, typed: string, limit = 10): Promise<{ hints: Hint[]; exists: boolean }> {
+  const a = await computeJson<NumbersAnswer>('foreign.house_numbers', { street_id: streetId, typed });
+  const source = a.street?.source ?? 'registry';
+  const hints = a.numbers.slice(0, limit).map((n) => ({ type: 'house_number' as const, id: `${streetId}:${n}`, name: n, municipality: street.municipality, area: street.province || null, source }));
+  return { hints, exists: a.exists };
+}
