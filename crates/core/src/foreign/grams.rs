@@ -73,8 +73,10 @@ impl GramIndex {
     /// The streets that can be a typo of `q` (by stem or by sorted core); None when the written
     /// name is too short for bigrams to tell (the caller scans then).
     pub fn candidates(&self, q: &NameKey) -> Option<Vec<u32>> {
-        let forms: Vec<(Vec<u64>, usize)> = [&q.stem, &q.sorted_compact]
-            .into_iter()
+        // the sorted core matters only for a name of several words written in another order
+        let sorted_differs = q.tokens.len() > 1 && q.sorted != q.core;
+        let forms: Vec<(Vec<u64>, usize)> = std::iter::once(&q.stem)
+            .chain(sorted_differs.then_some(&q.sorted_compact))
             .map(|f| {
                 let g = distinct(f);
                 let lost = 3 * allowed_edits(f.chars().count());
@@ -85,30 +87,38 @@ impl GramIndex {
         if forms.iter().any(|(_, need)| *need < 2) {
             return None;
         }
-        let mut out = Vec::new();
-        let mut counts: Vec<u16> = vec![0; self.streets];
-        let mut touched: Vec<u32> = Vec::new();
-        for (grams, need) in &forms {
-            for g in grams {
-                for &id in self.postings.get(g).map(Vec::as_slice).unwrap_or(&[]) {
-                    let c = &mut counts[id as usize];
-                    if *c == 0 {
-                        touched.push(id);
-                    }
-                    *c += 1;
-                }
-            }
-            for &id in &touched {
-                if usize::from(counts[id as usize]) >= *need {
-                    out.push(id);
-                }
-                counts[id as usize] = 0;
-            }
-            touched.clear();
+        thread_local! {
+            static COUNTS: std::cell::RefCell<Vec<u16>> = const { std::cell::RefCell::new(Vec::new()) };
         }
-        out.sort_unstable();
-        out.dedup();
-        Some(out)
+        COUNTS.with(|counts| {
+            let mut counts = counts.borrow_mut();
+            if counts.len() < self.streets {
+                counts.resize(self.streets, 0);
+            }
+            let mut out = Vec::new();
+            let mut touched: Vec<u32> = Vec::new();
+            for (grams, need) in &forms {
+                for g in grams {
+                    for &id in self.postings.get(g).map(Vec::as_slice).unwrap_or(&[]) {
+                        let c = &mut counts[id as usize];
+                        if *c == 0 {
+                            touched.push(id);
+                        }
+                        *c += 1;
+                    }
+                }
+                for &id in &touched {
+                    if usize::from(counts[id as usize]) >= *need {
+                        out.push(id);
+                    }
+                    counts[id as usize] = 0;
+                }
+                touched.clear();
+            }
+            out.sort_unstable();
+            out.dedup();
+            Some(out)
+        })
     }
 }
 

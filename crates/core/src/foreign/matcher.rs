@@ -406,20 +406,18 @@ pub fn verify(
         let mut ranked = rank(reg, &q, &exact);
         let settled = ranked.first().is_some_and(|c| c.score >= 0.94)
             && (area.empty || ranked.iter().any(|c| area.contains(c.street)));
-        let typo_candidates = if settled { None } else { candidates(reg, &q) };
         if !settled {
-            let ids = match &typo_candidates {
-                Some(c) if !area.empty => c.iter().copied().filter(|&id| area.contains(id)).collect(),
-                Some(c) => c.clone(),
+            let ids: Vec<u32> = match candidates(reg, &q) {
+                _ if area.empty => Vec::new(),
+                Some(c) => c.into_iter().filter(|&id| area.contains(id)).collect(),
                 None => scan(reg, &q, &list_area()),
             };
             ranked = rank(reg, &q, &ids);
         }
         let clear = ranked.first().is_some_and(|c| c.score >= ACCEPT);
+        // the whole country: only streets sharing a word of the name (a typo across the
+        // country would answer strangers)
         if !clear && reg.national {
-            if let Some(c) = &typo_candidates {
-                ranked = rank(reg, &q, c);
-            } else {
             let mut ids: Vec<u32> = Vec::new();
             for t in q.core.split(' ') {
                 if let Some(v) = reg.streets_by_token.get(t) {
@@ -431,7 +429,6 @@ pub fn verify(
             ids.sort_unstable();
             ids.dedup();
             ranked = rank(reg, &q, &ids);
-            }
         }
         let top = ranked.first().map(|c| c.score).unwrap_or(0.0);
         let d = decide(

@@ -114,7 +114,10 @@ pub fn search_streets(reg: &CountryRegister, q: &StreetQuery) -> Vec<StreetHint>
         .into_iter()
         .filter(|&id| {
             let s = &reg.streets[id as usize];
-            seen.insert((fold(&s.name), reg.localities[s.locality as usize].municipality.clone()))
+            seen.insert((
+                fold(&s.name),
+                reg.localities[s.locality as usize].municipality.clone(),
+            ))
         })
         .take(limit)
         .map(|id| hint(reg, id))

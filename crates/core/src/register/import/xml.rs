@@ -147,9 +147,15 @@ mod tests {
         .unwrap();
         assert_eq!(seen, ["xNone", "x/ySome(\"7\")", "x/y=t & u", "x/zNone"]);
         assert_eq!(epsg("urn:ogc:def:crs:EPSG::32628"), Some(32628));
-        assert_eq!(epsg("http://www.opengis.net/def/crs/EPSG/0/25830"), Some(25830));
+        assert_eq!(
+            epsg("http://www.opengis.net/def/crs/EPSG/0/25830"),
+            Some(25830)
+        );
         let (lat, lon) = position(Some(32628), "360300.81 3119554.33").unwrap();
         // Fasnia, Tenerife
-        assert!((lat - 28.2).abs() < 0.1 && (lon + 16.43).abs() < 0.1, "{lat} {lon}");
+        assert!(
+            (lat - 28.2).abs() < 0.1 && (lon + 16.43).abs() < 0.1,
+            "{lat} {lon}"
+        );
     }
 }

@@ -54,7 +54,10 @@ fn read_objects(bytes: &[u8], out: &mut Vec<Object>) -> Result<()> {
         match node {
             Node::Open(attrs) => {
                 if current.is_none() {
-                    if KINDS.contains(&here) && path.len() >= 2 && path[path.len() - 2] == "bagObject" {
+                    if KINDS.contains(&here)
+                        && path.len() >= 2
+                        && path[path.len() - 2] == "bagObject"
+                    {
                         current = Some(Object {
                             kind: here.to_string(),
                             dimension: 2,
@@ -70,7 +73,11 @@ fn read_objects(bytes: &[u8], out: &mut Vec<Object>) -> Result<()> {
             }
             Node::Text(t) => {
                 let Some(o) = current.as_mut() else { return };
-                let parent = path.len().checked_sub(2).map(|i| path[i].as_str()).unwrap_or("");
+                let parent = path
+                    .len()
+                    .checked_sub(2)
+                    .map(|i| path[i].as_str())
+                    .unwrap_or("");
                 match here {
                     "identificatie" if path.len() == depth + 1 => o.id = t.to_string(),
                     "naam" if path.len() == depth + 1 => o.name = t.to_string(),
@@ -87,7 +94,10 @@ fn read_objects(bytes: &[u8], out: &mut Vec<Object>) -> Result<()> {
                         o.addresses.push(t.to_string())
                     }
                     "pos" | "posList" if o.coords.is_empty() => {
-                        o.coords = t.split_whitespace().filter_map(|v| v.parse().ok()).collect();
+                        o.coords = t
+                            .split_whitespace()
+                            .filter_map(|v| v.parse().ok())
+                            .collect();
                     }
                     "eindGeldigheid" => o.ended = true,
                     _ => {}
@@ -109,7 +119,12 @@ fn read_objects(bytes: &[u8], out: &mut Vec<Object>) -> Result<()> {
 /// The mean of an RD New point or outline → (lat, lon).
 fn point(o: &Object) -> Option<(f64, f64)> {
     let d = o.dimension.max(2);
-    let pairs: Vec<(f64, f64)> = o.coords.chunks(d).filter(|c| c.len() >= 2).map(|c| (c[0], c[1])).collect();
+    let pairs: Vec<(f64, f64)> = o
+        .coords
+        .chunks(d)
+        .filter(|c| c.len() >= 2)
+        .map(|c| (c[0], c[1]))
+        .collect();
     if pairs.is_empty() {
         return None;
     }
@@ -123,9 +138,14 @@ fn files(dir: &Path) -> Result<Vec<PathBuf>> {
         .map_err(|_| super::world::missing(dir))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
-            let n = p.file_name().map(|n| n.to_string_lossy().to_uppercase()).unwrap_or_default();
+            let n = p
+                .file_name()
+                .map(|n| n.to_string_lossy().to_uppercase())
+                .unwrap_or_default();
             (n.ends_with(".XML") || n.ends_with(".XML.GZ"))
-                && ["NUM", "OPR", "WPL", "VBO", "LIG", "STA"].iter().any(|k| n.contains(k))
+                && ["NUM", "OPR", "WPL", "VBO", "LIG", "STA"]
+                    .iter()
+                    .any(|k| n.contains(k))
         })
         .collect();
     v.sort();
@@ -136,7 +156,10 @@ pub fn import(world: &Path) -> Imported {
     let dir = world.join("registers/nl");
     let paths = files(&dir)?;
     if paths.is_empty() {
-        return Err(Error::BadInput(format!("no BAG 2.0 XML in {}", dir.display())));
+        return Err(Error::BadInput(format!(
+            "no BAG 2.0 XML in {}",
+            dir.display()
+        )));
     }
     let mut objects = Vec::new();
     let mut date = String::new();
@@ -151,10 +174,24 @@ pub fn import(world: &Path) -> Imported {
     // the municipality code opens every file name (`0221NUM…`)
     let municipality_code: String = paths[0]
         .file_name()
-        .map(|n| n.to_string_lossy().chars().take_while(char::is_ascii_digit).collect())
+        .map(|n| {
+            n.to_string_lossy()
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect()
+        })
         .unwrap_or_default();
     let mut reg = CountryRegister::new(
-        info("NL", "BAG", &date, "", "inspire", "bag", ATTRIBUTION, "cbs_gemeentecode"),
+        info(
+            "NL",
+            "BAG",
+            &date,
+            "",
+            "inspire",
+            "bag",
+            ATTRIBUTION,
+            "cbs_gemeentecode",
+        ),
         expander(world, &["nl"]),
         false,
         false,
@@ -165,7 +202,12 @@ pub fn import(world: &Path) -> Imported {
         .map(|o| (o.id.as_str(), o.name.as_str()))
         .collect();
     let mut points: HashMap<&str, (f64, f64)> = HashMap::new();
-    for o in objects.iter().filter(|o| matches!(o.kind.as_str(), "Verblijfsobject" | "Ligplaats" | "Standplaats")) {
+    for o in objects.iter().filter(|o| {
+        matches!(
+            o.kind.as_str(),
+            "Verblijfsobject" | "Ligplaats" | "Standplaats"
+        )
+    }) {
         if let Some(p) = point(o) {
             for a in &o.addresses {
                 points.entry(a.as_str()).or_insert(p);
@@ -175,25 +217,32 @@ pub fn import(world: &Path) -> Imported {
     let mut locality_of_place: HashMap<&str, u32> = HashMap::new();
     let mut locality = |reg: &mut CountryRegister, place: &str| -> Option<u32> {
         let name = places.get(place)?;
-        Some(*locality_of_place.entry(places.get_key_value(place)?.0).or_insert_with(|| {
-            reg.locality(Locality {
-                name: name.to_string(),
-                municipality: name.to_string(),
-                municipality_code: municipality_code.clone(),
-                // the public spaces of a woonplaats are all in its extract
-                complete_streets: true,
-                ..Default::default()
-            })
-        }))
+        Some(
+            *locality_of_place
+                .entry(places.get_key_value(place)?.0)
+                .or_insert_with(|| {
+                    reg.locality(Locality {
+                        name: name.to_string(),
+                        municipality: name.to_string(),
+                        municipality_code: municipality_code.clone(),
+                        // the public spaces of a woonplaats are all in its extract
+                        complete_streets: true,
+                        ..Default::default()
+                    })
+                }),
+        )
     };
     let mut streets: HashMap<&str, u32> = HashMap::new();
     for o in objects.iter().filter(|o| o.kind == "OpenbareRuimte") {
-        let Some(loc) = locality(&mut reg, &o.place_ref) else { continue };
+        let Some(loc) = locality(&mut reg, &o.place_ref) else {
+            continue;
+        };
         let s = reg.street(loc, &o.name);
         streets.insert(o.id.as_str(), s);
     }
     for o in objects.iter().filter(|o| o.kind == "Nummeraanduiding") {
-        let (Some(&s), Ok(n)) = (streets.get(o.street_ref.as_str()), o.number.parse::<u32>()) else {
+        let (Some(&s), Ok(n)) = (streets.get(o.street_ref.as_str()), o.number.parse::<u32>())
+        else {
             continue;
         };
         let postcode = o.postcode.replace(' ', "").to_uppercase();
@@ -207,7 +256,13 @@ pub fn import(world: &Path) -> Imported {
         if !postcode.is_empty() && !reg.localities[loc as usize].postcodes.contains(&postcode) {
             reg.locality_mut(loc).postcodes.push(postcode.clone());
         }
-        reg.number_parts(s, n, &suffix, Some(&postcode), points.get(o.id.as_str()).copied());
+        reg.number_parts(
+            s,
+            n,
+            &suffix,
+            Some(&postcode),
+            points.get(o.id.as_str()).copied(),
+        );
     }
     let mut areas: Vec<&str> = places.values().copied().collect();
     areas.sort_unstable();
@@ -226,9 +281,19 @@ mod tests {
         reg.finish();
         assert_eq!(reg.info.coverage, "Doesburg");
         assert_eq!(reg.streets.len(), 201 - 3, "current public spaces");
-        let located = reg.streets.iter().flat_map(|s| &s.numbers).filter(|h| h.point.is_some()).count();
+        let located = reg
+            .streets
+            .iter()
+            .flat_map(|s| &s.numbers)
+            .filter(|h| h.point.is_some())
+            .count();
         assert!(located >= 5, "{located}");
-        let h = reg.streets.iter().flat_map(|s| s.numbers.iter().map(move |h| (s, h))).find(|(_, h)| h.postcode.as_deref() == Some("6982CZ")).expect("6982CZ");
+        let h = reg
+            .streets
+            .iter()
+            .flat_map(|s| s.numbers.iter().map(move |h| (s, h)))
+            .find(|(_, h)| h.postcode.as_deref() == Some("6982CZ"))
+            .expect("6982CZ");
         assert_eq!(h.1.number, 2);
     }
 }

@@ -144,7 +144,10 @@ fn osm_info(cc: &'static str, attribution: &'static str, date: String) -> Regist
 
 /// The extract's date from its name (`monaco-20260710.osm.pbf` → 2026-07-10).
 fn date_of(path: &Path) -> String {
-    let n = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let n = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let d: String = n.chars().filter(char::is_ascii_digit).take(8).collect();
     if d.len() == 8 {
         format!("{}-{}-{}", &d[..4], &d[4..6], &d[6..])
@@ -167,7 +170,11 @@ fn add(reg: &mut CountryRegister, cc: &str, addresses: &[OsmAddress], fallback_c
         let loc = match by_postcode.get(&pc) {
             Some(&l) => l,
             None => {
-                let city = if a.city.is_empty() { fallback_city } else { a.city.as_str() };
+                let city = if a.city.is_empty() {
+                    fallback_city
+                } else {
+                    a.city.as_str()
+                };
                 reg.locality(Locality {
                     name: city.to_string(),
                     municipality: city.to_string(),
@@ -201,12 +208,7 @@ pub fn import_ad(world: &Path) -> Imported {
     import_small(world, "AD", "Andorra la Vella", &["ca", "es", "fr"])
 }
 
-fn import_small(
-    world: &Path,
-    cc: &'static str,
-    city: &str,
-    languages: &[&str],
-) -> Imported {
+fn import_small(world: &Path, cc: &'static str, city: &str, languages: &[&str]) -> Imported {
     let path = extract(world, cc)?;
     let mut reg = CountryRegister::new(
         osm_info(cc, ATTRIBUTION, date_of(&path)),

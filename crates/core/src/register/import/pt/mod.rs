@@ -42,19 +42,35 @@ pub fn import(world: &Path) -> Imported {
             ))
         })?;
     let mut reg = CountryRegister::new(
-        info("PT", "CTT códigos postais", "", "national", "inspire", "ctt", ATTRIBUTION, "dicofre_concelho"),
+        info(
+            "PT",
+            "CTT códigos postais",
+            "",
+            "national",
+            "inspire",
+            "ctt",
+            ATTRIBUTION,
+            "dicofre_concelho",
+        ),
         expander(world, &["pt"]),
         false,
         false,
     );
     let text = latin1(&read_file(&streets_file)?);
     for line in text.lines() {
-        let f: Vec<&str> = line.trim_end_matches('\r').split(';').map(str::trim).collect();
+        let f: Vec<&str> = line
+            .trim_end_matches('\r')
+            .split(';')
+            .map(str::trim)
+            .collect();
         if f.len() < 16 || !f[13].is_empty() {
             continue;
         }
         let code = format!("{}{}", f[0], f[1]);
-        let municipality = names.get(&code).cloned().unwrap_or_else(|| f[3].to_string());
+        let municipality = names
+            .get(&code)
+            .cloned()
+            .unwrap_or_else(|| f[3].to_string());
         let postcode = format!("{}{}", f[14], f[15]);
         if postcode.len() != 7 || !postcode.chars().all(|c| c.is_ascii_digit()) {
             continue;
@@ -83,11 +99,14 @@ mod tests {
 
     #[test]
     fn ctt_municipalities_are_read_and_the_street_file_is_asked_for() {
-        let world = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/world");
+        let world =
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/world");
         let m = municipalities(&world.join("registers/pt")).expect("concelhos");
         assert_eq!(m.len(), 308);
         assert_eq!(m.get("0107").map(String::as_str), Some("Espinho"));
-        let err = import(&world).err().expect("no todos_cp.txt in the snapshot");
+        let err = import(&world)
+            .err()
+            .expect("no todos_cp.txt in the snapshot");
         assert!(err.to_string().contains("todos_cp.txt"), "{err}");
     }
 }
