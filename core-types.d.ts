@@ -133,6 +133,26 @@ export type ErrorCode = "bad_input" | "not_found" | "data_missing" | "internal";
 
 export type Foreign = "declared" | "detect";
 
+export type ForeignNumbersAnswer = { supported: boolean, 
+/**
+ * the street as the register writes it; None for an id the register does not hold
+ */
+street: ForeignStreetHint | null, 
+/**
+ * labels (`12`, `12a`) in order, those starting with what was typed
+ */
+numbers: Array<string>, 
+/**
+ * the typed number is one of the street's
+ */
+exists: boolean, 
+/**
+ * the register holds every number of the street's locality
+ */
+complete: boolean, };
+
+export type ForeignNumbersQuery = { street_id: string, typed: string, };
+
 export type ForeignRegister = { 
 /**
  * ISO 3166-1 alpha-2
@@ -162,6 +182,28 @@ source: string,
  * geo.dataset and postcode_check.source
  */
 dataset: string, attribution: string, municipality_code_type: string, localities: number, streets: number, house_numbers: number, points: number, };
+
+export type ForeignStreetAnswer = { 
+/**
+ * false when the country has no register with streets in service
+ */
+supported: boolean, hints: Array<ForeignStreetHint>, attribution: string | null, };
+
+export type ForeignStreetHint = { 
+/**
+ * `<country>:<street index>`
+ */
+id: string, name: string, municipality: string, 
+/**
+ * the locality (or district) of the street
+ */
+area: string | null, postcodes: Array<string>, 
+/**
+ * `registry` for national registers, `osm` where the register does not publish
+ */
+source: "registry" | "osm", };
+
+export type ForeignStreetQuery = { country: string, query: string, city: string, postcode: string, limit: number | null, };
 
 export type FormatSummary = { country: string, 
 /**

@@ -36,6 +36,20 @@ export declare function foreignRegisters(): Promise<import('./core-types.js').Js
 export declare function foreignRegistersSync(): import('./core-types.js').Json<import('./core-types.js').ForeignRegister[]>
 /** Imports the foreign registers of `worldDir` now: registers, missing files, elapsed_ms. */
 export declare function loadForeignRegisters(worldDir: string): import('./core-types.js').Json<import('./core-types.js').LoadSummary>
+/**
+ * Autocomplete in a register country: the streets starting with (or close to) what was typed,
+ * in the place given by city or postcode; `supported: false` where no register lists streets.
+ */
+export declare function foreignStreets(query: import('./core-types.js').Json<import('./core-types.js').ForeignStreetQuery>): Promise<import('./core-types.js').Json<import('./core-types.js').ForeignStreetAnswer>>
+/** `foreignStreets` on the calling thread. */
+export declare function foreignStreetsSync(query: import('./core-types.js').Json<import('./core-types.js').ForeignStreetQuery>): import('./core-types.js').Json<import('./core-types.js').ForeignStreetAnswer>
+/**
+ * The house numbers of a register country's street (`<country>:<index>`), those starting with
+ * what was typed first.
+ */
+export declare function foreignHouseNumbers(query: import('./core-types.js').Json<import('./core-types.js').ForeignNumbersQuery>): Promise<import('./core-types.js').Json<import('./core-types.js').ForeignNumbersAnswer>>
+/** `foreignHouseNumbers` on the calling thread. */
+export declare function foreignHouseNumbersSync(query: import('./core-types.js').Json<import('./core-types.js').ForeignNumbersQuery>): import('./core-types.js').Json<import('./core-types.js').ForeignNumbersAnswer>
 /** Municipalities by cadastral code, ISTAT code, name or postcode, narrowed by province. */
 export declare function findMunicipalities(query: import('./core-types.js').Json<import('./core-types.js').MunicipalityQuery>): Promise<import('./core-types.js').Json<import('./core-types.js').MunicipalityHit[]>>
 /** `findMunicipalities` on the calling thread. */

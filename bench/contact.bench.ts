@@ -13,8 +13,10 @@ import path from 'node:path';
 import { Bench } from 'tinybench';
 
 import { defaultSourceDir } from '../src/config.js';
-import { importRegister, openRegister, sampleStreets, verifyContacts, verifyContactsSync } from '../src/native.js';
+import { importRegister, openRegister, sampleStreets, useForeignRegisters, verifyContacts, verifyContactsSync } from '../src/native.js';
 import { DIRTY_KINDS, PERTURBATIONS, type Sampled, rng } from './contact-perturb.js';
+import { SAMPLERS } from './foreign-data.js';
+import { perturb } from './foreign-eval.js';
 import { taskStats } from './stats.js';
 
 
@@ -51,6 +53,14 @@ async function main(): Promise<void> {
     const mixed = all.slice(BATCH, 2 * BATCH).map((s, i, part) => perturbed(s, i, part));
     // every municipality of the sample loaded once, as a warm service has them
     verifyContactsSync({ items: all.map((s) => ({ address: line(s), city: s.city })), options: {} });
+    // foreign records of the register countries (LU, CH, DE, DK), a third with a typo, through the same contact flow
+    useForeignRegisters();
+    const foreignRandom = rng(29);
+    const foreign = ['LU', 'CH', 'DE', 'DK'].flatMap((cc) => (SAMPLERS[cc]?.() ?? []).filter((_, i) => i % 7 === 0).slice(0, BATCH / 4));
+    const foreignItems = foreign
+      .map((t, i) => (i % 3 === 1 ? perturb('typo', t, foreignRandom, []) : null) ?? perturb('exact', t, foreignRandom, []))
+      .filter((item) => item !== null);
+    verifyContactsSync({ items: foreignItems, options: {} });
 
     const bench = new Bench({ time: 4000 });
     bench
@@ -59,6 +69,9 @@ async function main(): Promise<void> {
       })
       .add(`batch of ${BATCH}, 1/3 perturbed (async, rayon)`, async () => {
         await verifyContacts({ items: mixed, options: {} });
+      })
+      .add(`batch of ${BATCH} foreign (LU, CH, DE, DK registers), 1/3 with a typo (async, rayon)`, async () => {
+        await verifyContacts({ items: foreignItems, options: {} });
       })
       .add('single contact (sync)', () => {
         verifyContactsSync({ items: [mixed[3]!], options: {} });

@@ -51,6 +51,16 @@ export async function verifyForeign(batch: core.ContactBatch): Promise<(core.Con
   return decode(await native.verifyForeign(encode(batch)));
 }
 
+/** Autocomplete in a register country: streets by prefix or typo, in the place given. */
+export async function foreignStreets(query: core.ForeignStreetQuery): Promise<core.ForeignStreetAnswer> {
+  return decode(await native.foreignStreets(encode(query)));
+}
+
+/** The house numbers of a register country's street (`<country>:<index>`). */
+export async function foreignHouseNumbers(query: core.ForeignNumbersQuery): Promise<core.ForeignNumbersAnswer> {
+  return decode(await native.foreignHouseNumbers(encode(query)));
+}
+
 export async function searchStreets(query: core.StreetQuery): Promise<core.StreetHit[]> {
   return decode(await native.searchStreets(encode(query)));
 }

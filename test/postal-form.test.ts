@@ -29,7 +29,7 @@ test('the issue’s example: a British postcode that is no postcode is flagged, 
 });
 
 test('a postcode is written in its canonical form, the city in capitals on the envelope, the country line last', async (t) => {
-  const res = await contact({ address: '10 downing st', postcode: 'sw1a2aa', city: 'London', country: 'UK' });
+  const res = await contact({ address: '10 downing st', postcode: 'sw1a2aa', city: 'London', country: 'UK', language: 'en' });
   t.deepEqual(res.body.outcome, ['MODIFIED', 'POSTCODE', 'STREET_FORM']);
   t.is(res.body.normalized.postcode, 'SW1A 2AA');
   t.is(res.body.normalized.address, '10 downing Street');
@@ -41,7 +41,7 @@ test('a postcode is written in its canonical form, the city in capitals on the e
 });
 
 test('postal_form forces normalized into the envelope form', async (t) => {
-  const res = await contact({ address: '1600 Pennsylvania Ave NW', postcode: '20500', city: 'Washington', province: 'District of Columbia', country: 'US', postal_form: true });
+  const res = await contact({ address: '1600 Pennsylvania Ave NW', postcode: '20500', city: 'Washington', province: 'District of Columbia', country: 'US', postal_form: true, language: 'en' });
   t.deepEqual(res.body.outcome, ['MODIFIED', 'PROVINCE', 'CITY_FORM', 'STREET_FORM']);
   t.is(res.body.normalized.address, '1600 Pennsylvania Avenue NW');
   t.is(res.body.normalized.city, 'WASHINGTON');
@@ -51,7 +51,7 @@ test('postal_form forces normalized into the envelope form', async (t) => {
 });
 
 test('subdivisions are recognised and written as the post wants (CA provinces, ES provinces)', async (t) => {
-  const ca = await contact({ address: '24 Sussex Drive', postcode: 'k1m 1m4', city: 'Ottawa', province: 'Ontario', country: 'Canada' });
+  const ca = await contact({ address: '24 Sussex Drive', postcode: 'k1m 1m4', city: 'Ottawa', province: 'Ontario', country: 'Canada', language: 'en' });
   t.is(ca.body.normalized.province, 'ON');
   t.is(ca.body.normalized.postcode, 'K1M 1M4');
   t.deepEqual(ca.body.normalized_postal.lines, ['24 SUSSEX DRIVE', 'OTTAWA, ON K1M 1M4', 'CANADA']);
@@ -68,9 +68,13 @@ test('Italian clients get FOREIGN first, Italian codes and keys; English clients
   t.is(it.body.normalizzato.indirizzo, 'Hauptstraße 5');
   t.deepEqual(it.body.normalizzato_postale.righe_busta, ['Hauptstraße 5', '10827 Berlin', 'GERMANIA']);
   t.regex(it.body.messaggio ?? it.body.message, /forma postale/);
-  const en = await contact(body);
+  const en = await contact({ ...body, language: 'en' });
   t.deepEqual(en.body.outcome, ['MODIFIED', 'POSTCODE', 'STREET_FORM']);
   t.deepEqual(en.body.normalized_postal.lines, ['Hauptstraße 5', '10827 Berlin', 'GERMANY']);
+  // UPU: with no language named, the country line is in the language of the country of origin
+  const plain = await contact(body);
+  t.is(plain.body.normalized.country, 'Germany', 'the answer is in the default language');
+  t.deepEqual(plain.body.normalized_postal.lines, ['Hauptstraße 5', '10827 Berlin', 'GERMANIA']);
 });
 
 test('foreign: detect reads a foreign postcode form in a record without country', async (t) => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import test from 'ava';
 
+import { luxembourg } from '../bench/foreign-data.js';
 import { enterSession, findSession, SESSION_MS } from '../src/suggest/session.js';
 import { call, startServer, type TestServer } from './helpers/server.js';
 import { sourceCsv } from './helpers/source.js';
@@ -244,4 +245,27 @@ test('a later word of the name typed alone finds the streets that have it, also 
   const milano = await suggest({ session: randomUUID(), q: 'garibaldi', city: 'Milano' });
   const names = milano.body.hints.map((h: { name: string }) => h.name);
   t.true(names.includes('Corso Giuseppe Garibaldi'), names.join(', '));
+});
+
+test('a register country (Luxembourg, CACLR): streets of the place, then the numbers of the street selected, then the contact', async (t) => {
+  const rows = luxembourg().filter((r) => r.city === 'Luxembourg' && /^Rue [A-Z][a-z]{7,}$/.test(r.street));
+  const row = rows[Math.floor(rows.length / 2)];
+  if (!row) return t.fail('no Luxembourg row');
+  const session = randomUUID();
+  const typed = row.street.slice(0, row.street.length - 2).toLowerCase();
+  const res = await suggest({ session, q: typed, city: 'Luxembourg', country_code: 'LU' });
+  t.is(res.status, 200);
+  t.true(res.body.supported);
+  const hit = res.body.hints.find((h: { name: string }) => h.name === row.street);
+  t.truthy(hit, `${typed}: ${JSON.stringify(res.body.hints)}`);
+  t.is(hit.source, 'registry');
+  t.regex(res.body.attribution, /cadastre et de la topographie/);
+  const selected = await suggest({ session, action: 'select', street_id: hit.id, house_number: row.number, country_code: 'LU' });
+  t.is(selected.status, 200, JSON.stringify(selected.body));
+  t.is(selected.body.normalized.address, `${row.number}, ${row.street}`);
+  t.is(selected.body.normalized.postcode, row.postcode);
+  const numbers = await suggest({ session, street_id: hit.id, house_number: row.number, country_code: 'LU' });
+  t.is(numbers.body.phase, 'house_numbers');
+  t.true(numbers.body.exists);
+  t.is(numbers.body.hints[0]?.name, row.number);
 });

@@ -108,7 +108,7 @@ function italyEntry(): ReturnType<typeof countryByCode> {
 }
 
 /** Texts in the request language; the register's attribution in the message. */
-export function present(r: ContactResult, language: Language, postalForm = false): ItemResult {
+export function present(r: ContactResult, language: Language, postalForm = false, countryLine: Language = language): ItemResult {
   const { attribution, verified_in: verifiedIn, postal_lines: postalLines, ...data } = r;
   // FOREIGN leads the outcome for Italian clients only (spec rule 6)
   const outcome = language === 'it' ? r.outcome : r.outcome.filter((c) => c !== 'FOREIGN');
@@ -118,11 +118,13 @@ export function present(r: ContactResult, language: Language, postalForm = false
     const country = countryByCode(r.normalized.country_code);
     if (country) {
       const name = country.names[language] ?? r.normalized.country;
-      // UPU: the country line in capitals, in the sender's language (the request's)
-      result.normalized = { ...r.normalized, country_code: country.iso2, country: postalForm ? name.toUpperCase() : name };
+      // UPU: the envelope's country line in capitals, in the language of the country of origin
+      // (Italian), or in the language the request names
+      const line = (country.names[countryLine] ?? name).toUpperCase();
+      result.normalized = { ...r.normalized, country_code: country.iso2, country: postalForm ? line : name };
       if (r.normalized_postal) {
-        result.normalized_postal = { ...r.normalized_postal, country_code: country.iso2, country: name.toUpperCase() };
-        (result.normalized_postal as Record<string, unknown>).lines = [...(postalLines ?? []), name.toUpperCase()];
+        result.normalized_postal = { ...r.normalized_postal, country_code: country.iso2, country: line };
+        (result.normalized_postal as Record<string, unknown>).lines = [...(postalLines ?? []), line];
       }
     }
     result.message = verifiedIn ? `${REGISTER_VERIFIED[language]} (${verifiedIn}). ${attribution.join('; ')}.` : FORM_ONLY[language];
@@ -140,7 +142,7 @@ export function present(r: ContactResult, language: Language, postalForm = false
 }
 
 /** Verifies a batch: one call to the core per set of options (usually one), in request order. */
-export async function processContacts(items: ContactItem[], language: Language): Promise<ItemResult[]> {
+export async function processContacts(items: ContactItem[], language: Language, countryLine: Language = language): Promise<ItemResult[]> {
   const groups = new Map<string, { options: Required<VerifyOptions>; at: number[] }>();
   items.forEach((item, i) => {
     const options = nativeOptions(item);
@@ -156,7 +158,7 @@ export async function processContacts(items: ContactItem[], language: Language):
       options,
     });
     out.forEach((r, k) => {
-      results[at[k] as number] = present(r, language, options.postal_form);
+      results[at[k] as number] = present(r, language, options.postal_form, countryLine);
     });
   }
   return results;
@@ -177,7 +179,7 @@ export const capability: Capability<ContactItem> = {
   batchOptions: CONTACT_BATCH_OPTIONS,
   units: () => 1,
   process(items: ContactItem[], ctx: ProcessContext): Promise<ItemResult[]> {
-    return processContacts(items, ctx.language);
+    return processContacts(items, ctx.language, ctx.languageNamed === false ? 'it' : ctx.language);
   },
   csvColumns: [
     'address=normalized.address',

@@ -17,6 +17,8 @@ export interface RequestContext {
   language: Language;
   /** Italian keys and codes in the answer: language it, or the legacy host without an explicit language. */
   italian: boolean;
+  /** The request named its language (body, query or Accept-Language): not the account's or the default. */
+  languageNamed?: boolean;
 }
 
 declare module 'fastify' {
@@ -63,12 +65,9 @@ export function negotiate(req: FastifyRequest, config: ServiceConfig): RequestCo
       { field: 'language', problem: 'unsupported language' },
     ]);
   }
-  const chosen =
-    (explicit?.trim().toLowerCase() as Language | undefined) ??
-    languageFromAcceptHeader(req.headers['accept-language']) ??
-    accountLanguage(req.ctx.caller) ??
-    (legacy ? 'it' : 'en');
-  return { caller: req.ctx.caller, language: chosen, italian: chosen === 'it' || (legacy && explicit === undefined) };
+  const named = (explicit?.trim().toLowerCase() as Language | undefined) ?? languageFromAcceptHeader(req.headers['accept-language']);
+  const chosen = named ?? accountLanguage(req.ctx.caller) ?? (legacy ? 'it' : 'en');
+  return { caller: req.ctx.caller, language: chosen, italian: chosen === 'it' || (legacy && explicit === undefined), languageNamed: named !== undefined };
 }
 
 /** Sends a body in the request's language and key set. */

@@ -19,6 +19,7 @@ const ENVELOPE = new Set(['items', 'async', 'language']);
 export function processContext(services: Services, req: FastifyRequest): ProcessContext {
   return {
     language: req.ctx.language,
+    languageNamed: req.ctx.languageNamed ?? false,
     dataDir: services.config.dataDir,
     allowPrivateNetwork: services.config.allowPrivateNetwork,
     dnsServer: services.config.dnsServer,

@@ -13,6 +13,7 @@ import type { PluginOptions } from '../http/plugin.js';
 import { validate } from '../http/validation.js';
 import { suggestRequest, type Hint, type SuggestRequest } from './schema.js';
 import { attributionFor, displayName, findMunicipalities, houseNumbers, parsedOf, placeOf, readQuery, searchStreets } from './service.js';
+import { foreignAttribution, foreignHouseNumbers, foreignStreets, foreignSuggestCountries } from './foreign.js';
 import { checkSession, enterSession, findSession, markSelected, sweepSessions, unmarkSelected, type SuggestSession } from './session.js';
 
 export const SUGGEST_PATHS = ['/api/v1/suggest', '/api/v1/suggerisci'] as const;
@@ -44,11 +45,12 @@ async function select(services: Services, req: FastifyRequest, reply: FastifyRep
     throw new ApiError('validation_failed', { field: 'street_id', problem: 'not among the streets suggested in this session' }, [{ field: 'street_id', problem: 'not suggested in this session' }]);
   }
   const first = await markSelected(services.state, session, streetId);
+  const foreign = session.country !== 'IT';
   const item: ContactItem = {
-    address: `${displayName(`${street.street_type} ${street.name}`)}${blank(r.house_number) ? '' : ` ${r.house_number?.trim()}`}`,
-    city: street.municipality,
-    province: street.province,
-    country_code: 'IT',
+    address: `${foreign ? street.name : displayName(`${street.street_type} ${street.name}`)}${blank(r.house_number) ? '' : ` ${r.house_number?.trim()}`}`,
+    city: foreign ? street.province || street.municipality : street.municipality,
+    province: foreign ? '' : street.province,
+    country_code: session.country,
     ...(blank(r.postcode) ? {} : { postcode: r.postcode?.trim() }),
   };
   // the street's first select is charged; a refused charge or a failed verification leaves it unselected
@@ -75,13 +77,14 @@ async function suggest(services: Services, req: FastifyRequest, reply: FastifyRe
     const street = session.offered[streetId];
     if (!street || !session.selected.includes(streetId)) throw new ApiError('selection_required', {}, { street_id: streetId });
     const typed = r.house_number?.trim() ?? '';
-    const { hints, exists } = await houseNumbers(street, streetId, typed);
+    const foreign = country !== 'IT';
+    const { hints, exists } = foreign ? await foreignHouseNumbers(street, streetId, typed) : await houseNumbers(street, streetId, typed);
     return answer(req, reply, {
       ok: true,
       phase: 'house_numbers',
       hints,
-      parsed: { street: displayName(`${street.street_type} ${street.name}`), house_number: typed || null, postcode: blank(r.postcode) ? null : (r.postcode as string).trim() },
-      attribution: await attributionFor([street.municipality]),
+      parsed: { street: foreign ? street.name : displayName(`${street.street_type} ${street.name}`), house_number: typed || null, postcode: blank(r.postcode) ? null : (r.postcode as string).trim() },
+      attribution: foreign ? foreignAttribution(country) : await attributionFor([street.municipality]),
       supported: true,
       exists: typed !== '' && exists,
     });
@@ -93,6 +96,11 @@ async function suggest(services: Services, req: FastifyRequest, reply: FastifyRe
   const parsed = { ...parsedOf(read), postcode };
   // refused calls fail before the search; the call is counted, with the streets it offers, in one write
   await checkSession(services.state, token, r.session, country);
+  if (country !== 'IT') {
+    const found = await foreignStreets(country, read.street, city, postcode);
+    await enterSession(services.state, token, r.session, country, Date.now(), found.offered);
+    return answer(req, reply, { ok: true, phase: 'streets', hints: found.hints, parsed, attribution: found.attribution, supported: true });
+  }
   let place = await placeOf(city, postcode, province);
   let hints: Hint[] = [];
   let offered = {};
@@ -127,7 +135,7 @@ export const suggestRoutes: FastifyPluginAsync<PluginOptions> = async (app, { se
     const country = blank(written) ? 'IT' : (resolveCountry(written)?.iso2 ?? (written as string).trim().toUpperCase());
     const live = await findSession(services.state, token, r.session);
     if (live && live.country !== country) throw new ApiError('session_country', {}, { session_country: live.country, requested: country });
-    if (!SUGGEST_COUNTRIES.has(country)) {
+    if (!SUGGEST_COUNTRIES.has(country) && !foreignSuggestCountries().has(country)) {
       const read = readQuery(r.q ?? '');
       return answer(req, reply, { ok: true, phase: 'streets', hints: [], parsed: parsedOf(read), attribution: null, supported: false });
     }

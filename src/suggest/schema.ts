@@ -38,7 +38,8 @@ export interface Hint {
   municipality: string;
   /** Locality or district where the register has one; province otherwise (for streets). */
   area: string | null;
-  source: 'registry';
+  /** registry, or osm where the national register does not publish */
+  source: 'registry' | 'osm';
 }
 
 export interface Parsed {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use napi::bindgen_prelude::*;
 use napi::Env;
 use napi_derive::napi;
-use recapito_core::{foreign, to_json};
+use recapito_core::{foreign, from_json, to_json};
 
 use crate::{sync, Door};
 
@@ -41,4 +41,50 @@ pub fn foreign_registers_sync(env: Env) -> Result<Buffer> {
 #[napi(ts_return_type = "import('./core-types.js').Json<import('./core-types.js').LoadSummary>")]
 pub fn load_foreign_registers(env: Env, world_dir: String) -> Result<Buffer> {
     sync(&env, || to_json(&foreign::load(&PathBuf::from(world_dir)))).map(Buffer::from)
+}
+
+fn suggest_streets(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
+    to_json(&foreign::suggest::streets(&from_json(input)?))
+}
+
+/// Autocomplete in a register country: the streets starting with (or close to) what was typed,
+/// in the place given by city or postcode; `supported: false` where no register lists streets.
+#[napi(
+    ts_args_type = "query: import('./core-types.js').Json<import('./core-types.js').ForeignStreetQuery>",
+    ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').ForeignStreetAnswer>>"
+)]
+pub fn foreign_streets(query: Buffer) -> AsyncTask<Door> {
+    Door::spawn(&query, suggest_streets)
+}
+
+/// `foreignStreets` on the calling thread.
+#[napi(
+    ts_args_type = "query: import('./core-types.js').Json<import('./core-types.js').ForeignStreetQuery>",
+    ts_return_type = "import('./core-types.js').Json<import('./core-types.js').ForeignStreetAnswer>"
+)]
+pub fn foreign_streets_sync(env: Env, query: Buffer) -> Result<Buffer> {
+    Door::call(&env, &query, suggest_streets)
+}
+
+fn suggest_numbers(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
+    to_json(&foreign::suggest::numbers(&from_json(input)?))
+}
+
+/// The house numbers of a register country's street (`<country>:<index>`), those starting with
+/// what was typed first.
+#[napi(
+    ts_args_type = "query: import('./core-types.js').Json<import('./core-types.js').ForeignNumbersQuery>",
+    ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').ForeignNumbersAnswer>>"
+)]
+pub fn foreign_house_numbers(query: Buffer) -> AsyncTask<Door> {
+    Door::spawn(&query, suggest_numbers)
+}
+
+/// `foreignHouseNumbers` on the calling thread.
+#[napi(
+    ts_args_type = "query: import('./core-types.js').Json<import('./core-types.js').ForeignNumbersQuery>",
+    ts_return_type = "import('./core-types.js').Json<import('./core-types.js').ForeignNumbersAnswer>"
+)]
+pub fn foreign_house_numbers_sync(env: Env, query: Buffer) -> Result<Buffer> {
+    Door::call(&env, &query, suggest_numbers)
 }

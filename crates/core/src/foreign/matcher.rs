@@ -92,6 +92,24 @@ fn near(q: &NameKey, k: &NameKey) -> bool {
         || k.sorted_compact.len().abs_diff(q.sorted_compact.len()) <= 2
 }
 
+/// The streets of the register that can fit `q` by a typo or by holding every written word (the
+/// forms equal are found by index): the bigram index's candidates and the rarest word's streets.
+/// None when the name is too short for bigrams (the area is scanned then).
+fn candidates(reg: &CountryRegister, q: &NameKey) -> Option<Vec<u32>> {
+    let mut out = reg.grams.candidates(q)?;
+    if let Some(rarest) = q
+        .tokens
+        .iter()
+        .filter_map(|t| reg.streets_by_token.get(t))
+        .min_by_key(|v| v.len())
+    {
+        out.extend(rarest.iter().copied());
+        out.sort_unstable();
+        out.dedup();
+    }
+    Some(out)
+}
+
 /// The streets of `ids` worth scoring for `q`: near in length, or holding every written word.
 fn scan(reg: &CountryRegister, q: &NameKey, ids: &[u32]) -> Vec<u32> {
     let mut out: Vec<u32> = ids
@@ -113,12 +131,12 @@ fn scan(reg: &CountryRegister, q: &NameKey, ids: &[u32]) -> Vec<u32> {
     out
 }
 
-fn street_score(q: &NameKey, s: &Street) -> f64 {
+pub fn street_score(q: &NameKey, s: &Street) -> f64 {
     s.keys.iter().map(|k| score(q, k)).fold(0.0, f64::max)
 }
 
 /// The localities a city name designates: exactly, or by one clear typo.
-fn localities_by_city(reg: &CountryRegister, city: &str) -> Vec<u32> {
+pub fn localities_by_city(reg: &CountryRegister, city: &str) -> Vec<u32> {
     let f = fold(city);
     if f.is_empty() {
         return Vec::new();
@@ -389,9 +407,16 @@ pub fn verify(
         let settled = ranked.first().is_some_and(|c| c.score >= 0.94)
             && (area.empty || ranked.iter().any(|c| area.contains(c.street)));
         if !settled {
-            ranked = rank(reg, &q, &scan(reg, &q, &list_area()));
+            let ids: Vec<u32> = match candidates(reg, &q) {
+                _ if area.empty => Vec::new(),
+                Some(c) => c.into_iter().filter(|&id| area.contains(id)).collect(),
+                None => scan(reg, &q, &list_area()),
+            };
+            ranked = rank(reg, &q, &ids);
         }
         let clear = ranked.first().is_some_and(|c| c.score >= ACCEPT);
+        // the whole country: only streets sharing a word of the name (a typo across the
+        // country would answer strangers)
         if !clear && reg.national {
             let mut ids: Vec<u32> = Vec::new();
             for t in q.core.split(' ') {

@@ -4,9 +4,11 @@
 //! register country, and `registers` tells the catalogue what is in service.
 
 pub mod geo;
+pub mod grams;
 pub mod line;
 pub mod matcher;
 pub mod model;
+pub mod suggest;
 pub mod text;
 
 use std::collections::HashMap;

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use super::grams::GramIndex;
 use super::text::{Expander, NameKey};
 use crate::normalize::fold;
 
@@ -121,6 +122,8 @@ pub struct CountryRegister {
     pub streets_by_token: HashMap<String, Vec<u32>>,
     /// every comparison form (key, core, sorted, compact) → streets
     pub streets_by_exact_form: HashMap<String, Vec<u32>>,
+    /// bigrams of every name: the streets a typo can stand for
+    pub grams: GramIndex,
 }
 
 impl CountryRegister {
@@ -140,6 +143,7 @@ impl CountryRegister {
             streets_by_postcode: HashMap::new(),
             streets_by_token: HashMap::new(),
             streets_by_exact_form: HashMap::new(),
+            grams: GramIndex::default(),
         }
     }
 
@@ -311,6 +315,7 @@ impl CountryRegister {
                 }
             }
         }
+        self.grams = GramIndex::build(self.streets.iter().map(|s| s.keys.as_slice()));
         let numbers: usize = self.streets.iter().map(|s| s.numbers.len()).sum();
         let points = self
             .streets

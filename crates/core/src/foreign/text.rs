@@ -48,6 +48,9 @@ pub struct Expander {
     stop: HashSet<String>,
     /// first words of a sub-address (`ETAGE`, `APP`, `WHG`, `TH`…)
     pub sub_address: HashSet<String>,
+    /// canonical types one abbreviation stands for alike (`vn.` is `veien` and `vegen`), each
+    /// mapped to the first: `Tyrihansvn.` cannot tell which, so neither side keeps the difference
+    same_type: Vec<(String, String)>,
 }
 
 /// The comparison forms of one name.
@@ -89,6 +92,7 @@ impl Expander {
     pub fn load(dir: &Path, languages: &[&str]) -> Expander {
         let mut e = Expander::default();
         for lang in languages {
+            let first_suffix = e.suffixes.len();
             for list in EXPANDED {
                 for entry in read_list(dir, lang, list) {
                     let Some(canonical) = entry.first().cloned() else {
@@ -150,6 +154,21 @@ impl Expander {
                     }
                 }
             }
+            // an abbreviation of this language read as two canonical types: one class
+            let mut by_spelling: HashMap<&str, &str> = HashMap::new();
+            for (abbr, canonical) in &e.suffixes[first_suffix..] {
+                match by_spelling.get(abbr.as_str()) {
+                    Some(&first) if first != canonical => {
+                        if !e.same_type.iter().any(|(a, _)| a == canonical) && first.len() >= 3 {
+                            e.same_type.push((canonical.clone(), first.to_string()));
+                        }
+                    }
+                    Some(_) => {}
+                    None => {
+                        by_spelling.insert(abbr, canonical);
+                    }
+                }
+            }
             for entry in read_list(dir, lang, "stopwords") {
                 e.stop.extend(entry);
             }
@@ -170,10 +189,35 @@ impl Expander {
         e.suffixes.dedup_by(|a, b| a.0 == b.0);
         e.type_suffixes.sort_by_key(|s| std::cmp::Reverse(s.len()));
         e.type_suffixes.dedup();
+        e.same_type.retain(|(a, b)| a != b);
+        e.same_type.sort_by_key(|s| std::cmp::Reverse(s.0.len()));
         e
     }
 
+    /// A type (or a name ending in one) written as the first of its class.
+    fn one_of_class(&self, t: String) -> String {
+        for (alias, first) in &self.same_type {
+            if t == *alias {
+                return first.clone();
+            }
+            if t.len() >= alias.len() + 3 && t.ends_with(alias.as_str()) {
+                return format!("{}{first}", &t[..t.len() - alias.len()]);
+            }
+        }
+        t
+    }
+
     fn expand_token(&self, t: &str, dotted: bool, out: &mut Vec<String>) {
+        let at = out.len();
+        self.expand_word(t, dotted, out);
+        if !self.same_type.is_empty() {
+            for w in &mut out[at..] {
+                *w = self.one_of_class(std::mem::take(w));
+            }
+        }
+    }
+
+    fn expand_word(&self, t: &str, dotted: bool, out: &mut Vec<String>) {
         if dotted {
             if let Some(c) = self.dotted_words.get(t) {
                 out.extend(c.split(' ').map(str::to_string));

@@ -17,7 +17,9 @@ pub fn import_all(world: &Path) -> Vec<(&'static str, Imported)> {
     let jobs: Vec<(&'static str, Importer)> = vec![
         ("LU", super::lu::import),
         ("CH", super::ch::import_ch),
-        ("LI", super::ch::import_li),
+        ("LI", super::osm::import_li),
+        ("MC", super::osm::import_mc),
+        ("AD", super::osm::import_ad),
         ("DE", super::de::import),
         ("DK", super::dk::import),
         ("NO", super::no::import),
@@ -25,6 +27,9 @@ pub fn import_all(world: &Path) -> Vec<(&'static str, Imported)> {
         ("FI", super::fi::import),
         ("BE", super::be::import),
         ("CZ", super::cz::import),
+        ("ES", super::es::import),
+        ("NL", super::nl::import),
+        ("PT", super::pt::import),
     ];
     use rayon::prelude::*;
     jobs.into_par_iter().map(|(cc, f)| (cc, f(world))).collect()
