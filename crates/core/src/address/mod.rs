@@ -332,7 +332,7 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
     ) {
         Located::Found(record, m, how) => (record, m, how),
         Located::Stop(condition) => return stop(r, out, condition),
-        Located::Abroad(country) => return foreign_result(register, r, input, options, country),
+        Located::Abroad(country) => return answer_abroad(register, r, input, options, country),
     };
     present_municipality(&mut r, &mut out, record, m, how, &written.province);
 

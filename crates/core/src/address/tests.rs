@@ -337,3 +337,75 @@ fn postal_capitalisation() {
         assert_eq!(display_name(upper), shown, "{upper}");
     }
 }
+
+/// `precision: locality`. No municipality of the open data here has both several postcodes and
+/// ANNCSU localities (Lamezia Terme, whose streets carry their frazione, has one postcode), so the
+/// rule is checked on a constructed municipality: two postcodes, three streets of the frazione
+/// San Pietro Lametino as ANNCSU writes them, one of them without house numbers of its own.
+#[test]
+fn a_street_without_postcodes_takes_the_one_its_locality_shares() {
+    let street = |name: &str, postcodes: &[(&str, u32)]| Street {
+        street_type: "CONTRADA".into(),
+        name: name.into(),
+        locality: "SAN PIETRO LAMETINO".into(),
+        postcodes: postcodes.iter().map(|(p, c)| (p.to_string(), *c)).collect(),
+        ..Street::default()
+    };
+    let municipality = Municipality {
+        cadastral_code: "Z999".into(),
+        name: "Constructed".into(),
+        postcodes: vec!["88040".into(), "88046".into()],
+        ..Municipality::default()
+    };
+    let city_with = |streets: Vec<Street>| {
+        let record = crate::register::street::CityStreetsRecord {
+            streets,
+            ..Default::default()
+        };
+        crate::register::street::CityStreets::build(record, None).unwrap()
+    };
+    let unnumbered = street("TRE TERZI", &[]);
+
+    // the locality's streets agree on 88040: the street without numbers takes it, confirmed
+    let city = city_with(vec![
+        street("CAPANNONE VOTTA", &[("88040", 3)]),
+        street("FICARELLA", &[("88040", 2)]),
+        unnumbered.clone(),
+    ]);
+    let mut out = Outcome::default();
+    let (pc, check) = postcode(
+        &municipality,
+        Some(&city),
+        Some(&unnumbered),
+        None,
+        None,
+        "",
+        "anncsu",
+        &mut out,
+    );
+    assert_eq!(pc, "88040");
+    assert_eq!(check.precision, "locality");
+    assert_eq!(check.house_numbers, 5);
+    assert!(check.confirmed);
+
+    // they disagree: no locality postcode; the municipality's level, unconfirmed
+    let city = city_with(vec![
+        street("CAPANNONE VOTTA", &[("88040", 3)]),
+        street("FICARELLA", &[("88046", 2)]),
+        unnumbered.clone(),
+    ]);
+    let mut out = Outcome::default();
+    let (_, check) = postcode(
+        &municipality,
+        Some(&city),
+        Some(&unnumbered),
+        None,
+        None,
+        "",
+        "anncsu",
+        &mut out,
+    );
+    assert_eq!(check.precision, "municipality");
+    assert!(!check.confirmed);
+    assert!(out.codes().contains(&"POSTCODE_UNCONFIRMED".to_string()));
+}
