@@ -357,55 +357,42 @@ fn a_street_without_postcodes_takes_the_one_its_locality_shares() {
         postcodes: vec!["88040".into(), "88046".into()],
         ..Municipality::default()
     };
-    let city_with = |streets: Vec<Street>| {
+    let unnumbered = street("TRE TERZI", &[]);
+    // the postcode of the street without numbers, its neighbours in the locality written with `second`
+    let answer = |second: &str| {
         let record = crate::register::street::CityStreetsRecord {
-            streets,
+            streets: vec![
+                street("CAPANNONE VOTTA", &[("88040", 3)]),
+                street("FICARELLA", &[(second, 2)]),
+                unnumbered.clone(),
+            ],
             ..Default::default()
         };
-        crate::register::street::CityStreets::build(record, None).unwrap()
+        let city = crate::register::street::CityStreets::build(record, None).unwrap();
+        let mut out = Outcome::default();
+        let (pc, check) = postcode(
+            &municipality,
+            Some(&city),
+            Some(&unnumbered),
+            None,
+            None,
+            "",
+            "anncsu",
+            &mut out,
+        );
+        (pc, check, out.codes())
     };
-    let unnumbered = street("TRE TERZI", &[]);
 
     // the locality's streets agree on 88040: the street without numbers takes it, confirmed
-    let city = city_with(vec![
-        street("CAPANNONE VOTTA", &[("88040", 3)]),
-        street("FICARELLA", &[("88040", 2)]),
-        unnumbered.clone(),
-    ]);
-    let mut out = Outcome::default();
-    let (pc, check) = postcode(
-        &municipality,
-        Some(&city),
-        Some(&unnumbered),
-        None,
-        None,
-        "",
-        "anncsu",
-        &mut out,
-    );
+    let (pc, check, _) = answer("88040");
     assert_eq!(pc, "88040");
     assert_eq!(check.precision, "locality");
     assert_eq!(check.house_numbers, 5);
     assert!(check.confirmed);
 
     // they disagree: no locality postcode; the municipality's level, unconfirmed
-    let city = city_with(vec![
-        street("CAPANNONE VOTTA", &[("88040", 3)]),
-        street("FICARELLA", &[("88046", 2)]),
-        unnumbered.clone(),
-    ]);
-    let mut out = Outcome::default();
-    let (_, check) = postcode(
-        &municipality,
-        Some(&city),
-        Some(&unnumbered),
-        None,
-        None,
-        "",
-        "anncsu",
-        &mut out,
-    );
+    let (_, check, codes) = answer("88046");
     assert_eq!(check.precision, "municipality");
     assert!(!check.confirmed);
-    assert!(out.codes().contains(&"POSTCODE_UNCONFIRMED".to_string()));
+    assert!(codes.contains(&"POSTCODE_UNCONFIRMED".to_string()));
 }
