@@ -200,7 +200,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
   });
 
   const counters: Record<string, Counter> = Object.assign({}, ...PLUGINS.map((p) => p.counters));
-  const webConsole = await registerConsole(app, services, counters);
+  const webConsole = await registerConsole(app, services, counters, jobs.store);
   for (const plugin of PLUGINS) await app.register(plugin.routes, { services, jobs, counters, plugins: PLUGINS });
 
   await app.ready();

@@ -18,7 +18,7 @@ import { toEnglishInput } from '../http/keys.js';
 import { englishCode, outcomeDefinition } from '../http/outcomes.js';
 import { isLanguage, languageFromAcceptHeader } from '../http/language.js';
 import { getRecords, getSaved } from '../dedupe/store.js';
-import { getJob } from '../jobs/store.js';
+import type { JobStore } from '../jobs/store.js';
 import { ApiClient } from './client.js';
 import type { Html } from './html.js';
 import {
@@ -120,7 +120,7 @@ export interface ConsoleHandle {
  * the account's data goes through the public API (ApiClient) except the token list, which the API
  * does not expose (the operator CLI and the console are the account area).
  */
-export async function registerConsole(app: FastifyInstance, services: Services, counters: Record<string, Counter>): Promise<ConsoleHandle> {
+export async function registerConsole(app: FastifyInstance, services: Services, counters: Record<string, Counter>, jobStore: JobStore): Promise<ConsoleHandle> {
   const { db, config } = services;
   const assets = loadAssets();
   const client = new ApiClient(app, db, services.state);
@@ -348,12 +348,13 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
       );
 
       // ---- lists ----------------------------------------------------------------------------------
-      const jobView = (j: ConsoleJob): JobView => {
+      // a list's job is read where the jobs live (LMDB, or PostgreSQL shared by every node)
+      const jobView = async (j: ConsoleJob): Promise<JobView> => {
         if (j.capability === 'dedupe') {
           const state = getSaved(db, j.job, j.account)?.state ?? 'failed';
           return { ...j, state, done: state === 'completed' ? j.rows : 0, refunded: 0, outcomes: null };
         }
-        const record = getJob(db, j.job);
+        const record = await jobStore.get(j.job);
         const state = record?.state ?? 'failed';
         return { ...j, state, done: record?.done ?? 0, refunded: record?.refunded ?? 0, outcomes: record && state === 'completed' ? { ...record.outcomes } : null };
       };
@@ -362,7 +363,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         '/lists',
         page(async (req, reply, user) => {
           const ctx = pageContext(req, reply, user);
-          return sendPage(reply, listsPage(ctx, (await consoleJobs(state, user.account)).map(jobView)));
+          return sendPage(reply, listsPage(ctx, await Promise.all((await consoleJobs(state, user.account)).map(jobView))));
         }),
       );
 
@@ -415,7 +416,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
       scope.get(
         '/api/jobs/:job',
         page(async (req, _reply, user) => {
-          const view = jobView(await ownedJob(user, (req.params as { job: string }).job));
+          const view = await jobView(await ownedJob(user, (req.params as { job: string }).job));
           return { ok: true, job: view.job, capability: view.capability, state: view.state, rows: view.rows, done: view.done, refunded: view.refunded, outcomes: view.outcomes };
         }),
       );
