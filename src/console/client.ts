@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 
 import { createToken, revokeToken } from '../account/tokens.js';
-import type { StateDb } from '../state/db.js';
 import type { StateStore } from '../state/store.js';
 import { noteInternalToken } from './store.js';
 
@@ -27,7 +26,6 @@ export class ApiClient {
 
   constructor(
     private readonly app: FastifyInstance,
-    private readonly db: StateDb,
     private readonly state: StateStore,
   ) {}
 

@@ -123,7 +123,7 @@ export interface ConsoleHandle {
 export async function registerConsole(app: FastifyInstance, services: Services, counters: Record<string, Counter>, jobStore: JobStore): Promise<ConsoleHandle> {
   const { db, config } = services;
   const assets = loadAssets();
-  const client = new ApiClient(app, db, services.state);
+  const client = new ApiClient(app, services.state);
   const usage = recordUsage(app, services.state, counters);
   const state = services.state;
   const secret = await sessionSecret(state);
