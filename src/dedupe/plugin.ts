@@ -14,7 +14,8 @@ export const dedupePlugin: ServicePlugin = {
       italian_path: DEDUPE_PATHS[1],
       purpose: `deduplicate records (up to ${SYNC_CAP} records plus reference, or async up to 100,000), search records in a reference list, add records to a saved job, or mark a group processed`,
     },
-    { method: 'GET', path: `${DEDUPE_PATHS[0]}?job=<job>`, italian_path: `${DEDUPE_PATHS[1]}?lavoro=<job>`, purpose: 'read a saved deduplication (30 days)' },
+    { method: 'GET', path: `${DEDUPE_PATHS[0]}?job=<job>`, italian_path: `${DEDUPE_PATHS[1]}?lavoro=<job>`, purpose: 'read a saved deduplication (30 days); format=csv one row per record' },
+    { method: 'DELETE', path: `${DEDUPE_PATHS[0]}?job=<job>`, italian_path: `${DEDUPE_PATHS[1]}?lavoro=<job>`, purpose: 'cancel an asynchronous deduplication not yet done; its operations go back to the balance' },
   ],
   openapi: [{ paths: DEDUPE_PATHS, summary: 'deduplicate records, two-list search, incremental matching, or mark a group processed', schemaName: 'DedupeRequest', request: compareRequest, jobRead: true }],
 };
