@@ -71,17 +71,30 @@ function fresh(account: string, counter: Counter, now: Date): CreditRecord {
   };
 }
 
+/** A deep copy of a credit record (every nested object is a plain record of scalars). */
+function copyOf(r: CreditRecord): CreditRecord {
+  return {
+    ...r,
+    subscription: r.subscription ? { ...r.subscription } : null,
+    packs: r.packs.map((p) => ({ ...p })),
+    auto_topup: { ...r.auto_topup },
+  };
+}
+
 /** The record as it stands today: a new month resets the allowance; a due subscription renews. */
 export function currentOf(stored: CreditRecord | undefined, account: string, counter: Counter, now = new Date()): CreditRecord {
-  // a copy: the decision may change it, the caller's document stays as read
-  const r: CreditRecord = stored ? structuredClone(stored) : fresh(account, counter, now);
-  if (r.month !== month(now)) {
-    r.month = month(now);
+  // a copy: the decision may change it, the caller's document stays as read (by hand: structuredClone
+  // was the costliest step of a charge)
+  const r: CreditRecord = stored ? copyOf(stored) : fresh(account, counter, now);
+  const thisMonth = month(now);
+  if (r.month !== thisMonth) {
+    r.month = thisMonth;
     r.free_used = 0;
     r.used_month = 0;
     r.auto_topup.spent_month_eur = 0;
   }
-  while (r.subscription && r.subscription.renews_on <= day(now)) {
+  const today = r.subscription ? day(now) : '';
+  while (r.subscription && r.subscription.renews_on <= today) {
     r.subscription.left = r.subscription.size;
     r.subscription.renews_on = nextMonthFirst(new Date(`${r.subscription.renews_on}T00:00:00Z`));
   }

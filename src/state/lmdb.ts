@@ -29,7 +29,6 @@ export function lmdbStore(dataDir: string): StateStore {
 
   /** Runs inside a write transaction: read, decide, write. */
   const apply = <R>(keys: DocKey[], decide: (docs: unknown[]) => Decision<R>): R => {
-    // lmdb-js decodes a new object on every get: the decision may change what it reads
     const decision = decide(keys.map((k) => table(k.ns).get(k.key)));
     for (const change of decision.write ?? []) {
       if (change.doc === null) void table(change.ns).remove(change.key);
@@ -38,10 +37,24 @@ export function lmdbStore(dataDir: string): StateStore {
     return decision.result;
   };
 
+  const writes = roundWrites(db);
+  /** `apply` for a decision in the group commit: reads and writes through the round's documents. */
+  const applyInRound = <R>(keys: DocKey[], decide: (docs: unknown[]) => Decision<R>): R => {
+    const decision = decide(
+      keys.map((k) => {
+        const written = writes.get(docId(k));
+        return written ? (written.doc ?? undefined) : table(k.ns).get(k.key);
+      }),
+    );
+    for (const change of decision.write ?? []) writes.set(docId(change), { table: table(change.ns), key: change.key, doc: change.doc });
+    return decision.result;
+  };
+
   return {
     backend: 'lmdb',
     lmdb: db,
     get: async <T>(ns: Namespace, key: string) => table(ns).get(key) as T | undefined,
+    getNow: <T>(ns: Namespace, key: string) => table(ns).get(key) as T | undefined,
     getMany: async (keys) => keys.map((k) => table(k.ns).get(k.key)),
     list: async <T>(ns: Namespace, options: ListOptions = {}) => {
       const out: { key: string; value: T }[] = [];
@@ -53,7 +66,7 @@ export function lmdbStore(dataDir: string): StateStore {
       return out;
     },
     update: <R>(keys: DocKey[], decide: (docs: unknown[]) => Decision<R>, options: { batched?: boolean } = {}): Written<R> => {
-      if (options.batched) return batchedWrite(db, () => apply(keys, decide));
+      if (options.batched) return batchedWrite(db, () => applyInRound(keys, decide));
       let settled: Promise<R>;
       try {
         settled = Promise.resolve(db.root.transactionSync(() => apply(keys, decide)));
@@ -69,6 +82,40 @@ export function lmdbStore(dataDir: string): StateStore {
     },
     close: () => closeState(dataDir),
   };
+}
+
+/**
+ * The documents the decisions of the current group commit wrote, by namespace and key: the next
+ * decision of the same round on the same document (thirty-two charges of one account) reads the object
+ * the last one wrote instead of decoding it again, and the round encodes and puts each document once,
+ * after its decisions (a rider). Decisions copy what they change (see `StateStore.update`), so handing
+ * one decision's written object to the next is safe. One map per environment, whatever store uses it.
+ */
+interface RoundWrite {
+  table: Database<unknown, string>;
+  key: string;
+  doc: unknown;
+}
+
+const pendingWrites = new WeakMap<StateDb, Map<string, RoundWrite>>();
+
+const docId = (k: DocKey): string => `${k.ns}\u0000${k.key}`;
+
+function roundWrites(db: StateDb): Map<string, RoundWrite> {
+  let writes = pendingWrites.get(db);
+  if (writes) return writes;
+  const created = new Map<string, RoundWrite>();
+  // registered when the store opens, before the usage counters' rider: it puts first
+  addRider(db, () => {
+    for (const w of created.values()) {
+      if (w.doc === null) void w.table.remove(w.key);
+      else void w.table.put(w.key, w.doc);
+    }
+    created.clear();
+    return undefined;
+  });
+  pendingWrites.set(db, created);
+  return created;
 }
 
 /**

@@ -77,10 +77,19 @@ export interface StateStore {
   readonly pool?: pg.Pool;
 
   get<T>(ns: Namespace, key: string): Promise<T | undefined>;
+  /**
+   * `get` answered at once, where a read costs no I/O (LMDB: the memory map, the committed state as
+   * `get` sees it); undefined on PostgreSQL. For the request path, where a promise per read is what costs.
+   */
+  readonly getNow?: <T>(ns: Namespace, key: string) => T | undefined;
   /** Several documents in one read (one snapshot). */
   getMany(keys: DocKey[]): Promise<unknown[]>;
   list<T>(ns: Namespace, options?: ListOptions): Promise<{ key: string; value: T }[]>;
-  /** Reads `keys` under lock, decides, writes: atomically against every other update on any node. */
+  /**
+   * Reads `keys` under lock, decides, writes: atomically against every other update on any node.
+   * `decide` must not change the documents it is given: it copies what it changes (in a group commit,
+   * one decision's written document is the next one's input, and is encoded after the round).
+   */
   update<R>(keys: DocKey[], decide: (docs: unknown[]) => Decision<R>, options?: UpdateOptions): Written<R>;
 
   /**
