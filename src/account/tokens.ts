@@ -77,9 +77,29 @@ export async function createToken(store: StateStore, account: string | null, exp
   const trialKeys = Object.keys(trial).map((c) => doc('trials', trialKey(record.id, c)));
   await store.update(trialKeys, (stored) => ({
     result: undefined,
-    write: [{ ns: 'tokens', key: hash, doc: record }, ...trialGrant(record.id, stored as (TrialRecord | undefined)[], trial)],
+    write: [{ ns: 'tokens', key: hash, doc: record }, { ...idEntry(record.id), doc: hash }, ...trialGrant(record.id, stored as (TrialRecord | undefined)[], trial)],
   })).durable;
   return { token, record };
+}
+
+/**
+ * Public id → token hash, one small document per token written with the token, so that the CLI and
+ * the console find a token by its id with one read instead of listing every token. Tokens created
+ * before the index existed are indexed once, by the first lookup that misses (INDEXED marks it done).
+ */
+const idEntry = (id: string) => doc('kv', `token-id/${id}`);
+const INDEXED = doc('kv', 'token-id/indexed');
+
+async function indexTokenIds(store: StateStore): Promise<void> {
+  const all = await store.list<TokenRecord>('tokens');
+  await store.update([INDEXED], () => ({ result: undefined, write: [...all.map(({ key, value }) => ({ ...idEntry(value.id), doc: key })), { ...INDEXED, doc: true }] })).durable;
+}
+
+async function hashOfId(store: StateStore, id: string): Promise<string | undefined> {
+  const hash = await store.get<string>('kv', idEntry(id).key);
+  if (hash !== undefined || (await store.get<boolean>('kv', INDEXED.key))) return hash;
+  await indexTokenIds(store);
+  return store.get<string>('kv', idEntry(id).key);
 }
 
 /** The tokens of an account, or with `null` the tokens without an account. */
@@ -93,8 +113,9 @@ export async function findToken(store: StateStore, tokenOrId: string): Promise<[
   const hash = hashToken(tokenOrId);
   const direct = await store.get<TokenRecord>('tokens', hash);
   if (direct) return [hash, direct];
-  for (const { key, value } of await store.list<TokenRecord>('tokens')) if (value.id === tokenOrId.trim()) return [key, value];
-  return undefined;
+  const byId = await hashOfId(store, tokenOrId.trim());
+  const record = byId === undefined ? undefined : await store.get<TokenRecord>('tokens', byId);
+  return byId !== undefined && record ? [byId, record] : undefined;
 }
 
 export async function revokeToken(store: StateStore, tokenOrId: string): Promise<TokenRecord> {
