@@ -40,6 +40,8 @@ interface Task {
 /** The callbacks gathered for the next transaction, and how its commit ended. */
 interface Round {
   tasks: Task[];
+  /** The transaction callback has run (later tasks cannot join). */
+  ran: boolean;
   /** Settles when the round's transaction is committed and flushed. */
   durable: Promise<void>;
 }
@@ -68,10 +70,11 @@ export function addRider(db: StateDb, rider: Rider): void {
 function openRound(db: StateDb, committer: Committer): Round {
   const tasks: Task[] = [];
   const settle: ((error?: unknown) => void)[] = [];
-  const round: Round = { tasks, durable: Promise.resolve() };
+  const round: Round = { tasks, ran: false, durable: Promise.resolve() };
   const committed = Promise.resolve(
     db.root.transaction(() => {
       // from here on, a new call opens the next round (a transaction queued behind this one)
+      round.ran = true;
       if (committer.open === round) committer.open = null;
       for (const task of tasks) task.run();
       for (const rider of committer.riders) {
@@ -98,7 +101,8 @@ function openRound(db: StateDb, committer: Committer): Round {
     },
   );
   round.durable.catch(() => undefined);
-  committer.open = round;
+  // called inside another write transaction, lmdb-js ran the callback at once: nothing may join it
+  if (!round.ran) committer.open = round;
   return round;
 }
 
@@ -128,6 +132,8 @@ export function batchedWrite<T>(db: StateDb, fn: () => T): BatchedWrite<T> {
       if (!outcome) refuse(error);
     },
   });
+  // the round ran at once (inside another write transaction): so does this callback
+  if (round.ran) round.tasks[round.tasks.length - 1]?.run();
   const durable = round.durable.then(() => {
     if (!outcome) throw new Error('write transaction callback did not run');
     if (!outcome.ok) throw outcome.error;

@@ -1,0 +1,57 @@
+import test from 'ava';
+
+import { createAccount } from '../src/account/tokens.js';
+import { addPack, charge, current, FREE_MONTHLY, refundDurably } from '../src/credit/ledger.js';
+import { processState } from './helpers/state-url.js';
+import { freshDataDir } from './helpers/server.js';
+
+/**
+ * The group commit (src/state/commit.ts, LMDB): the charges of one event-loop turn are decided one after
+ * the other in one transaction, each reading what the previous one wrote (the round keeps the documents
+ * it wrote and puts each once at the end). Lost updates or a refusal that wrote would show here as a
+ * wrong counter. Also run on PostgreSQL under `with-postgres` (one transaction per charge there).
+ */
+test('thirty-two charges of one account in one turn: each decided on the previous one, the counter exact', async (t) => {
+  const { state } = await processState(await freshDataDir());
+  await createAccount(state, 'round');
+  await addPack(state, 'round', 'light', 100);
+  const pending = Array.from({ length: 32 }, () => charge(state, { account: 'round' }, 'light', 3));
+  const decided = await Promise.all(pending.map((p) => p.decided));
+  await Promise.all(pending.map((p) => p.durable));
+  // every charge saw the ones before it: the remaining figures count down by 3, none repeated
+  const available = decided.map((d) => d.charge.available).sort((a, b) => b - a);
+  t.deepEqual(available, Array.from({ length: 32 }, (_, i) => FREE_MONTHLY.light + 100 - 3 * (i + 1)));
+  t.is((await current(state, 'round', 'light')).used_total, 96);
+  await state.close();
+});
+
+test('the last units raced in one turn: exactly as many charges as the credit covers, the refusals write nothing', async (t) => {
+  const { state } = await processState(await freshDataDir());
+  await createAccount(state, 'last');
+  // spend the free allowance, leaving 5 units of a pack
+  const spend = charge(state, { account: 'last' }, 'light', FREE_MONTHLY.light);
+  await spend.durable;
+  await addPack(state, 'last', 'light', 5);
+  const pending = Array.from({ length: 8 }, () => charge(state, { account: 'last' }, 'light', 1));
+  const outcomes = await Promise.allSettled(pending.map((p) => p.decided));
+  await Promise.allSettled(pending.map((p) => p.durable));
+  const ok = outcomes.filter((o) => o.status === 'fulfilled');
+  const refused = outcomes.filter((o) => o.status === 'rejected');
+  t.is(ok.length, 5);
+  t.is(refused.length, 3);
+  for (const r of refused) t.is((r.reason as { code?: string }).code, 'payment_required');
+  const after = await current(state, 'last', 'light');
+  t.is(after.used_total, FREE_MONTHLY.light + 5);
+  t.is(after.packs[0]?.left, 0);
+
+  // a refund in the same turn as a new charge: both land, in order
+  const first = ok[0];
+  if (first?.status !== 'fulfilled') throw new Error('unreachable');
+  const back = refundDurably(state, first.value.ticket, 1);
+  const again = charge(state, { account: 'last' }, 'light', 1);
+  t.is(await back, 1);
+  t.is((await again.decided).charge.available, 0, 'the charge of the same turn took the unit the refund gave back');
+  await again.durable;
+  t.is((await current(state, 'last', 'light')).used_total, FREE_MONTHLY.light + 5);
+  await state.close();
+});
