@@ -20,7 +20,9 @@ import { bolognaContacts } from './bologna-contacts.js';
 const ROWS = Number(process.env.BENCH_ROWS ?? 20_000);
 const WORKERS = process.env.BENCH_JOB_WORKERS ?? '1';
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+/** Seconds of each single-call run (two runs per kind of load, after a warm-up). */
+const DURATION = Number(process.env.BENCH_SECONDS ?? 6);
+const WARMUP = 4;
 const CONNECTIONS = 32;
 const TOKENS = 8;
 
@@ -38,15 +40,22 @@ type Autocannon = (opts: {
 }) => Promise<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
+type Calls = { rps: number; p50: number; p99: number; failed: number };
+
+function mean(runs: Calls[]): Calls {
+  const avg = (f: (c: Calls) => number) => Math.round(runs.reduce((s, r) => s + f(r), 0) / runs.length);
+  return { rps: avg((r) => r.rps), p50: avg((r) => r.p50), p99: avg((r) => r.p99), failed: runs.reduce((s, r) => s + r.failed, 0) };
+}
+
 /** Single calls on every node at once, connections split evenly: requests/s summed, the worst node's latency. */
-async function singleCalls(nodes: ServerProcess[], tokens: string[]): Promise<{ rps: number; p50: number; p99: number; failed: number }> {
+async function singleCalls(nodes: ServerProcess[], tokens: string[], duration = DURATION): Promise<Calls> {
   let n = 0;
   const results = await Promise.all(
     nodes.map((node, k) =>
       autocannon({
         url: node.url,
         connections: CONNECTIONS / nodes.length,
-        duration: DURATION,
+        duration,
         requests: tokens
           .filter((_, i) => i % nodes.length === k)
           .map((token) => ({
@@ -127,7 +136,11 @@ async function main(): Promise<void> {
       if (!url) await db.close();
       for (let i = 0; i < setup.nodes; i++) servers.push(await startServerProcess(url && i > 0 ? await freshDataDir() : dataDir, env));
       try {
-        const byAccount = { hot: await singleCalls(servers, hot), spread: await singleCalls(servers, spread) };
+        // warmed up first, then hot and spread in turns (A/B/A/B): neither gets the warmer half of the run
+        await singleCalls(servers, spread, WARMUP);
+        const rounds = [];
+        for (let i = 0; i < 2; i++) rounds.push({ hot: await singleCalls(servers, hot), spread: await singleCalls(servers, spread) });
+        const byAccount = { hot: mean(rounds.map((r) => r.hot)), spread: mean(rounds.map((r) => r.spread)) };
         for (const [accounts, r] of Object.entries(byAccount)) {
           const key = `single ${accounts}`;
           if (!setup.stateUrl) reference.set(key, r.rps);
@@ -167,7 +180,7 @@ async function main(): Promise<void> {
         await db.close();
       }
     }
-    console.log(`single calls: POST /api/v1/phone, ${CONNECTIONS} connections split over the nodes, ${DURATION} s each; ${TOKENS} tokens; PostgreSQL durable`);
+    console.log(`single calls: POST /api/v1/phone, ${CONNECTIONS} connections split over the nodes, mean of 2 runs of ${DURATION} s each in turns after a ${WARMUP} s warm-up; ${TOKENS} tokens; PostgreSQL durable; failed = non-2xx + errors`);
     console.table(calls);
     console.log(`job throughput, ${ROWS} rows per job, ${WORKERS} job thread(s) per node, ${process.env.RECAPITO_JOB_LEASE_S ?? 30} s lease`);
     console.table(table);
