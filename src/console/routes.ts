@@ -17,7 +17,7 @@ import type { Services } from '../http/context.js';
 import { toEnglishInput } from '../http/keys.js';
 import { englishCode, outcomeDefinition } from '../http/outcomes.js';
 import { isLanguage, languageFromAcceptHeader } from '../http/language.js';
-import { getRecords } from '../dedupe/store.js';
+import { getRecords, getSaved } from '../dedupe/store.js';
 import type { JobStore } from '../jobs/store.js';
 import { ApiClient } from './client.js';
 import type { Html } from './html.js';
@@ -348,13 +348,15 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
       );
 
       // ---- lists ----------------------------------------------------------------------------------
-      // a list's job is read where the jobs live (LMDB, or PostgreSQL shared by every node)
-      // a dedupe list is a job too (one unit): its outcomes are groups, read on the duplicates page
+      // a list's job is read where the jobs live (LMDB, or PostgreSQL shared by every node); a dedupe list
+      // is a job too (one unit, its outcomes are groups: the duplicates page), or, saved by a process older
+      // than the job system, only its saved dedupe
       const jobView = async (j: ConsoleJob): Promise<JobView> => {
         const record = await jobStore.get(j.job);
-        const state = record?.state ?? 'failed';
-        const outcomes = record && state === 'completed' && j.capability !== 'dedupe' ? { ...record.outcomes } : null;
-        return { ...j, state, done: record?.done ?? 0, refunded: record?.refunded ?? 0, outcomes };
+        const older = !record && j.capability === 'dedupe' ? await getSaved(state, j.job, j.account) : undefined;
+        const now = record?.state ?? older?.state ?? 'failed';
+        const outcomes = record && now === 'completed' && j.capability !== 'dedupe' ? { ...record.outcomes } : null;
+        return { ...j, state: now, done: record?.done ?? (now === 'completed' ? j.rows : 0), refunded: record?.refunded ?? 0, outcomes };
       };
 
       scope.get(

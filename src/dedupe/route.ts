@@ -107,12 +107,12 @@ async function incremental(services: Services, jobs: JobService, req: FastifyReq
     services.state,
     saved.job,
     (s) => {
-    s.rows += r.records.length;
-    s.result = groups;
-    s.charged += r.records.length;
-    // A reviewed group that grew must be reviewed again.
-    for (const g of groups.groups) if (before.get(g.group) !== g.members.length) delete s.processed[String(g.group)];
-    for (const k of Object.keys(s.processed)) if (!groups.groups.some((g) => String(g.group) === k)) delete s.processed[k];
+      s.rows += r.records.length;
+      s.result = groups;
+      s.charged += r.records.length;
+      // A reviewed group that grew must be reviewed again.
+      for (const g of groups.groups) if (before.get(g.group) !== g.members.length) delete s.processed[String(g.group)];
+      for (const k of Object.keys(s.processed)) if (!groups.groups.some((g) => String(g.group) === k)) delete s.processed[k];
     },
     (now) => ({ records: [...(now ?? stored).records, ...r.records], reference: null }),
   );
