@@ -1,8 +1,14 @@
 /** Dedupe jobs on the one job system (issue 10): job slots, cancel with refund, CSV, after completion. */
 import test from 'ava';
 
-import { addPack, current } from '../src/credit/ledger.js';
-import { call, startServer, type TestServer, waitFor } from './helpers/server.js';
+import { createAccount, createToken } from '../src/account/tokens.js';
+import { addPack, consume, current } from '../src/credit/ledger.js';
+import { newJobCode } from '../src/jobs/store.js';
+import { openState } from '../src/state/db.js';
+import type { SavedDedupe, SavedRecords } from '../src/dedupe/store.js';
+import { startServerProcess } from './helpers/process.js';
+import { processState } from './helpers/state-url.js';
+import { call, freshDataDir, startServer, type TestServer, waitFor } from './helpers/server.js';
 
 let server: TestServer;
 test.before(async () => {
@@ -74,4 +80,62 @@ test.serial('a completed dedupe job: CSV one row per record (Italian headers), c
   t.is(more.status, 200);
   t.deepEqual(more.body.added, [{ id: 'n', group: 1 }]);
   t.is((await call(server, 'GET', `/api/v1/dedupe?job=${job}`)).body.rows, 41);
+});
+
+test.serial('a dedupe an older process left queued (saved in the node, no job) runs after the upgrade, charged once, and is read from the shared state', async (t) => {
+  const dataDir = await freshDataDir();
+  // the state the node will use: the data dir's LMDB, or a PostgreSQL database under `npm run test:pg`
+  const { state, env } = await processState(dataDir);
+  await createAccount(state, 'older');
+  await addPack(state, 'older', 'dedupe', 1_000);
+  const token = (await createToken(state, 'older')).token;
+  const records = people(40);
+  // what the older process did on POST async: charged at queuing, then saved the dedupe queued with its
+  // records and its ticket in the node's LMDB, and ran it in memory (it died before)
+  const { ticket } = await consume(state, 'older', 'dedupe', records.length);
+  const used = (await current(state, 'older', 'dedupe')).used_total;
+  const job = newJobCode();
+  const now = new Date();
+  const saved: SavedDedupe = {
+    job,
+    account: 'older',
+    state: 'queued',
+    created: now.toISOString(),
+    updated: now.toISOString(),
+    expires: new Date(now.getTime() + 86_400_000).toISOString(),
+    min_level: 'probable',
+    foreign: 'declared',
+    language: 'en',
+    italian: false,
+    rows: records.length,
+    result: null,
+    processed: {},
+    charged: records.length,
+    error: null,
+  };
+  const local = openState(dataDir);
+  await local.root.openDB<SavedRecords, string>({ name: 'dedupe_records' }).put(job, { records, reference: null });
+  await local.root.openDB<SavedDedupe, string>({ name: 'dedupe' }).put(job, saved);
+  await local.kv.put(`dedupe-ticket/${job}`, ticket);
+
+  const node = await startServerProcess(dataDir, { RECAPITO_RATE_SINGLE: '100000', ...env });
+  try {
+    const server = { url: node.url, token } as TestServer;
+    const done = await waitFor(() => call(server, 'GET', `/api/v1/dedupe?job=${job}`), (r) => r.body.state === 'completed', 120_000);
+    t.is(done.body.state, 'completed', JSON.stringify(done.body));
+    t.is(done.body.groups.length, 20);
+    t.is((await current(state, 'older', 'dedupe')).used_total, used, 'nothing charged again');
+    // it is a job now: a cancel finds it done and gives nothing back
+    const cancel = await call(server, 'DELETE', `/api/v1/dedupe?job=${job}`);
+    t.is(cancel.body.state, 'completed');
+    t.is(cancel.body.refunded, 0);
+    // and a saved dedupe of the shared state (on PostgreSQL: copied there from the node)
+    t.is((await state.get<SavedDedupe>('dedupe', job))?.state, 'completed');
+    t.is((await state.get<SavedRecords>('dedupe_records', job))?.records.length, 40);
+  } finally {
+    const gone = new Promise((r) => node.child.once('exit', r));
+    node.child.kill('SIGTERM');
+    await gone;
+    await state.close();
+  }
 });

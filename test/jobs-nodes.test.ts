@@ -6,9 +6,9 @@ import test from 'ava';
 import pg from 'pg';
 
 import { createAccount, createToken } from '../src/account/tokens.js';
-import { addPack, current } from '../src/credit/ledger.js';
+import { addPack, creditKey, current } from '../src/credit/ledger.js';
 import { openStore } from '../src/state/open.js';
-import type { StateStore } from '../src/state/store.js';
+import { doc, type StateStore } from '../src/state/store.js';
 import { startPostgres, type PgCluster } from './helpers/postgres.js';
 import { startServerProcess, type ServerProcess } from './helpers/process.js';
 import { call, freshDataDir, type TestServer, waitFor } from './helpers/server.js';
@@ -102,7 +102,7 @@ test.serial('a 20,000-row job submitted on node A completes on node B after A is
   }
 });
 
-test.serial('cancel from the other node: the job stops on both, exactly its unprocessed operations go back', async (t) => {
+test.serial('cancel from the other node: a refund that cannot be written stops nothing; then the job stops on both, exactly its unprocessed operations go back once', async (t) => {
   const nodes = await twoNodes('cancel');
   try {
     const rows = 20_000;
@@ -112,6 +112,16 @@ test.serial('cancel from the other node: the job stops on both, exactly its unpr
     const queued = await call(a, 'POST', '/api/v1/phone', { async: true, items: phones(rows) });
     const job = queued.body.job as string;
     await waitFor(() => call(a, 'GET', `/api/v1/phone?job=${job}`), (r) => r.body.done > 0);
+    // the stop and its refund are one transaction: with the account's counter unwritable (its packs
+    // unreadable) the cancel fails whole, and the job runs on with nothing recorded as given back
+    const key = creditKey('cancel', 'light');
+    const sound = await nodes.db.update([doc('credits', key)], ([d]) => ({ result: d, write: [{ ...doc('credits', key), doc: { ...(d as object), packs: 'unreadable' } }] })).durable;
+    t.is((await call(b, 'DELETE', `/api/v1/phone?job=${job}`)).status, 500);
+    const running = await call(a, 'GET', `/api/v1/phone?job=${job}`);
+    t.true(running.body.state === 'running' || running.body.state === 'queued', running.body.state);
+    t.is(running.body.refunded, 0);
+    await nodes.db.update([doc('credits', key)], () => ({ result: undefined, write: [{ ...doc('credits', key), doc: sound }] })).durable;
+
     const cancelled = await call(b, 'DELETE', `/api/v1/phone?job=${job}`);
     t.is(cancelled.status, 200);
     t.is(cancelled.body.state, 'cancelled');

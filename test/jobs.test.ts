@@ -1,7 +1,8 @@
 import test from 'ava';
 
 import { createAccount, createToken } from '../src/account/tokens.js';
-import { addPack, current } from '../src/credit/ledger.js';
+import { addPack, creditKey, current } from '../src/credit/ledger.js';
+import { doc } from '../src/state/store.js';
 import { processState } from './helpers/state-url.js';
 import { startServerProcess } from './helpers/process.js';
 import { call, freshDataDir, startServer, type TestServer, waitFor } from './helpers/server.js';
@@ -68,6 +69,35 @@ test('cancelling a job gives back exactly the operations it did not process', as
   t.is((await current(server.state, 'cancel', 'light')).used_total - before, processedUnits);
   t.is(processedUnits, final.body.done);
   t.true(final.body.done > 0 && final.body.done < 20_000);
+});
+
+test('a cancel whose refund cannot be written stops nothing; the next cancel stops the job and refunds exactly once', async (t) => {
+  const token = await server.newToken('atomic');
+  await addPack(server.state, 'atomic', 'light', 100_000);
+  const key = creditKey('atomic', 'light');
+  const before = (await current(server.state, 'atomic', 'light')).used_total;
+  const queued = await call(server, 'POST', '/api/v1/phone', { async: true, items: phones(20_000) }, { token });
+  const job = queued.body.job as string;
+  await waitFor(() => call(server, 'GET', `/api/v1/phone?job=${job}`, undefined, { token }), (r) => r.body.done > 0);
+  // a counter document the refund cannot be applied to (its packs unreadable): the refund fails inside the stop
+  const sound = await server.state.update([doc('credits', key)], ([d]) => ({ result: d, write: [{ ...doc('credits', key), doc: { ...(d as object), packs: 'unreadable' } }] })).durable;
+  const failed = await call(server, 'DELETE', `/api/v1/phone?job=${job}`, undefined, { token });
+  t.is(failed.status, 500);
+  const after = await call(server, 'GET', `/api/v1/phone?job=${job}`, undefined, { token });
+  t.true(after.body.state === 'running' || after.body.state === 'queued', `the job was not stopped without its refund (${after.body.state})`);
+  t.is(after.body.refunded, 0);
+  await server.state.update([doc('credits', key)], () => ({ result: undefined, write: [{ ...doc('credits', key), doc: sound }] })).durable;
+
+  const cancelled = await call(server, 'DELETE', `/api/v1/phone?job=${job}`, undefined, { token });
+  t.is(cancelled.status, 200);
+  t.is(cancelled.body.state, 'cancelled');
+  const final = await call(server, 'GET', `/api/v1/phone?job=${job}`, undefined, { token });
+  t.is(final.body.refunded, cancelled.body.refunded);
+  t.true(final.body.done > 0 && final.body.done < 20_000);
+  t.is(final.body.refunded, 20_000 - final.body.done, 'exactly what was not processed');
+  t.is((await current(server.state, 'atomic', 'light')).used_total - before, final.body.done, 'given back once');
+  t.is((await call(server, 'DELETE', `/api/v1/phone?job=${job}`, undefined, { token })).body.refunded, 0);
+  t.is((await current(server.state, 'atomic', 'light')).used_total - before, final.body.done);
 });
 
 test('a server killed with SIGKILL mid-job resumes it: no row lost, none twice, nothing charged twice', async (t) => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 import test from 'ava';
+import pg from 'pg';
 
 import { createAccount, createToken } from '../src/account/tokens.js';
 import { addPack, consume, current, FREE_MONTHLY } from '../src/credit/ledger.js';
@@ -138,6 +139,79 @@ test.serial('rate limits count a token across nodes: the minute allows RATE_SING
   t.is(answers.filter((r) => r.status === 200).length, RATE_SINGLE);
   t.is(answers.filter((r) => r.status === 429).length, RATE_SINGLE);
   t.is((await current(state, 'limited', 'light')).used_total, RATE_SINGLE, 'refused calls charged nothing');
+});
+
+/** Pairs of one person written two ways (real Bologna street), so that a dedupe finds groups. */
+const people = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ id: i, first_name: i % 2 ? 'Beppe' : 'Giuseppe', last_name: `Verdi${Math.floor(i / 2)}`, address: `Via San Vitale ${Math.floor(i / 2) + 1}`, city: 'Bologna' }));
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read whatever came back
+async function dedupe(server: ServerProcess, token: string, method: string, query: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${server.url}/api/v1/dedupe${query}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+test.serial('a dedupe saved on node A is read, reviewed, extended and cancelled on node B; its records are stored once', async (t) => {
+  await createAccount(state, 'dd');
+  await addPack(state, 'dd', 'dedupe', 10_000);
+  const token = (await createToken(state, 'dd')).token;
+  const queued = await dedupe(a, token, 'POST', '', { async: true, records: people(40) });
+  t.is(queued.status, 200);
+  const job = queued.body.job as string;
+  let done = await dedupe(b, token, 'GET', `?job=${job}`);
+  for (let i = 0; i < 600 && done.body.state !== 'completed'; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    done = await dedupe(b, token, 'GET', `?job=${job}`);
+  }
+  t.is(done.body.state, 'completed');
+  t.is(done.body.groups.length, 20);
+
+  // the records once: in the saved dedupe of the shared state, not again as the job's input
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    t.is((await client.query('SELECT count(*)::int AS n FROM recapito_job_chunks WHERE job = $1', [job])).rows[0].n, 0);
+    t.is((await client.query("SELECT jsonb_array_length(doc->'records') AS n FROM state_docs WHERE ns = 'dedupe_records' AND key = $1", [job])).rows[0].n, 40);
+  } finally {
+    await client.end();
+  }
+
+  // reviewed on B, seen on A; the first mark stands whichever node is asked again
+  const marked = await dedupe(b, token, 'POST', '', { job, group: 1, processed: true });
+  t.true(marked.body.processed);
+  const onA = await dedupe(a, token, 'GET', `?job=${job}`);
+  t.true(onA.body.groups[0].processed);
+  t.is(onA.body.groups[0].processed_at, marked.body.processed_at);
+  t.is((await dedupe(a, token, 'POST', '', { job, group: 1, processed: true })).body.processed_at, marked.body.processed_at);
+  // extended on A, read on B with the new record
+  const more = await dedupe(a, token, 'POST', '', { job, records: [{ id: 'n', first_name: 'Giuseppe', last_name: 'Verdi0', address: 'Via S. Vitale 1', city: 'Bologna' }] });
+  t.deepEqual(more.body.added, [{ id: 'n', group: 1 }]);
+  const extended = await dedupe(b, token, 'GET', `?job=${job}`);
+  t.is(extended.body.rows, 41);
+  t.false(extended.body.groups[0].processed, 'a group that grew is to be reviewed again');
+
+  // a result saved by a synchronous call on B is read on A
+  const sync = await dedupe(b, token, 'POST', '', { records: people(6), save: true });
+  t.true(sync.body.groups.length > 0);
+  t.deepEqual((await dedupe(a, token, 'GET', `?job=${sync.body.job}`)).body.groups, sync.body.groups);
+
+  // an asynchronous one queued on A, cancelled on B: whatever it had not done goes back, once
+  const usedBefore = (await current(state, 'dd', 'dedupe')).used_total;
+  const second = await dedupe(a, token, 'POST', '', { async: true, records: people(400) });
+  const cancelled = await dedupe(b, token, 'DELETE', `?job=${second.body.job}`);
+  t.is(cancelled.status, 200);
+  const used = (await current(state, 'dd', 'dedupe')).used_total - usedBefore;
+  if (cancelled.body.state === 'cancelled') t.is(used, 400 - cancelled.body.refunded);
+  else t.is(used, 400, `${cancelled.body.state}: nothing given back`);
+  t.is(cancelled.body.refunded, cancelled.body.state === 'cancelled' ? 400 : 0, 'a dedupe is one unit: all or nothing');
+  const again = await dedupe(a, token, 'DELETE', `?job=${second.body.job}`);
+  t.is(again.body.refunded, 0);
+  t.is((await current(state, 'dd', 'dedupe')).used_total - usedBefore, used);
+  t.is((await dedupe(a, token, 'GET', `?job=${second.body.job}`)).body.state, cancelled.body.state);
 });
 
 test.serial('a node with another register build refuses to start; running nodes stop reporting ready', async (t) => {

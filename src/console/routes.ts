@@ -121,7 +121,7 @@ export interface ConsoleHandle {
  * does not expose (the operator CLI and the console are the account area).
  */
 export async function registerConsole(app: FastifyInstance, services: Services, counters: Record<string, Counter>, jobStore: JobStore): Promise<ConsoleHandle> {
-  const { db, config } = services;
+  const { config } = services;
   const assets = loadAssets();
   const client = new ApiClient(app, services.state);
   const usage = recordUsage(app, services.state, counters);
@@ -348,15 +348,15 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
       );
 
       // ---- lists ----------------------------------------------------------------------------------
-      // a list's job is read where the jobs live (LMDB, or PostgreSQL shared by every node)
+      // a list's job is read where the jobs live (LMDB, or PostgreSQL shared by every node); a dedupe list
+      // is a job too (one unit, its outcomes are groups: the duplicates page), or, saved by a process older
+      // than the job system, only its saved dedupe
       const jobView = async (j: ConsoleJob): Promise<JobView> => {
-        if (j.capability === 'dedupe') {
-          const state = getSaved(db, j.job, j.account)?.state ?? 'failed';
-          return { ...j, state, done: state === 'completed' ? j.rows : 0, refunded: 0, outcomes: null };
-        }
         const record = await jobStore.get(j.job);
-        const state = record?.state ?? 'failed';
-        return { ...j, state, done: record?.done ?? 0, refunded: record?.refunded ?? 0, outcomes: record && state === 'completed' ? { ...record.outcomes } : null };
+        const older = !record && j.capability === 'dedupe' ? await getSaved(state, j.job, j.account) : undefined;
+        const now = record?.state ?? older?.state ?? 'failed';
+        const outcomes = record && now === 'completed' && j.capability !== 'dedupe' ? { ...record.outcomes } : null;
+        return { ...j, state: now, done: record?.done ?? (now === 'completed' ? j.rows : 0), refunded: record?.refunded ?? 0, outcomes };
       };
 
       scope.get(
@@ -468,7 +468,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
           if (wanted) {
             const body = await dedupeJob(req, user, wanted);
             const splits = await splitGroups(state, user.account, wanted);
-            const records = new Map(((getRecords(db, wanted)?.records ?? []) as Record<string, unknown>[]).map((r) => [String(r.id), r]));
+            const records = new Map((((await getRecords(state, wanted))?.records ?? []) as Record<string, unknown>[]).map((r) => [String(r.id), r]));
             const groups = (body.groups ?? []).map((g) => ({ ...g, split_at: splits[String(g.group)] ?? null }));
             current = { job: wanted, state: body.state, groups, singles: body.singles?.length ?? 0, records };
           }
@@ -499,7 +499,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
           const body = await dedupeJob(req, user, job);
           const splits = await splitGroups(state, user.account, job);
           reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="duplicates-${job}.csv"`);
-          return dedupeExport((getRecords(db, job)?.records ?? []) as Record<string, unknown>[], body.groups ?? [], splits);
+          return dedupeExport(((await getRecords(state, job))?.records ?? []) as Record<string, unknown>[], body.groups ?? [], splits);
         }),
       );
 

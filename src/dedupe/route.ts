@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 
-import { consume } from '../credit/ledger.js';
+import { consume, type ChargeTicket } from '../credit/ledger.js';
 import { chargeHeaders, chargedWork } from '../http/billing.js';
 import { englishBody } from '../http/body.js';
 import { answer, requireAccount, requirePayer, type Services } from '../http/context.js';
@@ -13,10 +13,10 @@ import type { PluginOptions } from '../http/plugin.js';
 import { validate } from '../http/validation.js';
 import { coreErrorCode } from '../native.js';
 import { dedupeCsv } from './csv.js';
-import { DEDUPE_KIND, dedupeKind, settled, type DedupeUnit } from './job.js';
+import { DEDUPE_KIND, dedupeKind, settled } from './job.js';
 import { compareRequest, reviewRequest, type CompareRequest } from './schema.js';
 import { compare, isGroups, matchNew, mergeIncremental, present, type CoreGroups } from './service.js';
-import { createSaved, getRecords, getSaved, putRecords, removeSaved, updateSaved, type SavedDedupe } from './store.js';
+import { adoptLocalSaved, createSaved, getRecords, getSaved, removeSaved, updateSaved, type SavedDedupe } from './store.js';
 
 export const DEDUPE_PATHS = ['/api/v1/dedupe', '/api/v1/deduplica'] as const;
 
@@ -48,7 +48,7 @@ function jobCode(value: unknown): string {
 
 /** The caller's saved dedupe as it stands (an asynchronous one with its job's state and result). */
 async function owned(services: Services, jobs: JobService, req: FastifyRequest, code: string): Promise<SavedDedupe> {
-  const saved = getSaved(services.db, code, requireAccount(req));
+  const saved = await getSaved(services.state, code, requireAccount(req));
   if (!saved) throw new ApiError('job_not_found', { job: code });
   return settled(services, jobs, saved);
 }
@@ -75,10 +75,12 @@ async function review(services: Services, jobs: JobService, req: FastifyRequest,
     throw new ApiError('group_not_found', { group: r.group, job: r.job });
   }
   const at = new Date().toISOString();
-  updateSaved(services.db, saved.job, (s) => {
+  // the first mark stands, whichever node took it
+  const marked = await updateSaved(services.state, saved.job, (s) => {
     s.processed[String(r.group)] = s.processed[String(r.group)] ?? at;
   });
-  return answer(req, reply, { ok: true, job: saved.job, group: r.group, processed: true, processed_at: saved.processed[String(r.group)] ?? at });
+  if (!marked) throw new ApiError('job_not_found', { job: r.job });
+  return answer(req, reply, { ok: true, job: saved.job, group: r.group, processed: true, processed_at: marked.processed[String(r.group)] ?? at });
 }
 
 /** Extension: new records matched against a saved job's groups and singles. */
@@ -89,7 +91,7 @@ async function incremental(services: Services, jobs: JobService, req: FastifyReq
   if (saved.state !== 'completed' || !saved.result || !isGroups(saved.result)) {
     throw new ApiError('bad_request', { detail: `job ${saved.job} is ${saved.state === 'completed' ? 'a two-list job' : saved.state}: new records can join only a completed one-list job` });
   }
-  const stored = getRecords(services.db, saved.job);
+  const stored = await getRecords(services.state, saved.job);
   if (!stored) throw new ApiError('job_not_found', { job: saved.job });
   const account = requireAccount(req);
   const { value: result, charge } = await chargedWork(services.state, { payer: { account }, counter: 'dedupe', units: r.records.length }, () =>
@@ -100,15 +102,20 @@ async function incremental(services: Services, jobs: JobService, req: FastifyReq
   const { added } = result;
   const groups = mergeIncremental(saved.result, result);
   const before = new Map((saved.result as CoreGroups).groups.map((g) => [g.group, g.members.length]));
-  putRecords(services.db, saved.job, { records: [...stored.records, ...r.records], reference: null });
-  const updated = updateSaved(services.db, saved.job, (s) => {
-    s.rows += r.records.length;
-    s.result = groups;
-    s.charged += r.records.length;
-    // A reviewed group that grew must be reviewed again.
-    for (const g of groups.groups) if (before.get(g.group) !== g.members.length) delete s.processed[String(g.group)];
-    for (const k of Object.keys(s.processed)) if (!groups.groups.some((g) => String(g.group) === k)) delete s.processed[k];
-  });
+  // the grown records and the new groups in one update: no node reads one without the other
+  const updated = await updateSaved(
+    services.state,
+    saved.job,
+    (s) => {
+      s.rows += r.records.length;
+      s.result = groups;
+      s.charged += r.records.length;
+      // A reviewed group that grew must be reviewed again.
+      for (const g of groups.groups) if (before.get(g.group) !== g.members.length) delete s.processed[String(g.group)];
+      for (const k of Object.keys(s.processed)) if (!groups.groups.some((g) => String(g.group) === k)) delete s.processed[k];
+    },
+    (now) => ({ records: [...(now ?? stored).records, ...r.records], reference: null }),
+  );
   chargeHeaders(reply, charge);
   // Only what changed comes back (the whole job is one GET away): a 100,000-record job stays cheap.
   const now = updated ?? saved;
@@ -126,9 +133,36 @@ async function incremental(services: Services, jobs: JobService, req: FastifyReq
   });
 }
 
+/**
+ * Dedupes saved by an older process in the node's LMDB: onto the shared state (src/dedupe/store.ts), and
+ * those it left queued or running without a job (before dedupes ran on src/jobs) queued as jobs now, on
+ * the charge that process took at queuing (its ticket in the node's `kv`), so that they run after the
+ * upgrade and a cancel gives back to the right buckets.
+ */
+async function adoptOlder(services: Services, jobs: JobService): Promise<void> {
+  for (const saved of await adoptLocalSaved(services.db, services.state)) {
+    if (await jobs.store.get(saved.job)) continue;
+    const ticket: ChargeTicket = (services.db.kv.get(`dedupe-ticket/${saved.job}`) as ChargeTicket | undefined) ?? {
+      // no ticket kept: nothing can be given back, the job still runs
+      account: saved.account,
+      counter: 'dedupe',
+      month: saved.created.slice(0, 7),
+      free: 0,
+      subscription: 0,
+      packs: [],
+    };
+    const spec = { job: saved.job, kind: DEDUPE_KIND, account: saved.account, language: saved.language, italian: saved.italian, counter: 'dedupe', chunks: [{ rows: saved.rows, units: saved.charged }] };
+    await jobs.adopt(spec, ticket).catch(async (error: unknown) => {
+      // another node adopted it first (PostgreSQL: the job code is taken)
+      if (!(await jobs.store.get(saved.job))) throw error;
+    });
+  }
+}
+
 /** POST, GET and DELETE on /api/v1/dedupe and /api/v1/deduplica; asynchronous runs are jobs of src/jobs/. */
 export const dedupeRoutes: FastifyPluginAsync<PluginOptions> = async (app, { services, jobs }) => {
   jobs.defineKind(DEDUPE_KIND, dedupeKind(services, jobs));
+  await adoptOlder(services, jobs);
 
   const post = async (req: FastifyRequest, reply: FastifyReply) => {
     const body = englishBody(req);
@@ -160,15 +194,15 @@ export const dedupeRoutes: FastifyPluginAsync<PluginOptions> = async (app, { ser
       // the job (one unit of work) with its charge; a job that cannot be queued (429, 402, a full disk)
       // takes its saved records with it.
       const code = newJobCode();
-      createSaved(services.db, { ...spec, state: 'queued', result: null }, records, code);
+      await createSaved(services.state, { ...spec, state: 'queued', result: null }, records, code);
       let job;
       try {
         job = await jobs.enqueue(
-          { job: code, kind: DEDUPE_KIND, account, language: req.ctx.language, italian: req.ctx.italian, counter: 'dedupe', chunks: [{ rows: units, units, input: { ...records, min_level: r.min_level, foreign: r.foreign } satisfies DedupeUnit }] },
+          { job: code, kind: DEDUPE_KIND, account, language: req.ctx.language, italian: req.ctx.italian, counter: 'dedupe', chunks: [{ rows: units, units }] },
           () => consume(services.state, account, 'dedupe', units),
         );
       } catch (error) {
-        removeSaved(services.db, code);
+        await removeSaved(services.state, code);
         throw error;
       }
       chargeHeaders(reply, job.charge);
@@ -180,7 +214,7 @@ export const dedupeRoutes: FastifyPluginAsync<PluginOptions> = async (app, { ser
       }),
     );
     chargeHeaders(reply, charge);
-    const saved = saves ? createSaved(services.db, { ...spec, state: 'completed', result }, records) : null;
+    const saved = saves ? await createSaved(services.state, { ...spec, state: 'completed', result }, records) : null;
     return answer(req, reply, {
       ok: true,
       ...(saved ? { job: saved.job, expires: saved.expires } : {}),

@@ -1,7 +1,6 @@
-import type { Database } from 'lmdb';
-
 import { newJobCode } from '../jobs/store.js';
 import type { StateDb } from '../state/db.js';
+import { doc, type DocChange, type StateStore } from '../state/store.js';
 import type { DedupeRecord, MinLevel } from './schema.js';
 import type { CoreResult } from './service.js';
 
@@ -29,33 +28,34 @@ export interface SavedDedupe {
   error: string | null;
 }
 
-/** The records a job compared (English keys, in order); incremental calls append to `records`. */
+/**
+ * The records a job compared (English keys, in order); incremental calls append to `records`. The one
+ * copy of them: an asynchronous dedupe's unit reads its input here (src/dedupe/job.ts), not from the job.
+ */
 export interface SavedRecords {
   records: DedupeRecord[];
   reference: DedupeRecord[] | null;
 }
 
-interface Tables {
-  jobs: Database<SavedDedupe, string>;
-  records: Database<SavedRecords, string>;
-}
-
-const dbs = new WeakMap<StateDb, Tables>();
-
-/**
- * Saved dedupe jobs live in two named databases of the service's state environment: the job with
- * its result, and apart the records it compared (100,000 of them are not decoded on every read).
+/*
+ * Saved dedupes live in the service's state store (src/state/store.ts), LMDB or PostgreSQL, so that a
+ * result saved on one node is read, reviewed and deleted on any other: namespace `dedupe` for the job
+ * and its result, `dedupe_records` apart for the records it compared (100,000 of them are not decoded on
+ * every read). On LMDB these are the named databases the node-local store used, so saved results read on.
  */
-function tables(db: StateDb): Tables {
-  let t = dbs.get(db);
-  if (!t) {
-    t = { jobs: db.root.openDB<SavedDedupe, string>({ name: 'dedupe' }), records: db.root.openDB<SavedRecords, string>({ name: 'dedupe_records' }) };
-    dbs.set(db, t);
-  }
-  return t;
-}
+const savedDoc = (job: string) => doc('dedupe', job);
+const recordsDoc = (job: string) => doc('dedupe_records', job);
+const gone = (job: string): DocChange[] => [
+  { ...savedDoc(job), doc: null },
+  { ...recordsDoc(job), doc: null },
+];
 
-export function createSaved(db: StateDb, spec: Omit<SavedDedupe, 'job' | 'created' | 'updated' | 'expires' | 'processed' | 'error' | 'rows'>, records: SavedRecords, job = newJobCode()): SavedDedupe {
+export async function createSaved(
+  state: StateStore,
+  spec: Omit<SavedDedupe, 'job' | 'created' | 'updated' | 'expires' | 'processed' | 'error' | 'rows'>,
+  records: SavedRecords,
+  job = newJobCode(),
+): Promise<SavedDedupe> {
   const now = new Date();
   const saved: SavedDedupe = {
     ...spec,
@@ -67,60 +67,90 @@ export function createSaved(db: StateDb, spec: Omit<SavedDedupe, 'job' | 'create
     processed: {},
     error: null,
   };
-  const t = tables(db);
-  db.root.transactionSync(() => {
-    t.records.put(saved.job, records);
-    t.jobs.put(saved.job, saved);
-  });
-  return saved;
+  return state.update([savedDoc(job), recordsDoc(job)], () => ({
+    result: saved,
+    write: [
+      { ...recordsDoc(job), doc: records },
+      { ...savedDoc(job), doc: saved },
+    ],
+  })).durable;
 }
 
-export function getRecords(db: StateDb, job: string): SavedRecords | undefined {
-  return tables(db).records.get(job);
+export function getRecords(state: StateStore, job: string): Promise<SavedRecords | undefined> {
+  return state.get<SavedRecords>('dedupe_records', job);
 }
 
-export function putRecords(db: StateDb, job: string, records: SavedRecords): void {
-  tables(db).records.putSync(job, records);
-}
+const expired = (saved: SavedDedupe, now = new Date().toISOString()): boolean => saved.expires < now;
 
 /** A saved job of this account that has not expired; expired ones are removed when met. */
-export function getSaved(db: StateDb, job: string, account: string): SavedDedupe | undefined {
-  const t = tables(db);
-  const saved = t.jobs.get(job);
+export async function getSaved(state: StateStore, job: string, account: string): Promise<SavedDedupe | undefined> {
+  const saved = await state.get<SavedDedupe>('dedupe', job);
   if (!saved || saved.account !== account) return undefined;
-  if (saved.expires < new Date().toISOString()) {
-    db.root.transactionSync(() => {
-      t.jobs.remove(job);
-      t.records.remove(job);
-    });
+  if (expired(saved)) {
+    // removed only if still expired under the lock (an update on another node cannot extend it, but be exact)
+    await state.update([savedDoc(job)], ([s]) => ({ result: undefined, write: s && expired(s as SavedDedupe) ? gone(job) : [] })).durable;
     return undefined;
   }
   return saved;
 }
 
-export function updateSaved(db: StateDb, job: string, change: (s: SavedDedupe) => void): SavedDedupe | undefined {
-  let out: SavedDedupe | undefined;
-  db.root.transactionSync(() => {
-    const saved = tables(db).jobs.get(job);
-    if (!saved) return;
+/**
+ * Changes a saved dedupe atomically on any node (a review, a settled job, an incremental match); with
+ * `records`, its records are rewritten in the same update (`records` gets what is stored, undefined when
+ * gone). Undefined when the saved dedupe is gone.
+ */
+export function updateSaved(
+  state: StateStore,
+  job: string,
+  change: (s: SavedDedupe) => void,
+  records?: (stored: SavedRecords | undefined) => SavedRecords,
+): Promise<SavedDedupe | undefined> {
+  const keys = records ? [savedDoc(job), recordsDoc(job)] : [savedDoc(job)];
+  return state.update(keys, ([s, r]) => {
+    const saved = s as SavedDedupe | undefined;
+    if (!saved) return { result: undefined };
     change(saved);
     saved.updated = new Date().toISOString();
-    tables(db).jobs.put(job, saved);
-    out = saved;
-  });
-  return out;
+    const write: DocChange[] = [{ ...savedDoc(job), doc: saved }];
+    if (records) write.push({ ...recordsDoc(job), doc: records(r as SavedRecords | undefined) });
+    return { result: saved, write };
+  }).durable;
 }
 
 /** A saved dedupe whoever owns it (the job system's worker side). */
-export function savedOf(db: StateDb, job: string): SavedDedupe | undefined {
-  return tables(db).jobs.get(job);
+export function savedOf(state: StateStore, job: string): Promise<SavedDedupe | undefined> {
+  return state.get<SavedDedupe>('dedupe', job);
+}
+
+/**
+ * Saved dedupes a process older than this one left in the node's LMDB: on PostgreSQL (where saved dedupes
+ * used to stay node-local) each is copied into the shared state, unless already there, and removed from
+ * the node; on LMDB the node's databases are the state and nothing moves. Returns those still queued or
+ * running as saved (an asynchronous dedupe of a process older than the job system has no job record:
+ * the caller queues it).
+ */
+export async function adoptLocalSaved(db: StateDb, state: StateStore): Promise<SavedDedupe[]> {
+  const local = db.root.openDB<SavedDedupe, string>({ name: 'dedupe' });
+  const localRecords = db.root.openDB<SavedRecords, string>({ name: 'dedupe_records' });
+  const unfinished: SavedDedupe[] = [];
+  for (const { key, value } of local.getRange()) {
+    if (state.backend === 'postgres') {
+      const records = localRecords.get(key);
+      await state.update([savedDoc(key), recordsDoc(key)], ([s]) => ({
+        result: undefined,
+        write: s || !records ? [] : [{ ...recordsDoc(key), doc: records }, { ...savedDoc(key), doc: value }],
+      })).durable;
+      await db.root.transaction(() => {
+        void local.remove(key);
+        void localRecords.remove(key);
+      });
+    }
+    if (value.state === 'queued' || value.state === 'running') unfinished.push(value);
+  }
+  return unfinished;
 }
 
 /** A saved dedupe whose job could not be queued (402, 429, a full disk) goes with it. */
-export function removeSaved(db: StateDb, job: string): void {
-  const t = tables(db);
-  db.root.transactionSync(() => {
-    t.jobs.remove(job);
-    t.records.remove(job);
-  });
+export async function removeSaved(state: StateStore, job: string): Promise<void> {
+  await state.update([savedDoc(job), recordsDoc(job)], () => ({ result: undefined, write: gone(job) })).durable;
 }

@@ -15,6 +15,6 @@ const LEASE_S = Math.max(3, Number(process.env.RECAPITO_JOB_LEASE_S) || 30);
 export async function createJobService(services: Services): Promise<JobService> {
   const pool = services.state.pool;
   if (services.state.backend !== 'postgres' || !pool) return new JobService(services);
-  const { store, units } = await openPgJobs({ pool, leaseSeconds: LEASE_S, workers: Math.max(1, services.config.jobWorkers) });
+  const { store, units } = await openPgJobs({ pool, leaseSeconds: LEASE_S, workers: Math.max(1, services.config.jobWorkers) }, services.state);
   return new JobService(services, store, units);
 }

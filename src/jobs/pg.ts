@@ -5,7 +5,8 @@ import type { ChargeTicket } from '../credit/ledger.js';
 import { inPoolTransaction } from '../state/postgres.js';
 import type { JobRecord } from '../state/db.js';
 import type { UnitRunner, UnitSource } from './service.js';
-import { isActive, jobRecord, newJobCode, withTally, type JobStore, type NewJob, type Refund, type Tally } from './store.js';
+import type { Decision, DocKey, StateStore } from '../state/store.js';
+import { isActive, jobRecord, newJobCode, withTally, type GiveBack, type JobStore, type NewJob, type Tally } from './store.js';
 
 /** The pg-boss queue of units of work: one message per chunk (or per dedupe), `{job, chunk}`. */
 export const UNIT_QUEUE = 'recapito-units';
@@ -68,6 +69,7 @@ export class PgJobStore implements JobStore {
     private readonly pool: pg.Pool,
     private readonly boss: PgBoss,
     private readonly options: PgJobsOptions,
+    private readonly state: StateStore,
   ) {}
 
   async create(spec: NewJob, ticket: ChargeTicket): Promise<JobRecord> {
@@ -140,23 +142,56 @@ export class PgJobStore implements JobStore {
     });
   }
 
-  async stop(code: string, state: 'cancelled' | 'failed', error: string | null): Promise<Refund | undefined> {
+  async stop(code: string, state: 'cancelled' | 'failed', error: string | null, giveBack: GiveBack): Promise<number> {
     return inPoolTransaction(this.pool, async (client) => {
       // under the job row's lock: no unit commits between the count of what is left and the stop
       const { rows } = await client.query<JobRow & { ticket: ChargeTicket }>(`SELECT ${COLUMNS}, ticket FROM recapito_jobs WHERE job = $1 FOR UPDATE`, [code]);
       const row = rows[0];
-      if (!row || !isActive(row.state)) return undefined;
+      if (!row || !isActive(row.state)) return 0;
       const done = await client.query<{ chunk: number }>('SELECT chunk FROM recapito_job_results WHERE job = $1', [code]);
       const committed = new Set(done.rows.map((r) => r.chunk));
       const units = Math.max(0, row.chunk_units.reduce((s, u, i) => s + (committed.has(i) ? 0 : u), 0) - row.refunded);
       await client.query('UPDATE recapito_jobs SET state = $2, error = coalesce($3, error), refunded = refunded + $4, updated = now() WHERE job = $1', [code, state, error, units]);
-      return units > 0 ? { ticket: row.ticket, units } : undefined;
+      // the credit given back in this same transaction: both commit, or neither
+      return units > 0 ? giveBack(transactionState(this.state, client), { ticket: row.ticket, units }) : 0;
     });
   }
 
   async close(): Promise<void> {
     // the pool and pg-boss belong to PgUnits' lifecycle (one per node): closed there
   }
+}
+
+/**
+ * The state store seen from inside a transaction of the job store on the same database (a job's stop):
+ * `update` locks its documents (`state_docs`, in key order, after the job row), decides and writes on
+ * that transaction's connection, committed with it. The same statements as src/state/postgres.ts, which
+ * offers no update on a caller's transaction; every other member is the store's own.
+ */
+function transactionState(state: StateStore, client: pg.PoolClient): StateStore {
+  const update = <R>(keys: DocKey[], decide: (docs: unknown[]) => Decision<R>) => {
+    const done = (async () => {
+      const order = [...new Map(keys.map((k) => [`${k.ns}\u0000${k.key}`, k])).values()].sort((a, b) => (a.ns === b.ns ? (a.key < b.key ? -1 : 1) : a.ns < b.ns ? -1 : 1));
+      const ns = order.map((k) => k.ns);
+      const names = order.map((k) => k.key);
+      // a placeholder row for a document not written yet, so that there is a row to lock
+      await client.query('INSERT INTO state_docs (ns, key, doc) SELECT ns, key, NULL FROM unnest($1::text[], $2::text[]) AS k(ns, key) ON CONFLICT DO NOTHING', [ns, names]);
+      const { rows } = await client.query<{ ns: string; key: string; doc: unknown }>(
+        'SELECT d.ns, d.key, d.doc FROM state_docs d JOIN unnest($1::text[], $2::text[]) AS k(ns, key) USING (ns, key) ORDER BY d.ns, d.key FOR UPDATE OF d',
+        [ns, names],
+      );
+      const found = new Map(rows.map((r) => [`${r.ns}\u0000${r.key}`, r.doc]));
+      const decision = decide(keys.map((k) => found.get(`${k.ns}\u0000${k.key}`) ?? undefined));
+      for (const change of decision.write ?? []) {
+        if (change.doc === null) await client.query('DELETE FROM state_docs WHERE ns = $1 AND key = $2', [change.ns, change.key]);
+        else await client.query('INSERT INTO state_docs (ns, key, doc) VALUES ($1, $2, $3) ON CONFLICT (ns, key) DO UPDATE SET doc = excluded.doc', [change.ns, change.key, JSON.stringify(change.doc)]);
+      }
+      return decision.result;
+    })();
+    done.catch(() => undefined);
+    return { decided: done, durable: done };
+  };
+  return { ...state, update };
 }
 
 /**
@@ -254,7 +289,7 @@ export class PgUnits implements UnitSource {
  * created or migrated by pg-boss itself) and the unit queue. The job tables come with the state
  * migrations (src/state/migrations/002.do.jobs.sql).
  */
-export async function openPgJobs(options: PgJobsOptions): Promise<{ store: PgJobStore; units: PgUnits }> {
+export async function openPgJobs(options: PgJobsOptions, state: StateStore): Promise<{ store: PgJobStore; units: PgUnits }> {
   const { pool } = options;
   const boss = new PgBoss({
     db: { executeSql: (text, values) => pool.query(text, values) },
@@ -273,5 +308,5 @@ export async function openPgJobs(options: PgJobsOptions): Promise<{ store: PgJob
       if (!(await boss.getQueue(UNIT_QUEUE))) throw error;
     });
   }
-  return { store: new PgJobStore(pool, boss, options), units: new PgUnits(pool, boss, options.workers, options.leaseSeconds) };
+  return { store: new PgJobStore(pool, boss, options, state), units: new PgUnits(pool, boss, options.workers, options.leaseSeconds) };
 }

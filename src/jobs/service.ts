@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Piscina } from 'piscina';
 import { stringify } from 'csv-stringify';
 
-import { consume, refund, type CreditCharge } from '../credit/ledger.js';
+import { consume, refund, type ChargeTicket, type CreditCharge } from '../credit/ledger.js';
 import type { Capability, ItemResult } from '../http/capability.js';
 import { answer, requireAccount, type RequestContext, type Services } from '../http/context.js';
 import { ApiError, isStorageError } from '../http/errors.js';
@@ -75,7 +75,7 @@ export class JobService {
 
   constructor(
     private readonly services: Services,
-    readonly store: JobStore = new LmdbJobStore(services.db),
+    readonly store: JobStore = new LmdbJobStore(services.db, services.state),
     private readonly units: UnitSource = new LocalUnits(store, services.config.jobWorkers),
   ) {
     this.pool = new Piscina({
@@ -119,10 +119,19 @@ export class JobService {
     return { ...record, charge: taken.charge };
   }
 
-  /** Stops a job once and gives back what it did not process, to the buckets it was charged to. */
-  private async stopJob(code: string, state: 'cancelled' | 'failed', error: string | null): Promise<number> {
-    const owed = await this.store.stop(code, state, error);
-    return owed ? refund(this.services.state, owed.ticket, owed.units) : 0;
+  /**
+   * Queues a job whose charge an older process already took (a dedupe it left queued): no job slot
+   * checked, nothing charged again; `ticket` is where a cancel gives back to.
+   */
+  async adopt(spec: NewJob, ticket: ChargeTicket): Promise<JobRecord> {
+    const record = await this.store.create(spec, ticket);
+    this.units.queued(record);
+    return record;
+  }
+
+  /** Stops a job once and gives back what it did not process, to the buckets it was charged to, in one transaction. */
+  private stopJob(code: string, state: 'cancelled' | 'failed', error: string | null): Promise<number> {
+    return this.store.stop(code, state, error, (tx, owed) => refund(tx, owed.ticket, owed.units));
   }
 
   async submit(cap: Capability<unknown>, account: string, ctx: RequestContext, items: unknown[], ids: unknown[]): Promise<JobRecord & { charge: CreditCharge }> {
@@ -281,7 +290,8 @@ export class LocalUnits implements UnitSource {
 
   private push(job: string): void {
     if (this.closing) return;
-    this.queue.push(job);
+    // a job queued before the units started is also found by start(): once in the queue is enough
+    if (!this.queue.includes(job)) this.queue.push(job);
     if (!this.running && this.run) {
       this.running = true;
       this.idle = this.drain().finally(() => {

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { ChargeTicket, CreditCharge } from '../credit/ledger.js';
 import type { ItemResult } from '../http/capability.js';
 import type { JobRecord, StateDb } from '../state/db.js';
+import type { Decision, DocKey, Namespace, StateStore } from '../state/store.js';
 
 /** Rows per chunk: the unit of work a worker commits at once (results and progress together). */
 export const CHUNK_SIZE = 500;
@@ -20,6 +21,11 @@ export interface StoredResult {
 export type Charged = { charge: CreditCharge; ticket: ChargeTicket };
 /** Units a stopped job owes back, and the ticket of the charge they go back to. */
 export type Refund = { ticket: ChargeTicket; units: number };
+/**
+ * Gives what a stopped job owes back to the ticket's buckets through `state`, the state store as seen
+ * from inside the stop's own transaction (src/credit/ledger.ts `refund`); resolves to the units given.
+ */
+export type GiveBack = (state: StateStore, owed: Refund) => Promise<number>;
 export type JobState = JobRecord['state'];
 export type Outcomes = JobRecord['outcomes'];
 
@@ -124,11 +130,12 @@ export interface JobStore {
    */
   commitChunk(code: string, chunk: number, output: unknown, tally: Tally): Promise<boolean>;
   /**
-   * Stops an active job (cancelled or failed) and records as refunded the units of its unprocessed chunks,
-   * in the same write: a job stops once, so its units are owed back once. Returns what is owed (the
-   * caller gives it back to the ticket's buckets), nothing for a job already stopped.
+   * Stops an active job (cancelled or failed), records as refunded the units of its unprocessed chunks
+   * and gives them back (`giveBack`, on the credit documents) in ONE transaction: a crash before its
+   * commit leaves the job active and the credit untouched, after it both are done; a job stops once, so
+   * its units go back once. Returns the units given back, 0 for a job already stopped.
    */
-  stop(code: string, state: 'cancelled' | 'failed', error: string | null): Promise<Refund | undefined>;
+  stop(code: string, state: 'cancelled' | 'failed', error: string | null, giveBack: GiveBack): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -160,7 +167,10 @@ function unprocessedUnits(db: StateDb, record: JobRecord): number {
 }
 
 export class LmdbJobStore implements JobStore {
-  constructor(private readonly db: StateDb) {}
+  constructor(
+    private readonly db: StateDb,
+    private readonly state: StateStore,
+  ) {}
 
   async create(spec: NewJob, ticket: ChargeTicket): Promise<JobRecord> {
     const { db } = this;
@@ -217,19 +227,75 @@ export class LmdbJobStore implements JobStore {
     });
   }
 
-  async stop(code: string, state: 'cancelled' | 'failed', error: string | null): Promise<Refund | undefined> {
+  async stop(code: string, state: 'cancelled' | 'failed', error: string | null, giveBack: GiveBack): Promise<number> {
     const { db } = this;
-    return db.root.transactionSync(() => {
+    let given: Promise<number> = Promise.resolve(0);
+    db.root.transactionSync(() => {
       const record = db.jobs.get(code);
       const ticket = ticketOf(db, code);
-      if (!record || !isActive(record.state)) return undefined;
+      if (!record || !isActive(record.state)) return;
       const units = Math.max(0, unprocessedUnits(db, record) - record.refunded);
       db.jobs.put(code, { ...record, state, error: error ?? record.error, refunded: record.refunded + units, updated: new Date().toISOString() });
-      return ticket && units > 0 ? { ticket, units } : undefined;
+      if (!ticket || units === 0) return;
+      const tx = new LmdbTransactionState(db, this.state);
+      given = giveBack(tx.view, { ticket, units });
+      // its failure is thrown by check() below, which aborts the stop
+      given.catch(() => undefined);
+      // the give-back's update ran in this transaction, or this throws and nothing of the stop is written
+      tx.check();
     });
+    return given;
   }
 
   async close(): Promise<void> {
     // the LMDB environment belongs to the service's state and is closed with it
+  }
+}
+
+/**
+ * The state store seen from inside an open LMDB write transaction of the same environment (a job's
+ * stop): `update` decides and writes at once in that transaction, with no commit of its own, and keeps
+ * the outcome so that `check` (still inside it) throws, aborting the whole, when an update failed or the
+ * caller's work did not update synchronously (it would otherwise land after the commit, apart). Every
+ * other member is the store's own.
+ */
+class LmdbTransactionState {
+  private updates = 0;
+  private failure: unknown;
+  readonly view: StateStore;
+
+  constructor(
+    private readonly db: StateDb,
+    state: StateStore,
+  ) {
+    if (state.lmdb?.root !== db.root) throw new Error('the job store and the state store are not one LMDB environment');
+    this.view = { ...state, update: (keys, decide) => this.update(keys, decide) };
+  }
+
+  private table(ns: Namespace) {
+    return this.db.root.openDB<unknown, string>({ name: ns });
+  }
+
+  private update<R>(keys: DocKey[], decide: (docs: unknown[]) => Decision<R>): { decided: Promise<R>; durable: Promise<R> } {
+    this.updates += 1;
+    let settled: Promise<R>;
+    try {
+      const decision = decide(keys.map((k) => this.table(k.ns).get(k.key)));
+      for (const change of decision.write ?? []) {
+        if (change.doc === null) void this.table(change.ns).remove(change.key);
+        else void this.table(change.ns).put(change.key, change.doc);
+      }
+      settled = Promise.resolve(decision.result);
+    } catch (error) {
+      this.failure = error;
+      settled = Promise.reject(error);
+      settled.catch(() => undefined);
+    }
+    return { decided: settled, durable: settled };
+  }
+
+  check(): void {
+    if (this.failure !== undefined) throw this.failure;
+    if (this.updates === 0) throw new Error('the refund did not run inside the job\'s stop');
   }
 }
