@@ -16,6 +16,9 @@ use crate::normalize::fold;
 const ACCEPT: f64 = 0.83;
 /// How far the next other name must stay below the best.
 const MARGIN: f64 = 0.05;
+/// Scores from here up are the name's own forms (exact, abbreviation, word order); below, the
+/// street was reached through a typo.
+const OWN_FORM: f64 = 0.94;
 
 fn text(s: &Option<String>) -> &str {
     s.as_deref().map(str::trim).unwrap_or("")
@@ -263,21 +266,9 @@ fn decide(
             same = inside;
         }
     }
-    if same.len() > 1 && !postcode.is_empty() {
-        let with: Vec<&Candidate> = same
-            .iter()
-            .copied()
-            .filter(|c| {
-                reg.streets[c.street as usize]
-                    .postcodes
-                    .iter()
-                    .any(|p| p == postcode)
-            })
-            .collect();
-        if !with.is_empty() {
-            same = with;
-        }
-    }
+    // the number written before the postcode: of one name split by postcode (Bern's
+    // `Bottigenstrasse` in 3019 and 3020), a wrong postcode must not pick the part where the
+    // number is not
     if same.len() > 1 {
         if let Some((n, suffix)) = number {
             let with: Vec<&Candidate> = same
@@ -294,6 +285,21 @@ fn decide(
             }
         }
     }
+    if same.len() > 1 && !postcode.is_empty() {
+        let with: Vec<&Candidate> = same
+            .iter()
+            .copied()
+            .filter(|c| {
+                reg.streets[c.street as usize]
+                    .postcodes
+                    .iter()
+                    .any(|p| p == postcode)
+            })
+            .collect();
+        if !with.is_empty() {
+            same = with;
+        }
+    }
     // the same street split by locality inside one municipality is one answer
     let municipalities: HashSet<&str> = same
         .iter()
@@ -306,7 +312,32 @@ fn decide(
     if same.len() > 1 && municipalities.len() > 1 {
         return Decision::Ambiguous;
     }
+    if top.score < OWN_FORM
+        && !corroborated(&reg.streets[same[0].street as usize], number, postcode)
+    {
+        return Decision::Unclear;
+    }
     Decision::Found(same[0].street, top.score)
+}
+
+/// Whether the record backs a street reached through a typo: a name one letter away from a
+/// register's may be another real street (`Streckweg` is not `Steckweg`), so the typo is
+/// corrected only when the number written is one of the street's and the postcode written one
+/// of its postcodes — at least one of them given, neither contradicting.
+fn corroborated(street: &Street, number: Option<&(u32, String)>, postcode: &str) -> bool {
+    let by_number = match number {
+        Some(_) if street.numbers.is_empty() => None,
+        Some((n, suffix)) => Some(street.find_number(*n, suffix).is_some()),
+        None => None,
+    };
+    let by_postcode = match postcode {
+        "" => None,
+        _ if street.postcodes.is_empty() => None,
+        p => Some(street.postcodes.iter().any(|s| s == p)),
+    };
+    by_number != Some(false)
+        && by_postcode != Some(false)
+        && (by_number == Some(true) || by_postcode == Some(true))
 }
 
 /// Verifies the record in the register; None when the record lies outside what the register
@@ -442,7 +473,10 @@ pub fn verify(
         let better = match &best {
             None => true,
             Some((bd, br, bs)) => {
+                // a street in the place written (city, postcode) outranks one found elsewhere in
+                // the country: `3, Rue Napoléon 1er` in Olm is not `1, Rue Napoléon` of Koetschette
                 let rank_of = |d: &Decision| match d {
+                    Decision::Found(id, _) if area.empty || area.contains(*id) => 4,
                     Decision::Found(..) => 3,
                     Decision::Ambiguous => 2,
                     Decision::Unclear => 1,
