@@ -320,6 +320,36 @@ fn decide(
     Decision::Found(same[0].street, top.score)
 }
 
+/// Whether the number written, absent from the street found, is a number of another street of
+/// the place one typo away from the name written: the name may be a typo of that one (`29M, An
+/// Urbech` in Buschdorf, whose `An Uerbech` has 29M), and two names are never settled by the number.
+fn namesake_holds_number(
+    reg: &CountryRegister,
+    reading: &Reading,
+    street: u32,
+    area: &Area,
+) -> bool {
+    let Some((n, suffix)) = &reading.number else {
+        return false;
+    };
+    let found = &reg.streets[street as usize];
+    if found.find_number(*n, suffix).is_some() || area.empty {
+        return false;
+    }
+    let q = reg.expander.name_key(&reading.street);
+    let Some(ids) = candidates(reg, &q) else {
+        return false;
+    };
+    ids.into_iter().any(|id| {
+        let s = &reg.streets[id as usize];
+        id != street
+            && area.contains(id)
+            && s.keys[0].key != found.keys[0].key
+            && s.find_number(*n, suffix).is_some()
+            && street_score(&q, s) >= ACCEPT
+    })
+}
+
 /// Whether the record backs a street reached through a typo: a name one letter away from a
 /// register's may be another real street (`Streckweg` is not `Steckweg`), so the typo is
 /// corrected only when the number written is one of the street's and the postcode written one
@@ -541,6 +571,11 @@ pub fn verify(
     };
     let street = &reg.streets[street_id as usize];
     let locality = &reg.localities[street.locality as usize];
+    if namesake_holds_number(reg, reading, street_id, &area) {
+        out.condition("STREET_AMBIGUOUS");
+        r.outcome = out.codes();
+        return Some(r);
+    }
 
     // the street as the register writes it
     if fold(&reading.street) != fold(&street.name) {

@@ -257,6 +257,15 @@ fn a_name_one_letter_from_a_register_street_needs_the_number_or_postcode_to_agre
     assert_eq!(r.normalized.address, "Bottigenstrasse 179m");
     let r = check("LU", "Rue de Bonnevoi 14", "", "Luxembourg").expect("in register");
     assert_eq!(r.normalized.address, "14, Rue de Bonnevoie");
+    // an exact name whose number is on a street one letter away in the same village: either
+    let r = check("LU", "29M, An Urbech", "7418", "Buschdorf").expect("in register");
+    assert!(
+        r.outcome.iter().any(|c| c == "STREET_AMBIGUOUS"),
+        "{:?}",
+        r.outcome
+    );
+    let r = check("LU", "29M, An Uerbech", "7418", "Buschdorf").expect("in register");
+    assert_eq!(r.normalized.address, "29M, An Uerbech");
     // a typo with nothing to back it is not
     assert!(abstains(check("LU", "Rue de Bonnevoi", "", "Luxembourg")));
 }
