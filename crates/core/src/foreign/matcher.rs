@@ -72,7 +72,7 @@ pub fn score(q: &NameKey, s: &NameKey) -> f64 {
     // (`Am Schank` is not `Schangstrasse`)
     let typed = |k: &NameKey| !k.types.is_empty() || k.stem != k.compact;
     if typed(q) != typed(s) {
-    } else if let Some(e) = typo_edits(&q.stem, &s.stem) {
+    } else if let Some(e) = typo_edits(&q.stem, &s.stem).filter(|_| particles(q) == particles(s)) {
         best = 0.96 * (0.93 - 0.03 * e as f64);
     } else if q.tokens.len() > 1 && q.sorted != q.core {
         if let Some(e) = typo_edits(&q.sorted_compact, &s.sorted_compact) {
@@ -87,6 +87,17 @@ pub fn score(q: &NameKey, s: &NameKey) -> f64 {
         best = best.max(0.85 * 0.96);
     }
     best
+}
+
+/// The words of a name that are neither its type nor its core (`IM` of `Im Winkel`, `DE` of
+/// `Rue de Bonnevoie`): a typo is corrected only on a name otherwise written whole, since a typo
+/// and a missing word are two differences (`Wenkel` is not `Im Winkel`).
+fn particles(k: &NameKey) -> usize {
+    let types = k.types.split(' ').filter(|t| !t.is_empty()).count();
+    k.key
+        .split(' ')
+        .count()
+        .saturating_sub(k.tokens.len() + types)
 }
 
 /// Whether a name can fit by a typo or a word order (the forms equal are found by index).

@@ -252,6 +252,10 @@ fn a_name_one_letter_from_a_register_street_needs_the_number_or_postcode_to_agre
     assert!(abstains(check("CH", "Rue de Capellen 4c", "3008", "Bern")));
     assert!(abstains(check("DE", "Wyttenbachstrasse 35", "", "Essen")));
     assert!(abstains(check("LU", "19, Anemonenweg", "8044", "Strassen")));
+    // a typo and a missing word are two differences: `Wenkel` (Danish) is not Essen's `Im Winkel`
+    assert!(abstains(check("DE", "Wenkel 2", "", "Essen")));
+    let r = check("DE", "Im Wenkel 2", "", "Essen").expect("in register");
+    assert_eq!(r.normalized.address, "Im Winkel 2");
     // a typo with its own number and postcode is still corrected
     let r = check("CH", "Botigenstrasse 179m", "3019", "Bern").expect("in register");
     assert_eq!(r.normalized.address, "Bottigenstrasse 179m");
