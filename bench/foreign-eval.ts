@@ -178,8 +178,8 @@ export async function evaluate(perKind: number): Promise<Map<string, Map<string,
           const v = judge(truths[i] ?? null, res);
           cells[split as 0 | 1][v]++;
           // FOREIGN_EVAL_SHOW=wrong (or abstained): the cases behind the figures, for reading
-          if (process.env.FOREIGN_EVAL_SHOW === v && split === 0) {
-            console.log(cc, kind, v, JSON.stringify(items[i]), '->', res ? `${res.normalized.address} | ${res.normalized.postcode} | ${res.outcome.join(' ')}` : 'null', '| truth', truths[i] ? line(truths[i] as TruthAddress) + ' ' + (truths[i] as TruthAddress).postcode : '-');
+          if (process.env.FOREIGN_EVAL_SHOW === v) {
+            console.log(cc, kind, split === 0 ? 'dev' : 'held-out', v, JSON.stringify(items[i]), '->', res ? `${res.normalized.address} | ${res.normalized.postcode} | ${res.outcome.join(' ')}` : 'null', '| truth', truths[i] ? line(truths[i] as TruthAddress) + ' ' + (truths[i] as TruthAddress).postcode : '-');
           }
         });
       }

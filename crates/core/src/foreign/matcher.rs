@@ -16,6 +16,9 @@ use crate::normalize::fold;
 const ACCEPT: f64 = 0.83;
 /// How far the next other name must stay below the best.
 const MARGIN: f64 = 0.05;
+/// Scores from here up are the name's own forms (exact, abbreviation, word order); below, the
+/// street was reached through a typo.
+const OWN_FORM: f64 = 0.94;
 
 fn text(s: &Option<String>) -> &str {
     s.as_deref().map(str::trim).unwrap_or("")
@@ -69,7 +72,7 @@ pub fn score(q: &NameKey, s: &NameKey) -> f64 {
     // (`Am Schank` is not `Schangstrasse`)
     let typed = |k: &NameKey| !k.types.is_empty() || k.stem != k.compact;
     if typed(q) != typed(s) {
-    } else if let Some(e) = typo_edits(&q.stem, &s.stem) {
+    } else if let Some(e) = typo_edits(&q.stem, &s.stem).filter(|_| particles(q) == particles(s)) {
         best = 0.96 * (0.93 - 0.03 * e as f64);
     } else if q.tokens.len() > 1 && q.sorted != q.core {
         if let Some(e) = typo_edits(&q.sorted_compact, &s.sorted_compact) {
@@ -84,6 +87,17 @@ pub fn score(q: &NameKey, s: &NameKey) -> f64 {
         best = best.max(0.85 * 0.96);
     }
     best
+}
+
+/// The words of a name that are neither its type nor its core (`IM` of `Im Winkel`, `DE` of
+/// `Rue de Bonnevoie`): a typo is corrected only on a name otherwise written whole, since a typo
+/// and a missing word are two differences (`Wenkel` is not `Im Winkel`).
+fn particles(k: &NameKey) -> usize {
+    let types = k.types.split(' ').filter(|t| !t.is_empty()).count();
+    k.key
+        .split(' ')
+        .count()
+        .saturating_sub(k.tokens.len() + types)
 }
 
 /// Whether a name can fit by a typo or a word order (the forms equal are found by index).
@@ -263,21 +277,9 @@ fn decide(
             same = inside;
         }
     }
-    if same.len() > 1 && !postcode.is_empty() {
-        let with: Vec<&Candidate> = same
-            .iter()
-            .copied()
-            .filter(|c| {
-                reg.streets[c.street as usize]
-                    .postcodes
-                    .iter()
-                    .any(|p| p == postcode)
-            })
-            .collect();
-        if !with.is_empty() {
-            same = with;
-        }
-    }
+    // the number written before the postcode: of one name split by postcode (Bern's
+    // `Bottigenstrasse` in 3019 and 3020), a wrong postcode must not pick the part where the
+    // number is not
     if same.len() > 1 {
         if let Some((n, suffix)) = number {
             let with: Vec<&Candidate> = same
@@ -294,6 +296,21 @@ fn decide(
             }
         }
     }
+    if same.len() > 1 && !postcode.is_empty() {
+        let with: Vec<&Candidate> = same
+            .iter()
+            .copied()
+            .filter(|c| {
+                reg.streets[c.street as usize]
+                    .postcodes
+                    .iter()
+                    .any(|p| p == postcode)
+            })
+            .collect();
+        if !with.is_empty() {
+            same = with;
+        }
+    }
     // the same street split by locality inside one municipality is one answer
     let municipalities: HashSet<&str> = same
         .iter()
@@ -306,7 +323,62 @@ fn decide(
     if same.len() > 1 && municipalities.len() > 1 {
         return Decision::Ambiguous;
     }
+    if top.score < OWN_FORM
+        && !corroborated(&reg.streets[same[0].street as usize], number, postcode)
+    {
+        return Decision::Unclear;
+    }
     Decision::Found(same[0].street, top.score)
+}
+
+/// Whether the number written, absent from the street found, is a number of another street of
+/// the place one typo away from the name written: the name may be a typo of that one (`29M, An
+/// Urbech` in Buschdorf, whose `An Uerbech` has 29M), and two names are never settled by the number.
+fn namesake_holds_number(
+    reg: &CountryRegister,
+    reading: &Reading,
+    street: u32,
+    area: &Area,
+) -> bool {
+    let Some((n, suffix)) = &reading.number else {
+        return false;
+    };
+    let found = &reg.streets[street as usize];
+    if found.find_number(*n, suffix).is_some() || area.empty {
+        return false;
+    }
+    let q = reg.expander.name_key(&reading.street);
+    let Some(ids) = candidates(reg, &q) else {
+        return false;
+    };
+    ids.into_iter().any(|id| {
+        let s = &reg.streets[id as usize];
+        id != street
+            && area.contains(id)
+            && s.keys[0].key != found.keys[0].key
+            && s.find_number(*n, suffix).is_some()
+            && street_score(&q, s) >= ACCEPT
+    })
+}
+
+/// Whether the record backs a street reached through a typo: a name one letter away from a
+/// register's may be another real street (`Streckweg` is not `Steckweg`), so the typo is
+/// corrected only when the number written is one of the street's and the postcode written one
+/// of its postcodes — at least one of them given, neither contradicting.
+fn corroborated(street: &Street, number: Option<&(u32, String)>, postcode: &str) -> bool {
+    let by_number = match number {
+        Some(_) if street.numbers.is_empty() => None,
+        Some((n, suffix)) => Some(street.find_number(*n, suffix).is_some()),
+        None => None,
+    };
+    let by_postcode = match postcode {
+        "" => None,
+        _ if street.postcodes.is_empty() => None,
+        p => Some(street.postcodes.iter().any(|s| s == p)),
+    };
+    by_number != Some(false)
+        && by_postcode != Some(false)
+        && (by_number == Some(true) || by_postcode == Some(true))
 }
 
 /// Verifies the record in the register; None when the record lies outside what the register
@@ -442,7 +514,10 @@ pub fn verify(
         let better = match &best {
             None => true,
             Some((bd, br, bs)) => {
+                // a street in the place written (city, postcode) outranks one found elsewhere in
+                // the country: `3, Rue Napoléon 1er` in Olm is not `1, Rue Napoléon` of Koetschette
                 let rank_of = |d: &Decision| match d {
+                    Decision::Found(id, _) if area.empty || area.contains(*id) => 4,
                     Decision::Found(..) => 3,
                     Decision::Ambiguous => 2,
                     Decision::Unclear => 1,
@@ -507,6 +582,11 @@ pub fn verify(
     };
     let street = &reg.streets[street_id as usize];
     let locality = &reg.localities[street.locality as usize];
+    if namesake_holds_number(reg, reading, street_id, &area) {
+        out.condition("STREET_AMBIGUOUS");
+        r.outcome = out.codes();
+        return Some(r);
+    }
 
     // the street as the register writes it
     if fold(&reading.street) != fold(&street.name) {

@@ -64,7 +64,7 @@ pub struct NameKey {
     pub sorted: String,
     /// core without spaces, for `Haupt Strasse` / `Hauptstrasse` and typo distance
     pub compact: String,
-    /// the street-type tokens, to tell `Rue X` from `Avenue X`
+    /// the street-type tokens, sorted, to tell `Rue X` from `Avenue X`
     pub types: String,
     /// core tokens
     pub tokens: Vec<String>,
@@ -279,6 +279,8 @@ impl Expander {
         }
         let mut sorted = core.clone();
         sorted.sort_unstable();
+        // `Cité Au Bois` written `Cité Bois Au` keeps its types: compared as a set
+        types.sort_unstable();
         let compact = core.concat();
         let stem = self
             .type_suffixes

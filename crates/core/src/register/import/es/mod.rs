@@ -110,13 +110,15 @@ pub fn import(world: &Path) -> Imported {
     let mut areas = Vec::new();
     let mut newest = String::new();
     for path in files {
-        let bytes = if path.extension().is_some_and(|e| e == "zip") {
+        let package = path.extension().is_some_and(|e| e == "zip");
+        let bytes = if package {
             zip_entry(&path, ".gml")?
         } else {
             read_file(&path)?
         };
         let file = inspire::read(&bytes)?;
-        if let Some(area) = add_file(&mut reg, &file)? {
+        let whole = package.then(|| package_code(&path)).flatten();
+        if let Some(area) = add_file(&mut reg, &file, whole.as_deref())? {
             areas.push(area);
         }
         newest = newest.max(file_date(&bytes));
@@ -136,9 +138,26 @@ fn file_date(bytes: &[u8]) -> String {
         .to_string()
 }
 
-/// The addresses of one municipality's file; its name when it held any.
-fn add_file(reg: &mut CountryRegister, file: &inspire::File) -> Result<Option<String>> {
+/// The municipality code of a package as Catastro's ATOM service names it
+/// (`A.ES.SDGC.AD.38012.zip` → `38012`).
+fn package_code(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_string_lossy().to_uppercase();
+    let code = name.strip_prefix("A.ES.SDGC.AD.")?.strip_suffix(".ZIP")?;
+    (code.len() == 5 && code.chars().all(|c| c.is_ascii_digit())).then(|| code.to_string())
+}
+
+/// The addresses of one municipality's file; its name when it held any. `whole` is the code of
+/// the municipality when the file came in the package Catastro publishes for it, which holds
+/// every address of the municipality: its streets and numbers are then complete. A loose `.gml`
+/// may be a cut (the snapshot's Fasnia file holds 14 addresses), so it is never taken as whole.
+fn add_file(
+    reg: &mut CountryRegister,
+    file: &inspire::File,
+    whole: Option<&str>,
+) -> Result<Option<String>> {
     let mut area = None;
+    let mut localities: Vec<u32> = Vec::new();
+    let mut all_of_package = true;
     for a in &file.addresses {
         let parts = file.parts(a);
         let (Some(street), Some(admin)) = (parts.street, parts.admin) else {
@@ -146,7 +165,7 @@ fn add_file(reg: &mut CountryRegister, file: &inspire::File) -> Result<Option<St
         };
         let municipality = title(&admin.name);
         let postcode = parts.postcode.cloned().unwrap_or_default();
-        // the file is one cut of a municipality: whether it holds every address is not known
+        // complete only once the whole file is read and known to be the municipality's package
         let loc = reg.locality(Locality {
             name: municipality.clone(),
             municipality: municipality.clone(),
@@ -155,6 +174,10 @@ fn add_file(reg: &mut CountryRegister, file: &inspire::File) -> Result<Option<St
             ..Default::default()
         });
         area.get_or_insert(municipality);
+        if !localities.contains(&loc) {
+            localities.push(loc);
+        }
+        all_of_package &= whole == Some(reg.localities[loc as usize].municipality_code.as_str());
         let name = street_name(street);
         let s = reg.street(loc, &name);
         reg.alt_name(s, &title(street.split('(').next().unwrap_or(street)));
@@ -166,12 +189,107 @@ fn add_file(reg: &mut CountryRegister, file: &inspire::File) -> Result<Option<St
             }
         }
     }
+    // a package holding another municipality's addresses is not taken at its name
+    if whole.is_some() && all_of_package {
+        for loc in localities {
+            let l = reg.locality_mut(loc);
+            l.complete_streets = true;
+            l.complete_numbers = true;
+        }
+    }
     Ok(area)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::address::{ContactInput, ContactResult};
+    use crate::foreign::matcher;
+    use std::io::Write;
+    use std::path::PathBuf;
+
+    fn snapshot() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/world")
+    }
+
+    fn verify(reg: &CountryRegister, address: &str) -> Option<ContactResult> {
+        let input = ContactInput {
+            address: Some(address.into()),
+            city: Some("Fasnia".into()),
+            country_code: Some("ES".into()),
+            ..Default::default()
+        };
+        matcher::verify(reg, &input, &ContactResult::default())
+    }
+
+    /// The snapshot's Fasnia GML in the package Catastro's ATOM service publishes per
+    /// municipality, then under another municipality's package name.
+    #[test]
+    fn a_municipality_package_is_complete_and_a_loose_file_is_not() {
+        let gml =
+            std::fs::read(snapshot().join("registers/es/catastro_inspire_ad_38012_fasnia.gml"))
+                .unwrap();
+        let world_with = |package: &str| {
+            let tmp = tempfile::tempdir().unwrap();
+            let es = tmp.path().join("registers/es");
+            std::fs::create_dir_all(&es).unwrap();
+            std::os::unix::fs::symlink(snapshot().join("libpostal"), tmp.path().join("libpostal"))
+                .unwrap();
+            let mut w = zip::ZipWriter::new(
+                std::fs::File::create(es.join(format!("{package}.zip"))).unwrap(),
+            );
+            w.start_file(
+                format!("{package}.gml"),
+                zip::write::SimpleFileOptions::default(),
+            )
+            .unwrap();
+            w.write_all(&gml).unwrap();
+            w.finish().unwrap();
+            tmp
+        };
+        let world = world_with("A.ES.SDGC.AD.38012");
+        let mut reg = import(world.path()).expect("Catastro package");
+        reg.finish();
+        assert!(reg
+            .localities
+            .iter()
+            .all(|l| l.complete_streets && l.complete_numbers && l.municipality_code == "38012"));
+        let r = verify(&reg, "Callejon 10A").expect("in register");
+        assert!(
+            !r.outcome.iter().any(|c| c.contains("NOT_FOUND")),
+            "{:?}",
+            r.outcome
+        );
+        let r = verify(&reg, "Callejon 97").expect("in register");
+        assert!(
+            r.outcome.contains(&"HOUSE_NUMBER_NOT_FOUND".to_string()),
+            "{:?}",
+            r.outcome
+        );
+        let r = verify(&reg, "Calle Mayor 3").expect("complete municipality");
+        assert!(
+            r.outcome.contains(&"STREET_NOT_FOUND".to_string()),
+            "{:?}",
+            r.outcome
+        );
+
+        // the same addresses under the name of another municipality's package: not whole
+        let world = world_with("A.ES.SDGC.AD.38001");
+        let mut reg = import(world.path()).expect("Catastro package");
+        reg.finish();
+        assert!(reg
+            .localities
+            .iter()
+            .all(|l| !l.complete_streets && !l.complete_numbers));
+        // the loose file of the snapshot: a cut, never whole
+        let mut reg = import(&snapshot()).expect("Catastro GML");
+        reg.finish();
+        assert!(reg
+            .localities
+            .iter()
+            .all(|l| !l.complete_streets && !l.complete_numbers));
+        assert!(verify(&reg, "Calle Mayor 3").is_none());
+    }
 
     #[test]
     fn catastro_names_are_written_out() {

@@ -1,11 +1,21 @@
-//! The Netherlands: Kadaster's BAG 2.0 extract (XML "Extract LV", one file or more per object
-//! type: `<gemeente>NUM…xml`, `OPR`, `WPL`, `VBO`, `LIG`, `STA`), streamed with the shared XML
-//! walker. Nummeraanduiding (number, letter, addition, postcode) lies on an Openbare ruimte
-//! (street) in a Woonplaats; the point is the addressable object's (verblijfsobject point, or the
-//! mean of a ligplaats/standplaats outline) in RD New. Only current objects are read: a
-//! `voorkomen` with an `eindGeldigheid` is history.
+//! The Netherlands: Kadaster's BAG 2.0 extract ("Extract LV"), read as published: the extract
+//! zip (`lvbag-extract-nl.zip`, or a municipality's) holds one zip per object type
+//! (`9999NUM08112020.zip`, `OPR`, `WPL`, `VBO`, `LIG`, `STA`; `PND` and the other parts are not
+//! needed) each holding the XML chunks (`…-000001.xml`, `-000002.xml`…); the nested zips are read
+//! in memory, one at a time, and each chunk streamed with the shared XML walker. Loose XML files
+//! (`<gemeente>NUM…xml[.gz]`) are read too. Nummeraanduiding (number, letter, addition, postcode)
+//! lies on an Openbare ruimte (street) in a Woonplaats; the point is the addressable object's
+//! (verblijfsobject point, or the mean of a ligplaats/standplaats outline) in RD New. Only current
+//! objects are read: a `voorkomen` with an `eindGeldigheid` is history.
+//!
+//! Completeness: an extract's header names its area (`Gebied-GEM` with the municipality code, or
+//! `Gebied-NLD`), and the published package holds every object of it; so the woonplaatsen of an
+//! extract read from its zip, every chunk's header naming an area, hold every street and number.
+//! Loose XML files are never taken as whole: they may be a cut (the snapshot's Doesburg files
+//! keep the header of municipality 0221 over 15 of its numbers).
 
 use std::collections::HashMap;
+use std::io::{Cursor, Read, Seek};
 use std::path::{Path, PathBuf};
 
 use super::world::{expander, info, read_file, Imported};
@@ -133,54 +143,165 @@ fn point(o: &Object) -> Option<(f64, f64)> {
     Some(crate::foreign::geo::rd_to_wgs84(x / n, y / n))
 }
 
-fn files(dir: &Path) -> Result<Vec<PathBuf>> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+/// The object type of a BAG part by its name (`0221NUM15092020-000001.xml`,
+/// `9999OPR08112020.zip`): the code after the municipality digits.
+fn kind_of(name: &str) -> Option<&'static str> {
+    let base = name.rsplit('/').next().unwrap_or(name).to_uppercase();
+    let rest = base.trim_start_matches(|c: char| c.is_ascii_digit());
+    if rest.len() == base.len() {
+        return None;
+    }
+    ["NUM", "OPR", "WPL", "VBO", "LIG", "STA"]
+        .into_iter()
+        .find(|k| rest.starts_with(k))
+}
+
+/// Loose XML parts and extract zips of the folder.
+fn files(dir: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>)> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|_| super::world::missing(dir))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            let n = p
-                .file_name()
-                .map(|n| n.to_string_lossy().to_uppercase())
-                .unwrap_or_default();
-            (n.ends_with(".XML") || n.ends_with(".XML.GZ"))
-                && ["NUM", "OPR", "WPL", "VBO", "LIG", "STA"]
-                    .iter()
-                    .any(|k| n.contains(k))
-        })
         .collect();
-    v.sort();
-    Ok(v)
+    paths.sort();
+    let name = |p: &PathBuf| {
+        p.file_name()
+            .map(|n| n.to_string_lossy().to_uppercase())
+            .unwrap_or_default()
+    };
+    let loose = paths
+        .iter()
+        .filter(|p| {
+            let n = name(p);
+            (n.ends_with(".XML") || n.ends_with(".XML.GZ")) && kind_of(&n).is_some()
+        })
+        .cloned()
+        .collect();
+    let zips = paths
+        .iter()
+        .filter(|p| name(p).ends_with(".ZIP"))
+        .cloned()
+        .collect();
+    Ok((loose, zips))
+}
+
+/// Every XML part of a BAG zip, entering the zips it nests (per object type, or a
+/// municipality's package) in memory; the parts of other objects (`PND`, `Inactief`,
+/// `GEM-WPL-RELATIE`…) are skipped unread.
+fn read_zip<R: Read + Seek>(
+    zip: R,
+    depth: usize,
+    each: &mut dyn FnMut(&str, &[u8]) -> Result<()>,
+) -> Result<()> {
+    let bad = |e: zip::result::ZipError| Error::BadInput(format!("BAG extract: {e}"));
+    let mut archive = zip::ZipArchive::new(zip).map_err(bad)?;
+    for i in 0..archive.len() {
+        let mut f = archive.by_index(i).map_err(bad)?;
+        let name = f.name().to_string();
+        let upper = name.to_uppercase();
+        let nested = upper.ends_with(".ZIP")
+            && depth < 3
+            && (kind_of(&upper).is_some() || (upper.contains("GEM") && !upper.contains("RELATIE")));
+        let part = upper.ends_with(".XML") && kind_of(&upper).is_some();
+        if !nested && !part {
+            continue;
+        }
+        let mut buf = Vec::with_capacity(f.size() as usize);
+        f.read_to_end(&mut buf)?;
+        drop(f);
+        if nested {
+            read_zip(Cursor::new(buf), depth + 1, each)?;
+        } else {
+            each(&name, &buf)?;
+        }
+    }
+    Ok(())
+}
+
+/// What an extract's header says of its area: `Gebied-NLD`, or the municipalities of
+/// `Gebied-GEM`. None when the header names none.
+fn header_area(bytes: &[u8]) -> Option<Vec<String>> {
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4000)]);
+    let info = &head[..head.find("</sl-bag-extract:bagInfo>")?];
+    if info.contains("Gebied-NLD") {
+        return Some(Vec::new());
+    }
+    let codes: Vec<String> = info
+        .split("GemeenteIdentificatie>")
+        .skip(1)
+        .step_by(2)
+        .map(|s| {
+            s.chars()
+                .take_while(char::is_ascii_digit)
+                .collect::<String>()
+        })
+        .filter(|c| !c.is_empty())
+        .collect();
+    (!codes.is_empty()).then_some(codes)
 }
 
 pub fn import(world: &Path) -> Imported {
     let dir = world.join("registers/nl");
-    let paths = files(&dir)?;
-    if paths.is_empty() {
-        return Err(Error::BadInput(format!(
-            "no BAG 2.0 XML in {}",
-            dir.display()
-        )));
-    }
+    let (loose, zips) = files(&dir)?;
     let mut objects = Vec::new();
     let mut date = String::new();
-    for p in &paths {
-        let bytes = read_file(p)?;
-        let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4000)]).into_owned();
+    // every part read says which area it is the whole of; a loose part is no proof
+    let mut whole = loose.is_empty();
+    let mut municipalities: Vec<String> = Vec::new();
+    let mut parts = 0usize;
+    let mut first_name = String::new();
+    let mut each = |name: &str, bytes: &[u8]| -> Result<()> {
+        let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4000)]);
         if let Some(i) = head.find("StandTechnischeDatum>") {
             date = head[i + 21..].chars().take(10).collect();
         }
-        read_objects(&bytes, &mut objects)?;
+        match header_area(bytes) {
+            Some(codes) => {
+                for c in codes {
+                    if !municipalities.contains(&c) {
+                        municipalities.push(c);
+                    }
+                }
+            }
+            None => whole = false,
+        }
+        if first_name.is_empty() {
+            first_name = name.rsplit('/').next().unwrap_or(name).to_string();
+        }
+        parts += 1;
+        read_objects(bytes, &mut objects)
+    };
+    for p in &zips {
+        let file = std::fs::File::open(p).map_err(|_| super::world::missing(p))?;
+        read_zip(file, 0, &mut each)?;
     }
-    // the municipality code opens every file name (`0221NUM…`)
-    let municipality_code: String = paths[0]
-        .file_name()
-        .map(|n| {
-            n.to_string_lossy()
+    for p in &loose {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        each(&name, &read_file(p)?)?;
+    }
+    if parts == 0 {
+        return Err(Error::BadInput(format!(
+            "no BAG 2.0 extract (zip or XML) in {}",
+            dir.display()
+        )));
+    }
+    let whole = whole && !zips.is_empty();
+    // the municipality of a GEM extract, from its header, else the digits opening the part's
+    // name (`0221NUM…`); the national extract (`9999…`) names none
+    let municipality_code: String = match municipalities.as_slice() {
+        [one] => one.clone(),
+        [] => Some(
+            first_name
                 .chars()
                 .take_while(char::is_ascii_digit)
-                .collect()
-        })
-        .unwrap_or_default();
+                .collect::<String>(),
+        )
+        .filter(|c| c != "9999")
+        .unwrap_or_default(),
+        _ => String::new(),
+    };
     let mut reg = CountryRegister::new(
         info(
             "NL",
@@ -225,8 +346,8 @@ pub fn import(world: &Path) -> Imported {
                         name: name.to_string(),
                         municipality: name.to_string(),
                         municipality_code: municipality_code.clone(),
-                        // the public spaces of a woonplaats are all in its extract
-                        complete_streets: true,
+                        complete_streets: whole,
+                        complete_numbers: whole,
                         ..Default::default()
                     })
                 }),
@@ -273,6 +394,115 @@ pub fn import(world: &Path) -> Imported {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::address::{ContactInput, ContactResult};
+    use crate::foreign::matcher;
+    use std::io::Write;
+
+    fn snapshot() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/world")
+    }
+
+    fn zip_of(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
+        let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        let opts = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        for (name, bytes) in entries {
+            w.start_file(name.as_str(), opts).unwrap();
+            w.write_all(bytes).unwrap();
+        }
+        w.finish().unwrap().into_inner()
+    }
+
+    /// A world folder whose NL register is the snapshot's Doesburg files packaged the way
+    /// Kadaster publishes an extract: one zip per object type inside the extract's zip (the
+    /// snapshot's XML are the real files, unzipped once by hand).
+    fn packaged_world() -> tempfile::TempDir {
+        let tmp = tempfile::tempdir().unwrap();
+        let nl = tmp.path().join("registers/nl");
+        std::fs::create_dir_all(&nl).unwrap();
+        std::os::unix::fs::symlink(snapshot().join("libpostal"), tmp.path().join("libpostal"))
+            .unwrap();
+        let mut inner = Vec::new();
+        let mut xmls: Vec<PathBuf> = std::fs::read_dir(snapshot().join("registers/nl"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        xmls.sort();
+        for p in xmls {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            let kind = kind_of(&name).unwrap();
+            let part = zip_of(&[(name.clone(), std::fs::read(&p).unwrap())]);
+            inner.push((format!("0221{kind}15092020.zip"), part));
+        }
+        // parts the importer has no use for are left unread
+        inner.push(("GEM-WPL-RELATIE-15092020.zip".into(), zip_of(&[])));
+        inner.push(("Leveringsdocument-BAG-Extract.xml".into(), b"<x/>".to_vec()));
+        std::fs::write(nl.join("BAGGEM0221L-15092020.zip"), zip_of(&inner)).unwrap();
+        tmp
+    }
+
+    fn verify(reg: &CountryRegister, address: &str) -> Option<ContactResult> {
+        let input = ContactInput {
+            address: Some(address.into()),
+            city: Some("Doesburg".into()),
+            country_code: Some("NL".into()),
+            ..Default::default()
+        };
+        matcher::verify(reg, &input, &ContactResult::default())
+    }
+
+    #[test]
+    fn the_extract_is_read_as_published_and_its_woonplaatsen_are_complete() {
+        let world = packaged_world();
+        let mut zipped = import(world.path()).expect("BAG extract zip");
+        zipped.finish();
+        let mut loose = import(&snapshot()).expect("BAG XML");
+        loose.finish();
+        let numbers =
+            |r: &CountryRegister| r.streets.iter().map(|s| s.numbers.len()).sum::<usize>();
+        assert_eq!(zipped.streets.len(), loose.streets.len());
+        assert_eq!(numbers(&zipped), numbers(&loose));
+        assert_eq!(zipped.localities[0].municipality_code, "0221");
+        assert!(zipped
+            .localities
+            .iter()
+            .all(|l| l.complete_streets && l.complete_numbers));
+        assert!(loose
+            .localities
+            .iter()
+            .all(|l| !l.complete_streets && !l.complete_numbers));
+
+        let (street, number) = zipped
+            .streets
+            .iter()
+            .find_map(|s| s.numbers.first().map(|h| (s.name.clone(), h.label())))
+            .expect("a numbered street");
+        let r = verify(&zipped, &format!("{street} {number}")).expect("in register");
+        assert!(
+            !r.outcome.iter().any(|c| c.contains("NOT_FOUND")),
+            "{:?}",
+            r.outcome
+        );
+        // a number the whole extract does not hold, on a street it does
+        let r = verify(&zipped, &format!("{street} 9999")).expect("in register");
+        assert!(
+            r.outcome.contains(&"HOUSE_NUMBER_NOT_FOUND".to_string()),
+            "{:?}",
+            r.outcome
+        );
+        // a street of Amsterdam is no street of Doesburg
+        assert!(zipped.streets.iter().all(|s| s.name != "Kalverstraat"));
+        let r = verify(&zipped, "Kalverstraat 1").expect("complete woonplaats");
+        assert!(
+            r.outcome.contains(&"STREET_NOT_FOUND".to_string()),
+            "{:?}",
+            r.outcome
+        );
+        // from the loose cut, neither is said
+        assert!(verify(&loose, "Kalverstraat 1").is_none());
+        let r = verify(&loose, &format!("{street} 9999")).expect("in register");
+        assert!(!r.outcome.contains(&"HOUSE_NUMBER_NOT_FOUND".to_string()));
+    }
 
     #[test]
     fn doesburg_numbers_lie_on_their_streets_with_postcodes_and_points() {
