@@ -98,6 +98,21 @@ export async function inPoolTransaction<R>(pool: pg.Pool, work: (client: pg.Pool
     client.release(broken);
   }
 }
+/**
+ * A round's transaction again when PostgreSQL chose it as a deadlock victim (40P01) or refused it for a
+ * serialization failure (40001): its decisions are pure, so running them again on fresh rows is safe.
+ */
+async function retryingDeadlocks<R>(work: () => Promise<R>, tries = 3): Promise<R> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (attempt >= tries || (code !== '40P01' && code !== '40001')) throw error;
+    }
+  }
+}
+
 export interface PostgresOptions {
   /** Connections of this node's pool (default 20). */
   max?: number;
@@ -162,14 +177,31 @@ export function postgresStore(url: string, options: PostgresOptions = {}): State
   let pendingUsage = new Map<string, { n: number; last: string }>();
   let usageRound: { promise: Promise<void>; settle: (error?: unknown) => void } | null = null;
 
+  /**
+   * One round in flight per node: what arrives while a round commits waits and goes together in the next
+   * one. Rounds started every turn instead queued on the account's row lock one behind the other, each
+   * holding it through its own commit (72 calls/s on one account, bench/jobs-nodes).
+   */
+  let inFlight = false;
+
   function schedule(): void {
-    if (scheduled) return;
+    if (scheduled || inFlight) return;
     scheduled = true;
-    setImmediate(() => void flush());
+    setImmediate(() => void runRound());
+  }
+
+  async function runRound(): Promise<void> {
+    scheduled = false;
+    inFlight = true;
+    try {
+      await flush();
+    } finally {
+      inFlight = false;
+      if (queue.length > 0 || pendingUsage.size > 0 || usageRound) schedule();
+    }
   }
 
   async function flush(): Promise<void> {
-    scheduled = false;
     const batch = queue;
     queue = [];
     const usage = pendingUsage;
@@ -182,7 +214,7 @@ export function postgresStore(url: string, options: PostgresOptions = {}): State
     }
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     try {
-      await inTransaction(async (client) => {
+      await retryingDeadlocks(() => inTransaction(async (client) => {
         outcomes.length = 0;
         // the tokens whose counts this round writes are locked with the rest: written after an unordered
         // lock of their own they deadlocked against another node's round (about 1% of calls, issue 17)
@@ -208,7 +240,7 @@ export function postgresStore(url: string, options: PostgresOptions = {}): State
         }
         if (writes.size > 0) await writeDocs(client, [...writes.values()]);
         if (usage.size > 0) await writeUsage(client, usage);
-      });
+      }));
     } catch (error) {
       for (const q of batch) q.settle({ ok: false, error });
       round?.settle(error);
