@@ -62,7 +62,7 @@ export declare function contactDictionariesSync(dataDir: string): import('./core
  * Which local parts are role mailboxes (`info`, `info.milano`, `segreteria-roma`), by the rule and
  * list dedupe applies; one answer per local part, in order.
  */
-export declare function roleMailboxes(dataDir: string, localParts: Array<string>): Promise<unknown>
+export declare function roleMailboxes(dataDir: string, localParts: Array<string>): Promise<boolean[]>
 /** `roleMailboxes` on the calling thread. */
 export declare function roleMailboxesSync(dataDir: string, localParts: Array<string>): Array<boolean>
 /**

@@ -1,8 +1,9 @@
 /**
  * A/B of the Node binding's redesign (issue 10): the old string-dispatched `compute(op, buffer)`
- * addon against today's typed doors (`verifyContacts`, `taxCodes`), in one process, on the same
- * register, with the same batches. Rounds alternate old and new (and which goes first) so that the
- * load of a shared machine falls on both alike; the table gives the median of the rounds.
+ * addon against the typed doors (`verifyContacts`, `taxCodes`), loaded side by side in one process,
+ * on the same register, with the same batches. Rounds rotate the addons (and which goes first) so
+ * that the load of a shared machine falls on all alike; each table gives the median of the rounds,
+ * and the last one both load orders combined (see `bothOrders`).
  *
  * The old addon is built from the last commit before the doors (e14af70, parent of "Core: ops.rs
  * leaves"); a second build at the doors' own commit (6c45c89) tells the doors apart from what the core
@@ -13,10 +14,12 @@
  * column. The register is RECAPITO_DATA_DIR, else the contact benches' one (bench/contact-register.ts);
  * every other addon opens a byte-for-byte copy of it: LMDB forbids one process opening a file twice.
  */
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { defaultSourceDir } from '../src/config.js';
 import { sampleStreets, taxCodes, verifyContacts, verifyContactsSync, type BatchInput, type ContactBatch, type ContactResult, type ItemResult } from '../src/native.js';
@@ -96,6 +99,15 @@ function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
 }
+
+/** Median rate of each addon (by label) on one workload. */
+interface Measured {
+  workload: string;
+  rates: Record<string, number>;
+}
+
+/** The line a run ends with, read by the parent that combines the two load orders. */
+const RESULT = 'doors-ab result:';
 
 interface Workload {
   name: string;
@@ -178,6 +190,7 @@ async function main(): Promise<void> {
     ];
     const loadBefore = os.loadavg();
     const rows = [];
+    const measured: Measured[] = [];
     for (const w of workloads) {
       // warm: every municipality of the batch loaded by each
       for (const a of addons) await w.run(a);
@@ -196,13 +209,49 @@ async function main(): Promise<void> {
         if (i > 0) row[`${a.label} / ${base.label}`] = (medians[i]! / medians[0]!).toFixed(3);
       });
       rows.push(row);
+      measured.push({ workload: w.name, rates: Object.fromEntries(addons.map((a, i) => [a.label, medians[i]!])) });
     }
     const loadAfter = os.loadavg();
     console.table(rows);
     console.log(`verifications per second, median of ${ROUNDS} alternating rounds of ${ROUND_MS} ms each; ${os.cpus().length} CPUs; load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(2)).join(' ')} after`);
+    console.log(`${RESULT} ${JSON.stringify(measured)}`);
   } finally {
     for (const copy of copies) rmSync(copy, { recursive: true, force: true });
   }
 }
 
-await main();
+/**
+ * Loaded first, an addon ran faster on this machine whatever it was (up to 30% under load, seen by
+ * swapping the list): so the parent runs the comparison twice, in two processes, with the peers
+ * loaded in one order then the other, and gives each ratio as the geometric mean of the two.
+ */
+function bothOrders(): void {
+  const listed = (process.env.RECAPITO_AB_ADDONS ?? '').split(',').filter(Boolean);
+  const runs = [listed, [...listed].reverse()].map((order) => {
+    const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], {
+      env: { ...process.env, RECAPITO_AB_ADDONS: order.join(','), RECAPITO_AB_CHILD: '1' },
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    process.stdout.write(run.stdout);
+    process.stderr.write(run.stderr);
+    const line = run.stdout.split('\n').find((l) => l.startsWith(RESULT));
+    if (run.status !== 0 || !line) throw new Error(`a run failed (status ${run.status})`);
+    return JSON.parse(line.slice(RESULT.length)) as Measured[];
+  });
+  const baseline = listed[0]!.split('=')[0]!;
+  const table = runs[0]!.map((first, w) => {
+    const row: Record<string, string> = { workload: first.workload };
+    for (const label of Object.keys(first.rates)) {
+      if (label === baseline) continue;
+      const ratios = runs.map((run) => run[w]!.rates[label]! / run[w]!.rates[baseline]!);
+      row[`${label} / ${baseline}`] = `${Math.sqrt(ratios[0]! * ratios[1]!).toFixed(3)} (${ratios.map((r) => r.toFixed(3)).join(', ')})`;
+    }
+    return row;
+  });
+  console.log('\nboth load orders: geometric mean of the two ratios (each run\'s ratio in brackets)');
+  console.table(table);
+}
+
+if (process.env.RECAPITO_AB_CHILD) await main();
+else bothOrders();

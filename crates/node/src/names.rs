@@ -25,13 +25,9 @@ struct Loaded {
 /// Loaded once per data dir for the process; an import of the dictionaries replaces the entry.
 static LOADED: Mutex<Option<HashMap<PathBuf, Arc<Loaded>>>> = Mutex::new(None);
 
-fn key(data_dir: &str) -> PathBuf {
-    let dir = PathBuf::from(data_dir);
-    std::fs::canonicalize(&dir).unwrap_or(dir)
-}
-
+/// By the data dir as given: `/email` asks once per address, so no path resolution per call.
 fn loaded(data_dir: &str) -> recapito_core::Result<Arc<Loaded>> {
-    let key = key(data_dir);
+    let key = PathBuf::from(data_dir);
     if let Some(hit) = LOADED
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -60,7 +56,7 @@ fn loaded(data_dir: &str) -> recapito_core::Result<Arc<Loaded>> {
 
 fn forget(data_dir: &Path) {
     if let Some(m) = LOADED.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
-        m.remove(&key(&data_dir.display().to_string()));
+        m.remove(data_dir);
     }
 }
 
