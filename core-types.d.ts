@@ -61,6 +61,32 @@ export type Consolidated = { last_name: string, first_name: string, gender?: str
 
 export type ContactBatch = { items: Array<ContactInput>, options?: VerifyOptions, };
 
+export type ContactDictionaries = { 
+/**
+ * Folded first name → gender evidence.
+ */
+names: { [key in string]?: NameGender }, 
+/**
+ * Short form (folded) → gender, from the curated hypocoristics that are not ambiguous.
+ */
+hypocoristics: { [key in string]?: Gender }, titles: Array<TitleRow>, professions: Array<ProfessionRow>, legalForms: Array<LegalFormRow>, 
+/**
+ * Role mailboxes (lower case): the Italian list and the npm one, as dedupe holds them.
+ */
+roleLocalParts: Array<string>, 
+/**
+ * Italian free-mail and ISP mail domains.
+ */
+freemailDomains: Array<string>, 
+/**
+ * District prefix (with the 0) → district name.
+ */
+districts: { [key in string]?: string }, 
+/**
+ * National mobile prefix → original block assignee.
+ */
+mobileOperators: { [key in string]?: string }, specialNumbers: Array<SpecialNumberRow>, };
+
 export type ContactInput = { address?: string, postcode?: string, city?: string, province?: string, country_code?: string, country?: string, tax_code?: string, last_name?: string, first_name?: string, gender?: string, birth_date?: string, 
 /**
  * ISO alpha-2 of a country the caller found named in the city field or at the end of the
@@ -215,6 +241,8 @@ postcode_pattern: boolean,
  */
 postcode_example: string | null, subdivisions: number, };
 
+export type Gender = "M" | "F";
+
 export type Geo = { lat: number, lon: number, 
 /**
  * house_number, interpolated, street, municipality
@@ -332,6 +360,20 @@ notes: Array<string>, };
 
 export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]?: JsonValue } | null;
 
+export type LegalFormRow = { form: string, description: string, category: string, 
+/**
+ * giuridica, giuridica_probabile, fisica_imprenditore, ente_di_gestione, ambiguo
+ */
+subject: string, 
+/**
+ * Where the marker usually sits: prefisso, suffisso, prefisso/suffisso.
+ */
+position: string, 
+/**
+ * Folded variants, longest first.
+ */
+variants: Array<string>, };
+
 export type Level = "ambiguous" | "probable" | "certain";
 
 export type LoadSummary = { registers: Array<ForeignRegister>, missing: Array<string>, elapsed_ms: number, };
@@ -374,6 +416,8 @@ valid_from: string, valid_to: string, };
 
 export type MunicipalityQuery = { name?: string, province?: string, cadastral_code?: string, istat_code?: string, postcode?: string, };
 
+export type NameGender = { male: number, weight: number, };
+
 export type Normalized = { address: string, postcode: string, city: string, province: string, country: string, country_code: string, };
 
 export type NotFound = { id: JsonValue, index: number, };
@@ -389,6 +433,12 @@ export type PostcodeCheck = { source: string,
  * house_number, interpolated, street, locality, municipality
  */
 precision: string, house_numbers: number, agreement: number, confirmed: boolean, };
+
+export type ProfessionRow = { 
+/**
+ * Folded masculine and feminine profession names.
+ */
+forms: Array<string>, titleId: string, abbrM: string, abbrF: string, };
 
 export type RegisterInfo = { summary: ImportSummary, municipalities: number, active_municipalities: number, countries: number, attributions: Array<string>, };
 
@@ -413,6 +463,12 @@ istat_code: string, lat: number | null, lon: number | null, };
 export type SeedGroup = { group: number, member_index: Array<number>, level: Level, reasons?: Array<string>, pairs?: Array<PairOut>, };
 
 export type Single = { id: JsonValue, index: number, outcome: Array<string>, record?: Consolidated, };
+
+export type SpecialNumberRow = { prefix: string, 
+/**
+ * Allowed digit counts.
+ */
+lengths: Array<number>, category: string, description: string, };
 
 export type StreetHit = { cadastral_code: string, street_id: number, index: number, street_type: string, name: string, distance: number, 
 /**
@@ -441,6 +497,12 @@ export type Territory = { istat_code?: string, cadastral_code?: string, street_i
 country?: string, municipality_code?: string, municipality_code_type?: string, };
 
 export type Text = string | number | boolean | null;
+
+export type TitleRow = { id: string, category: string, abbrM: string, abbrF: string, nameM: string, nameF: string, salutationM: string, salutationF: string, 
+/**
+ * Folded written forms (abbreviations and full words) that name this title.
+ */
+forms: Array<string>, };
 
 export type VerifyOptions = { 
 /**

@@ -54,6 +54,24 @@ export declare function foreignHouseNumbersSync(query: import('./core-types.js')
 export declare function findMunicipalities(query: import('./core-types.js').Json<import('./core-types.js').MunicipalityQuery>): Promise<import('./core-types.js').Json<import('./core-types.js').MunicipalityHit[]>>
 /** `findMunicipalities` on the calling thread. */
 export declare function findMunicipalitiesSync(query: import('./core-types.js').Json<import('./core-types.js').MunicipalityQuery>): import('./core-types.js').Json<import('./core-types.js').MunicipalityHit[]>
+/** The contact dictionaries imported into `dataDir`, null when none were. */
+export declare function contactDictionaries(dataDir: string): Promise<import('./core-types.js').Json<import('./core-types.js').ContactDictionaries | null>>
+/** `contactDictionaries` on the calling thread. */
+export declare function contactDictionariesSync(dataDir: string): import('./core-types.js').Json<import('./core-types.js').ContactDictionaries | null>
+/**
+ * Which local parts are role mailboxes (`info`, `info.milano`, `segreteria-roma`), by the rule and
+ * list dedupe applies; one answer per local part, in order.
+ */
+export declare function roleMailboxes(dataDir: string, localParts: Array<string>): Promise<boolean[]>
+/** `roleMailboxes` on the calling thread. */
+export declare function roleMailboxesSync(dataDir: string, localParts: Array<string>): Array<boolean>
+/**
+ * Imports the contact dictionaries of `source` into `dataDir` alone, without a register (the
+ * register import writes them too); resolves to what was read.
+ */
+export declare function importContactDictionaries(source: string, dataDir: string): Promise<import('./core-types.js').Json<import('./core-types.js').DatasetSummary[]>>
+/** `importContactDictionaries` on the calling thread. */
+export declare function importContactDictionariesSync(source: string, dataDir: string): import('./core-types.js').Json<import('./core-types.js').DatasetSummary[]>
 /** The countries whose national register is in service, and the postal format of every country. */
 export declare function postalCoverage(): Promise<import('./core-types.js').Json<import('./core-types.js').Coverage>>
 /** `postalCoverage` on the calling thread. */

@@ -128,6 +128,27 @@ export function openRegister(dataDir: string, reopen = false): void {
   native.openRegister(dataDir, reopen);
 }
 
+/**
+ * The contact dictionaries imported into `dataDir` (names, titles, legal forms, phone lists…), null when
+ * none were. Read once per data dir by `contactData` (src/import/contact-store.ts), on the calling thread.
+ */
+export function contactDictionariesSync(dataDir: string): core.ContactDictionaries | null {
+  return decode(native.contactDictionariesSync(dataDir));
+}
+
+/** Imports the contact dictionaries alone (no register) from `source` into `dataDir`. */
+export async function importContactDictionaries(source: string, dataDir: string): Promise<core.DatasetSummary[]> {
+  return decode(await native.importContactDictionaries(source, dataDir));
+}
+
+/**
+ * Which local parts are role mailboxes (`info`, `info.milano`, `segreteria-roma`): the list and rule
+ * dedupe applies (`RoleMailboxes` in crates/core/src/dedupe/names.rs), for `dataDir`'s dictionaries.
+ */
+export function roleMailboxesSync(dataDir: string, localParts: string[]): boolean[] {
+  return native.roleMailboxesSync(dataDir, localParts);
+}
+
 /** Where the foreign national registers are read from: RECAPITO_WORLD_DIR, else `<source>/world`. */
 export function worldDir(): string {
   return path.resolve(process.env.RECAPITO_WORLD_DIR ?? path.join(defaultSourceDir(), 'world'));

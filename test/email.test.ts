@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { domainToASCII } from 'node:url';
 
@@ -10,6 +12,7 @@ import { capability } from '../src/email/service.js';
 import { editDistance, INTERNATIONAL_PROVIDERS } from '../src/email/typos.js';
 import type { ItemResult } from '../src/http/capability.js';
 import { labelOf } from '../src/http/outcomes.js';
+import { dedupe, openRegister, roleMailboxesSync } from '../src/native.js';
 import { contactDataDir, processOne } from './helpers/light.js';
 import { SOURCE } from './helpers/source.js';
 import { startDnsResponder, type DnsResponder, type ZoneEntry } from './helpers/dns-server.js';
@@ -219,5 +222,60 @@ test('over HTTP: correction with Italian keys and codes, batch of 3 charged 3', 
     t.deepEqual(job.body.results.map((r: { result: { outcome: string[] } }) => r.result.outcome), [['MODIFIED', 'EMAIL_DOMAIN'], ['EMAIL_ROLE_BASED'], ['EMAIL_DOMAIN_NOT_FOUND']]);
   } finally {
     await server.close();
+  }
+});
+
+test('the npm role list the core ships is the package\'s, imported or not', async (t) => {
+  const npm = (createRequire(import.meta.url)('role-based-email-addresses') as string[]).map((l) => l.toLowerCase());
+  t.true(npm.length > 500);
+  const bare = await mkdtemp(path.join(tmpdir(), 'recapito-no-dictionaries-'));
+  for (const dir of [dataDir, bare]) {
+    const flags = roleMailboxesSync(dir, npm);
+    t.deepEqual(npm.filter((_, i) => !flags[i]), [], dir);
+  }
+  // the Italian list comes with the imported dictionaries only
+  t.deepEqual(roleMailboxesSync(bare, ['segreteria', 'anagrafe']), [false, false]);
+  t.deepEqual(roleMailboxesSync(dataDir, ['segreteria', 'anagrafe']), [true, true]);
+});
+
+/**
+ * /email's EMAIL_ROLE_BASED and dedupe's reading of the same local part (a shared role mailbox makes two
+ * records of one name only ambiguous, a shared personal one probable) agree: one list, one rule.
+ */
+test('/email and dedupe agree on role and personal mailboxes', async (t) => {
+  const { freshDataDir } = await import('./helpers/server.js');
+  const npm = createRequire(import.meta.url)('role-based-email-addresses') as string[];
+  const firsts = ['Giulia', 'Marco', 'Francesca', 'Luca', 'Chiara', 'Davide', 'Elena', 'Paolo'];
+  const lasts = ['Neri', 'Rossi', 'Ferrari', 'Esposito', 'Bianchi', 'Romano', 'Colombo', 'Ricci'];
+  const personal = [
+    ...firsts.map((f, i) => `${f}.${lasts[i]}`.toLowerCase()),
+    ...firsts.map((f, i) => `${f[0]}${lasts[i]}`.toLowerCase()),
+    'gm.rossi', 'pm.bianchi', 'mario_rossi80', 'giulia-neri',
+  ];
+  const role = [
+    ...roles.filter((_, i) => i % 6 === 0),
+    ...npm.filter((_, i) => i % 60 === 0),
+    'info.milano', 'segreteria-roma', 'ufficio_tecnico', 'Amministrazione', '"info+shop"', 'protocollo.generale',
+  ];
+  openRegister(await freshDataDir());
+  const locals = [...role, ...personal];
+  // one person per local part, a surname of the published list each, so that no two pairs compare
+  const surnames = (await readFile(path.join(SOURCE, 'contact', 'names', 'it_surnames_cognomix.txt'), 'utf8'))
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /^[A-Z][a-z]{3,}$/.test(l));
+  const pairs = locals.flatMap((local, i) => {
+    const person = { first_name: firsts[i % firsts.length]!, last_name: surnames[i * 97]!, email: `${local}@studio${i}.it` };
+    return [person, person];
+  });
+  const run = await dedupe({ records: pairs, min_level: 'ambiguous' });
+  if (!('groups' in run)) throw new Error('a one-list dedupe answers groups');
+  const levelOf = new Map<number, string>();
+  for (const g of run.groups) for (const m of g.member_index) levelOf.set(m, g.level);
+  for (const [i, local] of locals.entries()) {
+    const emailSays = (await verify({ email: `${local}@example.it` })).outcome.includes('EMAIL_ROLE_BASED');
+    const dedupeSays = levelOf.get(2 * i) === 'ambiguous' && levelOf.get(2 * i + 1) === 'ambiguous';
+    t.is(emailSays, i < role.length, `/email on ${local}`);
+    t.is(dedupeSays, emailSays, `dedupe on ${local}: ${levelOf.get(2 * i)}`);
   }
 });

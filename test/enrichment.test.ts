@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -9,6 +10,8 @@ import type { ItemResult } from '../src/http/capability.js';
 import type { Language } from '../src/http/language.js';
 import { LANGUAGES } from '../src/http/language.js';
 import { labelOf } from '../src/http/outcomes.js';
+import { contactData } from '../src/import/contact-store.js';
+import { native } from '../src/native.js';
 import { contactDataDir } from './helpers/light.js';
 import { SOURCE } from './helpers/source.js';
 
@@ -21,6 +24,19 @@ test.before(async () => {
 async function rows(...p: string[]): Promise<Record<string, string>[]> {
   return parse(await readFile(path.join(SOURCE, 'contact', ...p), 'utf8'), { columns: true, skip_empty_lines: true, relax_quotes: true }) as Record<string, string>[];
 }
+
+test('the dictionaries come from the core\'s import and need no street register', async (t) => {
+  t.false(existsSync(path.join(dataDir, 'register')), 'a data dir of dictionaries alone');
+  const data = contactData(dataDir);
+  t.true(data.imported);
+  // every title row of the published file, with the gender forms of its own columns
+  const titles = await rows('names', 'it_titles.csv');
+  t.deepEqual(data.titles.map((r) => [r.id, r.abbrM, r.abbrF]), titles.map((r) => [r.id, r.abbr_m, r.abbr_f]));
+  t.is(data.legalForms.length, (await rows('legal', 'it_legal_form_markers.csv')).length);
+  const clear = (await rows('names', 'it_hypocoristics.csv')).filter((r) => (r.genere === 'M' || r.genere === 'F') && r.ambiguo !== '1');
+  t.true(clear.length > 50);
+  for (const r of clear) t.is(data.hypocoristics[native.foldText(r.forma_breve!)] as string | undefined, r.genere, r.forma_breve);
+});
 
 async function enrichAll(items: Record<string, unknown>[], language: Language = 'it'): Promise<ItemResult[]> {
   return capability.process(items.map((i) => capability.item.parse(i)), { language, dataDir, allowPrivateNetwork: false });

@@ -187,8 +187,7 @@ test.serial('a damaged or missing register at start: a message naming the file, 
     ['garbage', (d) => writeFileSync(path.join(d, 'register', 'data.mdb'), Buffer.alloc(100_000, 7)), /data\.mdb is damaged: not an LMDB file/],
     ['truncated', (d) => writeFileSync(path.join(d, 'register', 'data.mdb'), head), /data\.mdb is damaged: truncated: 4000000 bytes/],
     ['empty', (d) => writeFileSync(path.join(d, 'register', 'data.mdb'), ''), /data\.mdb is damaged: 0 bytes/],
-    ['bad dictionary', (d) => writeFileSync(path.join(d, 'contact', 'titles.json'), '{"truncated'), /titles\.json is damaged: not JSON/],
-    ['missing dictionary', (d) => rmSync(path.join(d, 'contact', 'professions.json')), /professions\.json is damaged: the file is missing/],
+    ['bad dictionary', (d) => writeFileSync(path.join(d, 'contact', 'dictionaries.json'), '{"truncated'), /dictionaries\.json is damaged: not JSON/],
     ['no register, no source', (d) => rmSync(path.join(d, 'register'), { recursive: true }), /open data folder \/nonexistent does not exist/],
   ];
   try {

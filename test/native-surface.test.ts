@@ -1,13 +1,15 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
 import test from 'ava';
 
 import { PROJECT_ROOT } from '../src/config.js';
-import { coreErrorCode, findMunicipalities, native, openRegister, taxCodes } from '../src/native.js';
+import { contactDictionariesSync, coreErrorCode, findMunicipalities, importContactDictionaries, native, openRegister, roleMailboxesSync, taxCodes } from '../src/native.js';
 import { freshDataDir } from './helpers/server.js';
+import { SOURCE } from './helpers/source.js';
 
 test('index.d.ts declares exactly the functions the native addon exports', (t) => {
   const dts = readFileSync(path.join(PROJECT_ROOT, 'index.d.ts'), 'utf8');
@@ -22,7 +24,7 @@ test('index.d.ts declares exactly the functions the native addon exports', (t) =
 test('every door has an async form and a Sync twin, and index.d.ts names their generated types', (t) => {
   const dts = readFileSync(path.join(PROJECT_ROOT, 'index.d.ts'), 'utf8');
   const generated = readFileSync(path.join(PROJECT_ROOT, 'core-types.d.ts'), 'utf8');
-  const doors = ['verifyContacts', 'verifyForeign', 'searchStreets', 'streetHouseNumbers', 'sampleStreets', 'findMunicipalities', 'registerInfo', 'taxCodes', 'dedupe', 'dedupeIncremental', 'postalCoverage', 'renderPostal', 'foreignRegisters'];
+  const doors = ['verifyContacts', 'verifyForeign', 'searchStreets', 'streetHouseNumbers', 'sampleStreets', 'findMunicipalities', 'registerInfo', 'taxCodes', 'dedupe', 'dedupeIncremental', 'postalCoverage', 'renderPostal', 'foreignRegisters', 'contactDictionaries', 'roleMailboxes', 'importContactDictionaries'];
   for (const door of doors) {
     t.regex(dts, new RegExp(`export declare function ${door}\\(.*\\): Promise<`), door);
     t.regex(dts, new RegExp(`export declare function ${door}Sync\\(`), `${door}Sync`);
@@ -61,4 +63,21 @@ test.serial('bad input or an Italian option value is code bad_input, never a cra
   const [r] = await taxCodes({ items: [{ action: 'validate', tax_code: 'RSSMRA80A01H501U' }] });
   t.true(r?.ok);
   t.is(coreErrorCode(new Error('bad input: not from the core')), undefined);
+});
+
+test('the contact dictionaries door: none before an import, the core\'s after, data_missing without a source', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'recapito-dictionaries-'));
+  t.is(contactDictionariesSync(dir), null);
+  const datasets = await importContactDictionaries(SOURCE, dir);
+  t.true(datasets.some((d) => d.name === 'it_titles' && d.rows === 50), JSON.stringify(datasets));
+  const dictionaries = contactDictionariesSync(dir);
+  t.true((dictionaries?.titles.length ?? 0) > 0);
+  t.is(dictionaries?.names.GIUSEPPE?.male, 1);
+  t.true(dictionaries?.roleLocalParts.includes('segreteria'));
+  // the async twins answer alike
+  t.deepEqual(await native.roleMailboxes(dir, ['info.milano', 'mario.rossi']), roleMailboxesSync(dir, ['info.milano', 'mario.rossi']));
+  t.deepEqual(roleMailboxesSync(dir, ['info.milano', 'mario.rossi']), [true, false]);
+  t.deepEqual(JSON.parse((await native.contactDictionaries(dir)).toString('utf8')), dictionaries);
+  const error = await t.throwsAsync(importContactDictionaries(path.join(dir, 'nowhere'), dir));
+  t.is(coreErrorCode(error), 'data_missing');
 });

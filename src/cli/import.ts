@@ -4,14 +4,13 @@ import path from 'node:path';
 import cliProgress from 'cli-progress';
 
 import { defaultSourceDir } from '../config.js';
-import { TS_IMPORTERS, type DatasetReport } from '../import/index.js';
 import { importMarker } from '../import/integrity.js';
-import { importRegister, native } from '../native.js';
+import { importRegister, native, type DatasetSummary } from '../native.js';
 
 export interface ImportReport {
   duration_ms: number;
   size_bytes: number;
-  datasets: DatasetReport[];
+  datasets: DatasetSummary[];
 }
 
 /** Builds every register under `dataDir` from the open data in `source`, with a progress bar. */
@@ -41,14 +40,10 @@ export async function runImport(source: string = defaultSourceDir(), dataDir: st
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(importMarker(dataDir), new Date().toISOString());
   try {
+    // the core writes the contact dictionaries beside the register in the same pass (register/import/names.rs)
     const summary = await importRegister(src, dataDir);
-    const datasets: DatasetReport[] = [...summary.datasets];
-    for (const importer of TS_IMPORTERS) {
-      const run = await importer.load();
-      datasets.push(...(await run(src, dataDir)).datasets);
-    }
     rmSync(importMarker(dataDir), { force: true });
-    return { duration_ms: Date.now() - started, size_bytes: summary.size_bytes, datasets };
+    return { duration_ms: Date.now() - started, size_bytes: summary.size_bytes, datasets: summary.datasets };
   } finally {
     clearInterval(timer);
     bar?.stop();

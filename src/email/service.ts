@@ -1,10 +1,9 @@
-import { createRequire } from 'node:module';
-
 import { disposableEmailBlocklistSet } from 'disposable-email-domains-js';
 
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
 import { outcomeTable } from '../http/outcomes.js';
 import { contactData, type ContactData } from '../import/contact-store.js';
+import { roleMailboxesSync } from '../native.js';
 import { mapConcurrent } from './concurrency.js';
 import { mailDomain } from './dns.js';
 import { EMAIL_OUTCOMES } from './outcomes.js';
@@ -12,17 +11,12 @@ import { emailItem, type EmailItem } from './schema.js';
 import { cleanEmail, parseEmail, type ParsedEmail } from './syntax.js';
 import { INTERNATIONAL_PROVIDERS, likelyDomain } from './typos.js';
 
-const require = createRequire(import.meta.url);
-/** npm role-based-email-addresses: the English-centric list; the Italian one comes from shared/data. */
-const ROLE_NPM = require('role-based-email-addresses') as string[];
-
 const DISPOSABLE = disposableEmailBlocklistSet();
 /** DNS lookups of one batch in flight at once. */
 const DNS_CONCURRENCY = 32;
 
 interface Dictionaries {
   providers: Set<string>;
-  roles: Set<string>;
 }
 
 const dictionaries = new WeakMap<ContactData, Dictionaries>();
@@ -32,7 +26,6 @@ function dictionariesOf(data: ContactData): Dictionaries {
   if (!d) {
     d = {
       providers: new Set([...INTERNATIONAL_PROVIDERS, ...data.freemailDomains]),
-      roles: new Set([...ROLE_NPM.map((r) => r.toLowerCase()), ...data.roleLocalParts]),
     };
     dictionaries.set(data, d);
   }
@@ -46,9 +39,12 @@ function isDisposable(asciiDomain: string): boolean {
   return false;
 }
 
-function isRoleBased(local: string, roles: ReadonlySet<string>): boolean {
-  const base = local.replace(/^"|"$/g, '').split('+')[0]!.toLowerCase();
-  return roles.has(base) || roles.has(base.replace(/[._-]/g, ''));
+/**
+ * A mailbox of an office (`info`, `segreteria.roma`): the core decides, with the list and rule dedupe
+ * uses. On the calling thread: a set lookup costs less than a hop to the thread pool.
+ */
+function isRoleBased(local: string, data: ContactData): boolean {
+  return roleMailboxesSync(data.dataDir, [local])[0] === true;
 }
 
 function withDomain(local: string, domain: string): string {
@@ -97,7 +93,7 @@ export async function verifyEmail(item: EmailItem, data: ContactData, dnsServer?
   if (mail?.checked && !mail.receivesMail) conditions.push('EMAIL_DOMAIN_NOT_FOUND');
   const disposable = !checked.literal && isDisposable(checked.asciiDomain);
   if (disposable) conditions.push('EMAIL_DISPOSABLE');
-  if (isRoleBased(checked.local, dict.roles)) conditions.push('EMAIL_ROLE_BASED');
+  if (isRoleBased(checked.local, data)) conditions.push('EMAIL_ROLE_BASED');
 
   const outcome = changes.length ? [...conditions, 'MODIFIED', ...changes] : conditions;
   const result: ItemResult = {

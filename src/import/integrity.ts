@@ -1,7 +1,6 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-import { CONTACT_FILES } from './contact-store.js';
 
 /** LMDB's meta page (lmdb.h, 64-bit): after a 16-byte page header, magic, version, ..., page size, last page, txn id. */
 const LMDB_MAGIC = 0xbeefc0de;
@@ -10,9 +9,9 @@ const META = { magic: 16, version: 20, pageSize: 40, lastPage: 136, txnId: 144 }
 export class RegisterDamaged extends Error {}
 
 /**
- * Written under the data dir when an import starts and removed when its last step is done: the native
- * register is renamed into place before the contact dictionaries are written, so a register alone does
- * not prove the import finished.
+ * Written under the data dir when an import starts and removed when its last step is done: the contact
+ * dictionaries are written beside the register before it is renamed into place, and whatever comes after
+ * the core's import may still fail, so a register alone does not prove the import finished.
  */
 export function importMarker(dataDir: string): string {
   return path.join(dataDir, 'import.incomplete');
@@ -69,16 +68,12 @@ export function checkRegisterFiles(dataDir: string): void {
   if (existsSync(importMarker(dataDir))) throw damaged(register, 'the import that wrote it was interrupted before its last step');
   if (!existsSync(register)) throw damaged(register, 'the file is missing');
   checkLmdbFile(register);
-  const contact = path.join(dataDir, 'contact');
-  // the dictionaries are optional (not imported: the checks that need them say so); imported, each must read
-  if (!existsSync(path.join(contact, CONTACT_FILES.names))) return;
-  for (const name of Object.values(CONTACT_FILES)) {
-    const file = path.join(contact, name);
-    if (!existsSync(file)) throw damaged(file, 'the file is missing');
-    try {
-      JSON.parse(readFileSync(file, 'utf8'));
-    } catch (error) {
-      throw damaged(file, `not JSON (${error instanceof Error ? error.message : String(error)})`);
-    }
+  // the dictionaries are optional (not imported: the checks that need them say so); imported, they must read
+  const dictionaries = path.join(dataDir, 'contact', 'dictionaries.json');
+  if (!existsSync(dictionaries)) return;
+  try {
+    JSON.parse(readFileSync(dictionaries, 'utf8'));
+  } catch (error) {
+    throw damaged(dictionaries, `not JSON (${error instanceof Error ? error.message : String(error)})`);
   }
 }

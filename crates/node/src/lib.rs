@@ -9,6 +9,7 @@ pub mod contact;
 pub mod dedupe;
 pub mod foreign;
 pub mod municipalities;
+pub mod names;
 pub mod postal;
 pub mod register;
 pub mod streets;

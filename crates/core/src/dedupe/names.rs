@@ -36,7 +36,7 @@ pub struct NamesData {
 #[derive(Default)]
 pub struct Names {
     forms: HashMap<String, NameEntry>,
-    role_localparts: HashSet<String>,
+    role_localparts: RoleMailboxes,
     known: HashMap<String, char>,
     legal_suffixes: Vec<String>,
 }
@@ -53,7 +53,7 @@ impl Names {
     pub fn from_data(data: NamesData) -> Names {
         Names {
             forms: data.forms.into_iter().collect(),
-            role_localparts: data.role_localparts.into_iter().collect(),
+            role_localparts: RoleMailboxes::new(data.role_localparts),
             known: data.known.into_iter().collect(),
             legal_suffixes: data.legal_suffixes,
         }
@@ -110,14 +110,61 @@ impl Names {
 
     /// `info`, `segreteria`, `amministrazione`...: a mailbox of an office, not of a person.
     pub fn is_role_localpart(&self, localpart: &str) -> bool {
-        let lp = localpart.to_lowercase();
-        if self.role_localparts.contains(&lp) {
+        self.role_localparts.is_role(localpart)
+    }
+}
+
+/// npm `role-based-email-addresses` (English-centric: no segreteria, ufficio, urp), shipped with
+/// the core so that every data dir has it, imported or not; `test/email.test.ts` checks it
+/// against the package.
+const NPM_ROLE_LOCALPARTS: &str = include_str!("../../data/role_based_email_addresses.txt");
+
+pub fn npm_role_localparts() -> impl Iterator<Item = &'static str> {
+    NPM_ROLE_LOCALPARTS
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
+/// Role mailboxes and the one rule that reads them, for dedupe and for `/email` (through the
+/// `roleMailboxes` door): the list is the Italian one and npm's (`register/import/names.rs`).
+#[derive(Debug, Default)]
+pub struct RoleMailboxes(HashSet<String>);
+
+impl RoleMailboxes {
+    pub fn new(list: impl IntoIterator<Item = String>) -> RoleMailboxes {
+        RoleMailboxes(list.into_iter().map(|l| l.to_lowercase()).collect())
+    }
+
+    /// The npm list alone: a data dir whose dictionaries were not imported.
+    pub fn npm() -> RoleMailboxes {
+        RoleMailboxes::new(npm_role_localparts().map(str::to_string))
+    }
+
+    /// Quotes and a `+tag` do not count (`"info+shop"`); the whole local part, its form without
+    /// separators (`ufficiotecnico` for `ufficio.tecnico`) or its first element (`info.milano`,
+    /// `segreteria-roma`) is on the list. A first element of one or two letters is an initial
+    /// (`gm.rossi`), not a role, even where the list has it (`gm`, `pm`).
+    pub fn is_role(&self, localpart: &str) -> bool {
+        let lp = localpart.strip_prefix('"').unwrap_or(localpart);
+        let lp = lp.strip_suffix('"').unwrap_or(lp);
+        let lp = lp.split('+').next().unwrap_or("").to_lowercase();
+        if lp.is_empty() {
+            return false;
+        }
+        if self.0.contains(&lp) {
             return true;
         }
-        // `info.milano`, `ufficio-tecnico`: the first element decides.
+        let joined: String = lp
+            .chars()
+            .filter(|c| !matches!(c, '.' | '-' | '_'))
+            .collect();
+        if joined != lp && self.0.contains(&joined) {
+            return true;
+        }
         lp.split(['.', '-', '_'])
             .next()
-            .is_some_and(|head| head != lp && self.role_localparts.contains(head))
+            .is_some_and(|head| head != lp && head.chars().count() >= 3 && self.0.contains(head))
     }
 }
 
@@ -322,5 +369,9 @@ mod tests {
         assert!(n.is_role_localpart("Info"));
         assert!(n.is_role_localpart("segreteria.milano"));
         assert!(!n.is_role_localpart("mario.rossi"));
+        let roles = RoleMailboxes::npm();
+        assert!(roles.is_role("\"Sales+eu\""));
+        assert!(roles.is_role("customer_service"));
+        assert!(!roles.is_role("gm.rossi"));
     }
 }
