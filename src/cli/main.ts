@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 import { Command } from 'commander';
@@ -8,7 +9,8 @@ import { createAccount, createToken, findToken, listTokens, regenerateToken, rev
 import { DEFAULT_TRIAL, grantTrial, trialsOf } from '../credit/trial.js';
 import { defaultDataDir, defaultSourceDir } from '../config.js';
 import type { Counter } from '../http/capability.js';
-import { native, openRegister } from '../native.js';
+import { importContactData } from '../import/contact.js';
+import { contactDictionariesSync, native, openRegister } from '../native.js';
 import { buildService } from '../server.js';
 import { openStore } from '../state/open.js';
 import { adoptRegister, registerBuildId, sharedRegister } from '../state/register-version.js';
@@ -38,6 +40,10 @@ program
     if (!native.registerExists(dataDir())) {
       console.error(`no register in ${dataDir()}: importing from ${opts.source}`);
       printImportSummary(await runImport(opts.source, dataDir()));
+    } else if (contactDictionariesSync(dataDir()) === null && existsSync(opts.source)) {
+      // a register imported before the core owned the contact dictionaries (issue 10): they alone, not the streets
+      console.error(`no contact dictionaries in ${dataDir()}: importing them from ${opts.source}`);
+      await importContactData(opts.source, dataDir());
     }
     const service = await buildService({ dataDir: dataDir(), port: Number(opts.port), host: opts.host });
     const address = await service.app.listen({ port: Number(opts.port), host: opts.host });
