@@ -392,8 +392,7 @@ impl DeletionIndex {
     /// `near` with the query's forms computed beforehand (one query, many indexes).
     pub fn near_probes(&self, probes: &Probes) -> Vec<(u32, u32)> {
         let mut ids: Vec<u32> = probes
-            .forms
-            .iter()
+            .forms()
             .filter_map(|p| self.forms.get(p))
             .flatten()
             .copied()
@@ -410,35 +409,60 @@ impl DeletionIndex {
 }
 
 /// What a `DeletionIndex` is looked up with for one query: the query and its forms with one (and,
-/// for distance 2, two) letters deleted. Built once when many indexes are asked the same thing.
+/// for distance 2, two) letters deleted, all in one buffer. Built once when many indexes are asked
+/// the same thing.
 pub struct Probes {
     query: String,
     distance: u32,
-    forms: Vec<String>,
+    text: String,
+    /// End of each form in `text`.
+    ends: Vec<usize>,
 }
 
 impl Probes {
     pub fn new(query: &str, distance: u32) -> Probes {
-        let mut forms = one_deletions(query);
+        // byte offset of every character, and the end
+        let at: Vec<usize> = query
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain(std::iter::once(query.len()))
+            .collect();
+        let n = at.len() - 1;
+        let mut text = String::with_capacity(query.len() * (1 + n + n * n / 2));
+        let mut ends = Vec::with_capacity(1 + n + n * n / 2);
+        text.push_str(query);
+        ends.push(text.len());
+        for i in 0..n {
+            text.push_str(&query[..at[i]]);
+            text.push_str(&query[at[i + 1]..]);
+            ends.push(text.len());
+        }
+        // two deletions are two positions of the query (i before j): each pair once
         if distance >= 2 {
-            let extra: Vec<String> = forms[1..]
-                .iter()
-                .flat_map(|p| one_deletions(p).into_iter().skip(1))
-                .collect();
-            forms.extend(extra);
-            // deleting i then j is deleting j then i: look each form up once
-            forms.sort_unstable();
-            forms.dedup();
+            for i in 0..n {
+                for j in i + 1..n {
+                    text.push_str(&query[..at[i]]);
+                    text.push_str(&query[at[i + 1]..at[j]]);
+                    text.push_str(&query[at[j + 1]..]);
+                    ends.push(text.len());
+                }
+            }
         }
         Probes {
             query: query.to_string(),
             distance,
-            forms,
+            text,
+            ends,
         }
     }
 
     pub fn query(&self) -> &str {
         &self.query
+    }
+
+    fn forms(&self) -> impl Iterator<Item = &str> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(self.ends.iter()).map(|(s, &e)| &self.text[s..e])
     }
 }
 
