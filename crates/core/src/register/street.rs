@@ -1050,6 +1050,25 @@ mod tests {
         assert_eq!(edit_distance("NORMANDIA", "NORMADIA", 1), Some(1));
         assert_eq!(edit_distance("ROMA", "MILANO", 2), None);
     }
+
+    #[test]
+    fn typo_lookups_reach_every_key_within_their_distance() {
+        // names with accents or other scripts are measured by characters, as ASCII ones by bytes
+        assert_eq!(edit_distance("CITTÀ", "CITTA", 1), Some(1));
+        assert_eq!(edit_distance("ÀB", "BÀ", 1), Some(1));
+        assert_eq!(edit_distance("FAGGIOLO", "FAGIOLO", 2), Some(1));
+        assert_eq!(edit_distance("FAGGIOLO", "FOGIALO", 2), None);
+        let c = city();
+        // two substitutions are beyond the deletion forms: the scan reaches them through its filters
+        assert_eq!(c.fuzzy_scan("GIUSEPPEGERIBOLDI", 2), vec![(0, 2)]);
+        assert!(c.fuzzy_scan("GIUSEPPEGERIBOLDI", 1).is_empty());
+        // two letters too many: the query's two-deletion forms meet the key
+        assert_eq!(c.fuzzy("GIUSEPPEXGARIBALDIX", 2), vec![(0, 2)]);
+        // the word being typed, among the sorted tokens
+        assert_eq!(c.tokens_starting("GARI"), ["GARIBALDI"]);
+        assert!(c.tokens_starting("GARIX").is_empty());
+        assert_eq!(c.tokens_starting("GIOV"), ["GIOVANNI"]);
+    }
 }
 
 /// A street search: within a municipality (`cadastral_code`) or across a province.
