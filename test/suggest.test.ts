@@ -61,6 +61,15 @@ test('one field as people write it: street, number, postcode and city', async (t
   t.is(name.body.parsed.house_number, null, 'a number right after the street type is part of the name');
 });
 
+test('with only the province, the streets of its municipalities are searched, each hint naming its municipality', async (t) => {
+  const res = await suggest({ session: randomUUID(), q: 'via del faggiol', province: 'BO' });
+  t.is(res.status, 200);
+  const hit = res.body.hints.find((h: { name: string }) => h.name === 'Via del Faggiolo');
+  t.is(hit?.municipality, 'Bologna', JSON.stringify(res.body.hints));
+  const typo = await suggest({ session: randomUUID(), q: 'via del fagiolo', province: 'BO' });
+  t.true(typo.body.hints.some((h: { name: string; municipality: string }) => h.name === 'Via del Faggiolo' && h.municipality === 'Bologna'), JSON.stringify(typo.body.hints));
+});
+
 test('a typo still finds the street', async (t) => {
   const res = await suggest({ session: randomUUID(), q: 'via del fagiolo', city: 'Bologna' });
   t.is(res.status, 200);

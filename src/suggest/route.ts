@@ -14,7 +14,7 @@ import { validate } from '../http/validation.js';
 import { suggestRequest, type Hint, type SuggestRequest } from './schema.js';
 import { attributionFor, displayName, findMunicipalities, houseNumbers, parsedOf, placeOf, readQuery, searchStreets } from './service.js';
 import { foreignAttribution, foreignHouseNumbers, foreignStreets, foreignSuggestCountries } from './foreign.js';
-import { checkSession, enterSession, findSession, markSelected, sweepSessions, unmarkSelected, type SuggestSession } from './session.js';
+import { checkSession, enterSession, markSelected, readSession, sweepSessions, unmarkSelected, type OfferedStreet, type SessionRead, type SuggestSession } from './session.js';
 
 export const SUGGEST_PATHS = ['/api/v1/suggest', '/api/v1/suggerisci'] as const;
 
@@ -69,16 +69,26 @@ async function select(services: Services, req: FastifyRequest, reply: FastifyRep
   return answer(req, reply, { ...result, credit: charge });
 }
 
-async function suggest(services: Services, req: FastifyRequest, reply: FastifyReply, r: SuggestRequest, token: string, country: string): Promise<FastifyReply> {
+function sameStreet(a: OfferedStreet | undefined, b: OfferedStreet): boolean {
+  return a !== undefined && a.cadastral_code === b.cadastral_code && a.index === b.index && a.name === b.name;
+}
+
+async function suggest(services: Services, req: FastifyRequest, reply: FastifyReply, r: SuggestRequest, token: string, country: string, stored: SessionRead): Promise<FastifyReply> {
   // house-number phase: a street selected in this session
   if (!blank(r.street_id)) {
-    const session = await enterSession(services.state, token, r.session, country);
     const streetId = (r.street_id as string).trim();
-    const street = session.offered[streetId];
-    if (!street || !session.selected.includes(streetId)) throw new ApiError('selection_required', {}, { street_id: streetId });
     const typed = r.house_number?.trim() ?? '';
     const foreign = country !== 'IT';
-    const { hints, exists } = foreign ? await foreignHouseNumbers(street, streetId, typed) : await houseNumbers(street, streetId, typed);
+    const numbersOf = (s: OfferedStreet) => (foreign ? foreignHouseNumbers(s, streetId, typed) : houseNumbers(s, streetId, typed));
+    // the numbers of the street the session already offered are looked up while the call is counted
+    // (streets stay offered for the session's life); used only if the counted session agrees
+    const known = stored.session?.offered[streetId];
+    const early = known ? numbersOf(known) : undefined;
+    early?.catch(() => undefined);
+    const session = await enterSession(services.state, token, r.session, country);
+    const street = session.offered[streetId];
+    if (!street || !session.selected.includes(streetId)) throw new ApiError('selection_required', {}, { street_id: streetId });
+    const { hints, exists } = await (early && sameStreet(known, street) ? early : numbersOf(street));
     return answer(req, reply, {
       ok: true,
       phase: 'house_numbers',
@@ -95,7 +105,7 @@ async function suggest(services: Services, req: FastifyRequest, reply: FastifyRe
   const province = blank(r.province) ? read.province : (r.province as string).trim();
   const parsed = { ...parsedOf(read), postcode };
   // refused calls fail before the search; the call is counted, with the streets it offers, in one write
-  await checkSession(services.state, token, r.session, country);
+  checkSession(stored, country);
   if (country !== 'IT') {
     const found = await foreignStreets(country, read.street, city, postcode);
     await enterSession(services.state, token, r.session, country, Date.now(), found.offered);
@@ -133,14 +143,15 @@ export const suggestRoutes: FastifyPluginAsync<PluginOptions> = async (app, { se
     if (r.action === 'select') requirePayer(req);
     const written = blank(r.country_code) ? r.country : r.country_code;
     const country = blank(written) ? 'IT' : (resolveCountry(written)?.iso2 ?? (written as string).trim().toUpperCase());
-    const live = await findSession(services.state, token, r.session);
+    const stored = await readSession(services.state, token, r.session);
+    const live = stored.session;
     if (live && live.country !== country) throw new ApiError('session_country', {}, { session_country: live.country, requested: country });
     if (!SUGGEST_COUNTRIES.has(country) && !foreignSuggestCountries().has(country)) {
       const read = readQuery(r.q ?? '');
       return answer(req, reply, { ok: true, phase: 'streets', hints: [], parsed: parsedOf(read), attribution: null, supported: false });
     }
     if (r.action === 'select') return select(services, req, reply, r, await enterSession(services.state, token, r.session, country));
-    return suggest(services, req, reply, r, token, country);
+    return suggest(services, req, reply, r, token, country, stored);
   };
   for (const path of SUGGEST_PATHS) app.post(path, { config: { rateClass: 'autocomplete' } }, post);
 

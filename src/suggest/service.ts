@@ -170,12 +170,25 @@ export function streetHintId(hit: { cadastral_code: string; street_id: number; i
   return hit.street_id > 0 ? String(hit.street_id) : `${hit.cadastral_code}-${hit.index}`;
 }
 
+/** Municipalities whose streets the core has loaded (it keeps them for the life of the process). */
+const loaded = new Set<string>();
+
+/**
+ * One municipality's street search: on this thread once its streets are loaded (tens of microseconds, less
+ * than the hop to the pool), in the pool the first time (loading a city's streets takes milliseconds).
+ */
+async function streetsIn(cadastral: string, query: string, limit: number): Promise<StreetHit[]> {
+  if (loaded.has(cadastral)) return core.searchStreetsSync({ cadastral_code: cadastral, query, limit });
+  const hits = await core.searchStreets({ cadastral_code: cadastral, query, limit });
+  loaded.add(cadastral);
+  return hits;
+}
+
 /** Streets matching what was typed, in the place's municipalities (or the province's), closest first. */
 export async function searchStreets(street: string, place: Municipality[], province: string | null, limit = 10): Promise<{ hints: Hint[]; offered: Record<string, OfferedStreet> }> {
   const hits: (StreetHit & { m: Municipality | null })[] = [];
   if (place.length > 0) {
-    const lists = await Promise.all(place.map((m) => core.searchStreets({ cadastral_code: m.cadastral_code, query: street, limit })));
-    lists.forEach((list, i) => hits.push(...list.map((h) => ({ ...h, m: place[i] ?? null }))));
+    for (const m of place) hits.push(...(await streetsIn(m.cadastral_code, street, limit)).map((h) => ({ ...h, m })));
   } else if (province && PROVINCE_CODE.test(province.trim())) {
     const list = await core.searchStreets({ province: province.trim().toUpperCase(), query: street, limit });
     const names = new Map<string, Municipality | null>();
@@ -187,7 +200,9 @@ export async function searchStreets(street: string, place: Municipality[], provi
       hits.push({ ...h, m: names.get(h.cadastral_code) ?? null });
     }
   }
-  if (hits.length < 3 && place.length === 1 && place[0]) {
+  // the engine (a whole contact verification) only when nothing begins as typed: a prefix hit means
+  // the user is still typing a name the search already follows
+  if (hits.length < 3 && !hits.some((h) => h.distance === 0) && place.length === 1 && place[0]) {
     const m = place[0];
     const resolved = await resolvedByEngine(street, m);
     if (resolved && !hits.some((h) => h.street_id === resolved.street_id && h.cadastral_code === resolved.cadastral_code)) hits.push({ ...resolved, m });
@@ -215,7 +230,8 @@ export async function searchStreets(street: string, place: Municipality[], provi
 /**
  * What the street search misses (a later word of the name: `corso garibaldi` for Corso Giuseppe
  * Garibaldi, `indipendenza` for Via dell'Indipendenza), the contact engine's street resolution finds:
- * asked only when the search gave fewer than three streets, and only a single, certain street is taken.
+ * asked only when the search gave fewer than three streets and none beginning as typed, and only a single,
+ * certain street is taken.
  */
 async function resolvedByEngine(street: string, m: Municipality): Promise<StreetHit | undefined> {
   if (street.trim().length < 4) return undefined;
@@ -226,7 +242,7 @@ async function resolvedByEngine(street: string, m: Municipality): Promise<Street
   const id = r?.territory?.street_id;
   const name = r?.normalized?.address;
   if (!r || !id || !name || r.outcome.some((c) => c.startsWith('STREET_') && c !== 'STREET_TYPE_MISSING') || r.territory?.cadastral_code !== m.cadastral_code) return undefined;
-  const exact = await core.searchStreets({ cadastral_code: m.cadastral_code, query: name, limit: 5 });
+  const exact = await streetsIn(m.cadastral_code, name, 5);
   const hit = exact.find((h) => String(h.street_id) === id);
   return hit ? { ...hit, distance: 1 } : undefined;
 }

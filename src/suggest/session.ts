@@ -30,7 +30,7 @@ export interface SuggestSession {
   selected: string[];
 }
 
-interface DayBudget {
+export interface DayBudget {
   day: string;
   /** Sessions opened this day. */
   sessions: number;
@@ -56,6 +56,18 @@ function budgetOf(stored: DayBudget | undefined, now: number): DayBudget {
 
 const live = (s: SuggestSession | undefined, now: number): SuggestSession | undefined => (s && now - s.created <= SESSION_MS ? s : undefined);
 
+/** What a call reads before it works: the live session of this token and UUID (if any) and the token's day budget. */
+export interface SessionRead {
+  session: SuggestSession | undefined;
+  budget: DayBudget | undefined;
+}
+
+/** The session and the day budget in one read (one round trip on PostgreSQL): a call reads them once. */
+export async function readSession(store: StateStore, token: string, id: string, now = Date.now()): Promise<SessionRead> {
+  const [s, budget] = await store.getMany([doc('suggest_sessions', key(token, id)), doc('suggest_budgets', token)]);
+  return { session: live(s as SuggestSession | undefined, now), budget: budget as DayBudget | undefined };
+}
+
 /** The live session of this token and UUID, or undefined (never opened, or expired). */
 export async function findSession(store: StateStore, token: string, id: string, now = Date.now()): Promise<SuggestSession | undefined> {
   return live(await store.get<SuggestSession>('suggest_sessions', key(token, id)), now);
@@ -75,10 +87,9 @@ function refuse(budget: DayBudget | undefined, s: SuggestSession | undefined, co
   }
 }
 
-/** The refusals of `enterSession`, read-only: lets a call fail before doing its work. */
-export async function checkSession(store: StateStore, token: string, id: string, country: string, now = Date.now()): Promise<void> {
-  const [s, budget] = await store.getMany([doc('suggest_sessions', key(token, id)), doc('suggest_budgets', token)]);
-  refuse(budget as DayBudget | undefined, live(s as SuggestSession | undefined, now), country, now);
+/** The refusals of `enterSession` on what `readSession` read: lets a call fail before doing its work. */
+export function checkSession(read: SessionRead, country: string, now = Date.now()): void {
+  refuse(read.budget, read.session, country, now);
 }
 
 /**

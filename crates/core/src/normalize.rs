@@ -8,27 +8,38 @@ use unicode_normalization::UnicodeNormalization;
 pub fn fold(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut pending_space = false;
-    for c in text.nfd() {
-        if unicode_normalization::char::is_combining_mark(c) {
-            continue;
-        }
+    let mut push = |c: char, out: &mut String| {
         if c.is_alphanumeric() {
             if pending_space && !out.is_empty() {
                 out.push(' ');
             }
             pending_space = false;
-            for u in special_fold(c) {
-                out.push(u);
-            }
+            push_upper(c, out);
         } else {
             pending_space = true;
+        }
+    };
+    // ASCII (most of what is compared) has nothing to decompose: the same result without NFD
+    if text.is_ascii() {
+        for c in text.chars() {
+            push(c, &mut out);
+        }
+        return out;
+    }
+    for c in text.nfd() {
+        if !unicode_normalization::char::is_combining_mark(c) {
+            push(c, &mut out);
         }
     }
     out
 }
 
-/// Letters that NFD does not decompose into a base letter plus a mark.
-fn special_fold(c: char) -> impl Iterator<Item = char> {
+/// The upper case of a letter, and letters that NFD does not decompose into a base letter plus a mark.
+fn push_upper(c: char, out: &mut String) {
+    if c.is_ascii() {
+        out.push(c.to_ascii_uppercase());
+        return;
+    }
     let mapped: &str = match c {
         'ß' => "SS",
         'Æ' | 'æ' => "AE",
@@ -39,12 +50,11 @@ fn special_fold(c: char) -> impl Iterator<Item = char> {
         'Þ' | 'þ' => "TH",
         _ => "",
     };
-    let upper: Vec<char> = if mapped.is_empty() {
-        c.to_uppercase().collect()
+    if mapped.is_empty() {
+        out.extend(c.to_uppercase());
     } else {
-        mapped.chars().collect()
-    };
-    upper.into_iter()
+        out.push_str(mapped);
+    }
 }
 
 /// `fold` without spaces: the key under which `SAN GIOVANNI` and `SANGIOVANNI` meet.

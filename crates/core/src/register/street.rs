@@ -174,7 +174,10 @@ impl CityStreets {
                 tokens.entry(t).or_default().push(i);
             }
         }
-        let token_index = DeletionIndex::build(tokens.keys().cloned(), 4);
+        // in order, so that the tokens beginning with a prefix are one range of its keys
+        let mut sorted: Vec<String> = tokens.keys().cloned().collect();
+        sorted.sort_unstable();
+        let token_index = DeletionIndex::build(sorted, 4);
         let stored = fst_bytes
             .filter(|_| !record.fst_slots.is_empty())
             .and_then(|bytes| fst::Map::new(bytes).ok());
@@ -228,9 +231,15 @@ impl CityStreets {
                 .map(|(k, _)| vec![k.as_str()])
                 .unwrap_or_default();
         }
+        self.tokens_near_probes(&Probes::new(token, distance))
+    }
+
+    /// `tokens_near` with the token's forms computed beforehand.
+    pub fn tokens_near_probes(&self, probes: &Probes) -> Vec<&str> {
+        let token = probes.query();
         let mut out: Vec<&str> = self
             .token_index
-            .near(token, distance)
+            .near_probes(probes)
             .into_iter()
             .map(|(id, _)| self.token_index.key(id))
             .collect();
@@ -240,6 +249,15 @@ impl CityStreets {
             }
         }
         out
+    }
+
+    /// Tokens of the municipality beginning with `prefix`, in order (a binary search of the
+    /// sorted tokens, not a scan).
+    pub fn tokens_starting(&self, prefix: &str) -> &[String] {
+        let all = self.token_index.keys();
+        let start = all.partition_point(|t| t.as_str() < prefix);
+        let len = all[start..].partition_point(|t| t.starts_with(prefix));
+        &all[start..start + len]
     }
 
     /// Loose tokens of a street's name, then of each of its other names.
@@ -264,11 +282,19 @@ impl CityStreets {
     }
 
     pub fn fuzzy(&self, key: &str, distance: u32) -> Vec<(u32, u32)> {
-        let mut out: Vec<(u32, u32)> = Vec::new();
         if key.is_empty() {
+            return Vec::new();
+        }
+        self.fuzzy_probes(&Probes::new(key, distance))
+    }
+
+    /// `fuzzy` with the key's forms computed beforehand.
+    pub fn fuzzy_probes(&self, probes: &Probes) -> Vec<(u32, u32)> {
+        let mut out: Vec<(u32, u32)> = Vec::new();
+        if probes.query().is_empty() {
             return out;
         }
-        for (id, d) in self.key_index.near(key, distance) {
+        for (id, d) in self.key_index.near_probes(probes) {
             // the index's ids are the fst's values: keys are read back in the same order
             for &s in self.slots.get(id as usize).into_iter().flatten() {
                 out.push((s, d));
@@ -305,6 +331,22 @@ impl CityStreets {
 pub struct DeletionIndex {
     keys: Vec<String>,
     forms: HashMap<String, Vec<u32>>,
+    /// Per key: its length in characters and the set of its letters (`letter_set`), so that a
+    /// scan measures only the keys that could be near.
+    shapes: Vec<(u32, u64)>,
+}
+
+/// The letters and digits a word has, one bit each (other characters share bits by their code):
+/// an edit adds or removes at most two members, so keys `d` edits apart differ in at most `2d`.
+fn letter_set(word: &str) -> u64 {
+    word.chars().fold(0u64, |set, c| {
+        let bit = match c {
+            'A'..='Z' => c as u32 - 'A' as u32,
+            '0'..='9' => 26 + c as u32 - '0' as u32,
+            _ => 36 + c as u32 % 28,
+        };
+        set | 1 << bit
+    })
 }
 
 impl DeletionIndex {
@@ -322,7 +364,20 @@ impl DeletionIndex {
                 }
             }
         }
-        DeletionIndex { keys, forms }
+        let shapes = keys
+            .iter()
+            .map(|k| (k.chars().count() as u32, letter_set(k)))
+            .collect();
+        DeletionIndex {
+            keys,
+            forms,
+            shapes,
+        }
+    }
+
+    /// Every key, in the order given to `build`.
+    pub fn keys(&self) -> &[String] {
+        &self.keys
     }
 
     pub fn key(&self, id: u32) -> &str {
@@ -331,16 +386,13 @@ impl DeletionIndex {
 
     /// Keys within `distance` edits of `query` (swaps count one), with their distance.
     pub fn near(&self, query: &str, distance: u32) -> Vec<(u32, u32)> {
-        let mut probes = one_deletions(query);
-        if distance >= 2 {
-            let extra: Vec<String> = probes[1..]
-                .iter()
-                .flat_map(|p| one_deletions(p).into_iter().skip(1))
-                .collect();
-            probes.extend(extra);
-        }
+        self.near_probes(&Probes::new(query, distance))
+    }
+
+    /// `near` with the query's forms computed beforehand (one query, many indexes).
+    pub fn near_probes(&self, probes: &Probes) -> Vec<(u32, u32)> {
         let mut ids: Vec<u32> = probes
-            .iter()
+            .forms()
             .filter_map(|p| self.forms.get(p))
             .flatten()
             .copied()
@@ -349,9 +401,68 @@ impl DeletionIndex {
         ids.dedup();
         ids.into_iter()
             .filter_map(|id| {
-                edit_distance(self.key(id), query, distance as usize).map(|d| (id, d as u32))
+                edit_distance(self.key(id), &probes.query, probes.distance as usize)
+                    .map(|d| (id, d as u32))
             })
             .collect()
+    }
+}
+
+/// What a `DeletionIndex` is looked up with for one query: the query and its forms with one (and,
+/// for distance 2, two) letters deleted, all in one buffer. Built once when many indexes are asked
+/// the same thing.
+pub struct Probes {
+    query: String,
+    distance: u32,
+    text: String,
+    /// End of each form in `text`.
+    ends: Vec<usize>,
+}
+
+impl Probes {
+    pub fn new(query: &str, distance: u32) -> Probes {
+        // byte offset of every character, and the end
+        let at: Vec<usize> = query
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain(std::iter::once(query.len()))
+            .collect();
+        let n = at.len() - 1;
+        let mut text = String::with_capacity(query.len() * (1 + n + n * n / 2));
+        let mut ends = Vec::with_capacity(1 + n + n * n / 2);
+        text.push_str(query);
+        ends.push(text.len());
+        for i in 0..n {
+            text.push_str(&query[..at[i]]);
+            text.push_str(&query[at[i + 1]..]);
+            ends.push(text.len());
+        }
+        // two deletions are two positions of the query (i before j): each pair once
+        if distance >= 2 {
+            for i in 0..n {
+                for j in i + 1..n {
+                    text.push_str(&query[..at[i]]);
+                    text.push_str(&query[at[i + 1]..at[j]]);
+                    text.push_str(&query[at[j + 1]..]);
+                    ends.push(text.len());
+                }
+            }
+        }
+        Probes {
+            query: query.to_string(),
+            distance,
+            text,
+            ends,
+        }
+    }
+
+    pub fn query(&self) -> &str {
+        &self.query
+    }
+
+    fn forms(&self) -> impl Iterator<Item = &str> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(self.ends.iter()).map(|(s, &e)| &self.text[s..e])
     }
 }
 
@@ -359,14 +470,18 @@ impl DeletionIndex {
     /// Keys within `distance` edits of `query` by a scan of every key of a similar length: for
     /// the rarer two-edit lookups the one-deletion forms cannot reach (two substitutions).
     pub fn scan(&self, query: &str, distance: u32) -> Vec<(u32, u32)> {
-        let len = query.chars().count();
+        let len = query.chars().count() as u32;
+        let set = letter_set(query);
         let d = distance as usize;
-        self.keys
+        self.shapes
             .iter()
             .enumerate()
-            .filter(|(_, k)| k.len().abs_diff(query.len()) <= d + 2)
-            .filter(|(_, k)| k.chars().count().abs_diff(len) <= d)
-            .filter_map(|(id, k)| edit_distance(k, query, d).map(|e| (id as u32, e as u32)))
+            .filter(|(_, (l, s))| {
+                l.abs_diff(len) <= distance && (s ^ set).count_ones() <= 2 * distance
+            })
+            .filter_map(|(id, _)| {
+                edit_distance(&self.keys[id], query, d).map(|e| (id as u32, e as u32))
+            })
             .collect()
     }
 }
@@ -426,40 +541,58 @@ pub fn build_fst(record: &CityStreetsRecord) -> Result<StreetFst> {
 }
 
 /// Bounded edit distance counting a swap of two neighbouring letters as one edit (optimal string
-/// alignment), None when above `max`.
+/// alignment), None when above `max`. Called for every candidate of a typo lookup: ASCII names
+/// (nearly all) are compared as bytes, without allocating.
 pub fn edit_distance(a: &str, b: &str, max: usize) -> Option<usize> {
+    if a.is_ascii() && b.is_ascii() {
+        return osa(a.as_bytes(), b.as_bytes(), max);
+    }
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    osa(&a, &b, max)
+}
+
+/// Rows of the distance table kept on the stack up to this width (street names are shorter).
+const STACK_ROW: usize = 64;
+
+fn osa<T: PartialEq>(a: &[T], b: &[T], max: usize) -> Option<usize> {
     if a.len().abs_diff(b.len()) > max {
         return None;
     }
     let w = b.len() + 1;
-    let mut rows = vec![vec![0usize; w]; 3];
-    for (j, cell) in rows[0].iter_mut().enumerate() {
-        *cell = j;
+    if w <= STACK_ROW {
+        osa_rows(a, b, max, &mut [0u32; 3 * STACK_ROW])
+    } else {
+        osa_rows(a, b, max, &mut vec![0u32; 3 * w])
+    }
+}
+
+/// The last three rows of the table in `rows` (three of `b.len() + 1` cells, in rotation).
+fn osa_rows<T: PartialEq>(a: &[T], b: &[T], max: usize, rows: &mut [u32]) -> Option<usize> {
+    let w = b.len() + 1;
+    for (j, cell) in rows[..w].iter_mut().enumerate() {
+        *cell = j as u32;
     }
     for i in 1..=a.len() {
-        let (prev, prev2) = ((i + 2) % 3, (i + 1) % 3);
-        let mut row = vec![0usize; w];
-        row[0] = i;
-        let mut row_min = row[0];
+        let (cur, prev, prev2) = ((i % 3) * w, ((i + 2) % 3) * w, ((i + 1) % 3) * w);
+        rows[cur] = i as u32;
+        let mut row_min = i as u32;
         for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (rows[prev][j] + 1)
-                .min(row[j - 1] + 1)
-                .min(rows[prev][j - 1] + cost);
+            let cost = u32::from(a[i - 1] != b[j - 1]);
+            let mut v = (rows[prev + j] + 1)
+                .min(rows[cur + j - 1] + 1)
+                .min(rows[prev + j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(rows[prev2][j - 2] + 1);
+                v = v.min(rows[prev2 + j - 2] + 1);
             }
-            row[j] = v;
+            rows[cur + j] = v;
             row_min = row_min.min(v);
         }
-        if row_min > max {
+        if row_min as usize > max {
             return None;
         }
-        rows[i % 3] = row;
     }
-    let d = rows[a.len() % 3][b.len()];
+    let d = rows[(a.len() % 3) * w + b.len()] as usize;
     (d <= max).then_some(d)
 }
 
@@ -589,77 +722,128 @@ pub fn search_streets(
     query: &str,
     limit: usize,
 ) -> Vec<StreetHit> {
-    let Some(city) = index.city(cadastral) else {
-        return Vec::new();
-    };
-    let parsed = crate::address::parse::parse(query);
-    let key = loose_key(if parsed.name.is_empty() {
-        query
-    } else {
-        &parsed.name
-    });
-    let mut hits: Vec<StreetHit> = Vec::new();
-    let push = |i: u32, d: u32, hits: &mut Vec<StreetHit>| {
-        if hits.iter().any(|h| h.index == i) {
-            return;
-        }
-        let s = city.street(i);
-        if let Some(t) = parsed.street_type {
-            if d > 0 && s.street_type != t {
-                return;
-            }
-        }
-        hits.push(StreetHit {
-            cadastral_code: cadastral.to_string(),
-            street_id: s.id,
-            index: i,
-            street_type: s.street_type.clone(),
-            name: s.name.clone(),
-            distance: d,
-            locality: if s.locality.is_empty() {
-                s.district.clone()
-            } else {
-                s.locality.clone()
-            },
-        });
-    };
-    for i in city.prefix(&key, limit * 2) {
-        push(i, 0, &mut hits);
-    }
-    if hits.len() < limit {
-        let d = if key.len() >= 8 { 2 } else { 1 };
-        let mut near = city.fuzzy(&key, d);
-        near.sort_by_key(|(_, d)| *d);
-        for (i, d) in near {
-            push(i, d.max(1), &mut hits);
+    StreetSearch::new(query, limit).run(index, cadastral)
+}
+
+/// One word of the query looked up among a municipality's name tokens: exactly, or within one
+/// edit from five letters (`probes`).
+struct TokenProbe {
+    word: String,
+    probes: Option<Probes>,
+}
+
+impl TokenProbe {
+    fn new(word: &str) -> TokenProbe {
+        TokenProbe {
+            word: word.to_string(),
+            probes: (word.chars().count() >= 5).then(|| Probes::new(word, 1)),
         }
     }
-    // a later word of the name typed alone (`garibaldi` → Corso Garibaldi, Via Giuseppe
-    // Garibaldi): streets with a word equal to each complete word written, near it (one edit from
-    // five letters) or, for the word being typed, beginning with it
-    if hits.len() < limit {
-        let words = crate::address::key::loose_tokens(if parsed.name.is_empty() {
+
+    fn streets(&self, city: &CityStreets) -> std::collections::HashSet<u32> {
+        let tokens = match &self.probes {
+            Some(p) => city.tokens_near_probes(p),
+            None => city.tokens_near(&self.word, 0),
+        };
+        tokens
+            .into_iter()
+            .flat_map(|t| city.by_token(t).iter().copied())
+            .collect()
+    }
+}
+
+/// A street search read once (type, key, words, and the forms its typo lookups use) and run in
+/// one municipality or in each municipality of a province.
+struct StreetSearch {
+    street_type: Option<&'static str>,
+    key: String,
+    key_probes: Probes,
+    /// The word being typed (a prefix of a later word of the name) and the complete words before it.
+    last: Option<(String, TokenProbe)>,
+    before: Vec<TokenProbe>,
+    limit: usize,
+}
+
+impl StreetSearch {
+    fn new(query: &str, limit: usize) -> StreetSearch {
+        let parsed = crate::address::parse::parse(query);
+        let name = if parsed.name.is_empty() {
             query
         } else {
             &parsed.name
-        });
-        if let Some((last, before)) = words.split_last().filter(|(l, _)| l.len() >= 3) {
-            let near = |w: &str, d: u32| -> std::collections::HashSet<u32> {
-                city.tokens_near(w, d)
-                    .into_iter()
-                    .flat_map(|t| city.by_token(t).iter().copied())
-                    .collect()
-            };
-            let typo = |w: &str| u32::from(w.chars().count() >= 5);
+        };
+        let key = loose_key(name);
+        let d = if key.len() >= 8 { 2 } else { 1 };
+        let words = loose_tokens(name);
+        let (last, before) = match words.split_last().filter(|(l, _)| l.len() >= 3) {
+            Some((last, before)) => (
+                Some((last.clone(), TokenProbe::new(last))),
+                before.iter().map(|w| TokenProbe::new(w)).collect(),
+            ),
+            None => (None, Vec::new()),
+        };
+        StreetSearch {
+            street_type: parsed.street_type,
+            key_probes: Probes::new(&key, d),
+            key,
+            last,
+            before,
+            limit,
+        }
+    }
+
+    fn run(&self, index: &StreetIndex, cadastral: &str) -> Vec<StreetHit> {
+        let Some(city) = index.city(cadastral) else {
+            return Vec::new();
+        };
+        let limit = self.limit;
+        let mut hits: Vec<StreetHit> = Vec::new();
+        let push = |i: u32, d: u32, hits: &mut Vec<StreetHit>| {
+            if hits.iter().any(|h| h.index == i) {
+                return;
+            }
+            let s = city.street(i);
+            if let Some(t) = self.street_type {
+                if d > 0 && s.street_type != t {
+                    return;
+                }
+            }
+            hits.push(StreetHit {
+                cadastral_code: cadastral.to_string(),
+                street_id: s.id,
+                index: i,
+                street_type: s.street_type.clone(),
+                name: s.name.clone(),
+                distance: d,
+                locality: if s.locality.is_empty() {
+                    s.district.clone()
+                } else {
+                    s.locality.clone()
+                },
+            });
+        };
+        for i in city.prefix(&self.key, limit * 2) {
+            push(i, 0, &mut hits);
+        }
+        if hits.len() < limit && !self.key.is_empty() {
+            let mut near = city.fuzzy_probes(&self.key_probes);
+            near.sort_by_key(|(_, d)| *d);
+            for (i, d) in near {
+                push(i, d.max(1), &mut hits);
+            }
+        }
+        // a later word of the name typed alone (`garibaldi` → Corso Garibaldi, Via Giuseppe
+        // Garibaldi): streets with a word equal to each complete word written, near it (one edit
+        // from five letters) or, for the word being typed, beginning with it
+        if let Some((last, last_probe)) = self.last.as_ref().filter(|_| hits.len() < limit) {
             let mut found: Vec<(u32, u32)> = city
-                .tokens
+                .tokens_starting(last)
                 .iter()
-                .filter(|(t, _)| t.starts_with(last.as_str()))
-                .flat_map(|(_, v)| v.iter().map(|&i| (i, 1)))
-                .chain(near(last, typo(last)).into_iter().map(|i| (i, 1)))
+                .flat_map(|t| city.by_token(t).iter().map(|&i| (i, 1)))
+                .chain(last_probe.streets(&city).into_iter().map(|i| (i, 1)))
                 .collect();
-            for w in before {
-                let keep = near(w, typo(w));
+            for w in &self.before {
+                let keep = w.streets(&city);
                 found.retain(|(i, _)| keep.contains(i));
             }
             found.sort_by_key(|&(i, d)| (d, city.street(i).name.len(), i));
@@ -668,16 +852,17 @@ pub fn search_streets(
                 push(i, d, &mut hits);
             }
         }
+        // the type written first, then the closest names
+        if let Some(t) = self.street_type {
+            hits.sort_by_key(|h| (h.street_type != t, h.distance));
+        }
+        hits.truncate(limit);
+        hits
     }
-    // the type written first, then the closest names
-    if let Some(t) = parsed.street_type {
-        hits.sort_by_key(|h| (h.street_type != t, h.distance));
-    }
-    hits.truncate(limit);
-    hits
 }
 
-/// The same across every municipality of a province (car-plate code: `MI`).
+/// The same across every municipality of a province (car-plate code: `MI`): the query is read
+/// once and run in each.
 pub fn search_streets_in_province(
     register: &super::Register,
     province: &str,
@@ -685,18 +870,14 @@ pub fn search_streets_in_province(
     limit: usize,
 ) -> Vec<StreetHit> {
     let province = province.trim().to_uppercase();
+    let search = StreetSearch::new(query, limit);
     let mut hits: Vec<StreetHit> = Vec::new();
     for r in &register.municipalities.records {
         let Some(m) = &r.current else { continue };
         if m.province != province {
             continue;
         }
-        hits.extend(search_streets(
-            &register.streets,
-            &r.cadastral_code,
-            query,
-            limit,
-        ));
+        hits.extend(search.run(&register.streets, &r.cadastral_code));
     }
     hits.sort_by_key(|h| h.distance);
     hits.truncate(limit);
@@ -868,6 +1049,25 @@ mod tests {
         assert_eq!(edit_distance("NORMANDIA", "NORMANIDA", 1), Some(1));
         assert_eq!(edit_distance("NORMANDIA", "NORMADIA", 1), Some(1));
         assert_eq!(edit_distance("ROMA", "MILANO", 2), None);
+    }
+
+    #[test]
+    fn typo_lookups_reach_every_key_within_their_distance() {
+        // names with accents or other scripts are measured by characters, as ASCII ones by bytes
+        assert_eq!(edit_distance("CITTÀ", "CITTA", 1), Some(1));
+        assert_eq!(edit_distance("ÀB", "BÀ", 1), Some(1));
+        assert_eq!(edit_distance("FAGGIOLO", "FAGIOLO", 2), Some(1));
+        assert_eq!(edit_distance("FAGGIOLO", "FOGIALO", 2), None);
+        let c = city();
+        // two substitutions are beyond the deletion forms: the scan reaches them through its filters
+        assert_eq!(c.fuzzy_scan("GIUSEPPEGERIBOLDI", 2), vec![(0, 2)]);
+        assert!(c.fuzzy_scan("GIUSEPPEGERIBOLDI", 1).is_empty());
+        // two letters too many: the query's two-deletion forms meet the key
+        assert_eq!(c.fuzzy("GIUSEPPEXGARIBALDIX", 2), vec![(0, 2)]);
+        // the word being typed, among the sorted tokens
+        assert_eq!(c.tokens_starting("GARI"), ["GARIBALDI"]);
+        assert!(c.tokens_starting("GARIX").is_empty());
+        assert_eq!(c.tokens_starting("GIOV"), ["GIOVANNI"]);
     }
 }
 
