@@ -8,7 +8,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -18,9 +17,7 @@ import { addPack } from '../src/credit/ledger.js';
 import { closeState } from '../src/state/db.js';
 import { openStore } from '../src/state/open.js';
 import { freshDataDir } from '../test/helpers/server.js';
-
-type Autocannon = (opts: object) => Promise<{ requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number }>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+import { autocannon } from './autocannon.js';
 
 interface ProfileNode {
   id: number;

@@ -14,7 +14,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { closeSync, createReadStream, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,22 +30,7 @@ import { openStore } from '../src/state/open.js';
 import { startServerProcess } from '../test/helpers/process.js';
 import { SOURCE, freshDataDir } from '../test/helpers/server.js';
 import { codiceFiscale } from '../test/helpers/tax-code.js';
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number; average: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-interface AutocannonRequest {
-  method: string;
-  path: string;
-  headers?: Record<string, string>;
-  setupRequest?: (req: { body?: string; headers?: Record<string, string> }) => { body?: string; headers?: Record<string, string> };
-}
-type Autocannon = (opts: { url: string; connections: number; duration: number; requests: AutocannonRequest[] }) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+import { autocannon } from './autocannon.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);

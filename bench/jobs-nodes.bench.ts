@@ -7,7 +7,6 @@
  * - job rows/s (a phone and a contact job, queued on the first node, read round the nodes).
  * Each node runs RECAPITO_JOB_WORKERS threads (default 1 here, so that two nodes are two executors).
  */
-import { createRequire } from 'node:module';
 
 import { createAccount, createToken } from '../src/account/tokens.js';
 import { addPack } from '../src/credit/ledger.js';
@@ -16,6 +15,7 @@ import { startPostgres } from '../test/helpers/postgres.js';
 import { startServerProcess, type ServerProcess } from '../test/helpers/process.js';
 import { freshDataDir } from '../test/helpers/server.js';
 import { bolognaContacts } from './bologna-contacts.js';
+import { autocannon } from './autocannon.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 20_000);
 const WORKERS = process.env.BENCH_JOB_WORKERS ?? '1';
@@ -25,20 +25,6 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 6);
 const WARMUP = 4;
 const CONNECTIONS = 32;
 const TOKENS = 8;
-
-interface AutocannonResult {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-type Autocannon = (opts: {
-  url: string;
-  connections: number;
-  duration: number;
-  requests: { method: string; path: string; headers: Record<string, string>; setupRequest: (req: { body?: string }) => { body: string } }[];
-}) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 type Calls = { rps: number; p50: number; p99: number; failed: number };
 

@@ -14,7 +14,6 @@ import { Bench } from 'tinybench';
 
 import { postalCoverage, renderPostal, sampleStreetsSync, verifyContacts, verifyContactsSync, type ContactInput, type ContactResult, type VerifyOptions } from '../src/native.js';
 import { asContact, countryInfo, openCageCases } from '../test/helpers/formats.js';
-import type { Sampled } from './contact-perturb.js';
 import { contactBenchDataDir } from './contact-register.js';
 import { taskStats } from './stats.js';
 

@@ -8,7 +8,6 @@
  * authenticated, rate-limited, charged and counted in the state store: the work the back end changes.
  * Also measured: the round trip of the per-request auth generation read on PostgreSQL.
  */
-import { createRequire } from 'node:module';
 
 import pg from 'pg';
 
@@ -19,21 +18,7 @@ import type { StateStore } from '../src/state/store.js';
 import { startServerProcess, type ServerProcess } from '../test/helpers/process.js';
 import { startPostgres } from '../test/helpers/postgres.js';
 import { freshDataDir } from '../test/helpers/server.js';
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  '2xx': number;
-}
-type Autocannon = (opts: {
-  url: string;
-  connections: number;
-  duration: number;
-  requests: { method: string; path: string; headers: Record<string, string>; setupRequest: (req: { body?: string }) => { body: string } }[];
-}) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+import { autocannon } from './autocannon.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 32;

@@ -112,7 +112,7 @@ function dedupeRecords(n: number): Record<string, string>[] {
 }
 
 test.serial('SIGKILL during a dedupe job: after restart the job completes once, charged once', async (t) => {
-  const { dir, db, state, token } = await dataDirWithAccount();
+  const { dir, state, token } = await dataDirWithAccount();
   let server = await serve(dir);
   try {
     const records = dedupeRecords(4000);
