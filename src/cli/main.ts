@@ -10,7 +10,8 @@ import { DEFAULT_TRIAL, grantTrial, trialsOf } from '../credit/trial.js';
 import { defaultDataDir, defaultSourceDir } from '../config.js';
 import type { Counter } from '../http/capability.js';
 import { importContactData } from '../import/contact.js';
-import { contactDictionariesSync, native, openRegister } from '../native.js';
+import { dictionariesFile, importMarker } from '../import/integrity.js';
+import { native, openRegister } from '../native.js';
 import { buildService } from '../server.js';
 import { openStore } from '../state/open.js';
 import { adoptRegister, registerBuildId, sharedRegister } from '../state/register-version.js';
@@ -40,8 +41,9 @@ program
     if (!native.registerExists(dataDir())) {
       console.error(`no register in ${dataDir()}: importing from ${opts.source}`);
       printImportSummary(await runImport(opts.source, dataDir()));
-    } else if (contactDictionariesSync(dataDir()) === null && existsSync(opts.source)) {
-      // a register imported before the core owned the contact dictionaries (issue 10): they alone, not the streets
+    } else if (!existsSync(importMarker(dataDir())) && !existsSync(dictionariesFile(dataDir())) && existsSync(opts.source)) {
+      // a register imported before the core owned the contact dictionaries (issue 10): they alone, not the
+      // streets; a half-built register (the marker) is left to the start-up check, which refuses it
       console.error(`no contact dictionaries in ${dataDir()}: importing them from ${opts.source}`);
       await importContactData(opts.source, dataDir());
     }

@@ -17,6 +17,11 @@ export function importMarker(dataDir: string): string {
   return path.join(dataDir, 'import.incomplete');
 }
 
+/** Where the core's import writes the contact dictionaries (`register/import/names.rs`). */
+export function dictionariesFile(dataDir: string): string {
+  return path.join(dataDir, 'contact', 'dictionaries.json');
+}
+
 function damaged(file: string, why: string): RegisterDamaged {
   return new RegisterDamaged(
     `The register file ${file} is damaged: ${why}.\n` +
@@ -69,7 +74,7 @@ export function checkRegisterFiles(dataDir: string): void {
   if (!existsSync(register)) throw damaged(register, 'the file is missing');
   checkLmdbFile(register);
   // the dictionaries are optional (not imported: the checks that need them say so); imported, they must read
-  const dictionaries = path.join(dataDir, 'contact', 'dictionaries.json');
+  const dictionaries = dictionariesFile(dataDir);
   if (!existsSync(dictionaries)) return;
   try {
     JSON.parse(readFileSync(dictionaries, 'utf8'));
