@@ -25,6 +25,8 @@ impl<'a> Numbering<'a> {
 /// Numbers of one record's compared strings (see `Prepared::ids`, `Addr::ids`, `Detail::id`).
 #[derive(Debug, Clone, Default)]
 pub struct RecordIds {
+    /// The record's country key (`Prepared::country`).
+    pub country: u32,
     pub last: u32,
     pub first: u32,
     pub words: u32,
@@ -68,6 +70,7 @@ pub fn intern(records: &mut [Prepared]) {
 
 fn record_ids<'a>(n: &mut Numbering<'a>, p: &'a Prepared) -> RecordIds {
     RecordIds {
+        country: n.id(&p.country),
         last: n.id(&p.last_compact),
         first: n.id(&p.first_key.compact),
         words: n.id(&p.name_words),

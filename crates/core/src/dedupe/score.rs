@@ -186,17 +186,26 @@ fn names(a: &Prepared, b: &Prepared, notes: &mut u16) -> (u8, u8) {
     let mut best_notes = direct_notes;
     if direct.0 != 0 || direct.1 > 1 {
         if !a.first_key.is_empty() && !b.first_key.is_empty() {
-            let swapped = (
-                last_level(&a.last_compact, &b.first_key.compact, ia.last == ib.first).max(
-                    last_level(&a.first_key.compact, &b.last_compact, ia.first == ib.last),
-                ),
+            // The first-name levels first: they are cheap (equal or one typo), and only when
+            // both are at most a typo can the swap win (each then also bounds a last level to
+            // at most 1), so the two Jaro-Winkler measures of the last levels are spared.
+            let swapped_first =
                 swapped_first_level(&a.first_key.compact, &b.last_compact, ia.first == ib.last)
                     .max(swapped_first_level(
                         &b.first_key.compact,
                         &a.last_compact,
                         ib.first == ia.last,
-                    )),
-            );
+                    ));
+            let swapped = if swapped_first <= 2 {
+                (
+                    last_level(&a.last_compact, &b.first_key.compact, ia.last == ib.first).max(
+                        last_level(&a.first_key.compact, &b.last_compact, ia.first == ib.last),
+                    ),
+                    swapped_first,
+                )
+            } else {
+                (NULL, NULL)
+            };
             if swapped.0 <= 1 && swapped.1 <= 2 && sum(swapped) < sum(best) {
                 best = swapped;
                 best_notes = note::SWAPPED;
@@ -351,7 +360,8 @@ pub fn compare(a: &Prepared, b: &Prepared) -> Option<Comparison> {
     debug_assert!(
         a.ids.addresses.len() == a.addresses.len() && a.ids.phones.len() == a.phones.len()
     );
-    if countries_differ(&a.country, &b.country)
+    if a.ids.country != b.ids.country
+        && countries_differ(&a.country, &b.country)
         && a.addresses.iter().all(|x| {
             b.addresses
                 .iter()
@@ -407,27 +417,33 @@ fn similar_streets(a: &str, b: &str) -> bool {
     if ca == cb || is_typo(ca, cb) {
         return true;
     }
-    let (ta, tb): (Vec<&str>, Vec<&str>) = (a.split(' ').collect(), b.split(' ').collect());
     // Same last word (the proper name) and the other words equal or initials of each other.
-    if ta.last() != tb.last() {
+    // Checked on the words in place: most streets compared here differ in their last word, and
+    // the pair loop calls this millions of times.
+    if a.rsplit(' ').next() != b.rsplit(' ').next() {
         return false;
     }
-    let (short, long) = if ta.len() <= tb.len() {
-        (&ta, &tb)
+    let (na, nb) = (a.split(' ').count(), b.split(' ').count());
+    let (short, long, ns, nl) = if na <= nb {
+        (a, b, na, nb)
     } else {
-        (&tb, &ta)
+        (b, a, nb, na)
     };
-    if long.len() - short.len() > 1 || long.first() != short.first() {
+    if nl - ns > 1 || long.split(' ').next() != short.split(' ').next() {
         return false;
     }
+    let initial = |x: &str, y: &str| x.len() == 1 && y.starts_with(x);
+    let mut words = short.split(' ').peekable();
     let mut j = 0;
-    for w in long.iter() {
-        let initial = |x: &str, y: &str| x.len() == 1 && y.starts_with(x);
-        if j < short.len() && (short[j] == *w || initial(short[j], w) || initial(w, short[j])) {
-            j += 1;
+    for w in long.split(' ') {
+        if let Some(&s) = words.peek() {
+            if s == w || initial(s, w) || initial(w, s) {
+                words.next();
+                j += 1;
+            }
         }
     }
-    j == short.len()
+    j == ns
 }
 
 /// A contact detail both records carry: personal brings them to probable, shared to ambiguous.
