@@ -95,11 +95,44 @@ pub enum RunResult {
     Matches(MatchesResult),
 }
 
-/// Every record prepared in parallel. Addresses go through the contact engine once per distinct
-/// address: lists repeat them (a company's address on every employee, the same contact twice).
-/// The records are consumed: each one, and its engine input, is freed as soon as it is prepared,
-/// so that a million records are never held as sent and as prepared at once.
+/// Records prepared this many at a time: the engine inputs (copies of every address) are held
+/// for one chunk, never for a million records at once.
+const PREPARE_CHUNK: usize = 100_000;
+
+/// Every record prepared, chunk by chunk, each chunk in parallel. The records are consumed: each
+/// one, and its engine input, is freed once it is prepared, so that a million records are never
+/// held as sent and as prepared at once.
 pub fn prepare_all(
+    register: &Register,
+    records: Vec<DedupeRecord>,
+    offset: usize,
+    foreign: Foreign,
+) -> Vec<Prepared> {
+    prepare_in_chunks(register, records, offset, foreign, PREPARE_CHUNK)
+}
+
+fn prepare_in_chunks(
+    register: &Register,
+    records: Vec<DedupeRecord>,
+    offset: usize,
+    foreign: Foreign,
+    chunk_size: usize,
+) -> Vec<Prepared> {
+    let mut out = Vec::with_capacity(records.len());
+    let mut rest = records.into_iter();
+    loop {
+        let chunk: Vec<DedupeRecord> = rest.by_ref().take(chunk_size).collect();
+        if chunk.is_empty() {
+            return out;
+        }
+        let start = offset + out.len();
+        out.extend(prepare_chunk(register, chunk, start, foreign));
+    }
+}
+
+/// Addresses go through the contact engine once per distinct address: lists repeat them (a
+/// company's address on every employee, the same contact twice).
+fn prepare_chunk(
     register: &Register,
     records: Vec<DedupeRecord>,
     offset: usize,
@@ -224,7 +257,8 @@ fn score_pairs(
     keep: &(dyn Fn(usize, usize) -> bool + Sync),
 ) -> Vec<Pair> {
     use std::collections::HashMap;
-    intern::intern(records);
+    let strings = intern::intern(records);
+    let strings = &strings;
     let records: &[Prepared] = records;
     // Every candidate pair counts for the model; only those the hard rules do not already
     // refuse whatever the weights (another first name with nothing personal in common, birth
@@ -235,7 +269,7 @@ fn score_pairs(
         keep,
         || (HashMap::new(), Vec::new(), 0),
         |(patterns, kept, total): &mut Counted, a, b| {
-            if let Some(c) = score::compare(&records[a as usize], &records[b as usize]) {
+            if let Some(c) = score::compare(strings, &records[a as usize], &records[b as usize]) {
                 let k = c.pack();
                 *patterns.entry(k).or_default() += 1;
                 *total += 1;
@@ -264,7 +298,7 @@ fn score_pairs(
     let random: Vec<score::Comparison> = model::random_pairs(records.len(), RANDOM_PAIRS)
         .into_par_iter()
         .filter(|&(a, b)| keep(a, b))
-        .filter_map(|(a, b)| score::compare(&records[a], &records[b]))
+        .filter_map(|(a, b)| score::compare(strings, &records[a], &records[b]))
         .collect();
     if std::env::var_os("RECAPITO_DEDUPE_TIMINGS").is_some() {
         eprintln!(
@@ -640,6 +674,31 @@ mod tests {
     fn tax_code(first15: &str) -> String {
         let c = crate::tax_code::code::check_char(first15.as_bytes()).unwrap();
         format!("{first15}{}", c as char)
+    }
+
+    #[test]
+    fn preparing_in_chunks_changes_nothing() {
+        let Some(reg) = register() else { return };
+        let records: Vec<DedupeRecord> = serde_json::from_value(json!([
+            {"first_name": "Giuseppe", "last_name": "Verdi", "address": "Via San Vitale 12", "city": "Bologna"},
+            {"id": "b", "first_name": "Beppe", "last_name": "Verdi", "address": "V. S. Vitale, 12", "city": "bologna"},
+            {"first_name": "Anna", "last_name": "Rossi", "address": "Via Roma 1", "postcode": "20121", "city": "Milano", "phone": "02 1234567"},
+            {"id": 9, "last_name": "Bianchi", "addresses": [{"address": "Via San Vitale 12", "city": "Bologna"}, {"address": "Via Roma 1", "city": "Milano"}]},
+            {"first_name": "Mario", "email": "mario@example.com"}
+        ]))
+        .unwrap();
+        let whole = prepare_in_chunks(reg, records.clone(), 3, Foreign::Declared, 100);
+        let chunked = prepare_in_chunks(reg, records, 3, Foreign::Declared, 2);
+        assert_eq!(chunked.len(), 5);
+        for (x, y) in whole.iter().zip(&chunked) {
+            assert_eq!(format!("{x:?}"), format!("{y:?}"));
+        }
+        // Default ids count from the offset across chunks: 3 + position + 1.
+        assert_eq!(chunked[0].id, json!(4));
+        assert_eq!(chunked[1].id, json!("b"));
+        assert_eq!(chunked[2].id, json!(6));
+        assert_eq!(chunked[4].id, json!(8));
+        assert_eq!(chunked[3].addresses.len(), 2);
     }
 
     #[test]
