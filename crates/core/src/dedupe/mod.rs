@@ -95,11 +95,46 @@ pub enum RunResult {
     Matches(MatchesResult),
 }
 
-/// Every record prepared in parallel. Addresses go through the contact engine once per distinct
-/// address: lists repeat them (a company's address on every employee, the same contact twice).
+/// Records prepared this many at a time: the engine inputs (copies of every address) are held
+/// for one chunk, never for a million records at once.
+const PREPARE_CHUNK: usize = 100_000;
+
+/// Every record prepared, chunk by chunk, each chunk in parallel. The records are consumed: each
+/// one, and its engine input, is freed once it is prepared, so that a million records are never
+/// held as sent and as prepared at once.
 pub fn prepare_all(
     register: &Register,
-    records: &[DedupeRecord],
+    records: Vec<DedupeRecord>,
+    offset: usize,
+    foreign: Foreign,
+) -> Vec<Prepared> {
+    prepare_in_chunks(register, records, offset, foreign, PREPARE_CHUNK)
+}
+
+fn prepare_in_chunks(
+    register: &Register,
+    records: Vec<DedupeRecord>,
+    offset: usize,
+    foreign: Foreign,
+    chunk_size: usize,
+) -> Vec<Prepared> {
+    let mut out = Vec::with_capacity(records.len());
+    let mut rest = records.into_iter();
+    loop {
+        let chunk: Vec<DedupeRecord> = rest.by_ref().take(chunk_size).collect();
+        if chunk.is_empty() {
+            return out;
+        }
+        let start = offset + out.len();
+        out.extend(prepare_chunk(register, chunk, start, foreign));
+    }
+}
+
+/// Addresses go through the contact engine once per distinct address: lists repeat them (a
+/// company's address on every employee, the same contact twice).
+fn prepare_chunk(
+    register: &Register,
+    records: Vec<DedupeRecord>,
     offset: usize,
     foreign: Foreign,
 ) -> Vec<Prepared> {
@@ -149,23 +184,26 @@ pub fn prepare_all(
         .map(|i| crate::address::verify(register, i, &options).into())
         .collect();
     drop(slot);
+    drop(unique);
     records
-        .par_iter()
-        .zip(inputs.par_iter())
-        .zip(slots.par_iter())
+        .into_par_iter()
+        .zip(inputs.into_par_iter())
+        .zip(slots.into_par_iter())
         .enumerate()
         .map(|(i, ((r, list), slots))| {
             let addresses = list
                 .iter()
                 .zip(slots)
-                .map(|((a, input), &s)| prepare::address(register, a, input, &verified[s]))
+                .map(|((a, input), s)| prepare::address(register, a, input, &verified[s]))
                 .collect();
-            prepare::prepare(register, r, offset + i, addresses)
+            prepare::prepare(register, &r, offset + i, addresses)
         })
         .collect()
 }
 
-/// Stage times on stderr with `RECAPITO_DEDUPE_TIMINGS=1` (for the speed bench and profiling).
+/// Stage times on stderr with `RECAPITO_DEDUPE_TIMINGS=1` (for the speed bench and profiling):
+/// wall time, the process's CPU time (the machine is shared: wall time alone says little) and its
+/// resident memory now and at its peak (where the million-record run reaches its peak).
 struct Timer(Option<std::time::Instant>);
 
 impl Timer {
@@ -175,7 +213,34 @@ impl Timer {
 
     fn lap(&self, stage: &str) {
         if let Some(t) = self.0 {
-            eprintln!("dedupe {stage}: {:.2} s", t.elapsed().as_secs_f64());
+            let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+            let kib = |field: &str| -> u64 {
+                status
+                    .lines()
+                    .find_map(|l| l.strip_prefix(field))
+                    .and_then(|v| v.split_whitespace().next()?.parse().ok())
+                    .unwrap_or(0)
+            };
+            // utime and stime, in clock ticks (100 a second on Linux), after the command name.
+            let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+            let ticks: u64 = stat
+                .rsplit(')')
+                .next()
+                .map(|rest| {
+                    rest.split_whitespace()
+                        .skip(11)
+                        .take(2)
+                        .filter_map(|v| v.parse::<u64>().ok())
+                        .sum()
+                })
+                .unwrap_or(0);
+            eprintln!(
+                "dedupe {stage}: {:.2} s, process cpu {:.2} s, rss {} MiB, peak {} MiB",
+                t.elapsed().as_secs_f64(),
+                ticks as f64 / 100.0,
+                kib("VmRSS:") / 1024,
+                kib("VmHWM:") / 1024
+            );
         }
     }
 }
@@ -192,7 +257,8 @@ fn score_pairs(
     keep: &(dyn Fn(usize, usize) -> bool + Sync),
 ) -> Vec<Pair> {
     use std::collections::HashMap;
-    intern::intern(records);
+    let strings = intern::intern(records);
+    let strings = &strings;
     let records: &[Prepared] = records;
     // Every candidate pair counts for the model; only those the hard rules do not already
     // refuse whatever the weights (another first name with nothing personal in common, birth
@@ -203,7 +269,7 @@ fn score_pairs(
         keep,
         || (HashMap::new(), Vec::new(), 0),
         |(patterns, kept, total): &mut Counted, a, b| {
-            if let Some(c) = score::compare(&records[a as usize], &records[b as usize]) {
+            if let Some(c) = score::compare(strings, &records[a as usize], &records[b as usize]) {
                 let k = c.pack();
                 *patterns.entry(k).or_default() += 1;
                 *total += 1;
@@ -232,7 +298,7 @@ fn score_pairs(
     let random: Vec<score::Comparison> = model::random_pairs(records.len(), RANDOM_PAIRS)
         .into_par_iter()
         .filter(|&(a, b)| keep(a, b))
-        .filter_map(|(a, b)| score::compare(&records[a], &records[b]))
+        .filter_map(|(a, b)| score::compare(strings, &records[a], &records[b]))
         .collect();
     if std::env::var_os("RECAPITO_DEDUPE_TIMINGS").is_some() {
         eprintln!(
@@ -272,14 +338,38 @@ fn score_pairs(
         .collect()
 }
 
+/// `run` from a JSON request to a JSON answer (the binding's door), every stage timed.
+pub fn run_json(register: &Register, input: &[u8]) -> Result<Vec<u8>> {
+    let timer = Timer::start();
+    let request: RunInput = crate::from_json(input)?;
+    timer.lap("parsed");
+    let result = run_timed(register, request, &timer)?;
+    let out = crate::to_json(&result);
+    timer.lap("serialised");
+    out
+}
+
+/// `incremental` from a JSON request to a JSON answer (the binding's door).
+pub fn incremental_json(register: &Register, input: &[u8]) -> Result<Vec<u8>> {
+    let timer = Timer::start();
+    let request: IncrementalInput = crate::from_json(input)?;
+    timer.lap("parsed");
+    let result = incremental(register, request)?;
+    let out = crate::to_json(&result);
+    timer.lap("serialised");
+    out
+}
+
 pub fn run(register: &Register, input: RunInput) -> Result<RunResult> {
+    run_timed(register, input, &Timer::start())
+}
+
+fn run_timed(register: &Register, input: RunInput, timer: &Timer) -> Result<RunResult> {
     let (min_level, foreign) = (input.min_level, input.foreign);
     match input.reference {
         None => {
-            let timer = Timer::start();
-            let mut records = prepare_all(register, &input.records, 0, foreign);
             // Only the prepared form is compared and shown from here on.
-            drop(input.records);
+            let mut records = prepare_all(register, input.records, 0, foreign);
             timer.lap("prepared");
             let pairs = score_pairs(&mut records, &|_, _| true);
             timer.lap("scored");
@@ -293,8 +383,8 @@ pub fn run(register: &Register, input: RunInput) -> Result<RunResult> {
         }
         Some(reference) => Ok(RunResult::Matches(two_lists(
             register,
-            &input.records,
-            &reference,
+            input.records,
+            reference,
             min_level,
             foreign,
         ))),
@@ -304,8 +394,8 @@ pub fn run(register: &Register, input: RunInput) -> Result<RunResult> {
 /// Each record searched in the reference list; pairs inside one list are not compared.
 fn two_lists(
     register: &Register,
-    records: &[DedupeRecord],
-    reference: &[DedupeRecord],
+    records: Vec<DedupeRecord>,
+    reference: Vec<DedupeRecord>,
     min_level: Level,
     foreign: Foreign,
 ) -> MatchesResult {
@@ -405,7 +495,7 @@ pub struct IncrementalResult {
 
 /// New records against a saved result: only pairs with a new record are scored; saved groups
 /// stay as they were and may grow or merge.
-pub fn incremental(register: &Register, input: IncrementalInput) -> Result<IncrementalResult> {
+pub fn incremental(register: &Register, mut input: IncrementalInput) -> Result<IncrementalResult> {
     let (min_level, foreign) = (input.min_level, input.foreign);
     let n = input.records.len();
     if let Some(bad) = input
@@ -422,7 +512,7 @@ pub fn incremental(register: &Register, input: IncrementalInput) -> Result<Incre
     // consolidated record may change); the rest of the saved job is not touched at all.
     let chosen = incremental_scope(&input);
     let subset: Vec<DedupeRecord> = chosen.iter().map(|&i| input.records[i].clone()).collect();
-    let mut all = prepare_all(register, &subset, 0, foreign);
+    let mut all = prepare_all(register, subset, 0, foreign);
     // Saved records keep their saved ids (or positions) whatever their place in the subset.
     for (p, &orig) in all.iter_mut().zip(&chosen) {
         if input.records[orig].id.as_ref().is_none_or(Value::is_null) {
@@ -430,7 +520,8 @@ pub fn incremental(register: &Register, input: IncrementalInput) -> Result<Incre
         }
     }
     let m = all.len();
-    all.extend(prepare_all(register, &input.new_records, n, foreign));
+    let new_records = std::mem::take(&mut input.new_records);
+    all.extend(prepare_all(register, new_records, n, foreign));
     let to_orig = |i: usize| if i < m { chosen[i] } else { n + (i - m) };
     let mut to_sub = std::collections::HashMap::new();
     for (s, &o) in chosen.iter().enumerate() {
@@ -583,6 +674,31 @@ mod tests {
     fn tax_code(first15: &str) -> String {
         let c = crate::tax_code::code::check_char(first15.as_bytes()).unwrap();
         format!("{first15}{}", c as char)
+    }
+
+    #[test]
+    fn preparing_in_chunks_changes_nothing() {
+        let Some(reg) = register() else { return };
+        let records: Vec<DedupeRecord> = serde_json::from_value(json!([
+            {"first_name": "Giuseppe", "last_name": "Verdi", "address": "Via San Vitale 12", "city": "Bologna"},
+            {"id": "b", "first_name": "Beppe", "last_name": "Verdi", "address": "V. S. Vitale, 12", "city": "bologna"},
+            {"first_name": "Anna", "last_name": "Rossi", "address": "Via Roma 1", "postcode": "20121", "city": "Milano", "phone": "02 1234567"},
+            {"id": 9, "last_name": "Bianchi", "addresses": [{"address": "Via San Vitale 12", "city": "Bologna"}, {"address": "Via Roma 1", "city": "Milano"}]},
+            {"first_name": "Mario", "email": "mario@example.com"}
+        ]))
+        .unwrap();
+        let whole = prepare_in_chunks(reg, records.clone(), 3, Foreign::Declared, 100);
+        let chunked = prepare_in_chunks(reg, records, 3, Foreign::Declared, 2);
+        assert_eq!(chunked.len(), 5);
+        for (x, y) in whole.iter().zip(&chunked) {
+            assert_eq!(format!("{x:?}"), format!("{y:?}"));
+        }
+        // Default ids count from the offset across chunks: 3 + position + 1.
+        assert_eq!(chunked[0].id, json!(4));
+        assert_eq!(chunked[1].id, json!("b"));
+        assert_eq!(chunked[2].id, json!(6));
+        assert_eq!(chunked[4].id, json!(8));
+        assert_eq!(chunked[3].addresses.len(), 2);
     }
 
     #[test]

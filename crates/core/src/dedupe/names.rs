@@ -217,6 +217,22 @@ impl FirstNameKey {
     pub fn is_empty(&self) -> bool {
         self.compact.is_empty()
     }
+}
+
+/// A first name as two names are compared: its strings and flags (the pair loop reads the
+/// strings from the job's numbered strings, `intern.rs`).
+#[derive(Debug, Clone, Copy)]
+pub struct FirstView<'a> {
+    pub compact: &'a str,
+    pub head: &'a str,
+    pub weak: bool,
+    pub known: bool,
+}
+
+impl FirstView<'_> {
+    fn is_empty(&self) -> bool {
+        self.compact.is_empty()
+    }
 
     /// Is this just an initial (`G`) or a register abbreviation not in the data?
     fn is_initial(&self) -> bool {
@@ -224,8 +240,19 @@ impl FirstNameKey {
     }
 }
 
+impl FirstNameKey {
+    pub fn view(&self) -> FirstView<'_> {
+        FirstView {
+            compact: &self.compact,
+            head: &self.head,
+            weak: self.weak,
+            known: self.known,
+        }
+    }
+}
+
 pub fn compare_first(a: &FirstNameKey, b: &FirstNameKey) -> FirstName {
-    compare_first_with(a, b, a.compact == b.compact, || {
+    compare_first_with(a.view(), b.view(), a.compact == b.compact, || {
         a.canonical.iter().any(|x| b.canonical.contains(x))
     })
 }
@@ -233,8 +260,8 @@ pub fn compare_first(a: &FirstNameKey, b: &FirstNameKey) -> FirstName {
 /// `compare_first` with the equality of the two names and whether they share a canonical form
 /// answered by the caller (the pair loop compares numbered strings, `intern.rs`).
 pub fn compare_first_with(
-    a: &FirstNameKey,
-    b: &FirstNameKey,
+    a: FirstView,
+    b: FirstView,
     equal: bool,
     share_canonical: impl FnOnce() -> bool,
 ) -> FirstName {
@@ -254,13 +281,13 @@ pub fn compare_first_with(
     }
     if a.is_initial() || b.is_initial() {
         let (i, full) = if a.is_initial() { (a, b) } else { (b, a) };
-        return if full.compact.starts_with(&i.compact) {
+        return if full.compact.starts_with(i.compact) {
             FirstName::Initial
         } else {
             FirstName::Different
         };
     }
-    if !(a.known && b.known) && is_typo(&a.compact, &b.compact) {
+    if !(a.known && b.known) && is_typo(a.compact, b.compact) {
         return FirstName::Typo;
     }
     // Compound name against its first element: Maria Grazia and Maria.

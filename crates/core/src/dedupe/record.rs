@@ -14,26 +14,56 @@ use serde_json::Value;
 )]
 pub struct Text(pub String);
 
+/// Read straight from the JSON text, without an intermediate `Value` per field (a million
+/// records hold tens of millions of fields).
 impl<'de> Deserialize<'de> for Text {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Text, D::Error> {
-        match Value::deserialize(d)? {
-            Value::String(s) => Ok(Text(s)),
-            Value::Number(n) => Ok(Text(n.to_string())),
-            Value::Null => Ok(Text(String::new())),
-            Value::Bool(b) => Ok(Text(b.to_string())),
-            other => Err(serde::de::Error::custom(format!(
-                "expected a string, got {}",
-                kind(&other)
-            ))),
-        }
+        d.deserialize_any(TextVisitor)
     }
 }
 
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-        _ => "a scalar",
+struct TextVisitor;
+
+impl<'de> serde::de::Visitor<'de> for TextVisitor {
+    type Value = Text;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Text, E> {
+        Ok(Text(v.to_string()))
+    }
+    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Text, E> {
+        Ok(Text(v))
+    }
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Text, E> {
+        Ok(Text(v.to_string()))
+    }
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Text, E> {
+        Ok(Text(v.to_string()))
+    }
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Text, E> {
+        // As `serde_json::Number` writes it (the form callers saw before).
+        Ok(Text(
+            serde_json::Number::from_f64(v)
+                .map(|n| n.to_string())
+                .unwrap_or_default(),
+        ))
+    }
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Text, E> {
+        Ok(Text(v.to_string()))
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Text, E> {
+        Ok(Text(String::new()))
+    }
+    fn visit_none<E: serde::de::Error>(self) -> Result<Text, E> {
+        Ok(Text(String::new()))
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<Text, A::Error> {
+        Err(serde::de::Error::custom("expected a string, got a list"))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, _: A) -> Result<Text, A::Error> {
+        Err(serde::de::Error::custom("expected a string, got an object"))
     }
 }
 
@@ -361,6 +391,19 @@ mod tests {
             vcard_type(addrs[1].label.as_ref().map(Text::as_str)),
             "home"
         );
+    }
+
+    #[test]
+    fn numbers_and_nulls_are_text() {
+        let r: DedupeRecord = serde_json::from_str(
+            r#"{"postcode": 20121, "phone": -5, "city": null, "gender": true, "tax_code": 1.5}"#,
+        )
+        .unwrap();
+        assert_eq!(r.postcode.as_ref().map(Text::as_str), Some("20121"));
+        assert_eq!(r.all_phones()[0].value(), "-5");
+        assert_eq!(r.city.as_ref().map(Text::as_str).unwrap_or(""), "");
+        assert_eq!(r.gender(), "true");
+        assert_eq!(r.tax_code(), "1.5");
     }
 
     #[test]

@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::intern::AddrIds;
-use super::names::{compare_first_with, is_typo, FirstName};
-use super::prepare::{countries_differ, Addr, Birth, Detail, Prepared};
+use super::intern::{AddrIds, Strings};
+use super::names::{compare_first_with, is_typo, FirstName, FirstView};
+use super::prepare::{countries_differ, Birth, Detail, Prepared};
 use super::strings::{jaro_winkler, osa_distance, Compact};
 
 /// English values only: the Italian `certo` / `probabile` / `ambiguo` are mapped in `src/http/keys.ts`.
@@ -119,16 +119,22 @@ fn last_level(a: &str, b: &str, same: bool) -> u8 {
 /// 3 similar (Jaro-Winkler ≥ 0.88, `Ysain` for `Yasmin`), 4 initial, first element of a compound,
 /// weak nickname or missing on one side, 5 different. Two common names of their own (Marco,
 /// Mirco) are always different, however close.
-fn first_level(pa: &Prepared, pb: &Prepared, notes: &mut u16) -> u8 {
-    let (a, b) = (&pa.first_key, &pb.first_key);
-    if a.is_empty() && b.is_empty() {
+fn first_level(s: &Strings, pa: &Prepared, pb: &Prepared, notes: &mut u16) -> u8 {
+    let (x, y) = (&pa.ids, &pb.ids);
+    if x.first == 0 && y.first == 0 {
         return NULL;
     }
-    if a.is_empty() || b.is_empty() {
+    if x.first == 0 || y.first == 0 {
         *notes |= note::FIRST_MISSING;
         return 4;
     }
-    let (x, y) = (&pa.ids, &pb.ids);
+    let view = |p: &Prepared| FirstView {
+        compact: s.get(p.ids.first),
+        head: s.get(p.ids.head),
+        weak: p.first_key.weak,
+        known: p.first_key.known,
+    };
+    let (a, b) = (view(pa), view(pb));
     let shared = || x.canonical.iter().any(|c| y.canonical.contains(c));
     match compare_first_with(a, b, x.first == y.first, shared) {
         FirstName::Equal => 0,
@@ -141,7 +147,7 @@ fn first_level(pa: &Prepared, pb: &Prepared, notes: &mut u16) -> u8 {
         FirstName::Initial => 4,
         FirstName::Different if a.known && b.known => 5,
         FirstName::Different => {
-            let (x, y) = (a.compact.as_str(), b.compact.as_str());
+            let (x, y) = (a.compact, b.compact);
             let jw = jaro_winkler(x, y);
             let one_edit = osa_distance(x, y) <= 1 && x.len().min(y.len()) >= 3;
             if one_edit && jw >= 0.9 {
@@ -170,33 +176,41 @@ fn swapped_first_level(a: &str, b: &str, same: bool) -> u8 {
 }
 
 /// (last, first) levels, trying the names as written and swapped.
-fn names(a: &Prepared, b: &Prepared, notes: &mut u16) -> (u8, u8) {
-    if !a.has_name() && !b.has_name() && a.first_key.is_empty() && b.first_key.is_empty() {
+fn names(s: &Strings, a: &Prepared, b: &Prepared, notes: &mut u16) -> (u8, u8) {
+    let (ia, ib) = (&a.ids, &b.ids);
+    if ia.last == 0 && ib.last == 0 && ia.first == 0 && ib.first == 0 {
         *notes |= note::NO_NAMES;
         return (NULL, NULL);
     }
     let mut direct_notes = 0;
-    let (ia, ib) = (&a.ids, &b.ids);
+    let (last_a, last_b) = (s.get(ia.last), s.get(ib.last));
+    let (first_a, first_b) = (s.get(ia.first), s.get(ib.first));
     let direct = (
-        last_level(&a.last_compact, &b.last_compact, ia.last == ib.last),
-        first_level(a, b, &mut direct_notes),
+        last_level(last_a, last_b, ia.last == ib.last),
+        first_level(s, a, b, &mut direct_notes),
     );
     let sum = |(l, f): (u8, u8)| l as u16 + f as u16;
     let mut best = direct;
     let mut best_notes = direct_notes;
     if direct.0 != 0 || direct.1 > 1 {
-        if !a.first_key.is_empty() && !b.first_key.is_empty() {
-            let swapped = (
-                last_level(&a.last_compact, &b.first_key.compact, ia.last == ib.first).max(
-                    last_level(&a.first_key.compact, &b.last_compact, ia.first == ib.last),
-                ),
-                swapped_first_level(&a.first_key.compact, &b.last_compact, ia.first == ib.last)
-                    .max(swapped_first_level(
-                        &b.first_key.compact,
-                        &a.last_compact,
-                        ib.first == ia.last,
+        if ia.first != 0 && ib.first != 0 {
+            // The first-name levels first: they are cheap (equal or one typo), and only when
+            // both are at most a typo can the swap win (each then also bounds a last level to
+            // at most 1), so the two Jaro-Winkler measures of the last levels are spared.
+            let swapped_first = swapped_first_level(first_a, last_b, ia.first == ib.last)
+                .max(swapped_first_level(first_b, last_a, ib.first == ia.last));
+            let swapped = if swapped_first <= 2 {
+                (
+                    last_level(last_a, first_b, ia.last == ib.first).max(last_level(
+                        first_a,
+                        last_b,
+                        ia.first == ib.last,
                     )),
-            );
+                    swapped_first,
+                )
+            } else {
+                (NULL, NULL)
+            };
             if swapped.0 <= 1 && swapped.1 <= 2 && sum(swapped) < sum(best) {
                 best = swapped;
                 best_notes = note::SWAPPED;
@@ -215,15 +229,15 @@ fn names(a: &Prepared, b: &Prepared, notes: &mut u16) -> (u8, u8) {
 /// Place: 0 same street and number, 1 same street and a number missing, 2 same street and
 /// different numbers, 3 same city and a street missing, 4 same city and different streets,
 /// 5 elsewhere. The best pair of addresses counts.
-fn place_level(a: &Prepared, b: &Prepared, notes: &mut u16) -> u8 {
-    if a.addresses.is_empty() || b.addresses.is_empty() {
+fn place_level(s: &Strings, a: &Prepared, b: &Prepared, notes: &mut u16) -> u8 {
+    if a.ids.addresses.is_empty() || b.ids.addresses.is_empty() {
         return NULL;
     }
     let mut best = (5u8, 0u16);
-    for (x, xi) in a.addresses.iter().zip(&a.ids.addresses) {
-        for (y, yi) in b.addresses.iter().zip(&b.ids.addresses) {
+    for xi in &a.ids.addresses {
+        for yi in &b.ids.addresses {
             let mut n = 0;
-            let l = address_level((x, xi), (y, yi), &mut n);
+            let l = address_level(s, xi, yi, &mut n);
             if l < best.0 || (l == best.0 && n.count_ones() < best.1.count_ones()) {
                 best = (l, n);
             }
@@ -233,32 +247,32 @@ fn place_level(a: &Prepared, b: &Prepared, notes: &mut u16) -> u8 {
     best.0
 }
 
-fn address_level((a, ai): (&Addr, &AddrIds), (b, bi): (&Addr, &AddrIds), notes: &mut u16) -> u8 {
-    if ai.country != bi.country && countries_differ(&a.country, &b.country) {
+fn address_level(s: &Strings, ai: &AddrIds, bi: &AddrIds, notes: &mut u16) -> u8 {
+    if ai.country != bi.country && countries_differ(s.get(ai.country), s.get(bi.country)) {
         return 5;
     }
+    let (city_a, city_b) = (s.get(ai.city), s.get(bi.city));
     // Cities the register did not resolve (abroad, or misspelt) stay as folded names: a typo or
     // a close spelling is one city (a cadastral code never is: it has digits).
     let named = |c: &str| !c.is_empty() && !c.chars().any(|x| x.is_ascii_digit());
     let same_named_city = ai.city != 0 && ai.city == bi.city;
     let city_typo = !same_named_city
-        && named(&a.city)
-        && named(&b.city)
-        && (is_typo(
-            Compact::new(&a.city).as_str(),
-            Compact::new(&b.city).as_str(),
-        ) || jaro_winkler(&a.city, &b.city) >= 0.92);
+        && named(city_a)
+        && named(city_b)
+        && (is_typo(Compact::new(city_a).as_str(), Compact::new(city_b).as_str())
+            || jaro_winkler(city_a, city_b) >= 0.92);
     let same_postcode = ai.postcode != 0 && ai.postcode == bi.postcode;
     // Abroad a postcode one slip away (`6430`, `6403`) with the same street and number written
     // the same way is one place too (the city may be misspelt or missing on one side).
     let postcode_slip = || {
-        !a.street_compact.is_empty()
-            && a.street_compact == b.street_compact
+        let (pa, pb) = (s.get(ai.postcode), s.get(bi.postcode));
+        ai.compact != 0
+            && ai.compact == bi.compact
             && ai.number != 0
             && ai.number == bi.number
-            && a.postcode.len() == b.postcode.len()
-            && a.postcode.len() >= 4
-            && osa_distance(&a.postcode, &b.postcode) == 1
+            && pa.len() == pb.len()
+            && pa.len() >= 4
+            && osa_distance(pa, pb) == 1
     };
     let postcode_slip = !same_named_city && !city_typo && !same_postcode && postcode_slip();
     let same_city = same_named_city || city_typo || same_postcode || postcode_slip;
@@ -268,16 +282,21 @@ fn address_level((a, ai): (&Addr, &AddrIds), (b, bi): (&Addr, &AddrIds), notes: 
     if (city_typo && !same_postcode) || postcode_slip {
         *notes |= note::CITY_TYPO;
     }
-    if a.street.is_empty() || b.street.is_empty() {
+    if ai.streets[0] == 0 || bi.streets[0] == 0 {
         return 3;
     }
     if !ai.same_street(bi) {
         // Abroad also the street as written without spaces: `bradfield s treet`, `narranstreet`.
-        let (ca, cb) = (&a.street_compact, &b.street_compact);
-        let compact_alike = !ca.is_empty() && !cb.is_empty() && (ca == cb || is_typo(ca, cb));
+        let compact_alike = ai.compact != 0
+            && bi.compact != 0
+            && (ai.compact == bi.compact || is_typo(s.get(ai.compact), s.get(bi.compact)));
+        // The street as normalised, then as written when that differs (`Addr::streets`).
+        let streets = |x: &AddrIds| {
+            let [normalised, written] = x.streets;
+            std::iter::once(normalised).chain((written != 0).then_some(written))
+        };
         if compact_alike
-            || a.streets()
-                .any(|x| b.streets().any(|y| similar_streets(x, y)))
+            || streets(ai).any(|x| streets(bi).any(|y| similar_streets(s.get(x), s.get(y))))
         {
             *notes |= note::STREET_TYPO;
         } else {
@@ -347,34 +366,37 @@ fn birth_dates(x: &Birth, y: &Birth) -> u8 {
 /// The comparison vector of two records; None when they can never be one (different
 /// countries everywhere, a name on one side only).
 /// Both records numbered first (`intern::intern`).
-pub fn compare(a: &Prepared, b: &Prepared) -> Option<Comparison> {
+/// The strings are read by number from `s` (see `intern.rs` for why).
+pub fn compare(s: &Strings, a: &Prepared, b: &Prepared) -> Option<Comparison> {
     debug_assert!(
         a.ids.addresses.len() == a.addresses.len() && a.ids.phones.len() == a.phones.len()
     );
-    if countries_differ(&a.country, &b.country)
-        && a.addresses.iter().all(|x| {
-            b.addresses
+    let (ia, ib) = (&a.ids, &b.ids);
+    if ia.country != ib.country
+        && countries_differ(s.get(ia.country), s.get(ib.country))
+        && ia.addresses.iter().all(|x| {
+            ib.addresses
                 .iter()
-                .all(|y| countries_differ(&x.country, &y.country))
+                .all(|y| countries_differ(s.get(x.country), s.get(y.country)))
         })
     {
         return None;
     }
     // A name on one side only: a person against an anonymous line (a shop, a switchboard).
-    let named = |p: &Prepared| p.has_name() || !p.first_key.is_empty();
+    let named = |p: &Prepared| p.ids.last != 0 || p.ids.first != 0;
     if named(a) != named(b) {
         return None;
     }
     let mut notes = 0u16;
     let mut gamma = [NULL; FIELDS];
-    (gamma[LAST], gamma[FIRST]) = names(a, b, &mut notes);
-    gamma[PLACE] = place_level(a, b, &mut notes);
+    (gamma[LAST], gamma[FIRST]) = names(s, a, b, &mut notes);
+    gamma[PLACE] = place_level(s, a, b, &mut notes);
     gamma[PHONE] = detail_level((&a.phones, &a.ids.phones), (&b.phones, &b.ids.phones));
     gamma[EMAIL] = detail_level((&a.emails, &a.ids.emails), (&b.emails, &b.ids.emails));
     gamma[BIRTH] = birth_level(a, b);
     if let (Some(ta), Some(tb)) = (&a.tax, &b.tax) {
         let consistent = ta.consistent && tb.consistent;
-        if ta.code == tb.code {
+        if ia.tax == ib.tax {
             gamma[TAX] = 0;
             if consistent {
                 notes |= note::SAME_TAX;
@@ -390,9 +412,10 @@ pub fn compare(a: &Prepared, b: &Prepared) -> Option<Comparison> {
         _ => NULL,
     };
     let nowhere = |p: &Prepared| {
-        p.addresses
+        p.ids
+            .addresses
             .iter()
-            .all(|x| x.street.is_empty() && x.city.is_empty())
+            .all(|x| x.streets[0] == 0 && x.city == 0)
     };
     if nowhere(a) || nowhere(b) {
         notes |= note::NOWHERE;
@@ -407,27 +430,33 @@ fn similar_streets(a: &str, b: &str) -> bool {
     if ca == cb || is_typo(ca, cb) {
         return true;
     }
-    let (ta, tb): (Vec<&str>, Vec<&str>) = (a.split(' ').collect(), b.split(' ').collect());
     // Same last word (the proper name) and the other words equal or initials of each other.
-    if ta.last() != tb.last() {
+    // Checked on the words in place: most streets compared here differ in their last word, and
+    // the pair loop calls this millions of times.
+    if a.rsplit(' ').next() != b.rsplit(' ').next() {
         return false;
     }
-    let (short, long) = if ta.len() <= tb.len() {
-        (&ta, &tb)
+    let (na, nb) = (a.split(' ').count(), b.split(' ').count());
+    let (short, long, ns, nl) = if na <= nb {
+        (a, b, na, nb)
     } else {
-        (&tb, &ta)
+        (b, a, nb, na)
     };
-    if long.len() - short.len() > 1 || long.first() != short.first() {
+    if nl - ns > 1 || long.split(' ').next() != short.split(' ').next() {
         return false;
     }
+    let initial = |x: &str, y: &str| x.len() == 1 && y.starts_with(x);
+    let mut words = short.split(' ').peekable();
     let mut j = 0;
-    for w in long.iter() {
-        let initial = |x: &str, y: &str| x.len() == 1 && y.starts_with(x);
-        if j < short.len() && (short[j] == *w || initial(short[j], w) || initial(w, short[j])) {
-            j += 1;
+    for w in long.split(' ') {
+        if let Some(&s) = words.peek() {
+            if s == w || initial(s, w) || initial(w, s) {
+                words.next();
+                j += 1;
+            }
         }
     }
-    j == short.len()
+    j == ns
 }
 
 /// A contact detail both records carry: personal brings them to probable, shared to ambiguous.

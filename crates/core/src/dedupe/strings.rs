@@ -80,27 +80,28 @@ pub fn osa_distance(a: &str, b: &str) -> usize {
     if la == 0 || lb == 0 {
         return la.max(lb);
     }
-    // Three rows: two back (for the swap), previous, current.
-    let mut two = [0usize; MAX + 1];
-    let mut prev = [0usize; MAX + 1];
-    let mut cur = [0usize; MAX + 1];
+    // Three rows: two back (for the swap), previous, current. Distances fit a byte (MAX < 255),
+    // so moving to the next row swaps three small arrays.
+    let mut two = [0u8; MAX + 1];
+    let mut prev = [0u8; MAX + 1];
+    let mut cur = [0u8; MAX + 1];
     for (j, p) in prev.iter_mut().enumerate().take(lb + 1) {
-        *p = j;
+        *p = j as u8;
     }
     for i in 0..la {
-        cur[0] = i + 1;
+        cur[0] = i as u8 + 1;
         for j in 0..lb {
-            let cost = usize::from(a[i] != b[j]);
+            let cost = u8::from(a[i] != b[j]);
             let mut d = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
             if i > 0 && j > 0 && a[i] == b[j - 1] && a[i - 1] == b[j] {
                 d = d.min(two[j - 1] + 1);
             }
             cur[j + 1] = d;
         }
-        two[..=lb].copy_from_slice(&prev[..=lb]);
-        prev[..=lb].copy_from_slice(&cur[..=lb]);
+        std::mem::swap(&mut two, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
     }
-    prev[lb]
+    usize::from(prev[lb])
 }
 
 /// The string without its spaces, on the stack when it is short (`CORSO BUENOS AIRES` →
