@@ -25,7 +25,7 @@ fn verify(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
     ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').ContactResult[]>>"
 )]
 pub fn verify_contacts(batch: Buffer) -> AsyncTask<Door> {
-    Door::spawn(&batch, verify)
+    Door::spawn(batch, verify)
 }
 
 /// `verifyContacts` on the calling thread.
@@ -49,7 +49,7 @@ fn verify_abroad(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
     ts_return_type = "Promise<import('./core-types.js').Json<(import('./core-types.js').ContactResult | null)[]>>"
 )]
 pub fn verify_foreign(batch: Buffer) -> AsyncTask<Door> {
-    Door::spawn(&batch, verify_abroad)
+    Door::spawn(batch, verify_abroad)
 }
 
 /// `verifyForeign` on the calling thread.

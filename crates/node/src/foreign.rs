@@ -26,7 +26,7 @@ fn in_service(_: &[u8]) -> recapito_core::Result<Vec<u8>> {
     ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').ForeignRegister[]>>"
 )]
 pub fn foreign_registers() -> AsyncTask<Door> {
-    Door::spawn(&[], in_service)
+    Door::spawn_bare(in_service)
 }
 
 /// `foreignRegisters` on the calling thread (the countries catalogue).
@@ -54,7 +54,7 @@ fn suggest_streets(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
     ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').ForeignStreetAnswer>>"
 )]
 pub fn foreign_streets(query: Buffer) -> AsyncTask<Door> {
-    Door::spawn(&query, suggest_streets)
+    Door::spawn(query, suggest_streets)
 }
 
 /// `foreignStreets` on the calling thread.
@@ -77,7 +77,7 @@ fn suggest_numbers(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
     ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').ForeignNumbersAnswer>>"
 )]
 pub fn foreign_house_numbers(query: Buffer) -> AsyncTask<Door> {
-    Door::spawn(&query, suggest_numbers)
+    Door::spawn(query, suggest_numbers)
 }
 
 /// `foreignHouseNumbers` on the calling thread.

@@ -93,17 +93,25 @@ type Work = fn(&[u8]) -> recapito_core::Result<Vec<u8>>;
 
 /// One call of a door on the libuv pool.
 pub struct Door {
-    input: Vec<u8>,
+    /// The caller's request buffer, read where it is (no copy: a dedupe request can be hundreds of
+    /// MiB). It is held by a reference until the task is done; `src/native.ts` makes a fresh buffer
+    /// for every call and does not touch it meanwhile. `None` for doors that take no request.
+    input: Option<Buffer>,
     work: Work,
 }
 
 impl Door {
-    /// The async form: the request is copied (the JS buffer cannot leave the main thread).
-    fn spawn(input: &[u8], work: Work) -> AsyncTask<Door> {
+    /// The async form of a door with a request.
+    fn spawn(input: Buffer, work: Work) -> AsyncTask<Door> {
         AsyncTask::new(Door {
-            input: input.to_vec(),
+            input: Some(input),
             work,
         })
+    }
+
+    /// The async form of a door without a request.
+    fn spawn_bare(work: Work) -> AsyncTask<Door> {
+        AsyncTask::new(Door { input: None, work })
     }
 
     /// The `…Sync` form, on the calling thread.
@@ -117,7 +125,8 @@ impl Task for Door {
     type JsValue = Buffer;
 
     fn compute(&mut self) -> Result<Self::Output> {
-        let (work, input) = (self.work, &self.input);
+        let work = self.work;
+        let input: &[u8] = self.input.as_deref().unwrap_or(&[]);
         Ok(guard(|| work(input).map_err(Failure::from)))
     }
 

@@ -22,7 +22,7 @@ fn find(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
     ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').MunicipalityHit[]>>"
 )]
 pub fn find_municipalities(query: Buffer) -> AsyncTask<Door> {
-    Door::spawn(&query, find)
+    Door::spawn(query, find)
 }
 
 /// `findMunicipalities` on the calling thread.

@@ -22,7 +22,7 @@ fn coverage(_: &[u8]) -> recapito_core::Result<Vec<u8>> {
     ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').Coverage>>"
 )]
 pub fn postal_coverage() -> AsyncTask<Door> {
-    Door::spawn(&[], coverage)
+    Door::spawn_bare(coverage)
 }
 
 /// `postalCoverage` on the calling thread.
@@ -37,7 +37,7 @@ pub fn postal_coverage_sync(env: Env) -> Result<Buffer> {
     ts_return_type = "Promise<import('./core-types.js').Json<(string | null)[]>>"
 )]
 pub fn render_postal(batch: Buffer) -> AsyncTask<Door> {
-    Door::spawn(&batch, render)
+    Door::spawn(batch, render)
 }
 
 /// `renderPostal` on the calling thread.

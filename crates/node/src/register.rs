@@ -47,7 +47,7 @@ fn info(_: &[u8]) -> recapito_core::Result<Vec<u8>> {
     ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').RegisterInfo>>"
 )]
 pub fn register_info() -> AsyncTask<Door> {
-    Door::spawn(&[], info)
+    Door::spawn_bare(info)
 }
 
 /// `registerInfo` on the calling thread.

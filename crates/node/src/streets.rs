@@ -32,7 +32,7 @@ fn sample(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
     ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').StreetHit[]>>"
 )]
 pub fn search_streets(query: Buffer) -> AsyncTask<Door> {
-    Door::spawn(&query, search)
+    Door::spawn(query, search)
 }
 
 /// `searchStreets` on the calling thread.
@@ -50,7 +50,7 @@ pub fn search_streets_sync(env: Env, query: Buffer) -> Result<Buffer> {
     ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').HouseNumberEntry[]>>"
 )]
 pub fn street_house_numbers(street: Buffer) -> AsyncTask<Door> {
-    Door::spawn(&street, numbers)
+    Door::spawn(street, numbers)
 }
 
 /// `streetHouseNumbers` on the calling thread.
@@ -68,7 +68,7 @@ pub fn street_house_numbers_sync(env: Env, street: Buffer) -> Result<Buffer> {
     ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').SampledAddress[]>>"
 )]
 pub fn sample_streets(query: Buffer) -> AsyncTask<Door> {
-    Door::spawn(&query, sample)
+    Door::spawn(query, sample)
 }
 
 /// `sampleStreets` on the calling thread.

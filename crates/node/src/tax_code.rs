@@ -19,7 +19,7 @@ fn run(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
     ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').ItemResult[]>>"
 )]
 pub fn tax_codes(batch: Buffer) -> AsyncTask<Door> {
-    Door::spawn(&batch, run)
+    Door::spawn(batch, run)
 }
 
 /// `taxCodes` on the calling thread.
