@@ -236,10 +236,12 @@ async function load(store: StateStore, token: string, cache: TokenCache): Promis
 
 /** A token known to this process at the current generation: answered at once when cached (and the generation read without I/O). */
 function lookup(store: StateStore, token: string): KnownToken | undefined | Promise<KnownToken | undefined> {
+  const inCache = (generation: number) => {
+    const cache = cacheAt(store, generation);
+    return cache.byToken.get(token) ?? load(store, token, cache);
+  };
   const generation = generationNow(store);
-  if (typeof generation !== 'number') return generation.then((g) => cacheAt(store, g).byToken.get(token) ?? load(store, token, cacheAt(store, g)));
-  const cache = cacheAt(store, generation);
-  return cache.byToken.get(token) ?? load(store, token, cache);
+  return typeof generation === 'number' ? inCache(generation) : generation.then(inCache);
 }
 
 /** The caller behind a bearer token, or the 401 that explains why not. Counts the request. */

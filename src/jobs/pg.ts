@@ -2,7 +2,7 @@ import pg from 'pg';
 import PgBoss from 'pg-boss';
 
 import type { ChargeTicket } from '../credit/ledger.js';
-import { inPoolTransaction } from '../state/postgres.js';
+import { inPoolTransaction, updateOnConnection } from '../state/postgres.js';
 import type { JobRecord } from '../state/db.js';
 import type { UnitRunner, UnitSource } from './service.js';
 import type { Decision, DocKey, StateStore } from '../state/store.js';
@@ -164,30 +164,12 @@ export class PgJobStore implements JobStore {
 
 /**
  * The state store seen from inside a transaction of the job store on the same database (a job's stop):
- * `update` locks its documents (`state_docs`, in key order, after the job row), decides and writes on
- * that transaction's connection, committed with it. The same statements as src/state/postgres.ts, which
- * offers no update on a caller's transaction; every other member is the store's own.
+ * `update` runs on that transaction's connection (src/state/postgres.ts `updateOnConnection`), committed
+ * with it; every other member is the store's own.
  */
 function transactionState(state: StateStore, client: pg.PoolClient): StateStore {
   const update = <R>(keys: DocKey[], decide: (docs: unknown[]) => Decision<R>) => {
-    const done = (async () => {
-      const order = [...new Map(keys.map((k) => [`${k.ns}\u0000${k.key}`, k])).values()].sort((a, b) => (a.ns === b.ns ? (a.key < b.key ? -1 : 1) : a.ns < b.ns ? -1 : 1));
-      const ns = order.map((k) => k.ns);
-      const names = order.map((k) => k.key);
-      // a placeholder row for a document not written yet, so that there is a row to lock
-      await client.query('INSERT INTO state_docs (ns, key, doc) SELECT ns, key, NULL FROM unnest($1::text[], $2::text[]) AS k(ns, key) ON CONFLICT DO NOTHING', [ns, names]);
-      const { rows } = await client.query<{ ns: string; key: string; doc: unknown }>(
-        'SELECT d.ns, d.key, d.doc FROM state_docs d JOIN unnest($1::text[], $2::text[]) AS k(ns, key) USING (ns, key) ORDER BY d.ns, d.key FOR UPDATE OF d',
-        [ns, names],
-      );
-      const found = new Map(rows.map((r) => [`${r.ns}\u0000${r.key}`, r.doc]));
-      const decision = decide(keys.map((k) => found.get(`${k.ns}\u0000${k.key}`) ?? undefined));
-      for (const change of decision.write ?? []) {
-        if (change.doc === null) await client.query('DELETE FROM state_docs WHERE ns = $1 AND key = $2', [change.ns, change.key]);
-        else await client.query('INSERT INTO state_docs (ns, key, doc) VALUES ($1, $2, $3) ON CONFLICT (ns, key) DO UPDATE SET doc = excluded.doc', [change.ns, change.key, JSON.stringify(change.doc)]);
-      }
-      return decision.result;
-    })();
+    const done = updateOnConnection(client, keys, decide);
     done.catch(() => undefined);
     return { decided: done, durable: done };
   };

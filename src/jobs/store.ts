@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { ChargeTicket, CreditCharge } from '../credit/ledger.js';
 import type { ItemResult } from '../http/capability.js';
 import type { JobRecord, StateDb } from '../state/db.js';
-import type { Decision, DocKey, Namespace, StateStore } from '../state/store.js';
+import type { Decision, DocKey, StateStore } from '../state/store.js';
 
 /** Rows per chunk: the unit of work a worker commits at once (results and progress together). */
 export const CHUNK_SIZE = 500;
@@ -264,28 +264,17 @@ class LmdbTransactionState {
   private failure: unknown;
   readonly view: StateStore;
 
-  constructor(
-    private readonly db: StateDb,
-    state: StateStore,
-  ) {
-    if (state.lmdb?.root !== db.root) throw new Error('the job store and the state store are not one LMDB environment');
-    this.view = { ...state, update: (keys, decide) => this.update(keys, decide) };
+  constructor(db: StateDb, state: StateStore) {
+    const updateNow = state.updateNow;
+    if (state.lmdb?.root !== db.root || !updateNow) throw new Error('the job store and the state store are not one LMDB environment');
+    this.view = { ...state, update: (keys, decide) => this.update(updateNow, keys, decide) };
   }
 
-  private table(ns: Namespace) {
-    return this.db.root.openDB<unknown, string>({ name: ns });
-  }
-
-  private update<R>(keys: DocKey[], decide: (docs: unknown[]) => Decision<R>): { decided: Promise<R>; durable: Promise<R> } {
+  private update<R>(updateNow: NonNullable<StateStore['updateNow']>, keys: DocKey[], decide: (docs: unknown[]) => Decision<R>): { decided: Promise<R>; durable: Promise<R> } {
     this.updates += 1;
     let settled: Promise<R>;
     try {
-      const decision = decide(keys.map((k) => this.table(k.ns).get(k.key)));
-      for (const change of decision.write ?? []) {
-        if (change.doc === null) void this.table(change.ns).remove(change.key);
-        else void this.table(change.ns).put(change.key, change.doc);
-      }
-      settled = Promise.resolve(decision.result);
+      settled = Promise.resolve(updateNow(keys, decide));
     } catch (error) {
       this.failure = error;
       settled = Promise.reject(error);

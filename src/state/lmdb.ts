@@ -55,6 +55,7 @@ export function lmdbStore(dataDir: string): StateStore {
     lmdb: db,
     get: async <T>(ns: Namespace, key: string) => table(ns).get(key) as T | undefined,
     getNow: <T>(ns: Namespace, key: string) => table(ns).get(key) as T | undefined,
+    updateNow: apply,
     getMany: async (keys) => keys.map((k) => table(k.ns).get(k.key)),
     list: async <T>(ns: Namespace, options: ListOptions = {}) => {
       const out: { key: string; value: T }[] = [];

@@ -39,7 +39,7 @@ export async function migrate(url: string): Promise<{ from: number; to: number }
   }
 }
 
-const id = (k: DocKey): string => `${k.ns}\u0000${k.key}`;
+const id = (k: { ns: string; key: string }): string => `${k.ns}\u0000${k.key}`;
 
 /** Keys in one order for every transaction, so that two multi-document updates never deadlock. */
 function sorted(keys: DocKey[]): DocKey[] {
@@ -53,7 +53,7 @@ async function lockRows(client: pg.PoolClient, keys: DocKey[]): Promise<Map<stri
      ORDER BY d.ns, d.key FOR UPDATE OF d`,
     [keys.map((k) => k.ns), keys.map((k) => k.key)],
   );
-  return new Map(res.rows.map((r) => [`${r.ns}\u0000${r.key}`, r.doc]));
+  return new Map(res.rows.map((r) => [id(r), r.doc]));
 }
 
 async function writeDocs(client: pg.PoolClient | pg.Pool, changes: DocChange[]): Promise<void> {
@@ -72,6 +72,39 @@ async function writeDocs(client: pg.PoolClient | pg.Pool, changes: DocChange[]):
       removes.map((c) => c.key),
     ]);
   }
+}
+
+/**
+ * Locks the rows of `keys` and of `existingOnly` together, in one global order (every transaction locks in
+ * that order, so two of them never wait on each other in a cycle), inserting placeholders for the documents
+ * of `keys` not written yet; `existingOnly` rows (tokens whose request counts ride along) are never created.
+ */
+async function lockAll(client: pg.PoolClient, keys: DocKey[], existingOnly: DocKey[] = []): Promise<Map<string, unknown>> {
+  const order = sorted([...keys, ...existingOnly]);
+  if (order.length === 0) return new Map();
+  let rows = await lockRows(client, order);
+  const missing = sorted(keys).filter((k) => !rows.has(id(k)));
+  if (missing.length > 0) {
+    // a row to lock for documents not written yet: two nodes creating the same one meet here
+    await client.query(`INSERT INTO state_docs (ns, key, doc) SELECT ns, key, NULL FROM unnest($1::text[], $2::text[]) AS k(ns, key) ON CONFLICT DO NOTHING`, [
+      missing.map((k) => k.ns),
+      missing.map((k) => k.key),
+    ]);
+    rows = await lockRows(client, order);
+  }
+  return rows;
+}
+
+/**
+ * One update on a connection already in a transaction: its rows locked (in the global order), the
+ * decision taken on them, its writes made on that connection, committed with the caller's transaction.
+ * The store's own updates use it, and so does the job store's stop (its refund commits with the stop).
+ */
+export async function updateOnConnection<R>(client: pg.PoolClient, keys: DocKey[], decide: (docs: unknown[]) => Decision<R>): Promise<R> {
+  const rows = await lockAll(client, keys);
+  const decision = decide(keys.map((k) => rows.get(id(k)) ?? undefined));
+  if (decision.write?.length) await writeDocs(client, decision.write);
+  return decision.result;
 }
 
 /** One transaction on a connection of `pool` (also the job store's, src/jobs/pg.ts). */
@@ -127,37 +160,11 @@ export function postgresStore(url: string, options: PostgresOptions = {}): State
   // an idle client's error (the server restarted) must not end the process: the next query reconnects
   pool.on('error', (error) => console.error(`state store connection: ${error.message}`));
 
-  /**
-   * Locks the rows of `keys` and of `existingOnly` together, in one global order (every transaction locks in
-   * that order, so two of them never wait on each other in a cycle), inserting placeholders for the documents
-   * of `keys` not written yet; `existingOnly` rows (tokens whose request counts ride along) are never created.
-   */
-  async function lockAll(client: pg.PoolClient, keys: DocKey[], existingOnly: DocKey[] = []): Promise<Map<string, unknown>> {
-    const order = sorted([...keys, ...existingOnly]);
-    if (order.length === 0) return new Map();
-    let rows = await lockRows(client, order);
-    const missing = sorted(keys).filter((k) => !rows.has(id(k)));
-    if (missing.length > 0) {
-      // a row to lock for documents not written yet: two nodes creating the same one meet here
-      await client.query(`INSERT INTO state_docs (ns, key, doc) SELECT ns, key, NULL FROM unnest($1::text[], $2::text[]) AS k(ns, key) ON CONFLICT DO NOTHING`, [
-        missing.map((k) => k.ns),
-        missing.map((k) => k.key),
-      ]);
-      rows = await lockRows(client, order);
-    }
-    return rows;
-  }
-
   const inTransaction = <R>(work: (client: pg.PoolClient) => Promise<R>): Promise<R> => inPoolTransaction(pool, work);
 
 
   function transaction<R>(keys: DocKey[], decide: (docs: unknown[]) => Decision<R>): Promise<R> {
-    return inTransaction(async (client) => {
-      const rows = await lockAll(client, keys);
-      const decision = decide(keys.map((k) => rows.get(id(k)) ?? undefined));
-      if (decision.write?.length) await writeDocs(client, decision.write);
-      return decision.result;
-    });
+    return inTransaction((client) => updateOnConnection(client, keys, decide));
   }
 
   /**
@@ -294,7 +301,7 @@ export function postgresStore(url: string, options: PostgresOptions = {}): State
         'SELECT d.ns, d.key, d.doc FROM state_docs d JOIN unnest($1::text[], $2::text[]) AS k(ns, key) USING (ns, key)',
         [keys.map((k) => k.ns), keys.map((k) => k.key)],
       );
-      const found = new Map(res.rows.map((r) => [`${r.ns}\u0000${r.key}`, r.doc]));
+      const found = new Map(res.rows.map((r) => [id(r), r.doc]));
       return keys.map((k) => found.get(id(k)) ?? undefined);
     },
     list: async <T>(ns: Namespace, options: ListOptions = {}) => {

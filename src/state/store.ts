@@ -82,6 +82,11 @@ export interface StateStore {
    * `get` sees it); undefined on PostgreSQL. For the request path, where a promise per read is what costs.
    */
   readonly getNow?: <T>(ns: Namespace, key: string) => T | undefined;
+  /**
+   * LMDB only: read, decide and write at once inside the write transaction the caller holds on the same
+   * environment (a job's stop and its refund, src/jobs/store.ts), with no commit of its own.
+   */
+  readonly updateNow?: <R>(keys: DocKey[], decide: (docs: unknown[]) => Decision<R>) => R;
   /** Several documents in one read (one snapshot). */
   getMany(keys: DocKey[]): Promise<unknown[]>;
   list<T>(ns: Namespace, options?: ListOptions): Promise<{ key: string; value: T }[]>;
