@@ -1,4 +1,5 @@
-import parsePhoneNumber, { type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
+import { Metadata, ParseError, parsePhoneNumberWithError, type CountryCode, type NumberType, type PhoneNumber } from 'libphonenumber-js/core';
+import metadata from 'libphonenumber-js/metadata.max.json';
 
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
 import { outcomeTable } from '../http/outcomes.js';
@@ -32,21 +33,47 @@ export interface PhoneNumberResult {
 const ITALIAN_PLAN = new Set<string>(['IT', 'VA']);
 
 /**
+ * Plans whose metadata has no number-type patterns: for them the library's isValid is the national pattern alone,
+ * for every other plan it is "getType() is defined". The max metadata types every plan today (the set is empty),
+ * so one getType answers both validity and type; the set keeps that exact if a metadata update drops a plan's types.
+ */
+const PLANS_WITHOUT_TYPES: ReadonlySet<string> = (() => {
+  const out = new Set<string>();
+  // hasTypes is a method of the library's Metadata its type declarations leave out
+  const plans = new Metadata(metadata) as Metadata & { selectNumberingPlan(plan: string): void; hasTypes(): boolean };
+  for (const plan of [...Object.keys(metadata.countries), ...Object.keys(metadata.nonGeographic ?? {})]) {
+    plans.selectNumberingPlan(plan);
+    if (!plans.hasTypes()) out.add(plan);
+  }
+  return out;
+})();
+
+/** One text read by the numbering plan: parsed once, typed (and so validated) at most once. */
+interface Reading {
+  pn: PhoneNumber | undefined;
+  /** Set on first use: the library's type and validity, from one getType. */
+  type?: NumberType;
+  valid?: boolean;
+}
+
+/**
  * The plan's reading of one text, kept for the few texts of the item being verified: the split tries a
- * candidate (parse + isValid, the costly part of a call) and the analysis then reads the same number again.
+ * candidate (parse + validity, the costly part of a call) and the analysis then reads the same number again.
  * Small on purpose: it spares the repeats within a call, it is no cache of numbers across calls.
  */
-const recent = new Map<string, { pn: PhoneNumber | undefined; valid?: boolean }>();
+const recent = new Map<string, Reading>();
 const RECENT_MAX = 32;
 
-function reading(text: string, country: CountryCode): { pn: PhoneNumber | undefined; valid?: boolean } {
-  const key = `${country}|${text}`;
+function reading(text: string, country: CountryCode): Reading {
+  const key = country + '|' + text;
   let r = recent.get(key);
   if (!r) {
     let pn: PhoneNumber | undefined;
     try {
-      pn = parsePhoneNumber(text, country);
-    } catch {
+      // the text is already digits with at most a leading +: nothing to extract from surrounding words
+      pn = parsePhoneNumberWithError(text, { defaultCountry: country, extract: false }, metadata);
+    } catch (error) {
+      if (!(error instanceof ParseError)) throw error;
       pn = undefined;
     }
     if (recent.size >= RECENT_MAX) recent.clear();
@@ -56,14 +83,21 @@ function reading(text: string, country: CountryCode): { pn: PhoneNumber | undefi
   return r;
 }
 
-function parse(text: string, country: CountryCode): PhoneNumber | undefined {
-  return reading(text, country).pn;
+/** Validity and type of a reading, computed together once (the library's isValid runs the same type match). */
+function typed(r: Reading): boolean {
+  if (r.valid === undefined) {
+    const pn = r.pn;
+    if (!pn) r.valid = false;
+    else {
+      r.type = pn.getType();
+      r.valid = r.type !== undefined || (PLANS_WITHOUT_TYPES.has(pn.country ?? pn.countryCallingCode) && pn.isValid());
+    }
+  }
+  return r.valid;
 }
 
 function isValid(text: string, country: CountryCode): boolean {
-  const r = reading(text, country);
-  r.valid ??= r.pn?.isValid() ?? false;
-  return r.valid;
+  return typed(reading(text, country));
 }
 
 /** A number written with 00 or + is international; 39 written without the plus is Italy's code when nothing else fits. */
@@ -75,12 +109,6 @@ function readDigits(raw: string, home: CountryCode): { text: string; internation
     if (!isValid(text, 'IT') && isValid(rest, 'IT')) text = '+39' + rest;
   }
   return { text, international: text.startsWith('+') };
-}
-
-function formatted(pn: PhoneNumber, home: CountryCode, format: 'national' | 'international'): string {
-  const own = pn.country === home || (ITALIAN_PLAN.has(home) && ITALIAN_PLAN.has(pn.country ?? ''));
-  if (format === 'national' && own) return nationalDigits(pn);
-  return `+${pn.countryCallingCode} ${pn.nationalNumber}`;
 }
 
 /** The number as dialled inside its country, trunk prefix included (030…, 0212…), digits only. */
@@ -103,12 +131,12 @@ export function analyseNumber(
 
   if (digits.length < 3) return { phone: written || digits, outcome: ['PHONE_INVALID'], form_changed: false };
 
-  let pn = parse(text, home);
-  let valid = isValid(text, home);
+  let r = reading(text, home);
+  let valid = typed(r);
   // Italian short public-utility codes and special numbers the library does not validate
-  if (!international && italianHome) {
+  if (!valid && !international && italianHome) {
     const special = specialNumber(data, digits);
-    if (special && !valid) {
+    if (special) {
       const service = special.type === 'public utility';
       return {
         phone: digits,
@@ -122,40 +150,33 @@ export function analyseNumber(
   }
 
   // a trunk zero written after the country code (+44 (0)20…) belongs to the national form only
-  if (international && pn && !valid) {
+  if (international && r.pn && !valid) {
     const m = /^\+(\d{1,3}?)0(\d+)$/.exec(text);
     if (m) {
-      const retry = parse(`+${m[1]}${m[2]}`, home);
-      if (retry?.isValid() && !ITALIAN_PLAN.has(retry.country ?? '')) [pn, valid] = [retry, true];
+      const retry = reading(`+${m[1]}${m[2]}`, home);
+      if (typed(retry) && !ITALIAN_PLAN.has(retry.pn?.country ?? '')) [r, valid] = [retry, true];
     }
   }
+  const pn = r.pn;
   if (!pn) return { phone: digits, outcome: ['PHONE_INVALID'], form_changed: digits !== written };
 
   const country = pn.country;
-  const italian = ITALIAN_PLAN.has(country ?? '') || (pn.countryCallingCode === '39' && !country);
+  const callingCode = pn.countryCallingCode;
+  const italian = ITALIAN_PLAN.has(country ?? '') || (callingCode === '39' && !country);
   const own = country === home || (italian && italianHome);
-  const phone = formatted(pn, home, format);
-  const base = {
-    phone,
-    e164: pn.number,
-    // the space in "+49 301234567" is layout, not a change
-    form_changed: phone.replace(/ /g, '') !== written,
-  };
 
   if (!valid) {
-    const national = italian ? pn.nationalNumber : '';
-    let code = 'PHONE_INVALID';
-    if (italian) code = /^[03]/.test(national) ? 'PHONE_LENGTH_ANOMALOUS' : 'PHONE_OUT_OF_PLAN';
-    else if (pn.isPossible() === false) code = 'PHONE_LENGTH_ANOMALOUS';
-    return {
-      phone: international ? text : digits,
-      ...(italian ? {} : { country_code: country, country_prefix: `+${pn.countryCallingCode}` }),
-      outcome: italian ? [code] : ['PHONE_FOREIGN', code],
-      form_changed: (international ? text : digits) !== written,
-    };
+    const phone = international ? text : digits;
+    if (italian) {
+      const code = /^[03]/.test(pn.nationalNumber) ? 'PHONE_LENGTH_ANOMALOUS' : 'PHONE_OUT_OF_PLAN';
+      return { phone, outcome: [code], form_changed: phone !== written };
+    }
+    const code = pn.isPossible() === false ? 'PHONE_LENGTH_ANOMALOUS' : 'PHONE_INVALID';
+    return { phone, country_code: country, country_prefix: `+${callingCode}`, outcome: ['PHONE_FOREIGN', code], form_changed: phone !== written };
   }
 
-  const libType = pn.getType();
+  const phone = format === 'national' && own ? nationalDigits(pn) : `+${callingCode} ${pn.nationalNumber}`;
+  const libType = r.type;
   const type = typeFromLibrary(libType);
   let cls: PhoneClass;
   if (!own) cls = 'foreign';
@@ -163,7 +184,14 @@ export function analyseNumber(
   else if (libType === 'MOBILE') cls = 'mobile';
   else cls = 'landline';
 
-  const result: PhoneNumberResult = { ...base, class: cls, outcome: [] };
+  const result: PhoneNumberResult = {
+    phone,
+    e164: pn.number,
+    // the space in "+49 301234567" is layout, not a change
+    form_changed: phone.replace(/ /g, '') !== written,
+    class: cls,
+    outcome: [],
+  };
   if (type) result.type = type;
   if (italian) {
     const national = pn.nationalNumber;
@@ -177,7 +205,7 @@ export function analyseNumber(
   } else {
     result.outcome.push('PHONE_FOREIGN');
     if (country) result.country_code = country;
-    result.country_prefix = `+${pn.countryCallingCode}`;
+    result.country_prefix = `+${callingCode}`;
   }
   // the national significant number as libphonenumber defines it: no trunk prefix (German 030 1234567 → 301234567);
   // Italy's leading 0 is part of its numbers, not a trunk prefix
@@ -232,29 +260,40 @@ export function verifyPhone(item: PhoneItem, data: ContactData, language: Langua
   const numbers = split.numbers.map((n) => analyseNumber(n, home, format, data));
   const first = numbers[0]!;
   const outcome = rowOutcome(numbers, Boolean(split.extension || split.note), numbers.length > 1);
-  const result: ItemResult = {
+  // keys written in the answer's order (phone, phone2, phone3, the number's facts, extension, note, outcome)
+  const result: Partial<ItemResult> = {
     ok: !first.outcome.some((c) => c === 'PHONE_INVALID' || c === 'PHONE_LENGTH_ANOMALOUS' || c === 'PHONE_OUT_OF_PLAN'),
     phone: first.phone,
-    ...(numbers[1] ? { phone2: numbers[1].phone } : {}),
-    ...(numbers[2] ? { phone3: numbers[2].phone } : {}),
-    ...describe(first),
-    ...(split.extension ? { extension: split.extension } : {}),
-    ...(split.note ? { note: split.note } : {}),
-    outcome,
   };
+  if (numbers[1]) result.phone2 = numbers[1].phone;
+  if (numbers[2]) result.phone3 = numbers[2].phone;
+  describe(first, result);
+  if (split.extension) result.extension = split.extension;
+  if (split.note) result.note = split.note;
+  result.outcome = outcome;
   if (numbers.length > 1) {
-    result.numbers = numbers.map((n) => ({ ...describe(n), phone: n.phone, outcome: n.outcome }));
+    result.numbers = numbers.map((n) => {
+      const one = describe(n, {});
+      one.phone = n.phone;
+      one.outcome = n.outcome;
+      return one;
+    });
   }
   if (split.dropped > 0) comments.push(say(PHONE_COMMENTS.numbers_dropped, language, { count: split.dropped }));
   if (comments.length) result.comments = comments;
-  return result;
+  return result as ItemResult;
 }
 
-function describe(n: PhoneNumberResult): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of ['class', 'type', 'district', 'operator', 'e164', 'country_code', 'country_prefix', 'national_number'] as const) {
-    if (n[key] !== undefined) out[key] = n[key];
-  }
+/** Writes the facts a number has into `out`, in the answer's key order. */
+function describe(n: PhoneNumberResult, out: Record<string, unknown>): Record<string, unknown> {
+  if (n.class !== undefined) out.class = n.class;
+  if (n.type !== undefined) out.type = n.type;
+  if (n.district !== undefined) out.district = n.district;
+  if (n.operator !== undefined) out.operator = n.operator;
+  if (n.e164 !== undefined) out.e164 = n.e164;
+  if (n.country_code !== undefined) out.country_code = n.country_code;
+  if (n.country_prefix !== undefined) out.country_prefix = n.country_prefix;
+  if (n.national_number !== undefined) out.national_number = n.national_number;
   return out;
 }
 
