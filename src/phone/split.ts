@@ -15,6 +15,9 @@ const EXTENSION = /\b(?:int(?:erno)?|ext(?:ension)?|est|x|dw|poste|anexo|interno
 const LABELS =
   /\b(?:tel(?:efono|ephone|efon)?|cell(?:ulare)?|cel|mob(?:ile|il)?|fax|uff(?:icio)?|casa|ab(?:itazione)?|fisso|whatsapp|wa|ph(?:one)?|tlf|nr|n|numero|o|oppure|e|or|and|und|ou|y|oder)\b\.?\s*:?/gi;
 
+/** Digits and spaces with at most a leading +: no label, note, extension or second number can hide in it. */
+const PLAIN = /^\+?\d[\d ]*$/;
+
 /** Pieces one number may span: a number is rarely written in more than 6 groups. */
 const MAX_PIECES = 6;
 
@@ -50,6 +53,11 @@ export function partition(tokens: readonly string[], isComplete: (digits: string
  * the numbering plan decides which ([`partition`]).
  */
 export function splitPhoneField(field: string, isComplete: (digits: string) => boolean): SplitField {
+  // what most fields are: one number in digits and spaces, at most the longest Italian number; nothing to tell apart
+  if (PLAIN.test(field)) {
+    const number = field.replace(/ /g, '');
+    if (number.length - (number.startsWith('+') ? 1 : 0) <= 11) return { numbers: [number], dropped: 0 };
+  }
   let text = field.replace(/[\u2010-\u2015\u2212]/g, '-');
   let extension: string | undefined;
   const ext = EXTENSION.exec(text);
