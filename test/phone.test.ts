@@ -3,10 +3,12 @@ import path from 'node:path';
 
 import test from 'ava';
 import { parse } from 'csv-parse/sync';
-import parsePhoneNumber from 'libphonenumber-js/max';
+import examples from 'libphonenumber-js/examples.mobile.json';
+import parsePhoneNumber, { type CountryCode } from 'libphonenumber-js/max';
 
 import type { ItemResult } from '../src/http/capability.js';
 import { labelOf } from '../src/http/outcomes.js';
+import { recordCountry } from '../src/phone/country.js';
 import { capability } from '../src/phone/service.js';
 import { contactDataDir, processOne } from './helpers/light.js';
 import { SOURCE } from './helpers/source.js';
@@ -216,6 +218,35 @@ test("national_number of a foreign record's own number is libphonenumber's natio
   t.is((await verify({ phone: '030 1234567', country_code: 'DE' })).national_number, '301234567');
   // Italy's leading 0 is part of the number, not a trunk prefix
   t.is((await verify({ phone: '02 1234567' })).national_number, '021234567');
+});
+
+test("every country's example number: validity, class and e164 as the library reads them with parse, isValid and getType", async (t) => {
+  const classOf: Record<string, string> = { MOBILE: 'mobile', TOLL_FREE: 'special', PREMIUM_RATE: 'special', SHARED_COST: 'special', UAN: 'special', PERSONAL_NUMBER: 'special', VOIP: 'special' };
+  let checked = 0;
+  let invalid = 0;
+  for (const [country, example] of Object.entries(examples as Record<string, string>)) {
+    // Italy's own plan has its special-number table and the 39 rule on top of the library; San Marino and the Vatican read as Italy's
+    if (['IT', 'VA', 'SM'].includes(country) || recordCountry(country) !== country) continue;
+    // the number as written, one digit short and one digit long: valid and invalid readings of the same plan
+    for (const phone of [example, example.slice(0, -1), `${example}5`]) {
+      const r = await verify({ phone, country_code: country });
+      if (r.phone2 !== undefined || phone.length > 11) continue; // split by the plan into two numbers: not one reading
+      const pn = parsePhoneNumber(phone, country as CountryCode);
+      const valid = pn?.isValid() ?? false;
+      t.is(r.ok, valid, `${country} ${phone}`);
+      if (!valid || !pn) {
+        invalid++;
+        continue;
+      }
+      t.is(r.e164, pn.number, `${country} ${phone}`);
+      // a plan sharing its calling code may give the number to its neighbour (Åland's example reads as Finnish)
+      const expected = pn.country === country ? (classOf[pn.getType() ?? ''] ?? 'landline') : 'foreign';
+      t.is(r.class, expected, `${country} ${phone} ${pn.country} ${pn.getType()}`);
+      checked++;
+    }
+  }
+  t.true(checked > 200, `${checked} valid numbers checked`);
+  t.true(invalid > 200, `${invalid} invalid numbers checked`);
 });
 
 test('over HTTP: split, national_number and comments in English and Italian', async (t) => {
