@@ -37,8 +37,11 @@ export function partition(tokens: readonly string[], isComplete: (digits: string
     for (let j = Math.max(0, i - MAX_PIECES); j < i; j++) {
       if (tokens.slice(j + 1, i).some((t) => t.startsWith('+'))) continue;
       const before = best[j]!;
-      const covered = before.covered + (isComplete(tokens.slice(j, i).join('')) ? i - j : 0);
       const numbers = before.numbers + 1;
+      // the plan is asked only when its answer can change the pick: not even a complete number here would beat it
+      const most = before.covered + i - j;
+      if (most < pick.covered || (most === pick.covered && numbers >= pick.numbers)) continue;
+      const covered = before.covered + (isComplete(tokens.slice(j, i).join('')) ? i - j : 0);
       if (covered > pick.covered || (covered === pick.covered && numbers < pick.numbers)) pick = { covered, numbers, from: j };
     }
     best.push(pick);
