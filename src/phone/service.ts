@@ -1,4 +1,4 @@
-import { Metadata, ParseError, parsePhoneNumberWithError, type CountryCode, type NumberType, type PhoneNumber } from 'libphonenumber-js/core';
+import { Metadata, parsePhoneNumberWithError, type CountryCode, type NumberType, type PhoneNumber } from 'libphonenumber-js/core';
 import metadata from 'libphonenumber-js/metadata.max.json';
 
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
@@ -72,8 +72,8 @@ function reading(text: string, country: CountryCode): Reading {
     try {
       // the text is already digits with at most a leading +: nothing to extract from surrounding words
       pn = parsePhoneNumberWithError(text, { defaultCountry: country, extract: false }, metadata);
-    } catch (error) {
-      if (!(error instanceof ParseError)) throw error;
+    } catch {
+      // not a number in this plan (too short, too long, no country): no reading
       pn = undefined;
     }
     if (recent.size >= RECENT_MAX) recent.clear();
