@@ -266,8 +266,11 @@ function decideEnter(
   refuse(budget, s, country, now);
   if (s) {
     let news = false;
-    for (const [hint, street] of Object.entries(offered)) {
-      if (sameOffered(s.offered[hint], street)) continue;
+    for (const hint in offered) {
+      const street = offered[hint] as OfferedStreet;
+      const known = s.offered[hint];
+      // the streets phase's answers are kept and shared: a street offered again is usually the same object
+      if (known === street || sameOffered(known, street)) continue;
       news = true;
       break;
     }
