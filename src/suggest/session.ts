@@ -63,29 +63,30 @@ export interface SessionRead {
 }
 
 /**
- * The sessions and day budgets of one LMDB store as this process last wrote them. On LMDB (one node) this
+ * The sessions and day budgets of one LMDB store as this process last decided them. On LMDB (one node) this
  * process is the only writer of sessions, so a document read once stays true: a keystroke reads and decodes
- * nothing. What changes a session for another call (its opening and the day's budget, the streets it
- * offers, a selection) is written through in the next group commit and durable before the answer leaves;
- * a call that only counts (the streets it offers were offered already) is counted here and written within
- * FLUSH_MS by a write of its own or with the session's next one. A crash forgives at most the calls counted
- * in that last second (never a charge: selections and charges are durable first). PostgreSQL (several
- * nodes) has no book: every call reads and updates the shared documents under lock.
+ * nothing, and writes nothing itself. What a call changes (its count, the streets it offers, a session
+ * opened and the day's budget) is written within FLUSH_MS, each changed document once, in a group commit
+ * of its own, and at a graceful stop. A selection is written through and durable before its charge, so
+ * that a street is never charged twice. A crash therefore loses at most the last second's counts, opened
+ * sessions and offered streets (the calls and sessions are forgiven; a street offered in that second must
+ * be typed again before it can be selected), never a charge or a selection. PostgreSQL (several nodes)
+ * has no book: every call reads and updates the shared documents under lock.
  */
 interface Book {
   store: StateStore;
-  /** Session key → its document as last decided here (counts included). */
+  /** Session key → its document as last decided here. */
   sessions: Map<string, SuggestSession>;
   /** Token → its day budget as last decided here (null: none stored). */
   budgets: Map<string, DayBudget | null>;
-  /** Session keys whose count is newer than the stored document. */
+  /** Documents (`sessionId`, `budgetId`) changed here and not yet written. */
   dirty: Set<string>;
-  /** Documents (ns + key) with a write in flight: kept, so that no read sees the store behind it. */
+  /** Documents with a write in flight: kept, so that no read sees the store behind it. */
   writing: Map<string, number>;
   flushTimer: NodeJS.Timeout | undefined;
 }
 
-/** How long a count may stay in memory only. */
+/** How long a change may stay in memory only. */
 const FLUSH_MS = 1_000;
 /** Documents kept per store; past this, the least recently used written ones are dropped (and read again). */
 const BOOK_SESSIONS = 20_000;
@@ -103,8 +104,10 @@ function bookOf(store: StateStore): Book | undefined {
   return book;
 }
 
-const sessionId = (k: string): string => `s\u0000${k}`;
-const budgetId = (token: string): string => `b\u0000${token}`;
+const SESSION_ID = 's';
+const BUDGET_ID = 'b';
+const sessionId = (k: string): string => `${SESSION_ID}${k}`;
+const budgetId = (token: string): string => `${BUDGET_ID}${token}`;
 
 function bookSession(book: Book, k: string): SuggestSession | undefined {
   let s = book.sessions.get(k);
@@ -124,41 +127,38 @@ function bookBudget(book: Book, token: string): DayBudget | undefined {
   return b ?? undefined;
 }
 
-/** Keeps a document as the latest (most recently used last), dropping the oldest that are on disk past `cap`. */
+/** Keeps a document as the latest (most recently used last), dropping the oldest written ones past `cap`. */
 function remember<T>(book: Book, map: Map<string, T>, k: string, value: T, id: (k: string) => string, cap: number): void {
   map.delete(k);
   map.set(k, value);
   if (map.size <= cap) return;
   for (const old of map.keys()) {
     if (map.size <= cap * 0.9) break;
-    if (book.writing.has(id(old)) || (map === (book.sessions as Map<string, unknown>) && book.dirty.has(old))) continue;
+    if (book.writing.has(id(old)) || book.dirty.has(id(old))) continue;
     map.delete(old);
   }
-  if (map.size > cap) flush(book);
+  // what could not be dropped is waiting for its write: write now
+  if (map.size > cap) void flush(book);
 }
 
 /**
- * Writes the named documents as the book holds them when the next group commit runs (a later change of
- * the same document in the meantime rides along); durable before the promise settles. A failed write
+ * Writes the named documents (`sessionId`, `budgetId`) as the book holds them when the next group commit
+ * runs (a later change in the meantime rides along); durable when the promise settles. A failed write
  * drops them from the book, so that the next call reads what the store has.
  */
-function writeThrough(book: Book, sessionKeys: string[], tokens: string[] = []): Promise<void> {
-  const ids = [...sessionKeys.map(sessionId), ...tokens.map(budgetId)];
+function write(book: Book, ids: string[]): Promise<void> {
   for (const id of ids) book.writing.set(id, (book.writing.get(id) ?? 0) + 1);
   const written = book.store.update(
     [],
     () => {
-      const write: DocChange[] = [];
-      for (const k of sessionKeys) {
-        const s = book.sessions.get(k);
-        book.dirty.delete(k);
-        if (s) write.push({ ns: 'suggest_sessions', key: k, doc: s });
+      const changes: DocChange[] = [];
+      for (const id of ids) {
+        book.dirty.delete(id);
+        const k = id.slice(1);
+        const value = id[0] === SESSION_ID ? book.sessions.get(k) : book.budgets.get(k);
+        if (value) changes.push({ ns: id[0] === SESSION_ID ? 'suggest_sessions' : 'suggest_budgets', key: k, doc: value });
       }
-      for (const t of tokens) {
-        const b = book.budgets.get(t);
-        if (b) write.push({ ns: 'suggest_budgets', key: t, doc: b });
-      }
-      return { result: undefined, write };
+      return { result: undefined, write: changes };
     },
     { batched: true },
   ).durable;
@@ -171,33 +171,32 @@ function writeThrough(book: Book, sessionKeys: string[], tokens: string[] = []):
   };
   return written.then(done, (error: unknown) => {
     done();
-    for (const k of sessionKeys) {
-      book.sessions.delete(k);
-      book.dirty.delete(k);
+    for (const id of ids) {
+      book.dirty.delete(id);
+      if (id[0] === SESSION_ID) book.sessions.delete(id.slice(1));
+      else book.budgets.delete(id.slice(1));
     }
-    for (const t of tokens) book.budgets.delete(t);
     throw error;
   });
 }
 
-/** Writes every count held only in memory (a failure leaves them to the next flush or the next write). */
+/** Writes every change held in memory only (a failure drops those documents from the book). */
 function flush(book: Book): Promise<void> {
   if (book.flushTimer) clearTimeout(book.flushTimer);
   book.flushTimer = undefined;
   if (book.dirty.size === 0) return Promise.resolve();
-  const keys = [...book.dirty];
-  return writeThrough(book, keys).catch(() => undefined);
+  return write(book, [...book.dirty]).catch(() => undefined);
 }
 
-function counted(book: Book, k: string): void {
-  book.dirty.add(k);
+function changed(book: Book, ids: string[]): void {
+  for (const id of ids) book.dirty.add(id);
   if (!book.flushTimer) {
     book.flushTimer = setTimeout(() => void flush(book), FLUSH_MS);
     book.flushTimer.unref();
   }
 }
 
-/** Writes what this process counted in memory only (the service's shutdown). */
+/** Writes what this process holds in memory only (the service's shutdown). */
 export function flushSessions(store: StateStore): Promise<void> {
   const book = books.get(store);
   return book ? flush(book) : Promise.resolve();
@@ -250,8 +249,8 @@ function sameOffered(a: OfferedStreet | undefined, b: OfferedStreet): boolean {
 }
 
 /**
- * One call counted in a session (opened when `stored` is not live): the new session, the budget to write
- * when a session opens, and whether anything but the count changed. Throws the refusals.
+ * One call counted in a session (opened when `stored` is not live): the new session, and the budget to
+ * write when a session opens. Throws the refusals.
  */
 function decideEnter(
   stored: SuggestSession | undefined,
@@ -261,7 +260,7 @@ function decideEnter(
   country: string,
   now: number,
   offered: Record<string, OfferedStreet>,
-): { session: SuggestSession; budget?: DayBudget; news: boolean } {
+): { session: SuggestSession; budget?: DayBudget } {
   const s = live(stored, now);
   refuse(budget, s, country, now);
   if (s) {
@@ -274,11 +273,12 @@ function decideEnter(
       news = true;
       break;
     }
-    return { session: { ...s, calls: s.calls + 1, offered: news ? { ...s.offered, ...offered } : s.offered }, news };
+    // the offered streets are copied only when the call offers one the session has not
+    return { session: { ...s, calls: s.calls + 1, offered: news ? { ...s.offered, ...offered } : s.offered } };
   }
   const b = budgetOf(budget, now);
   b.sessions += 1;
-  return { session: { id: id.toLowerCase(), token, country, created: now, calls: 1, offered, selected: [] }, budget: b, news: true };
+  return { session: { id: id.toLowerCase(), token, country, created: now, calls: 1, offered, selected: [] }, budget: b };
 }
 
 /**
@@ -298,11 +298,8 @@ export function enterSession(store: StateStore, token: string, id: string, count
     }
     remember(book, book.sessions, k, d.session, sessionId, BOOK_SESSIONS);
     if (d.budget) remember(book, book.budgets, token, d.budget, budgetId, BOOK_BUDGETS);
-    if (!d.news) {
-      counted(book, k);
-      return Promise.resolve(d.session);
-    }
-    return writeThrough(book, [k], d.budget ? [token] : []).then(() => d.session);
+    changed(book, d.budget ? [sessionId(k), budgetId(token)] : [sessionId(k)]);
+    return Promise.resolve(d.session);
   }
   // in the next shared commit on LMDB (src/state/commit.ts); durable before the answer leaves
   return store.update(
@@ -347,7 +344,8 @@ async function changeSelection(store: StateStore, s: SuggestSession, decide: (cu
     if (!change) return false;
     remember(book, book.sessions, k, change.session, sessionId, BOOK_SESSIONS);
     remember(book, book.budgets, s.token, change.budget, budgetId, BOOK_BUDGETS);
-    await writeThrough(book, [k], [s.token]);
+    // durable before the caller charges: a selection lost in a crash would charge its street again
+    await write(book, [sessionId(k), budgetId(s.token)]);
     return true;
   }
   return store.update([doc('suggest_sessions', k), doc('suggest_budgets', s.token)], ([stored, budget]) => {
@@ -381,7 +379,7 @@ export async function sweepSessions(store: StateStore, now = Date.now()): Promis
   if (book) {
     // written counts first, so that the store holds what the book does; then the book forgets the expired
     await flush(book);
-    for (const [k, s] of book.sessions) if (now - s.created > SESSION_MS && !book.writing.has(sessionId(k)) && !book.dirty.has(k)) book.sessions.delete(k);
+    for (const [k, s] of book.sessions) if (now - s.created > SESSION_MS && !book.writing.has(sessionId(k)) && !book.dirty.has(sessionId(k))) book.sessions.delete(k);
   }
   const expired = (await store.list<SuggestSession>('suggest_sessions')).filter(({ value }) => now - value.created > SESSION_MS);
   if (expired.length === 0) return 0;
