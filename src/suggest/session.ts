@@ -89,7 +89,7 @@ interface Book {
 /** How long a change may stay in memory only. */
 const FLUSH_MS = 1_000;
 /** Documents kept per store; past this, the least recently used written ones are dropped (and read again). */
-const BOOK_SESSIONS = 20_000;
+const BOOK_SESSIONS = 5_000;
 const BOOK_BUDGETS = 20_000;
 
 const books = new WeakMap<StateStore, Book>();
@@ -260,6 +260,7 @@ function decideEnter(
   country: string,
   now: number,
   offered: Record<string, OfferedStreet>,
+  ownOffered: boolean,
 ): { session: SuggestSession; budget?: DayBudget } {
   const s = live(stored, now);
   refuse(budget, s, country, now);
@@ -273,12 +274,14 @@ function decideEnter(
       news = true;
       break;
     }
-    // the offered streets are copied only when the call offers one the session has not
-    return { session: { ...s, calls: s.calls + 1, offered: news ? { ...s.offered, ...offered } : s.offered } };
+    if (!news) return { session: { ...s, calls: s.calls + 1 } };
+    // a session's streets grow to hundreds: the book adds to its own map instead of copying it per call
+    return { session: { ...s, calls: s.calls + 1, offered: ownOffered ? Object.assign(s.offered, offered) : { ...s.offered, ...offered } } };
   }
   const b = budgetOf(budget, now);
   b.sessions += 1;
-  return { session: { id: id.toLowerCase(), token, country, created: now, calls: 1, offered, selected: [] }, budget: b };
+  // the call's streets may be a kept answer shared by other calls: the session's map is its own
+  return { session: { id: id.toLowerCase(), token, country, created: now, calls: 1, offered: { ...offered }, selected: [] }, budget: b };
 }
 
 /**
@@ -292,7 +295,7 @@ export function enterSession(store: StateStore, token: string, id: string, count
   if (book) {
     let d: ReturnType<typeof decideEnter>;
     try {
-      d = decideEnter(bookSession(book, k), bookBudget(book, token), token, id, country, now, offered);
+      d = decideEnter(bookSession(book, k), bookBudget(book, token), token, id, country, now, offered, true);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -305,7 +308,7 @@ export function enterSession(store: StateStore, token: string, id: string, count
   return store.update(
     [doc('suggest_sessions', k), doc('suggest_budgets', token)],
     ([stored, budget]) => {
-      const d = decideEnter(stored as SuggestSession | undefined, budget as DayBudget | undefined, token, id, country, now, offered);
+      const d = decideEnter(stored as SuggestSession | undefined, budget as DayBudget | undefined, token, id, country, now, offered, false);
       const write: DocChange[] = d.budget ? [{ ns: 'suggest_budgets', key: token, doc: d.budget }] : [];
       write.push({ ns: 'suggest_sessions', key: k, doc: d.session });
       return { result: d.session, write };
