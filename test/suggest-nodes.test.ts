@@ -5,6 +5,7 @@ import test from 'ava';
 
 import { createAccount, createToken } from '../src/account/tokens.js';
 import { addPack } from '../src/credit/ledger.js';
+import { lmdbStore } from '../src/state/lmdb.js';
 import { openStore } from '../src/state/open.js';
 import { SESSION_CALLS } from '../src/suggest/session.js';
 import { startPostgres, postgresAvailable, type PgCluster } from './helpers/postgres.js';
@@ -39,12 +40,12 @@ async function suggest(server: ServerProcess, token: string, body: Record<string
 
 test.serial('LMDB: calls counted in memory are written when the service stops, and count after a restart', async (t) => {
   const dataDir = await freshDataDir();
-  const state = await openStore(dataDir, undefined);
+  // LMDB whatever the environment says (with-postgres.js sets RECAPITO_STATE_URL for the whole run)
+  const state = lmdbStore(dataDir);
   await createAccount(state, 'restart');
   const token = (await createToken(state, 'restart')).token;
   await state.close();
   const session = randomUUID();
-  // LMDB whatever the environment says (with-postgres.js sets RECAPITO_STATE_URL for the whole run)
   const lmdb = { ...rates, RECAPITO_STATE_URL: '' };
   const first = await startServerProcess(dataDir, lmdb);
   try {
