@@ -99,7 +99,7 @@ async function suggest(services: Services, req: FastifyRequest, reply: FastifyRe
       exists: typed !== '' && exists,
     });
   }
-  // refused calls fail before the search; the call is counted, with the streets it offers, in one write
+  // refused calls fail before the search; the call is counted with the streets it offers in one update
   checkSession(stored, country);
   if (country !== 'IT') {
     const read = readQuery(r.q ?? '');

@@ -287,7 +287,8 @@ function decideEnter(
 /**
  * Counts one call in the session, opening it when the UUID is new (or its session expired), in
  * one atomic update: 409 for another country, 429 past 30 calls or past the day's free sessions.
- * `offered`: streets this call proposes, remembered in the same update.
+ * `offered`: streets this call proposes, remembered in the same update. On LMDB decided in the book at
+ * once and written within FLUSH_MS (see `Book`).
  */
 export function enterSession(store: StateStore, token: string, id: string, country: string, now = Date.now(), offered: Record<string, OfferedStreet> = {}): Promise<SuggestSession> {
   const k = key(token, id);
@@ -304,7 +305,7 @@ export function enterSession(store: StateStore, token: string, id: string, count
     changed(book, d.budget ? [sessionId(k), budgetId(token)] : [sessionId(k)]);
     return Promise.resolve(d.session);
   }
-  // in the next shared commit on LMDB (src/state/commit.ts); durable before the answer leaves
+  // PostgreSQL: one transaction under lock, committed before the answer leaves
   return store.update(
     [doc('suggest_sessions', k), doc('suggest_budgets', token)],
     ([stored, budget]) => {
