@@ -4,6 +4,7 @@
  * `foreignHouseNumbers` doors over the registers held in memory. Street ids are `<country>:<index>`.
  */
 import { foreignHouseNumbers as coreHouseNumbers, foreignRegisters, foreignStreets as coreStreets, useForeignRegisters } from '../native.js';
+import { boundedMemo } from './memo.js';
 import type { Hint } from './schema.js';
 import type { OfferedStreet } from './session.js';
 
@@ -23,13 +24,21 @@ export function foreignAttribution(country: string): string | null {
   return foreignRegisters().find((r) => r.country === country)?.attribution ?? null;
 }
 
+interface ForeignStreetsPhase {
+  hints: Hint[];
+  offered: Record<string, OfferedStreet>;
+  attribution: string | null;
+}
+
+/** Answers kept while the service runs (the registers do not change under it), shared: never edited. */
+const streetsMemo = boundedMemo<ForeignStreetsPhase>(5_000);
+
 /** The streets phase: hints, the streets to remember in the session, the register's attribution. */
-export async function foreignStreets(
-  country: string,
-  query: string,
-  city: string | null,
-  postcode: string | null,
-): Promise<{ hints: Hint[]; offered: Record<string, OfferedStreet>; attribution: string | null }> {
+export function foreignStreets(country: string, query: string, city: string | null, postcode: string | null): Promise<ForeignStreetsPhase> {
+  return streetsMemo(JSON.stringify([country, query, city, postcode]), () => computeForeignStreets(country, query, city, postcode));
+}
+
+async function computeForeignStreets(country: string, query: string, city: string | null, postcode: string | null): Promise<ForeignStreetsPhase> {
   const a = await coreStreets({ country, query, city: city ?? '', postcode: postcode ?? '', limit: 10 });
   const offered: Record<string, OfferedStreet> = {};
   const hints: Hint[] = a.hints.map((h) => {

@@ -11,10 +11,10 @@ import { ApiError } from '../http/errors.js';
 import { finishResult } from '../http/outcomes.js';
 import type { PluginOptions } from '../http/plugin.js';
 import { validate } from '../http/validation.js';
-import { suggestRequest, type Hint, type SuggestRequest } from './schema.js';
-import { attributionFor, displayName, findMunicipalities, houseNumbers, parsedOf, placeOf, readQuery, searchStreets } from './service.js';
+import { suggestRequest, type SuggestRequest } from './schema.js';
+import { attributionFor, displayName, houseNumbers, parsedOf, readQuery, streetsPhase } from './service.js';
 import { foreignAttribution, foreignHouseNumbers, foreignStreets, foreignSuggestCountries } from './foreign.js';
-import { checkSession, enterSession, markSelected, readSession, sweepSessions, unmarkSelected, type OfferedStreet, type SessionRead, type SuggestSession } from './session.js';
+import { checkSession, enterSession, flushSessions, markSelected, readSession, sweepSessions, unmarkSelected, type OfferedStreet, type SessionRead, type SuggestSession } from './session.js';
 
 export const SUGGEST_PATHS = ['/api/v1/suggest', '/api/v1/suggerisci'] as const;
 
@@ -99,40 +99,20 @@ async function suggest(services: Services, req: FastifyRequest, reply: FastifyRe
       exists: typed !== '' && exists,
     });
   }
-  const read = readQuery(r.q ?? '');
-  const city = blank(r.city) ? read.city : (r.city as string).trim();
-  const postcode = blank(r.postcode) ? read.postcode : (r.postcode as string).trim();
-  const province = blank(r.province) ? read.province : (r.province as string).trim();
-  const parsed = { ...parsedOf(read), postcode };
-  // refused calls fail before the search; the call is counted, with the streets it offers, in one write
+  // refused calls fail before the search; the call is counted with the streets it offers in one update
   checkSession(stored, country);
   if (country !== 'IT') {
+    const read = readQuery(r.q ?? '');
+    const city = blank(r.city) ? read.city : (r.city as string).trim();
+    const postcode = blank(r.postcode) ? read.postcode : (r.postcode as string).trim();
     const found = await foreignStreets(country, read.street, city, postcode);
     await enterSession(services.state, token, r.session, country, Date.now(), found.offered);
-    return answer(req, reply, { ok: true, phase: 'streets', hints: found.hints, parsed, attribution: found.attribution, supported: true });
+    return answer(req, reply, { ok: true, phase: 'streets', hints: found.hints, parsed: { ...parsedOf(read), postcode }, attribution: found.attribution, supported: true });
   }
-  let place = await placeOf(city, postcode, province);
-  let hints: Hint[] = [];
-  let offered = {};
-  if (read.street !== '' && (place.length > 0 || province)) {
-    const found = await searchStreets(read.street, place, province);
-    hints = found.hints;
-    offered = found.offered;
-  } else if (place.length === 0 && read.street !== '') {
-    // no place yet: what was typed may be the municipality itself
-    place = await findMunicipalities({ name: read.street });
-    hints = place.slice(0, 10).map((m) => ({ type: 'municipality', id: m.cadastral_code, name: m.name, municipality: m.name, area: m.province, source: 'registry' }));
-    if (hints.length > 0) parsed.street = null;
-  }
-  await enterSession(services.state, token, r.session, country, Date.now(), offered);
-  return answer(req, reply, {
-    ok: true,
-    phase: 'streets',
-    hints,
-    parsed,
-    attribution: await attributionFor([...new Set(hints.map((h) => h.municipality))]),
-    supported: true,
-  });
+  const trimmed = (s: string | undefined) => (blank(s) ? undefined : (s as string).trim());
+  const found = await streetsPhase(r.q ?? '', { city: trimmed(r.city), postcode: trimmed(r.postcode), province: trimmed(r.province) });
+  await enterSession(services.state, token, r.session, country, Date.now(), found.offered);
+  return answer(req, reply, { ok: true, phase: 'streets', hints: found.hints, parsed: found.parsed, attribution: found.attribution, supported: true });
 }
 
 /** POST /api/v1/suggest and /api/v1/suggerisci; expired sessions swept every five minutes. */
@@ -160,5 +140,8 @@ export const suggestRoutes: FastifyPluginAsync<PluginOptions> = async (app, { se
   sweep();
   const timer = setInterval(sweep, 5 * 60_000);
   timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await flushSessions(services.state);
+  });
 };

@@ -1,6 +1,7 @@
 import * as core from '../native.js';
 import type { HouseNumberEntry, MunicipalityHit, StreetHit } from '../native.js';
 import type { Hint, Parsed } from './schema.js';
+import { boundedMemo } from './memo.js';
 import type { OfferedStreet } from './session.js';
 
 /** The free text as people write it: street, house number, postcode, city in one field. */
@@ -99,21 +100,12 @@ export type Municipality = Pick<core.Municipality, 'cadastral_code' | 'name' | '
 
 /**
  * Municipality lookups of this process: a typing session names the same city on every keystroke and the
- * register does not change while the service runs. Bounded: emptied when it grows past MUNICIPALITY_MEMO_MAX.
+ * register does not change while the service runs.
  */
-const municipalityMemo = new Map<string, Promise<MunicipalityHit[]>>();
-const MUNICIPALITY_MEMO_MAX = 5_000;
+const municipalityMemo = boundedMemo<MunicipalityHit[]>(5_000);
 
 function municipalityFind(query: { name?: string; postcode?: string; province?: string; cadastral_code?: string }): Promise<MunicipalityHit[]> {
-  const key = `${query.name ?? ''}\u0000${query.postcode ?? ''}\u0000${query.province ?? ''}\u0000${query.cadastral_code ?? ''}`;
-  let hits = municipalityMemo.get(key);
-  if (!hits) {
-    if (municipalityMemo.size >= MUNICIPALITY_MEMO_MAX) municipalityMemo.clear();
-    hits = core.findMunicipalities(query);
-    municipalityMemo.set(key, hits);
-    hits.catch(() => municipalityMemo.delete(key));
-  }
-  return hits;
+  return municipalityMemo(JSON.stringify([query.name, query.postcode, query.province, query.cadastral_code]), () => core.findMunicipalities(query));
 }
 
 export async function findMunicipalities(query: { name?: string; postcode?: string; province?: string; cadastral_code?: string }): Promise<Municipality[]> {
@@ -247,6 +239,9 @@ async function resolvedByEngine(street: string, m: Municipality): Promise<Street
   return hit ? { ...hit, distance: 1 } : undefined;
 }
 
+/** A street's numbers, asked on every keystroke of the house-number phase (read only below). */
+const numbersMemo = boundedMemo<HouseNumberEntry[]>(2_000);
+
 function numberText(e: HouseNumberEntry): string {
   return e.s ? `${e.n}/${e.s}` : String(e.n);
 }
@@ -263,7 +258,7 @@ export function houseNumberKey(typed: string): string {
  * in order, and whether the number as typed exists.
  */
 export async function houseNumbers(street: OfferedStreet, streetId: string, typed: string, limit = 10): Promise<{ hints: Hint[]; exists: boolean; known: number }> {
-  const all = await core.streetHouseNumbers({ cadastral_code: street.cadastral_code, index: street.index });
+  const all = await numbersMemo(JSON.stringify([street.cadastral_code, street.index]), () => core.streetHouseNumbers({ cadastral_code: street.cadastral_code, index: street.index }));
   const key = houseNumberKey(typed);
   const digits = /^\d+/.exec(key)?.[0] ?? '';
   const seen = new Set<string>();
@@ -283,16 +278,75 @@ export async function houseNumbers(street: OfferedStreet, streetId: string, type
   return { hints, exists, known: all.length };
 }
 
-let attributionCache: string[] | undefined;
+let attributionCache: Promise<string[]> | undefined;
+const attributionMemo = boundedMemo<string>(5_000);
 
 /** The register's attribution to show beside the suggestions: ANNCSU, and the municipal source where it gives the numbers. */
-export async function attributionFor(municipalities: string[]): Promise<string> {
-  if (!attributionCache) attributionCache = (await core.registerInfo()).attributions;
-  const anncsu = attributionCache.find((a) => /ANNCSU/.test(a) && /onData/.test(a)) ?? attributionCache.find((a) => /ANNCSU/.test(a));
-  const names = new Set(municipalities.map((m) => core.native.foldText(m)));
-  const local = attributionCache.filter((a) => {
-    const m = /^Comune di ([^–(-]+?)\s*[–(-]/.exec(a);
-    return m?.[1] ? names.has(core.native.foldText(m[1])) : false;
+export function attributionFor(municipalities: string[]): Promise<string> {
+  return attributionMemo(JSON.stringify(municipalities), async () => {
+    if (!attributionCache) {
+      const asked = core.registerInfo().then((info) => info.attributions);
+      attributionCache = asked;
+      asked.catch(() => {
+        if (attributionCache === asked) attributionCache = undefined;
+      });
+    }
+    const attributions = await attributionCache;
+    const anncsu = attributions.find((a) => /ANNCSU/.test(a) && /onData/.test(a)) ?? attributions.find((a) => /ANNCSU/.test(a));
+    const names = new Set(municipalities.map((m) => core.native.foldText(m)));
+    const local = attributions.filter((a) => {
+      const m = /^Comune di ([^–(-]+?)\s*[–(-]/.exec(a);
+      return m?.[1] ? names.has(core.native.foldText(m[1])) : false;
+    });
+    return [anncsu, ...local].filter((a): a is string => !!a).join('; ');
   });
-  return [anncsu, ...local].filter((a): a is string => !!a).join('; ');
+}
+
+/** The streets phase of an Italian call: what the answer carries and the streets the session remembers. */
+export interface StreetsPhase {
+  hints: Hint[];
+  parsed: Parsed;
+  offered: Record<string, OfferedStreet>;
+  attribution: string;
+}
+
+/** What the call gives besides `q`, trimmed; undefined where blank (then read from `q`). */
+export interface PlaceFields {
+  city: string | undefined;
+  postcode: string | undefined;
+  province: string | undefined;
+}
+
+/**
+ * The streets phase: the place (the fields, else what `q` names), the streets matching what was typed
+ * there, or the municipality typed alone. The same text in the same place answers the same while the
+ * service runs, and every session types the same prefixes: answers are kept (`boundedMemo`), shared by
+ * the calls that ask them, so nobody may change one (the answer is serialised, never edited).
+ */
+export function streetsPhase(q: string, fields: PlaceFields): Promise<StreetsPhase> {
+  return streetsMemo(JSON.stringify([q, fields.city, fields.postcode, fields.province]), () => computeStreetsPhase(q, fields));
+}
+
+const streetsMemo = boundedMemo<StreetsPhase>(10_000);
+
+async function computeStreetsPhase(q: string, fields: PlaceFields): Promise<StreetsPhase> {
+  const read = readQuery(q);
+  const city = fields.city ?? read.city;
+  const postcode = fields.postcode ?? read.postcode;
+  const province = fields.province ?? read.province;
+  const parsed = { ...parsedOf(read), postcode };
+  let place = await placeOf(city, postcode, province);
+  let hints: Hint[] = [];
+  let offered: Record<string, OfferedStreet> = {};
+  if (read.street !== '' && (place.length > 0 || province)) {
+    const found = await searchStreets(read.street, place, province);
+    hints = found.hints;
+    offered = found.offered;
+  } else if (place.length === 0 && read.street !== '') {
+    // no place yet: what was typed may be the municipality itself
+    place = await findMunicipalities({ name: read.street });
+    hints = place.slice(0, 10).map((m) => ({ type: 'municipality', id: m.cadastral_code, name: m.name, municipality: m.name, area: m.province, source: 'registry' }));
+    if (hints.length > 0) parsed.street = null;
+  }
+  return { hints, parsed, offered, attribution: await attributionFor([...new Set(hints.map((h) => h.municipality))]) };
 }
