@@ -104,5 +104,6 @@ export function rateLimiter(config: ServiceConfig, state?: StateStore): RateLimi
  * address and e-mail), counted across nodes on PostgreSQL: not global, so API requests pay only `rateLimiter`.
  */
 export async function registerRouteRateLimits(app: FastifyInstance, state?: StateStore): Promise<void> {
-  await app.register(rateLimit, { global: false, ...(state?.hitWindow ? { store: sharedRateStore(state.hitWindow) } : {}) });
+  // preHandler: the sign-in's key reads the e-mail from the parsed body
+  await app.register(rateLimit, { global: false, hook: 'preHandler', ...(state?.hitWindow ? { store: sharedRateStore(state.hitWindow) } : {}) });
 }
