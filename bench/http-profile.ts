@@ -4,6 +4,8 @@
  * and the inclusive time of the request path's stages. Not part of `npm run bench` (a diagnostic):
  *
  *   node dist/bench/http-profile.js phone|tax-code|email|contact|suggest [seconds]
+ *
+ * PROFILE_ENTRY=.tmp/dist-before/src/cli/main.js profiles another build's server (A/B in one sitting).
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -108,7 +110,9 @@ async function main(): Promise<void> {
   await addPack(db, 'profile', 'light', 10_000_000);
   const tokens = await Promise.all(Array.from({ length: 50 }, async () => (await createToken(db, 'profile')).token));
   const profDir = mkdtempSync(path.join(os.tmpdir(), 'recapito-prof-'));
-  const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, path.join(PROJECT_ROOT, 'bin', 'recapito.js'), '--data-dir', dataDir, 'serve', '--port', '0'], {
+  // PROFILE_ENTRY: another build's CLI (e.g. a copy of dist before a change), for an A/B in the same conditions
+  const entry = process.env.PROFILE_ENTRY ? path.resolve(process.env.PROFILE_ENTRY) : path.join(PROJECT_ROOT, 'bin', 'recapito.js');
+  const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, entry, '--data-dir', dataDir, 'serve', '--port', '0'], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, RECAPITO_RATE_SINGLE: '1000000000', RECAPITO_RATE_AUTOCOMPLETE: '1000000000' },
   });

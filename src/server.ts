@@ -1,6 +1,6 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 
-import { authenticate } from './account/tokens.js';
+import { authenticateNow, type Caller } from './account/tokens.js';
 import { configFromEnv, type ServiceConfig } from './config.js';
 import { registerConsole } from './console/routes.js';
 import { contactPlugin } from './contact/plugin.js';
@@ -12,9 +12,9 @@ import type { Counter } from './http/capability.js';
 import { negotiate, type Services } from './http/context.js';
 import { ApiError, ERROR_MESSAGES, fill, isStorageError, storageError } from './http/errors.js';
 import { languageFromAcceptHeader } from './http/language.js';
-import { overloadedError, registerOverloadGuard } from './http/overload.js';
+import { overloadedError, overloadGuard } from './http/overload.js';
 import type { ServicePlugin } from './http/plugin.js';
-import { registerRateLimits } from './http/rate-limit.js';
+import { rateLimiter, registerRouteRateLimits } from './http/rate-limit.js';
 import { BODY_LIMITS, parseJsonBody } from './http/validation.js';
 import { checkRegisterFiles } from './import/integrity.js';
 import { createJobService } from './jobs/backend.js';
@@ -84,7 +84,7 @@ function asApiError(error: FastifyError): ApiError {
   if (error instanceof ApiError) return error;
   if (isStorageError(error)) return storageError();
   const status = error.statusCode ?? 500;
-  if (status === 503) return overloadedError(); // @fastify/under-pressure
+  if (status === 503) return overloadedError();
   if (status === 413) return new ApiError('payload_too_large');
   if (status === 400 && (error instanceof SyntaxError || /JSON/i.test(error.code ?? '') || /JSON/.test(error.message))) return new ApiError('invalid_json');
   if (status >= 400 && status < 500) return new ApiError('bad_request', { detail: error.message });
@@ -146,41 +146,56 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
     methodsByPath.set(route.url, set);
   });
 
-  await registerOverloadGuard(app, config);
+  const admit = overloadGuard(app, config);
+  const limiter = rateLimiter(config, state);
   app.decorateRequest('ctx', null as never);
-  // The hooks every request passes are callback hooks, not async ones: no promise and no extra tick each.
-  app.addHook('onRequest', (req, _reply, done) => {
+  // One callback hook per stage, not async ones: no promise and no extra tick each (issue 14). onRequest:
+  // the overload guard, then the token (answered at once when cached on LMDB).
+  app.addHook('onRequest', (req, reply, done) => {
+    const refused = admit(reply);
+    if (refused) return done(refused);
     req.ctx = { language: 'en', italian: false };
     const path = pathOf(req.url);
     if (PUBLIC.has(path) || req.method === 'OPTIONS') return done();
     if (path.startsWith('/console') || path.startsWith('/widget/')) return done(); // people sign in there; no bearer token
     if (!methodsByPath.has(path)) return done(); // 404/405 are answered without asking for a token
-    authenticate(state, req.headers.authorization).then(
-      (caller) => {
-        req.ctx.caller = caller;
+    let caller: Caller | Promise<Caller>;
+    try {
+      caller = authenticateNow(state, req.headers.authorization);
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (!(caller instanceof Promise)) {
+      req.ctx.caller = caller;
+      return done();
+    }
+    caller.then(
+      (known) => {
+        req.ctx.caller = known;
         done();
       },
       (error: unknown) => done(error as Error),
     );
   });
-  app.addHook('preHandler', (req, _reply, done) => {
+  // preHandler (the body is parsed): the language, then the rate limit, whose class reads the body
+  app.addHook('preHandler', (req, reply, done) => {
     try {
       req.ctx = negotiate(req, config);
     } catch (error) {
       return done(error as Error);
     }
-    done();
+    limiter.check(req, reply, done);
   });
   // no answer leaves before the request is counted on disk (shared commits: see src/state/commit.ts)
   app.addHook('onSend', (req, _reply, payload, done) => {
-    const caller = req.ctx?.caller;
-    if (!caller) return done(null, payload);
-    caller.counted().then(
+    const counted = req.ctx?.caller?.counted();
+    if (!counted) return done(null, payload);
+    counted.then(
       () => done(null, payload),
       (error: unknown) => done(error as Error),
     );
   });
-  await registerRateLimits(app, config, state);
+  await registerRouteRateLimits(app, state);
   registerHealth(app, state, buildId, readiness);
 
   app.setErrorHandler((error: FastifyError, req, reply) => {

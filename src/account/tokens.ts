@@ -144,8 +144,8 @@ export interface Caller {
   account: AccountRecord | null;
   /** Whose credit the caller's calls consume: the account, or the token's own trial allowance. */
   payer: Payer;
-  /** Settles when this request is counted on disk (requests, last_used): await before answering. */
-  counted: () => Promise<void>;
+  /** Settles when this request is counted on disk (requests, last_used): await before answering; null when it is already. */
+  counted: () => Promise<void> | null;
 }
 
 interface KnownToken {
@@ -244,13 +244,8 @@ function lookup(store: StateStore, token: string): KnownToken | undefined | Prom
   return typeof generation === 'number' ? inCache(generation) : generation.then(inCache);
 }
 
-/** The caller behind a bearer token, or the 401 that explains why not. Counts the request. */
-export async function authenticate(store: StateStore, header: string | undefined): Promise<Caller> {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  if (!match?.[1]) throw new ApiError('unauthorized');
-  const found = lookup(store, match[1]);
-  // a cached token on LMDB: no await, no extra turn of the microtask queue
-  const known = found instanceof Promise ? await found : found;
+/** The caller of a known token, or the 401 that explains why not. Counts the request. */
+function callerOf(store: StateStore, known: KnownToken | undefined): Caller {
   if (!known) throw new ApiError('token_invalid');
   const { record } = known;
   if (record.revoked) throw new ApiError('token_revoked');
@@ -259,6 +254,23 @@ export async function authenticate(store: StateStore, header: string | undefined
   }
   const counted = store.countRequest(known.hash, new Date().toISOString());
   return { tokenId: record.id, tokenHash: known.hash, account: known.account, payer: known.payer, counted };
+}
+
+/**
+ * The caller behind a bearer token, or the 401 that explains why not (thrown). Counts the request. A
+ * cached token on LMDB is answered at once, without a promise: the request path's hook goes on in the
+ * same turn.
+ */
+export function authenticateNow(store: StateStore, header: string | undefined): Caller | Promise<Caller> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  if (!match?.[1]) throw new ApiError('unauthorized');
+  const found = lookup(store, match[1]);
+  return found instanceof Promise ? found.then((known) => callerOf(store, known)) : callerOf(store, found);
+}
+
+/** `authenticateNow` as a promise. */
+export async function authenticate(store: StateStore, header: string | undefined): Promise<Caller> {
+  return authenticateNow(store, header);
 }
 
 export function accountLanguage(caller: Caller | undefined): Language | undefined {

@@ -257,10 +257,16 @@ export async function markSplit(store: StateStore, account: string, job: string,
 export async function addUsage(store: StateStore, entries: Map<string, number>): Promise<void> {
   if (entries.size === 0) return;
   const keys = [...entries.keys()].map((key) => doc(NS, key));
-  await store.update(keys, (stored) => ({
-    result: undefined,
-    write: keys.map((k, i) => ({ ...k, doc: ((stored[i] as number | undefined) ?? 0) + (entries.get(k.key) ?? 0) })),
-  })).durable;
+  // in the shared group commit: a write of its own was a synchronous LMDB commit, flushed to disk on the
+  // event loop every two seconds, which stalled every request in flight for one fsync (issue 14)
+  await store.update(
+    keys,
+    (stored) => ({
+      result: undefined,
+      write: keys.map((k, i) => ({ ...k, doc: ((stored[i] as number | undefined) ?? 0) + (entries.get(k.key) ?? 0) })),
+    }),
+    { batched: true },
+  ).durable;
 }
 
 export function usageKey(account: string, day: string, counter: string): string {

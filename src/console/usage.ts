@@ -16,15 +16,39 @@ const ALIASES: Record<string, string> = {
  */
 export function recordUsage(app: FastifyInstance, db: StateStore, counters: Record<string, string>): { flush(): Promise<void>; stop(): Promise<void> } {
   let pending = new Map<string, number>();
-  app.addHook('onResponse', async (req, reply) => {
-    const charged = Number(reply.getHeader('x-service-charged') ?? 0);
+  // the counter of a route, found once per route pattern, not by a regex on every URL (issue 14)
+  const counterOfRoute = new Map<string, string | null>();
+  const counterOf = (routeUrl: string): string | null => {
+    let counter = counterOfRoute.get(routeUrl);
+    if (counter === undefined) {
+      const name = /^\/api\/v1\/([\w-]+)/.exec(routeUrl)?.[1] ?? '';
+      counter = counters[ALIASES[name] ?? name] ?? null;
+      counterOfRoute.set(routeUrl, counter);
+    }
+    return counter;
+  };
+  // the UTC day, computed again only when it ends
+  let day = '';
+  let dayEnds = 0;
+  const today = (): string => {
+    const now = Date.now();
+    if (now >= dayEnds) {
+      day = new Date(now).toISOString().slice(0, 10);
+      dayEnds = Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)) + 1);
+    }
+    return day;
+  };
+  // a callback hook: no promise per response
+  app.addHook('onResponse', (req, reply, done) => {
     const account = req.ctx?.caller?.account?.name;
-    if (!charged || !account || reply.statusCode !== 200) return;
-    const name = /^\/api\/v1\/([\w-]+)/.exec(req.url)?.[1] ?? '';
-    const counter = counters[ALIASES[name] ?? name];
-    if (!counter) return;
-    const key = usageKey(account, new Date().toISOString().slice(0, 10), counter);
-    pending.set(key, (pending.get(key) ?? 0) + charged);
+    if (!account || reply.statusCode !== 200) return done();
+    const charged = Number(reply.getHeader('x-service-charged') ?? 0);
+    const counter = charged ? counterOf(req.routeOptions.url ?? '') : null;
+    if (counter) {
+      const key = usageKey(account, today(), counter);
+      pending.set(key, (pending.get(key) ?? 0) + charged);
+    }
+    done();
   });
   const flush = async () => {
     const batch = pending;

@@ -44,7 +44,11 @@ export interface ChargeTicket {
   packs: { id: string; n: number }[];
 }
 
-const month = (now: Date): string => now.toISOString().slice(0, 7);
+// from the UTC fields, not toISOString: a charge reads the month twice and toISOString was a visible cost
+const month = (now: Date): string => {
+  const m = now.getUTCMonth() + 1;
+  return `${now.getUTCFullYear()}-${m < 10 ? '0' : ''}${m}`;
+};
 const day = (d: Date): string => d.toISOString().slice(0, 10);
 
 export function nextMonthFirst(now: Date): string {

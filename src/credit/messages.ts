@@ -96,5 +96,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function creditInLanguage(body: unknown, language: Language): unknown {
   if (!isRecord(body) || !isRecord(body.credit) || typeof body.credit.auto_topup !== 'number') return body;
   const bought = body.credit.auto_topup;
+  // no pack bought and no note: already right in every language (nearly every answer), nothing to copy
+  if (bought === 0 && body.credit.note === null) return body;
   return { ...body, credit: { ...body.credit, note: bought > 0 ? say(AUTO_TOPUP_NOTE, language, { count: bought }) : null } };
 }

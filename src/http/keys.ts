@@ -343,10 +343,19 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+const englishKeys = new Map<string, string>();
+
 /** An input key as the service understands it: Italian and synonyms become English; case and hyphens folded. */
 export function englishKey(key: string): string {
-  const k = key.trim().toLowerCase().replace(/[\s-]+/g, '_');
-  return FIELD_EN[k] ?? k;
+  let english = englishKeys.get(key);
+  if (english === undefined) {
+    const k = key.trim().toLowerCase().replace(/[\s-]+/g, '_');
+    english = FIELD_EN[k] ?? k;
+    // clients send the same few keys on every call: remembered, within a bound (keys are client text)
+    if (englishKeys.size >= 10_000) englishKeys.clear();
+    englishKeys.set(key, english);
+  }
+  return english;
 }
 
 /** Italian keys, synonyms and Italian option values of a request body, recursively, become English. */

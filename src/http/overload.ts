@@ -1,7 +1,6 @@
 import { getHeapStatistics } from 'node:v8';
 
-import underPressure from '@fastify/under-pressure';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 import type { ServiceConfig } from '../config.js';
 import { ApiError } from './errors.js';
@@ -18,13 +17,16 @@ export function defaultMaxHeapUsedBytes(): number {
  * Refuses new requests with 503 `overloaded` and Retry-After instead of queueing them without bound: when
  * more than `maxInFlight` requests are being served, when the event loop lags by more than
  * `maxEventLoopDelayMs` (requests waited that long before being read), or when the V8 heap holds more
- * than `maxHeapUsedBytes` (@fastify/under-pressure).
+ * than `maxHeapUsedBytes`. Returns the check the service's one onRequest hook runs first: no hook of its
+ * own, and the heap is sampled by a timer, not per request (it replaced @fastify/under-pressure, whose
+ * hook every request paid for the heap check alone: issue 14).
  */
-export async function registerOverloadGuard(app: FastifyInstance, config: ServiceConfig): Promise<void> {
+export function overloadGuard(app: FastifyInstance, config: ServiceConfig): (reply: FastifyReply) => ApiError | null {
   const limits = config.overload;
+  const maxHeap = limits.maxHeapUsedBytes || defaultMaxHeapUsedBytes();
   let inFlight = 0;
   const release = () => inFlight--;
-  // Event-loop lag by timer drift: under-pressure's own measure reads "no sample in the interval" (one
+  // Event-loop lag by timer drift: under-pressure's own measure read "no sample in the interval" (one
   // task longer than the interval) as an infinite delay, which answered 503 to requests arriving after a
   // single slow one. Here the lag is what the last tick was late by.
   const tickMs = 100;
@@ -36,21 +38,22 @@ export async function registerOverloadGuard(app: FastifyInstance, config: Servic
     lastTick = now;
   }, tickMs);
   ticker.unref();
-  app.addHook('onClose', async () => clearInterval(ticker));
-  // one callback hook (no promise per request) for both checks
-  app.addHook('onRequest', (_req, reply, done) => {
-    if (inFlight >= limits.maxInFlight || lagMs > limits.maxEventLoopDelayMs) return done(overloadedError());
+  let heapUsed = process.memoryUsage().heapUsed;
+  const sampler = setInterval(() => {
+    heapUsed = process.memoryUsage().heapUsed;
+  }, limits.sampleIntervalMs);
+  sampler.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(ticker);
+    clearInterval(sampler);
+  });
+  return (reply) => {
+    if (inFlight >= limits.maxInFlight || lagMs > limits.maxEventLoopDelayMs || heapUsed > maxHeap) return overloadedError();
     inFlight++;
     // 'close' comes once per response, sent or aborted: the count cannot leak
     reply.raw.once('close', release);
-    done();
-  });
-  await app.register(underPressure, {
-    maxHeapUsedBytes: limits.maxHeapUsedBytes || defaultMaxHeapUsedBytes(),
-    sampleInterval: limits.sampleIntervalMs,
-    // its 503 error reaches the service's error handler, which answers `overloaded` (src/server.ts)
-    retryAfter: OVERLOAD_RETRY_AFTER_S,
-  });
+    return null;
+  };
 }
 
 export function overloadedError(): ApiError {

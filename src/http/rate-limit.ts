@@ -1,9 +1,9 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import type { ServiceConfig } from '../config.js';
 import { sharedRateStore } from '../state/rate-store.js';
-import type { StateStore } from '../state/store.js';
+import type { StateStore, WindowHit } from '../state/store.js';
 import { ApiError } from './errors.js';
 
 export type RateClass = 'single' | 'batch' | 'autocomplete';
@@ -15,6 +15,9 @@ declare module 'fastify' {
   }
 }
 
+/** One-minute windows (docs/conventions.md, Rate limits). */
+const WINDOW_MS = 60_000;
+
 /** Autocomplete as its route declares; a call with `items` (sync or async) is a batch call; everything else single. */
 export function rateClass(req: FastifyRequest): RateClass {
   // declared by the route (suggest): no URL parsing per request
@@ -25,20 +28,82 @@ export function rateClass(req: FastifyRequest): RateClass {
   return 'single';
 }
 
-/** Per token, per class, one minute windows; 429 with retry_after in the body and Retry-After. */
-export async function registerRateLimits(app: FastifyInstance, config: ServiceConfig, state?: StateStore): Promise<void> {
-  await app.register(rateLimit, {
-    // several nodes on PostgreSQL count a token's requests together; one node on LMDB counts in memory
-    ...(state?.hitWindow ? { store: sharedRateStore(state.hitWindow) } : {}),
-    global: true,
-    hook: 'preHandler',
-    timeWindow: 60_000,
-    allowList: (req) => !req.ctx?.caller,
-    keyGenerator: (req) => `${req.ctx?.caller?.tokenId ?? req.ip}:${rateClass(req)}`,
-    max: (_req, key) => config.rateLimits[(key.split(':').pop() ?? 'single') as RateClass] ?? config.rateLimits.single,
-    errorResponseBuilder: (req, context) => {
-      const retryAfter = Math.max(1, Math.ceil(context.ttl / 1000));
-      return new ApiError('rate_limited', { class: rateClass(req), max: context.max, retry_after: retryAfter }, { class: rateClass(req), max: context.max }, { retry_after: retryAfter });
+/**
+ * Fixed windows counted in this process (LMDB: one node, so the count is exact). Expired windows are
+ * swept when the map grows, so a stream of new tokens cannot grow it without bound.
+ */
+class LocalWindows {
+  private readonly windows = new Map<string, { started: number; hits: number }>();
+  private sweepAt = 10_000;
+
+  hit(key: string, windowMs: number, now: number): WindowHit {
+    let w = this.windows.get(key);
+    if (!w || w.started + windowMs <= now) {
+      if (!w && this.windows.size >= this.sweepAt) this.sweep(windowMs, now);
+      w = { started: now, hits: 0 };
+      this.windows.set(key, w);
+    }
+    w.hits += 1;
+    return { count: w.hits, ttlMs: w.started + windowMs - now };
+  }
+
+  private sweep(windowMs: number, now: number): void {
+    for (const [key, w] of this.windows) if (w.started + windowMs <= now) this.windows.delete(key);
+    // still full of live windows: let it hold twice as many before the next sweep
+    this.sweepAt = Math.max(10_000, this.windows.size * 2);
+  }
+}
+
+/**
+ * Per token, per class, one-minute windows; 429 `rate_limited` with retry_after in the body and Retry-After,
+ * and the X-RateLimit-Limit/-Remaining/-Reset headers on every limited answer. The service's own limiter
+ * rather than @fastify/rate-limit's global hook: that hook took an async function with four awaits per
+ * request (issue 14); this one answers without a promise on LMDB and goes through the shared PostgreSQL
+ * window (`hitWindow`) when several nodes count together.
+ */
+export interface RateLimiter {
+  /** Counts the request; calls `done` with nothing or with the 429 (synchronously on LMDB). */
+  check(req: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void;
+}
+
+export function rateLimiter(config: ServiceConfig, state?: StateStore): RateLimiter {
+  const local = new LocalWindows();
+  const shared = state?.hitWindow;
+  const settle = (req: FastifyRequest, reply: FastifyReply, cls: RateClass, max: number, hit: WindowHit, done: (error?: Error) => void) => {
+    const resetS = Math.ceil(hit.ttlMs / 1000);
+    reply.header('x-ratelimit-limit', max);
+    if (hit.count <= max) {
+      reply.header('x-ratelimit-remaining', max - hit.count);
+      reply.header('x-ratelimit-reset', resetS);
+      return done();
+    }
+    reply.header('x-ratelimit-remaining', 0);
+    reply.header('x-ratelimit-reset', resetS);
+    const retryAfter = Math.max(1, resetS);
+    done(new ApiError('rate_limited', { class: cls, max, retry_after: retryAfter }, { class: cls, max }, { retry_after: retryAfter }));
+  };
+  return {
+    check(req, reply, done) {
+      const caller = req.ctx.caller;
+      // requests without a token (public pages, the console) are not limited here
+      if (!caller) return done();
+      const cls = rateClass(req);
+      const max = config.rateLimits[cls] ?? config.rateLimits.single;
+      const key = `${caller.tokenId}:${cls}`;
+      if (!shared) return settle(req, reply, cls, max, local.hit(key, WINDOW_MS, Date.now()), done);
+      shared(key, WINDOW_MS).then(
+        (hit) => settle(req, reply, cls, max, hit, done),
+        (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+      );
     },
-  });
+  };
+}
+
+/**
+ * @fastify/rate-limit stays for the routes that configure their own limit (the console's sign-in, by
+ * address and e-mail), counted across nodes on PostgreSQL: not global, so API requests pay only `rateLimiter`.
+ */
+export async function registerRouteRateLimits(app: FastifyInstance, state?: StateStore): Promise<void> {
+  // preHandler: the sign-in's key reads the e-mail from the parsed body
+  await app.register(rateLimit, { global: false, hook: 'preHandler', ...(state?.hitWindow ? { store: sharedRateStore(state.hitWindow) } : {}) });
 }

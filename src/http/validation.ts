@@ -45,22 +45,35 @@ function describePath(path: (string | number)[]): string {
  * the check itself cannot overflow. Returns the 400 to answer, or null.
  */
 export function bodyShapeError(body: unknown): ApiError | null {
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: body, path: [] }];
+  // each entry knows its parent and its key: the path is built only for the error, not for every value
+  interface Entry {
+    value: unknown;
+    parent: Entry | null;
+    key: string | number;
+    depth: number;
+  }
+  const pathOf = (entry: Entry): (string | number)[] => {
+    const path: (string | number)[] = [];
+    for (let e: Entry | null = entry; e && e.parent; e = e.parent) path.push(e.key);
+    return path.reverse();
+  };
+  const stack: Entry[] = [{ value: body, parent: null, key: '', depth: 0 }];
   for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-    const { value, path } = top;
+    const { value, depth } = top;
     if (typeof value === 'string') {
-      if (value.length > BODY_LIMITS.stringChars) return fieldError(describePath(path), `is longer than ${BODY_LIMITS.stringChars} characters (${value.length})`);
+      if (value.length > BODY_LIMITS.stringChars) return fieldError(describePath(pathOf(top)), `is longer than ${BODY_LIMITS.stringChars} characters (${value.length})`);
       continue;
     }
     if (typeof value !== 'object' || value === null) continue;
-    if (path.length >= BODY_LIMITS.depth) return fieldError(describePath(path.slice(0, 3)) + '…', `is nested deeper than ${BODY_LIMITS.depth} levels`);
+    if (depth >= BODY_LIMITS.depth) return fieldError(describePath(pathOf(top).slice(0, 3)) + '…', `is nested deeper than ${BODY_LIMITS.depth} levels`);
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: [...path, i] });
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], parent: top, key: i, depth: depth + 1 });
       continue;
     }
-    for (const [key, v] of Object.entries(value)) {
-      if (key.length > BODY_LIMITS.stringChars) return fieldError(describePath(path), `has a key longer than ${BODY_LIMITS.stringChars} characters`);
-      stack.push({ value: v, path: [...path, key] });
+    for (const key in value) {
+      if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+      if (key.length > BODY_LIMITS.stringChars) return fieldError(describePath(pathOf(top)), `has a key longer than ${BODY_LIMITS.stringChars} characters`);
+      stack.push({ value: (value as Record<string, unknown>)[key], parent: top, key, depth: depth + 1 });
     }
   }
   return null;

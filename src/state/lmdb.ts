@@ -127,6 +127,8 @@ function roundWrites(db: StateDb): Map<string, RoundWrite> {
 interface UsageRound {
   promise: Promise<void>;
   settle: (error?: unknown) => void;
+  /** The commit holding the round is on disk: an answer need not wait for `promise` (one microtask less). */
+  durable: boolean;
   /** A commit was asked for this round (an answer is waiting and no charge took the counts along). */
   asked: boolean;
 }
@@ -158,7 +160,7 @@ function usageBuffer(db: StateDb): UsageBuffer {
   return created;
 }
 
-function countRequest(db: StateDb, hash: string, now: string): () => Promise<void> {
+function countRequest(db: StateDb, hash: string, now: string): () => Promise<void> | null {
   const buffer = usageBuffer(db);
   const use = buffer.pending.get(hash);
   if (use) {
@@ -171,13 +173,20 @@ function countRequest(db: StateDb, hash: string, now: string): () => Promise<voi
   if (!round) {
     let settle!: (error?: unknown) => void;
     const promise = new Promise<void>((resolve, reject) => {
-      settle = (error) => (error === undefined ? resolve() : reject(error));
+      settle = (error) => {
+        if (error === undefined) {
+          created.durable = true;
+          resolve();
+        } else reject(error);
+      };
     });
     promise.catch(() => undefined);
-    round = buffer.round = { promise, settle, asked: false };
+    const created: UsageRound = { promise, settle, durable: false, asked: false };
+    round = buffer.round = created;
   }
   const mine = round;
   return () => {
+    if (mine.durable) return null;
     // still pending when the answer is ready (no charge took it along): one commit for the whole round
     if (buffer.round === mine && !mine.asked) {
       mine.asked = true;

@@ -100,9 +100,10 @@ export interface StateStore {
   /**
    * Counts one authenticated request of a token (`requests`, `last_used` of its document) in the next
    * shared write; the answer awaits the returned function's promise before it leaves, so a crash loses
-   * no count, and concurrent requests share one write.
+   * no count, and concurrent requests share one write. The function answers null when the count is
+   * already on disk (the request's own charge carried it): nothing to wait for.
    */
-  countRequest(tokenHash: string, now: string): () => Promise<void>;
+  countRequest(tokenHash: string, now: string): () => Promise<void> | null;
 
   /**
    * Rate limits across nodes: one hit in the fixed window of `key`. Undefined on LMDB, where the
