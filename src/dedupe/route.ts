@@ -2,7 +2,6 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 
 import { consume, type ChargeTicket } from '../credit/ledger.js';
 import { chargeHeaders, chargedWork } from '../http/billing.js';
-import { englishBody } from '../http/body.js';
 import { answer, requireAccount, requirePayer, type Services } from '../http/context.js';
 import { ASYNC_CAP } from '../http/endpoint.js';
 import { ApiError } from '../http/errors.js';
@@ -14,7 +13,8 @@ import { validate } from '../http/validation.js';
 import { coreErrorCode } from '../native.js';
 import { dedupeCsv } from './csv.js';
 import { DEDUPE_KIND, dedupeKind, settled } from './job.js';
-import { compareRequest, reviewRequest, type CompareRequest } from './schema.js';
+import { compareOf, dedupeBody } from './request.js';
+import { reviewRequest, type CompareRequest } from './schema.js';
 import { compare, isGroups, matchNew, mergeIncremental, present, type CoreGroups } from './service.js';
 import { adoptLocalSaved, createSaved, getRecords, getSaved, removeSaved, updateSaved, type SavedDedupe } from './store.js';
 
@@ -165,14 +165,15 @@ export const dedupeRoutes: FastifyPluginAsync<PluginOptions> = async (app, { ser
   await adoptOlder(services, jobs);
 
   const post = async (req: FastifyRequest, reply: FastifyReply) => {
-    const body = englishBody(req);
+    const read = dedupeBody(req);
+    const { body } = read;
     if (body.group !== undefined || body.processed !== undefined) return review(services, jobs, req, reply, body);
 
     const count = (v: unknown) => (Array.isArray(v) ? v.length : 0);
     const received = count(body.records) + count(body.reference);
     if (body.async === true && received > DEDUPE_ASYNC_CAP) throw tooMany(received, DEDUPE_ASYNC_CAP, 'asynchronous');
     if (body.async !== true && received > SYNC_CAP) throw tooMany(received, SYNC_CAP, 'synchronous');
-    const r = validate(compareRequest, body);
+    const r = compareOf(read);
     if (r.job !== undefined) return incremental(services, jobs, req, reply, { ...r, job: r.job });
 
     // a saved result belongs to an account: a token without one deduplicates without saving (unless it asks to)
