@@ -12,11 +12,11 @@ import type { PluginOptions } from '../http/plugin.js';
 import { validate } from '../http/validation.js';
 import { coreErrorCode } from '../native.js';
 import { dedupeCsv } from './csv.js';
-import { DEDUPE_KIND, dedupeKind, settled } from './job.js';
+import { DEDUPE_KIND, dedupeKind, Handoff, settled } from './job.js';
 import { compareOf, dedupeBody } from './request.js';
 import { reviewRequest, type CompareRequest } from './schema.js';
 import { compare, isGroups, matchNew, mergeIncremental, present, type CoreGroups } from './service.js';
-import { adoptLocalSaved, createSaved, getRecords, getSaved, removeSaved, updateSaved, type SavedDedupe } from './store.js';
+import { adoptLocalSaved, createSaved, getRecords, getSaved, removeSaved, updateHead, updateSaved, type SavedDedupe } from './store.js';
 
 export const DEDUPE_PATHS = ['/api/v1/dedupe', '/api/v1/deduplica'] as const;
 
@@ -76,7 +76,7 @@ async function review(services: Services, jobs: JobService, req: FastifyRequest,
   }
   const at = new Date().toISOString();
   // the first mark stands, whichever node took it
-  const marked = await updateSaved(services.state, saved.job, (s) => {
+  const marked = await updateHead(services.state, saved.job, (s) => {
     s.processed[String(r.group)] = s.processed[String(r.group)] ?? at;
   });
   if (!marked) throw new ApiError('job_not_found', { job: r.job });
@@ -161,7 +161,8 @@ async function adoptOlder(services: Services, jobs: JobService): Promise<void> {
 
 /** POST, GET and DELETE on /api/v1/dedupe and /api/v1/deduplica; asynchronous runs are jobs of src/jobs/. */
 export const dedupeRoutes: FastifyPluginAsync<PluginOptions> = async (app, { services, jobs }) => {
-  jobs.defineKind(DEDUPE_KIND, dedupeKind(services, jobs));
+  const handoff = new Handoff();
+  jobs.defineKind(DEDUPE_KIND, dedupeKind(services, jobs, handoff));
   await adoptOlder(services, jobs);
 
   const post = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -196,6 +197,7 @@ export const dedupeRoutes: FastifyPluginAsync<PluginOptions> = async (app, { ser
       // takes its saved records with it.
       const code = newJobCode();
       await createSaved(services.state, { ...spec, state: 'queued', result: null }, records, code);
+      handoff.give(code, { ...records, min_level: r.min_level, foreign: r.foreign });
       let job;
       try {
         job = await jobs.enqueue(
@@ -203,6 +205,7 @@ export const dedupeRoutes: FastifyPluginAsync<PluginOptions> = async (app, { ser
           () => consume(services.state, account, 'dedupe', units),
         );
       } catch (error) {
+        handoff.take(code);
         await removeSaved(services.state, code);
         throw error;
       }
