@@ -106,7 +106,12 @@ export function taxCodesSync(batch: core.BatchInput): core.ItemResult[] {
 
 /** Groups of duplicates in one list, or matches of a list in a reference (libuv pool). */
 export async function dedupe(request: core.RunInput): Promise<core.RunResult> {
-  return decode(await native.dedupe(encode(request)));
+  return decode(await dedupeJson(request));
+}
+
+/** `dedupe`, its answer left as the core's JSON bytes (an asynchronous job stores them as they are). */
+export function dedupeJson(request: core.RunInput): Promise<core.Json<core.RunResult>> {
+  return native.dedupe(encode(request));
 }
 
 /** New records against a saved one-list result: only what changed. */

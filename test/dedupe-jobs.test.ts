@@ -139,3 +139,39 @@ test.serial('a dedupe an older process left queued (saved in the node, no job) r
     await state.close();
   }
 });
+
+test.serial('an asynchronous dedupe answers what the synchronous one answers for the same list; a result an older process stored as an object reads the same', async (t) => {
+  await addPack(server.state, 'test', 'dedupe', 1_000);
+  const records = people(60);
+  const sync = await call(server, 'POST', '/api/v1/dedupe', { records });
+  t.is(sync.status, 200);
+  const q = await call(server, 'POST', '/api/v1/dedupe', { async: true, records });
+  const done = await waitFor(() => call(server, 'GET', `/api/v1/dedupe?job=${q.body.job}`), (r) => r.body.state === 'completed');
+  t.is(done.body.groups.length, 30);
+  t.deepEqual(done.body.groups, sync.body.groups);
+  t.deepEqual(done.body.singles, sync.body.singles);
+  t.deepEqual(done.body.count, sync.body.count);
+
+  // the saved dedupe as a process before the result was stored as JSON text wrote it: an object
+  const job = sync.body.job as string;
+  const stored = (await server.state.get<Record<string, unknown>>('dedupe', job)) ?? {};
+  t.is(typeof stored.result, 'string', 'stored as the core\'s JSON text');
+  const older = { ...stored, result: JSON.parse(String(stored.result)) as unknown };
+  await server.state.update([{ ns: 'dedupe', key: job }], () => ({ result: undefined, write: [{ ns: 'dedupe', key: job, doc: older }] })).durable;
+  const read = await call(server, 'GET', `/api/v1/dedupe?job=${job}`);
+  t.deepEqual(read.body.groups, sync.body.groups);
+  // a review changes it without its result, which reads the same after it; an incremental call grows it
+  t.true((await call(server, 'POST', '/api/v1/dedupe', { job, group: 2, processed: true })).body.processed);
+  const reviewed = await call(server, 'GET', `/api/v1/dedupe?job=${job}`);
+  t.true(reviewed.body.groups[1].processed);
+  t.deepEqual(
+    reviewed.body.groups.map((g: { members: unknown[] }) => g.members),
+    sync.body.groups.map((g: { members: unknown[] }) => g.members),
+  );
+  const more = await call(server, 'POST', '/api/v1/dedupe', { job, records: [{ id: 'n', first_name: 'Giuseppe', last_name: 'Verdi0', address: 'Via S. Vitale 1', city: 'Bologna' }] });
+  t.deepEqual(more.body.added, [{ id: 'n', group: 1 }]);
+  const after = await call(server, 'GET', `/api/v1/dedupe?job=${job}`);
+  t.is(after.body.rows, 61);
+  t.is(after.body.count.records, 61);
+  t.true(after.body.groups[0].members.includes('n'));
+});

@@ -2,7 +2,6 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 
 import { consume, type ChargeTicket } from '../credit/ledger.js';
 import { chargeHeaders, chargedWork } from '../http/billing.js';
-import { englishBody } from '../http/body.js';
 import { answer, requireAccount, requirePayer, type Services } from '../http/context.js';
 import { ASYNC_CAP } from '../http/endpoint.js';
 import { ApiError } from '../http/errors.js';
@@ -13,10 +12,11 @@ import type { PluginOptions } from '../http/plugin.js';
 import { validate } from '../http/validation.js';
 import { coreErrorCode } from '../native.js';
 import { dedupeCsv } from './csv.js';
-import { DEDUPE_KIND, dedupeKind, settled } from './job.js';
-import { compareRequest, reviewRequest, type CompareRequest } from './schema.js';
+import { DEDUPE_KIND, dedupeKind, Handoff, settled } from './job.js';
+import { compareOf, dedupeBody } from './request.js';
+import { reviewRequest, type CompareRequest } from './schema.js';
 import { compare, isGroups, matchNew, mergeIncremental, present, type CoreGroups } from './service.js';
-import { adoptLocalSaved, createSaved, getRecords, getSaved, removeSaved, updateSaved, type SavedDedupe } from './store.js';
+import { adoptLocalSaved, createSaved, getRecords, getSaved, removeSaved, updateHead, updateSaved, type SavedDedupe } from './store.js';
 
 export const DEDUPE_PATHS = ['/api/v1/dedupe', '/api/v1/deduplica'] as const;
 
@@ -76,7 +76,7 @@ async function review(services: Services, jobs: JobService, req: FastifyRequest,
   }
   const at = new Date().toISOString();
   // the first mark stands, whichever node took it
-  const marked = await updateSaved(services.state, saved.job, (s) => {
+  const marked = await updateHead(services.state, saved.job, (s) => {
     s.processed[String(r.group)] = s.processed[String(r.group)] ?? at;
   });
   if (!marked) throw new ApiError('job_not_found', { job: r.job });
@@ -161,18 +161,20 @@ async function adoptOlder(services: Services, jobs: JobService): Promise<void> {
 
 /** POST, GET and DELETE on /api/v1/dedupe and /api/v1/deduplica; asynchronous runs are jobs of src/jobs/. */
 export const dedupeRoutes: FastifyPluginAsync<PluginOptions> = async (app, { services, jobs }) => {
-  jobs.defineKind(DEDUPE_KIND, dedupeKind(services, jobs));
+  const handoff = new Handoff();
+  jobs.defineKind(DEDUPE_KIND, dedupeKind(services, jobs, handoff));
   await adoptOlder(services, jobs);
 
   const post = async (req: FastifyRequest, reply: FastifyReply) => {
-    const body = englishBody(req);
+    const read = dedupeBody(req);
+    const { body } = read;
     if (body.group !== undefined || body.processed !== undefined) return review(services, jobs, req, reply, body);
 
     const count = (v: unknown) => (Array.isArray(v) ? v.length : 0);
     const received = count(body.records) + count(body.reference);
     if (body.async === true && received > DEDUPE_ASYNC_CAP) throw tooMany(received, DEDUPE_ASYNC_CAP, 'asynchronous');
     if (body.async !== true && received > SYNC_CAP) throw tooMany(received, SYNC_CAP, 'synchronous');
-    const r = validate(compareRequest, body);
+    const r = compareOf(read);
     if (r.job !== undefined) return incremental(services, jobs, req, reply, { ...r, job: r.job });
 
     // a saved result belongs to an account: a token without one deduplicates without saving (unless it asks to)
@@ -195,6 +197,7 @@ export const dedupeRoutes: FastifyPluginAsync<PluginOptions> = async (app, { ser
       // takes its saved records with it.
       const code = newJobCode();
       await createSaved(services.state, { ...spec, state: 'queued', result: null }, records, code);
+      handoff.give(code, { ...records, min_level: r.min_level, foreign: r.foreign });
       let job;
       try {
         job = await jobs.enqueue(
@@ -202,6 +205,7 @@ export const dedupeRoutes: FastifyPluginAsync<PluginOptions> = async (app, { ser
           () => consume(services.state, account, 'dedupe', units),
         );
       } catch (error) {
+        handoff.take(code);
         await removeSaved(services.state, code);
         throw error;
       }

@@ -1,7 +1,7 @@
 import type { ItemResult } from '../http/capability.js';
 import type { Language } from '../http/language.js';
 import { finishResult, outcomeTable } from '../http/outcomes.js';
-import { dedupe, dedupeIncremental, type Foreign, type GroupsResult, type IncrementalResult, type PairOut, type RunResult } from '../native.js';
+import { dedupe, dedupeIncremental, dedupeJson, type Foreign, type GroupsResult, type IncrementalResult, type PairOut, type RunInput, type RunResult } from '../native.js';
 import { DEDUPE_OUTCOMES, explain } from './outcomes.js';
 import { prepareRecords } from './prepare.js';
 import type { DedupeRecord, MinLevel } from './schema.js';
@@ -32,14 +32,24 @@ export interface CompareInput {
   foreign: Foreign;
 }
 
-/** The whole comparison runs in the Rust core on the libuv pool, off the JS thread. */
-export async function compare(input: CompareInput): Promise<CoreResult> {
-  return dedupe({
+/** The core's request: records prepared (prepare.ts), options as given. */
+function runInput(input: CompareInput): RunInput {
+  return {
     records: prepareRecords(input.records, input.foreign),
     reference: input.reference ? prepareRecords(input.reference, input.foreign) : undefined,
     min_level: input.min_level,
     foreign: input.foreign,
-  });
+  };
+}
+
+/** The whole comparison runs in the Rust core on the libuv pool, off the JS thread. */
+export async function compare(input: CompareInput): Promise<CoreResult> {
+  return dedupe(runInput(input));
+}
+
+/** `compare`, its answer as the core's JSON text: an asynchronous job stores it without decoding it. */
+export async function compareText(input: CompareInput): Promise<string> {
+  return (await dedupeJson(runInput(input))).toString('utf8');
 }
 
 /** New records against a saved one-list result: only pairs with a new record are scored. */

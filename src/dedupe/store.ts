@@ -28,6 +28,26 @@ export interface SavedDedupe {
   error: string | null;
 }
 
+/** A saved dedupe but for its result: what a review or a settled job changes. */
+export type SavedHead = Omit<SavedDedupe, 'result'>;
+
+/**
+ * A saved dedupe as stored: its result as the core's JSON text. A 100,000-record result is some 100,000
+ * objects, and encoding them one by one into the state store cost more than any other step around the
+ * core, again at every review; one string is written and read as it is, and a review or a settled job
+ * changes the rest of the document without decoding it. Older processes stored the result as an object,
+ * which reads as well.
+ */
+type StoredSaved = SavedHead & { result: CoreResult | string | null };
+
+function decoded(stored: StoredSaved): SavedDedupe {
+  return typeof stored.result === 'string' ? { ...stored, result: JSON.parse(stored.result) as CoreResult } : (stored as SavedDedupe);
+}
+
+function encoded(saved: SavedDedupe): StoredSaved {
+  return saved.result ? { ...saved, result: JSON.stringify(saved.result) } : saved;
+}
+
 /**
  * The records a job compared (English keys, in order); incremental calls append to `records`. The one
  * copy of them: an asynchronous dedupe's unit reads its input here (src/dedupe/job.ts), not from the job.
@@ -71,7 +91,7 @@ export async function createSaved(
     result: saved,
     write: [
       { ...recordsDoc(job), doc: records },
-      { ...savedDoc(job), doc: saved },
+      { ...savedDoc(job), doc: encoded(saved) },
     ],
   })).durable;
 }
@@ -80,18 +100,18 @@ export function getRecords(state: StateStore, job: string): Promise<SavedRecords
   return state.get<SavedRecords>('dedupe_records', job);
 }
 
-const expired = (saved: SavedDedupe, now = new Date().toISOString()): boolean => saved.expires < now;
+const expired = (saved: SavedHead, now = new Date().toISOString()): boolean => saved.expires < now;
 
 /** A saved job of this account that has not expired; expired ones are removed when met. */
 export async function getSaved(state: StateStore, job: string, account: string): Promise<SavedDedupe | undefined> {
-  const saved = await state.get<SavedDedupe>('dedupe', job);
+  const saved = await state.get<StoredSaved>('dedupe', job);
   if (!saved || saved.account !== account) return undefined;
   if (expired(saved)) {
     // removed only if still expired under the lock (an update on another node cannot extend it, but be exact)
-    await state.update([savedDoc(job)], ([s]) => ({ result: undefined, write: s && expired(s as SavedDedupe) ? gone(job) : [] })).durable;
+    await state.update([savedDoc(job)], ([s]) => ({ result: undefined, write: s && expired(s as StoredSaved) ? gone(job) : [] })).durable;
     return undefined;
   }
-  return saved;
+  return decoded(saved);
 }
 
 /**
@@ -107,19 +127,34 @@ export function updateSaved(
 ): Promise<SavedDedupe | undefined> {
   const keys = records ? [savedDoc(job), recordsDoc(job)] : [savedDoc(job)];
   return state.update(keys, ([s, r]) => {
-    const saved = s as SavedDedupe | undefined;
-    if (!saved) return { result: undefined };
+    if (!s) return { result: undefined };
+    const saved = decoded(s as StoredSaved);
     change(saved);
     saved.updated = new Date().toISOString();
-    const write: DocChange[] = [{ ...savedDoc(job), doc: saved }];
+    const write: DocChange[] = [{ ...savedDoc(job), doc: encoded(saved) }];
     if (records) write.push({ ...recordsDoc(job), doc: records(r as SavedRecords | undefined) });
     return { result: saved, write };
   }).durable;
 }
 
+/**
+ * Changes a saved dedupe but for its result, which stays as stored (not decoded, not encoded again), on
+ * any node; `change` may return a new result, as the core's JSON text. Undefined when it is gone.
+ */
+export function updateHead(state: StateStore, job: string, change: (s: SavedHead) => string | void): Promise<SavedHead | undefined> {
+  return state.update([savedDoc(job)], ([s]) => {
+    if (!s) return { result: undefined };
+    const { result, ...head } = s as StoredSaved;
+    const replaced = change(head);
+    head.updated = new Date().toISOString();
+    return { result: head, write: [{ ...savedDoc(job), doc: { ...head, result: replaced ?? result } }] };
+  }).durable;
+}
+
 /** A saved dedupe whoever owns it (the job system's worker side). */
-export function savedOf(state: StateStore, job: string): Promise<SavedDedupe | undefined> {
-  return state.get<SavedDedupe>('dedupe', job);
+export async function savedOf(state: StateStore, job: string): Promise<SavedDedupe | undefined> {
+  const stored = await state.get<StoredSaved>('dedupe', job);
+  return stored && decoded(stored);
 }
 
 /**
@@ -130,7 +165,7 @@ export function savedOf(state: StateStore, job: string): Promise<SavedDedupe | u
  * the caller queues it).
  */
 export async function adoptLocalSaved(db: StateDb, state: StateStore): Promise<SavedDedupe[]> {
-  const local = db.root.openDB<SavedDedupe, string>({ name: 'dedupe' });
+  const local = db.root.openDB<StoredSaved, string>({ name: 'dedupe' });
   const localRecords = db.root.openDB<SavedRecords, string>({ name: 'dedupe_records' });
   const unfinished: SavedDedupe[] = [];
   for (const { key, value } of local.getRange()) {
@@ -145,7 +180,7 @@ export async function adoptLocalSaved(db: StateDb, state: StateStore): Promise<S
         void localRecords.remove(key);
       });
     }
-    if (value.state === 'queued' || value.state === 'running') unfinished.push(value);
+    if (value.state === 'queued' || value.state === 'running') unfinished.push(decoded(value));
   }
   return unfinished;
 }
