@@ -40,43 +40,47 @@ function describePath(path: (string | number)[]): string {
   return path.length === 0 ? '(body)' : path.join('.');
 }
 
+interface OverLimit {
+  path: (string | number)[];
+  problem: string;
+  deep: boolean;
+}
+
 /**
- * Checks a parsed body against the depth and string limits without recursion (its own stack), so that
- * the check itself cannot overflow. Returns the 400 to answer, or null.
+ * The first value of `value` (at `depth`) over the depth or string limits, in the order a depth-first walk
+ * meets it, its path built only for it (no path or entry object per value: a 100,000-record dedupe body has
+ * a million values); null when none. The recursion stops at the depth limit, so the check itself cannot
+ * overflow the stack.
  */
-export function bodyShapeError(body: unknown): ApiError | null {
-  // each entry knows its parent and its key: the path is built only for the error, not for every value
-  interface Entry {
-    value: unknown;
-    parent: Entry | null;
-    key: string | number;
-    depth: number;
+function overLimit(value: unknown, depth: number): OverLimit | null {
+  if (typeof value === 'string') {
+    return value.length > BODY_LIMITS.stringChars ? { path: [], problem: `is longer than ${BODY_LIMITS.stringChars} characters (${value.length})`, deep: false } : null;
   }
-  const pathOf = (entry: Entry): (string | number)[] => {
-    const path: (string | number)[] = [];
-    for (let e: Entry | null = entry; e && e.parent; e = e.parent) path.push(e.key);
-    return path.reverse();
-  };
-  const stack: Entry[] = [{ value: body, parent: null, key: '', depth: 0 }];
-  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-    const { value, depth } = top;
-    if (typeof value === 'string') {
-      if (value.length > BODY_LIMITS.stringChars) return fieldError(describePath(pathOf(top)), `is longer than ${BODY_LIMITS.stringChars} characters (${value.length})`);
-      continue;
+  if (typeof value !== 'object' || value === null) return null;
+  if (depth >= BODY_LIMITS.depth) return { path: [], problem: `is nested deeper than ${BODY_LIMITS.depth} levels`, deep: true };
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = overLimit(value[i], depth + 1);
+      if (found) return (found.path.unshift(i), found);
     }
-    if (typeof value !== 'object' || value === null) continue;
-    if (depth >= BODY_LIMITS.depth) return fieldError(describePath(pathOf(top).slice(0, 3)) + '…', `is nested deeper than ${BODY_LIMITS.depth} levels`);
-    if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], parent: top, key: i, depth: depth + 1 });
-      continue;
-    }
-    for (const key in value) {
-      if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
-      if (key.length > BODY_LIMITS.stringChars) return fieldError(describePath(pathOf(top)), `has a key longer than ${BODY_LIMITS.stringChars} characters`);
-      stack.push({ value: (value as Record<string, unknown>)[key], parent: top, key, depth: depth + 1 });
-    }
+    return null;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (key.length > BODY_LIMITS.stringChars) return { path: [], problem: `has a key longer than ${BODY_LIMITS.stringChars} characters`, deep: false };
+  }
+  for (const key in record) {
+    const found = overLimit(record[key], depth + 1);
+    if (found) return (found.path.unshift(key), found);
   }
   return null;
+}
+
+/** Checks a parsed body against the depth and string limits. Returns the 400 to answer, or null. */
+export function bodyShapeError(body: unknown): ApiError | null {
+  const found = overLimit(body, 0);
+  if (!found) return null;
+  return fieldError(found.deep ? describePath(found.path.slice(0, 3)) + '…' : describePath(found.path), found.problem);
 }
 
 function fieldError(field: string, problem: string): ApiError {
