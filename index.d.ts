@@ -5,8 +5,13 @@
 
 /** Verifies a batch of contacts with one set of options; one answer per item, in order. */
 export declare function verifyContacts(batch: import('./core-types.js').Json<import('./core-types.js').ContactBatch>): Promise<import('./core-types.js').Json<import('./core-types.js').ContactResult[]>>
-/** `verifyContacts` on the calling thread. */
-export declare function verifyContactsSync(batch: import('./core-types.js').Json<import('./core-types.js').ContactBatch>): import('./core-types.js').Json<import('./core-types.js').ContactResult[]>
+/**
+ * `verifyContacts` on the calling thread: a single contact of an HTTP call, answered on the event
+ * loop. JSON text each way instead of buffers: for a kilobyte of answer, making an external Buffer
+ * (and later finalising it) and decoding it to a string in JavaScript cost more than one copy of
+ * the text (issue 14).
+ */
+export declare function verifyContactsSync(batch: string & { readonly __json?: import('./core-types.js').ContactBatch }): string & { readonly __json?: import('./core-types.js').ContactResult[] }
 /**
  * Foreign contacts against the imported national registers alone (evaluations): `null` where
  * no register answers.

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { parse } from 'csv-parse/sync';
 
+import { addPack } from '../src/credit/ledger.js';
 import { taxCodes } from '../src/native.js';
 import { call, startServer, type TestServer } from './helpers/server.js';
 import { sourceCsv as csvGz, type Row } from './helpers/source.js';
@@ -148,6 +149,38 @@ test('foreign addresses: FOREIGN leads the outcome for Italian clients only', as
   t.is(it.body.normalizzato.nazione_iso2, 'GB');
   const unknown = await contact({ address: 'Main Street 1', city: 'Nowhere', country: 'Atlantide' });
   t.true(unknown.body.outcome.includes('COUNTRY_UNRESOLVED'));
+});
+
+test('a single call answers as the same contact inside a batch: the event-loop door and the pool door agree', async (t) => {
+  await addPack(server.state, server.account, 'contact', 1_000);
+  const rows = [pick(21), pick(22), pick(23), pick(24)];
+  const inputs: Record<string, unknown>[] = [
+    { address: `${titled(rows[0]?.DENOMINAZI as string)} ${rows[0]?.CIVICO}`, postcode: rows[0]?.CAP, city: 'Bologna', province: 'BO' },
+    { address: `v. ${titled((rows[1]?.DENOMINAZI as string).replace(/^VIA /, '')).toLowerCase()} n. ${rows[1]?.CIVICO}`, city: `${rows[1]?.CAP} Bologna (BO)`, postal_form: true },
+    { address: `c/o Rossi ${titled(rows[2]?.DENOMINAZI as string)} ${rows[2]?.CIVICO} scala B`, city: 'Bolgona', preserve_original: true, debug: true },
+    { address: `${titled(rows[3]?.DENOMINAZI as string)} 98765`, postcode: '40100', city: 'Bologna', precision: 1 },
+    { address: 'Via Dei Test Inesistenti 4', city: 'Bologna' },
+    { address: '10 Downing Street', postcode: 'SW1A 2AA', city: 'London', country: 'Regno Unito', postal_form: true },
+    { address: 'Rua Augusta 100', city: 'Lisboa Portugal', foreign: 'detect' },
+    { address: '', city: '' },
+  ];
+  // the singles first: the first foreign contact loads the foreign registers, and a batch of foreign
+  // contacts on the rayon pool during that load deadlocks in the core (foreign::current holds its mutex
+  // across a rayon import while rayon workers wait for it; reported with issue 14)
+  for (const language of ['en', 'it', 'de']) {
+    const singles: unknown[] = [];
+    for (const input of inputs) {
+      const single = await contact({ ...input, language });
+      t.is(single.status, 200);
+      const { credit: _c, credito: _k, ...answer } = single.body as Record<string, unknown>;
+      singles.push(answer);
+    }
+    const batch = await contact({ items: inputs, language });
+    t.is(batch.status, 200);
+    const results = batch.body.results as { result: unknown }[];
+    t.is(results.length, inputs.length);
+    inputs.forEach((input, i) => t.deepEqual(singles[i], results[i]?.result, `${language} ${JSON.stringify(input)}`));
+  }
 });
 
 test('Italian path, keys and codes', async (t) => {

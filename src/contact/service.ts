@@ -2,7 +2,7 @@ import { countryByCode, countryNamedIn, resolveCountry } from '../countries/reso
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
 import { outcomeTable } from '../http/outcomes.js';
 import type { Language, Texts } from '../http/language.js';
-import { verifyContacts, type ContactInput, type ContactResult, type VerifyOptions } from '../native.js';
+import { verifyContacts, verifyContactsSync, type ContactInput, type ContactResult, type VerifyOptions } from '../native.js';
 import { CONTACT_OUTCOMES } from './outcomes.js';
 import { CONTACT_BATCH_OPTIONS, contactItem, contactResult, type ContactItem } from './schema.js';
 
@@ -141,8 +141,41 @@ export function present(r: ContactResult, language: Language, postalForm = false
   return result;
 }
 
+/**
+ * Places (country, city and postcode as written) whose contacts this process has verified. The first
+ * contact of a place may load its municipality's streets (or a foreign register's) from disk, and the
+ * process's first contact loads the city names. Measured in a fresh process on the test register, 11,200
+ * single calls over 394 municipalities written 32 ways: all on the event loop, first loads held it up to
+ * 76 ms of CPU (186 ms wall under load); with a place's first contact on the pool, at most 7 ms of CPU.
+ * A warm contact takes 20–300 µs. Capped: past the cap, new places keep going to the pool.
+ */
+const warmPlaces = new Set<string>();
+const WARM_PLACES_CAP = 50_000;
+
+/** The place of a contact as written, or null when it names none apart from the address line. */
+function placeOf(item: ContactItem): string | null {
+  if (blank(item.city) && blank(item.postcode)) return null;
+  return `${item.country_code ?? ''}|${item.country ?? ''}|${item.city ?? ''}|${item.postcode ?? ''}`.toLowerCase();
+}
+
+/**
+ * One contact. A known place is answered on the event loop: the core verifies a warm contact in about
+ * 20 µs, while the libuv pool's hand-over and wake-up cost 15–45 µs more per call on the 2-core machine
+ * under load (issue 14). A place seen for the first time goes to the pool (`warmPlaces`).
+ */
+async function processOne(item: ContactItem, language: Language, countryLine: Language): Promise<ItemResult> {
+  const options = nativeOptions(item);
+  const batch = { items: [nativeContact(item)], options };
+  const place = placeOf(item);
+  if (place !== null && warmPlaces.has(place)) return present(verifyContactsSync(batch)[0] as ContactResult, language, options.postal_form, countryLine);
+  const [r] = await verifyContacts(batch);
+  if (place !== null && warmPlaces.size < WARM_PLACES_CAP) warmPlaces.add(place);
+  return present(r as ContactResult, language, options.postal_form, countryLine);
+}
+
 /** Verifies a batch: one call to the core per set of options (usually one), in request order. */
 export async function processContacts(items: ContactItem[], language: Language, countryLine: Language = language): Promise<ItemResult[]> {
+  if (items.length === 1) return [await processOne(items[0] as ContactItem, language, countryLine)];
   const groups = new Map<string, { options: Required<VerifyOptions>; at: number[] }>();
   items.forEach((item, i) => {
     const options = nativeOptions(item);
