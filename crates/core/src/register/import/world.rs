@@ -32,7 +32,17 @@ pub fn import_all(world: &Path) -> Vec<(&'static str, Imported)> {
         ("PT", super::pt::import),
     ];
     use rayon::prelude::*;
-    jobs.into_par_iter().map(|(cc, f)| (cc, f(world))).collect()
+    let import = || jobs.into_par_iter().map(|(cc, f)| (cc, f(world))).collect();
+    // On a pool of its own: the callers that wait for this import (`foreign::current`) may be the
+    // global pool's workers, verifying a batch; blocked on the import's lock, they would never run
+    // the import's tasks and the process would hang (seen with gdb).
+    match rayon::ThreadPoolBuilder::new()
+        .thread_name(|i| format!("world-import-{i}"))
+        .build()
+    {
+        Ok(pool) => pool.install(import),
+        Err(_) => import(),
+    }
 }
 
 /// The expander of a country's languages, from libpostal's dictionaries.
