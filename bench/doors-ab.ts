@@ -32,7 +32,8 @@ interface PeerAddon {
   compute?(op: string, input: Buffer): Promise<Buffer>;
   computeSync?(op: string, input: Buffer): Buffer;
   verifyContacts?(batch: Buffer): Promise<Buffer>;
-  verifyContactsSync?(batch: Buffer): Buffer;
+  /** A Buffer each way up to the doors of issue 14, JSON text each way since. */
+  verifyContactsSync?(batch: Buffer | string): Buffer | string;
   taxCodes?(batch: Buffer): Promise<Buffer>;
 }
 
@@ -61,7 +62,16 @@ function peer(label: string, addon: PeerAddon): Calls {
     return {
       label,
       contacts: async (b) => parsed(await verify(json(b))),
-      contactsSync: (b) => parsed(verifySync(json(b))),
+      contactsSync: (b) => {
+        const text = JSON.stringify(b);
+        let out: Buffer | string;
+        try {
+          out = verifySync(text);
+        } catch {
+          out = verifySync(Buffer.from(text));
+        }
+        return JSON.parse(String(out)) as ContactResult[];
+      },
       taxCodes: async (b) => parsed(await tax(json(b))),
     };
   }

@@ -2,7 +2,9 @@
 //! capability. Each action is an async function (a `Task` on the libuv pool) with a `…Sync` twin
 //! for job workers, which are already off the main thread. Requests and answers cross as one
 //! JSON buffer each way (`Json<T>` in `index.d.ts`, `T` generated from the core's serde structs
-//! into `core-types.d.ts`); failures carry a stable `code` (`recapito_core::ErrorCode`).
+//! into `core-types.d.ts`), except the single contact's Sync door, called on the event loop, which
+//! takes and gives JSON text (no external Buffer made and finalised per call); failures carry a
+//! stable `code` (`recapito_core::ErrorCode`).
 #![deny(clippy::all)]
 
 pub mod contact;
