@@ -5,6 +5,7 @@
 
 use rayon::prelude::*;
 
+use super::intern::Table;
 use super::prepare::Prepared;
 
 /// Blocks up to this size are compared pair by pair.
@@ -132,6 +133,7 @@ fn hashed(key: &str) -> u64 {
 /// fold keeps is kept.
 pub fn fold_candidates<A, I, F, M>(
     records: &[Prepared],
+    table: &Table,
     keep: &(dyn Fn(usize, usize) -> bool + Sync),
     init: I,
     fold: F,
@@ -148,19 +150,19 @@ where
     // Name order, then place (a large block of one name has the people of one street side by
     // side), then position: the order of a large block's sorted neighbourhood.
     let mut order: Vec<u32> = (0..n as u32).collect();
-    let place = |p: &Prepared| {
-        p.ids
-            .addresses
+    let place = |i: u32| {
+        table
+            .addresses(&table.facts[i as usize])
             .first()
             .map(|a| (a.city, a.streets[0]))
             .unwrap_or_default()
     };
     order.par_sort_unstable_by(|&i, &j| {
         let (a, b) = (&records[i as usize], &records[j as usize]);
-        (&a.last_compact, &a.first_key.compact, place(a), i).cmp(&(
+        (&a.last_compact, &a.first_key.compact, place(i), i).cmp(&(
             &b.last_compact,
             &b.first_key.compact,
-            place(b),
+            place(j),
             j,
         ))
     });

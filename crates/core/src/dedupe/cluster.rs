@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::prepare::{same_place, AddressOut, Prepared};
-use super::score::{Level, Pair};
+use super::score::{Judged, Level, Pair};
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -128,7 +128,7 @@ impl UnionFind {
 /// saved groups that keep their number; new groups are numbered after `numbered` and the seeds.
 pub fn build(
     records: &[Prepared],
-    pairs: &[Pair],
+    judged: &Judged,
     min_level: Level,
     seeds: &[SeedGroup],
     numbered: usize,
@@ -184,22 +184,28 @@ pub fn build(
         number[root] = Some(s.group);
     }
 
-    let mut order: Vec<&Pair> = pairs.iter().filter(|p| p.level >= min_level).collect();
+    let mut order: Vec<&Pair> = judged
+        .pairs
+        .iter()
+        .filter(|p| p.level >= min_level)
+        .collect();
     order.sort_by(|x, y| {
         (y.level, y.score)
             .cmp(&(x.level, x.score))
             .then((x.a, x.b).cmp(&(y.a, y.b)))
     });
     for p in order {
-        let (ra, rb) = (uf.find(p.a), uf.find(p.b));
+        let (a, b) = (p.a as usize, p.b as usize);
+        let (ra, rb) = (uf.find(a), uf.find(b));
+        let pair_reasons = judged.reasons(p);
         let out = PairOut {
-            a: records[p.a].id.clone(),
-            b: records[p.b].id.clone(),
-            a_index: p.a,
-            b_index: p.b,
+            a: records[a].id.clone(),
+            b: records[b].id.clone(),
+            a_index: a,
+            b_index: b,
             level: p.level,
             score: p.score,
-            reasons: p.reasons.clone(),
+            reasons: pair_reasons.iter().map(|r| r.to_string()).collect(),
         };
         if ra == rb {
             // Within an existing group: recorded, but it does not change the weakest link.
@@ -236,7 +242,7 @@ pub fn build(
         level[keep] = joined;
         let moved = std::mem::take(&mut reasons[gone]);
         reasons[keep].extend(moved);
-        reasons[keep].extend(p.reasons.iter().cloned());
+        reasons[keep].extend(pair_reasons.iter().map(|r| r.to_string()));
         let moved = std::mem::take(&mut links[gone]);
         links[keep].extend(moved);
         links[keep].push(out);
