@@ -8,12 +8,10 @@
  * only runs side by side compare (print `uptime` with them).
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 
-import type { Json, Native, RunInput } from '../src/native.js';
+import type { Json, RunInput } from '../src/native.js';
 import { addressBook, generate, loadSources } from './dedupe-data.js';
-import { benchDataDir } from './dedupe-register.js';
+import { benchAddon } from './dedupe-register.js';
 
 function peakRssMiB(): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
@@ -24,10 +22,7 @@ async function main(): Promise<void> {
   const addon = process.argv[2];
   if (!addon) throw new Error('usage: node dist/bench/dedupe-ab.js <addon.node> [records]');
   const n = Number(process.argv[3] ?? 100_000);
-  // The bench's own register, opened by the project's addon; the addon under test opens it too.
-  const dir = await benchDataDir();
-  const native = createRequire(import.meta.url)(path.resolve(addon)) as Native;
-  native.openRegister(dir, false);
+  const native = await benchAddon(addon);
   const src = loadSources();
   const records = addressBook(generate(src, Math.ceil(n / 1.43), 5).map((s) => s.record), src.places).slice(0, n);
   const request = Buffer.from(JSON.stringify({ records } satisfies RunInput)) as Json<RunInput>;

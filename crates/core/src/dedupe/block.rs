@@ -29,6 +29,10 @@ fn sizes() -> (usize, usize) {
     )
 }
 
+/// How many pairs ahead a partner's line, then its lists and addresses, are asked for.
+const PREFETCH_FACTS: usize = 6;
+const PREFETCH_LISTS: usize = 3;
+
 pub fn keys(p: &Prepared) -> Vec<String> {
     let mut keys: Vec<String> = Vec::new();
     if let Some(t) = &p.tax {
@@ -242,7 +246,15 @@ where
                 }
                 partners.sort_unstable();
                 partners.dedup();
-                for &j in &partners {
+                // A partner's data is anywhere in memory: asked for a few pairs ahead, its line
+                // first, then (once that is there) its lists and addresses.
+                for (k, &j) in partners.iter().enumerate() {
+                    if let Some(&ahead) = partners.get(k + PREFETCH_FACTS) {
+                        table.prefetch_facts(ahead as usize);
+                    }
+                    if let Some(&near) = partners.get(k + PREFETCH_LISTS) {
+                        table.prefetch_lists(near as usize);
+                    }
                     fold(&mut acc, i as u32, j);
                 }
                 (acc, partners)

@@ -110,14 +110,16 @@ impl Comparison {
 }
 
 /// Last names: 0 equal, 1 one typo (or Jaro-Winkler ≥ 0.93), 2 similar (≥ 0.85), 3 different.
-/// `same`: the two are one numbered string (`intern.rs`).
-fn last_level(a: &str, b: &str, same: bool) -> u8 {
-    if a.is_empty() || b.is_empty() {
+/// By number (`intern.rs`): the strings are read only when the two differ (a read is a cache
+/// miss more in the pair loop).
+fn last_level(s: &Strings, x: u32, y: u32) -> u8 {
+    if x == 0 || y == 0 {
         return NULL;
     }
-    if same {
+    if x == y {
         return 0;
     }
+    let (a, b) = (s.get(x), s.get(y));
     if is_typo(a, b) {
         return 1;
     }
@@ -143,6 +145,9 @@ fn first_level(t: &Table, x: &Facts, y: &Facts, notes: &mut u16) -> u8 {
     if x.first == 0 || y.first == 0 {
         *notes |= note::FIRST_MISSING;
         return 4;
+    }
+    if x.first == y.first {
+        return 0;
     }
     let view = |f: &Facts| FirstView {
         compact: s.get(f.first),
@@ -180,14 +185,15 @@ fn first_level(t: &Table, x: &Facts, y: &Facts, notes: &mut u16) -> u8 {
     }
 }
 
-/// First names written in the last-name field and the other way round: string levels only.
-fn swapped_first_level(a: &str, b: &str, same: bool) -> u8 {
-    if a.is_empty() || b.is_empty() {
+/// First names written in the last-name field and the other way round: string levels only,
+/// by number as `last_level`.
+fn swapped_first_level(s: &Strings, x: u32, y: u32) -> u8 {
+    if x == 0 || y == 0 {
         return NULL;
     }
-    if same {
+    if x == y {
         0
-    } else if is_typo(a, b) {
+    } else if is_typo(s.get(x), s.get(y)) {
         2
     } else {
         5
@@ -202,10 +208,8 @@ fn names(t: &Table, ia: &Facts, ib: &Facts, notes: &mut u16) -> (u8, u8) {
         return (NULL, NULL);
     }
     let mut direct_notes = 0;
-    let (last_a, last_b) = (s.get(ia.last), s.get(ib.last));
-    let (first_a, first_b) = (s.get(ia.first), s.get(ib.first));
     let direct = (
-        last_level(last_a, last_b, ia.last == ib.last),
+        last_level(s, ia.last, ib.last),
         first_level(t, ia, ib, &mut direct_notes),
     );
     let sum = |(l, f): (u8, u8)| l as u16 + f as u16;
@@ -216,15 +220,11 @@ fn names(t: &Table, ia: &Facts, ib: &Facts, notes: &mut u16) -> (u8, u8) {
             // The first-name levels first: they are cheap (equal or one typo), and only when
             // both are at most a typo can the swap win (each then also bounds a last level to
             // at most 1), so the two Jaro-Winkler measures of the last levels are spared.
-            let swapped_first = swapped_first_level(first_a, last_b, ia.first == ib.last)
-                .max(swapped_first_level(first_b, last_a, ib.first == ia.last));
+            let swapped_first = swapped_first_level(s, ia.first, ib.last)
+                .max(swapped_first_level(s, ib.first, ia.last));
             let swapped = if swapped_first <= 2 {
                 (
-                    last_level(last_a, first_b, ia.last == ib.first).max(last_level(
-                        first_a,
-                        last_b,
-                        ia.first == ib.last,
-                    )),
+                    last_level(s, ia.last, ib.first).max(last_level(s, ia.first, ib.last)),
                     swapped_first,
                 )
             } else {
@@ -271,16 +271,18 @@ fn address_level(s: &Strings, ai: &AddrIds, bi: &AddrIds, notes: &mut u16) -> u8
     if ai.country != bi.country && countries_differ(s.get(ai.country), s.get(bi.country)) {
         return 5;
     }
-    let (city_a, city_b) = (s.get(ai.city), s.get(bi.city));
     // Cities the register did not resolve (abroad, or misspelt) stay as folded names: a typo or
-    // a close spelling is one city (a cadastral code never is: it has digits).
+    // a close spelling is one city (a cadastral code never is: it has digits). Read only when
+    // the numbers differ.
     let named = |c: &str| !c.is_empty() && !c.chars().any(|x| x.is_ascii_digit());
     let same_named_city = ai.city != 0 && ai.city == bi.city;
-    let city_typo = !same_named_city
-        && named(city_a)
-        && named(city_b)
-        && (is_typo(Compact::new(city_a).as_str(), Compact::new(city_b).as_str())
-            || jaro_winkler(city_a, city_b) >= 0.92);
+    let city_typo = !same_named_city && {
+        let (city_a, city_b) = (s.get(ai.city), s.get(bi.city));
+        named(city_a)
+            && named(city_b)
+            && (is_typo(Compact::new(city_a).as_str(), Compact::new(city_b).as_str())
+                || jaro_winkler(city_a, city_b) >= 0.92)
+    };
     let same_postcode = ai.postcode != 0 && ai.postcode == bi.postcode;
     // Abroad a postcode one slip away (`6430`, `6403`) with the same street and number written
     // the same way is one place too (the city may be misspelt or missing on one side).
