@@ -248,3 +248,111 @@ fn facts<'a>(
         tax_consistent: p.tax.as_ref().is_some_and(|t| t.consistent),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::OnceLock;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::register::Register;
+
+    fn register() -> Option<&'static Register> {
+        static REG: OnceLock<Option<Register>> = OnceLock::new();
+        REG.get_or_init(|| crate::test_register::import(None))
+            .as_ref()
+    }
+
+    /// The pair loop reads the table, never the prepared records: the table must say of each
+    /// record what the record says.
+    #[test]
+    fn the_table_says_what_each_record_says() {
+        let Some(reg) = register() else { return };
+        let records = serde_json::from_value(json!([
+            {"first_name": "Beppe", "last_name": "Verdi", "gender": "M",
+             "addresses": [{"address": "Via San Vitale 12", "city": "Bologna"},
+                           {"type": "work", "address": "Via Dazio 90", "city": "Alessandria"}],
+             "phones": ["051 1234567", {"type": "cell", "value": "335 1112233"}],
+             "emails": ["info@verdi.it", "beppe@verdi.it"]},
+            {"last_name": "Rossi Costruzioni S.r.l.", "phone": "+39 02 7654321"},
+            {"first_name": "Maria Grazia", "last_name": "Neri", "birth_date": "1971-04-09",
+             "tax_code": "RSSMRA80A01H501U", "address": "12 rue de la République",
+             "city": "Marseille", "country_code": "FR"}
+        ]))
+        .unwrap();
+        let prepared = crate::dedupe::prepare_all(reg, records, 0, Default::default());
+        let table = intern(&prepared);
+        let s = &table.strings;
+        let text = |ids: &[u32]| ids.iter().map(|&i| s.get(i)).collect::<Vec<_>>();
+        for (p, f) in prepared.iter().zip(&table.facts) {
+            assert_eq!(s.get(f.last), p.last_compact);
+            assert_eq!(s.get(f.first), p.first_key.compact);
+            assert_eq!(s.get(f.head), p.first_key.head);
+            assert_eq!(s.get(f.words), p.name_words);
+            assert_eq!(s.get(f.country), p.country);
+            assert_eq!(text(table.canonical(f)), p.first_key.canonical);
+            for (list, details) in [
+                (table.phones(f).collect::<Vec<_>>(), &p.phones),
+                (table.emails(f).collect(), &p.emails),
+            ] {
+                let read: Vec<(&str, bool)> = list.iter().map(|&(i, sh)| (s.get(i), sh)).collect();
+                let want: Vec<(&str, bool)> = details
+                    .iter()
+                    .map(|d| (d.value.as_str(), d.shared))
+                    .collect();
+                assert_eq!(read, want);
+            }
+            let addresses: Vec<[&str; 6]> = table
+                .addresses(f)
+                .iter()
+                .map(|a| {
+                    [
+                        a.country,
+                        a.city,
+                        a.postcode,
+                        a.number,
+                        a.streets[0],
+                        a.compact,
+                    ]
+                    .map(|i| s.get(i))
+                })
+                .collect();
+            let want: Vec<[&str; 6]> = p
+                .addresses
+                .iter()
+                .map(|a| {
+                    [
+                        &a.country,
+                        &a.city,
+                        &a.postcode,
+                        &a.number,
+                        &a.street,
+                        &a.street_compact,
+                    ]
+                    .map(String::as_str)
+                })
+                .collect();
+            assert_eq!(addresses, want);
+            assert_eq!(f.birth, p.birth);
+            assert_eq!(f.gender, p.gender.map_or(0, |g| g as u8));
+            assert_eq!(f.name_gender, p.name_gender.map_or(0, |g| g as u8));
+            assert_eq!((f.weak, f.known), (p.first_key.weak, p.first_key.known));
+            assert_eq!(f.taxed, p.tax.is_some());
+            assert_eq!(
+                f.tax_consistent,
+                p.tax.as_ref().is_some_and(|t| t.consistent)
+            );
+        }
+        // The records are what the test says they are: two addresses, a landline (a place's)
+        // and a mobile, a role mailbox, a compound first name, a foreign address.
+        let beppe = &table.facts[0];
+        assert_eq!(table.addresses(beppe).len(), 2);
+        let shared: Vec<bool> = table.phones(beppe).map(|(_, sh)| sh).collect();
+        assert_eq!(shared, vec![true, false]);
+        assert!(table.emails(beppe).any(|(_, sh)| sh));
+        assert_eq!(s.get(table.facts[2].head), "MARIA");
+        assert_eq!(s.get(table.addresses(&table.facts[2])[0].country), "FR");
+        assert_eq!(table.facts[1].first, 0);
+    }
+}

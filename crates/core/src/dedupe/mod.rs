@@ -100,8 +100,8 @@ pub enum RunResult {
 const PREPARE_CHUNK: usize = 100_000;
 
 /// Every record prepared, chunk by chunk, each chunk in parallel. The records are consumed: each
-/// one, and its engine input, is freed once it is prepared, so that a million records are never
-/// held as sent and as prepared at once.
+/// one, its engine input, and its place in the list as sent are freed once it is prepared, so
+/// that a million records are never held as sent and as prepared at once.
 pub fn prepare_all(
     register: &Register,
     records: Vec<DedupeRecord>,
@@ -119,15 +119,17 @@ fn prepare_in_chunks(
     chunk_size: usize,
 ) -> Vec<Prepared> {
     let mut out = Vec::with_capacity(records.len());
-    let mut rest = records.into_iter();
-    loop {
-        let chunk: Vec<DedupeRecord> = rest.by_ref().take(chunk_size).collect();
-        if chunk.is_empty() {
-            return out;
-        }
+    let mut rest = records;
+    while !rest.is_empty() {
+        let chunk: Vec<DedupeRecord> = rest.drain(..chunk_size.min(rest.len())).collect();
+        // The list's own array (a few hundred bytes a record, 450 MB for a million) shrinks
+        // with each chunk taken, instead of being held to the end: it was the last chunk's
+        // peak of the million-record run.
+        rest.shrink_to_fit();
         let start = offset + out.len();
         out.extend(prepare_chunk(register, chunk, start, foreign));
     }
+    out
 }
 
 /// Addresses go through the contact engine once per distinct address: lists repeat them (a
