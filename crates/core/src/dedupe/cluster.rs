@@ -85,7 +85,7 @@ pub struct Single {
     pub id: Value,
     pub index: usize,
     pub outcome: Vec<&'static str>,
-    /// Boxed: most records of a long list are singles without one, and the answer holds them all.
+    // Boxed: most records of a long list are singles without one, and the answer holds them all.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub record: Option<Box<Consolidated>>,
