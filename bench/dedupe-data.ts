@@ -342,3 +342,24 @@ export function half(src: Sources, which: 0 | 1): Sources {
   const keep = <T>(list: T[]) => list.filter((_, i) => i % 2 === which);
   return { ...src, surnames: keep(src.surnames), places: keep(src.places) };
 }
+
+/** Flat records into address-book contacts: typed lists, a second (work) address for some. */
+export function addressBook(records: Record<string, unknown>[], places: Place[]): Record<string, unknown>[] {
+  const r = rng(3);
+  // 300 workplaces: colleagues share a work address, as in a company's address book
+  const offices = Array.from({ length: 300 }, () => places[Math.floor(r() * places.length)]!);
+  return records.map((rec) => {
+    const { address, postcode, city, province, phone, email, phones, emails, ...rest } = rec;
+    const out: Record<string, unknown> = {
+      ...rest,
+      addresses: [{ type: r() < 0.7 ? 'home' : 'Casa', address, postcode, city, province }],
+      phones: [...(phone ? [{ type: 'cell', value: phone }] : []), ...((phones as unknown[]) ?? [])],
+      emails: [...(email ? [email] : []), ...((emails as unknown[]) ?? [])],
+    };
+    if (r() < 0.3) {
+      const o = offices[Math.floor(r() * offices.length)]!;
+      (out.addresses as unknown[]).push({ type: 'work', address: `${o.street} ${o.number}`, postcode: o.postcode, city: o.city });
+    }
+    return out;
+  });
+}

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::prepare::{same_place, AddressOut, Prepared};
-use super::score::{Level, Pair};
+use super::score::{Judged, Level, Pair};
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -85,9 +85,10 @@ pub struct Single {
     pub id: Value,
     pub index: usize,
     pub outcome: Vec<&'static str>,
+    // Boxed: most records of a long list are singles without one, and the answer holds them all.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
-    pub record: Option<Consolidated>,
+    pub record: Option<Box<Consolidated>>,
 }
 
 /// A group of a saved job, fed back for incremental matching.
@@ -128,7 +129,7 @@ impl UnionFind {
 /// saved groups that keep their number; new groups are numbered after `numbered` and the seeds.
 pub fn build(
     records: &[Prepared],
-    pairs: &[Pair],
+    judged: &Judged,
     min_level: Level,
     seeds: &[SeedGroup],
     numbered: usize,
@@ -157,10 +158,19 @@ pub fn build(
         .iter()
         .map(|p| p.birth.into_iter().collect())
         .collect();
-    let mut genders: Vec<Vec<char>> = records
+    // The genders of each group as a mask, one bit each (`prepare` keeps only M and F): a list
+    // per record was a million small allocations.
+    let bit = |g: Option<char>| match g {
+        Some('M') => 1u8,
+        Some('F') => 2,
+        _ => 0,
+    };
+    let mut genders: Vec<u8> = records
         .iter()
-        .map(|p| p.gender.or(p.name_gender).into_iter().collect())
+        .map(|p| bit(p.gender.or(p.name_gender)))
         .collect();
+    // Some gender of one group differs from some gender of the other.
+    let differ = |x: u8, y: u8| (x & 1 != 0 && y & 2 != 0) || (x & 2 != 0 && y & 1 != 0);
     for s in seeds {
         let members: Vec<usize> = s.member_index.iter().copied().filter(|&i| i < n).collect();
         let Some(&root) = members.first() else {
@@ -174,8 +184,7 @@ pub fn build(
                 codes[root].extend(moved);
                 let moved = std::mem::take(&mut births[r]);
                 births[root].extend(moved);
-                let moved = std::mem::take(&mut genders[r]);
-                genders[root].extend(moved);
+                genders[root] |= genders[r];
             }
         }
         level[root] = Some(s.level);
@@ -184,22 +193,28 @@ pub fn build(
         number[root] = Some(s.group);
     }
 
-    let mut order: Vec<&Pair> = pairs.iter().filter(|p| p.level >= min_level).collect();
+    let mut order: Vec<&Pair> = judged
+        .pairs
+        .iter()
+        .filter(|p| p.level >= min_level)
+        .collect();
     order.sort_by(|x, y| {
         (y.level, y.score)
             .cmp(&(x.level, x.score))
             .then((x.a, x.b).cmp(&(y.a, y.b)))
     });
     for p in order {
-        let (ra, rb) = (uf.find(p.a), uf.find(p.b));
+        let (a, b) = (p.a as usize, p.b as usize);
+        let (ra, rb) = (uf.find(a), uf.find(b));
+        let pair_reasons = judged.reasons(p);
         let out = PairOut {
-            a: records[p.a].id.clone(),
-            b: records[p.b].id.clone(),
-            a_index: p.a,
-            b_index: p.b,
+            a: records[a].id.clone(),
+            b: records[b].id.clone(),
+            a_index: a,
+            b_index: b,
             level: p.level,
             score: p.score,
-            reasons: p.reasons.clone(),
+            reasons: pair_reasons.iter().map(|r| r.to_string()).collect(),
         };
         if ra == rb {
             // Within an existing group: recorded, but it does not change the weakest link.
@@ -214,10 +229,7 @@ pub fn build(
         if births[ra]
             .iter()
             .any(|x| births[rb].iter().any(|y| super::score::births_differ(x, y)))
-            || (p.level >= Level::Probable
-                && genders[ra]
-                    .iter()
-                    .any(|x| genders[rb].iter().any(|y| x != y)))
+            || (p.level >= Level::Probable && differ(genders[ra], genders[rb]))
         {
             continue;
         }
@@ -227,8 +239,7 @@ pub fn build(
         codes[keep].extend(moved);
         let moved = std::mem::take(&mut births[gone]);
         births[keep].extend(moved);
-        let moved = std::mem::take(&mut genders[gone]);
-        genders[keep].extend(moved);
+        genders[keep] |= genders[gone];
         let joined = [level[keep], level[gone], Some(p.level)]
             .into_iter()
             .flatten()
@@ -236,7 +247,7 @@ pub fn build(
         level[keep] = joined;
         let moved = std::mem::take(&mut reasons[gone]);
         reasons[keep].extend(moved);
-        reasons[keep].extend(p.reasons.iter().cloned());
+        reasons[keep].extend(pair_reasons.iter().map(|r| r.to_string()));
         let moved = std::mem::take(&mut links[gone]);
         links[keep].extend(moved);
         links[keep].push(out);
@@ -274,7 +285,9 @@ pub fn build(
                 } else {
                     vec![]
                 },
-                record: p.internal_duplicate.then(|| consolidate(records, m, m[0])),
+                record: p
+                    .internal_duplicate
+                    .then(|| Box::new(consolidate(records, m, m[0]))),
             });
             continue;
         }

@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use super::prepare::Prepared;
+use super::prepare::{Birth, Prepared};
 
 /// Every distinct compared string of a job once, by number (0 is the empty string).
 pub struct Strings {
@@ -46,9 +46,15 @@ impl<'a> Numbering<'a> {
     }
 }
 
-/// Numbers of one record's compared strings (see `Prepared::ids`, `Addr::ids`, `Detail::id`).
-#[derive(Debug, Clone, Default)]
-pub struct RecordIds {
+/// What the pair loop reads of one record, in one cache line: the numbers of its strings, the
+/// facts compared beside them, and where its lists start in `Table::lists` and
+/// `Table::addresses`. A candidate pair joins two records from anywhere in the list, and
+/// reading the second one in `Prepared` (a large struct and five lists of its own on the heap)
+/// cost a cache miss per field: the largest cost left in the loop once the strings were
+/// numbered. Here it is one line, plus one for its lists and one for its addresses.
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(align(64))]
+pub struct Facts {
     /// The record's country key (`Prepared::country`).
     pub country: u32,
     pub last: u32,
@@ -57,10 +63,95 @@ pub struct RecordIds {
     pub head: u32,
     pub words: u32,
     pub tax: u32,
-    pub canonical: Vec<u32>,
-    pub addresses: Vec<AddrIds>,
-    pub phones: Vec<u32>,
-    pub emails: Vec<u32>,
+    /// Canonical first names, phones, e-mails: `lists[0]..lists[1]`, `lists[1]..lists[2]`,
+    /// `lists[2]..lists[3]` in `Table::lists`.
+    lists: [u32; 4],
+    /// `addresses[0]..addresses[1]` in `Table::addresses`.
+    addresses: [u32; 2],
+    pub birth: Option<Birth>,
+    /// Declared (or tax-code) gender, `M` or `F` (`prepare` keeps no other); 0 when unknown.
+    pub gender: u8,
+    /// Gender of a common first name; 0 when none.
+    pub name_gender: u8,
+    /// `FirstNameKey::weak` and `known`.
+    pub weak: bool,
+    pub known: bool,
+    /// A valid tax code, and whether it agrees with the name (`TaxCode::consistent`).
+    pub taxed: bool,
+    pub tax_consistent: bool,
+}
+
+const _: () = assert!(std::mem::size_of::<Facts>() == 64);
+
+/// A phone or e-mail in `Table::lists`: its string's number, with this bit set when it belongs
+/// to a place (`Detail::shared`).
+const SHARED: u32 = 1 << 31;
+
+/// The records of one job as the pair loop reads them (`Facts`), their lists side by side.
+pub struct Table {
+    pub strings: Strings,
+    pub facts: Vec<Facts>,
+    lists: Vec<u32>,
+    addresses: Vec<AddrIds>,
+}
+
+impl Table {
+    pub fn canonical(&self, f: &Facts) -> &[u32] {
+        &self.lists[f.lists[0] as usize..f.lists[1] as usize]
+    }
+
+    /// Phones as (number, shared).
+    pub fn phones(&self, f: &Facts) -> impl Iterator<Item = (u32, bool)> + Clone + '_ {
+        Self::details(&self.lists[f.lists[1] as usize..f.lists[2] as usize])
+    }
+
+    /// E-mails as (number, shared).
+    pub fn emails(&self, f: &Facts) -> impl Iterator<Item = (u32, bool)> + Clone + '_ {
+        Self::details(&self.lists[f.lists[2] as usize..f.lists[3] as usize])
+    }
+
+    fn details(list: &[u32]) -> impl Iterator<Item = (u32, bool)> + Clone + '_ {
+        list.iter().map(|&x| (x & !SHARED, x & SHARED != 0))
+    }
+
+    pub fn addresses(&self, f: &Facts) -> &[AddrIds] {
+        &self.addresses[f.addresses[0] as usize..f.addresses[1] as usize]
+    }
+
+    /// Record `i`'s line asked for ahead of its comparison (`block::fold_candidates`): the pair
+    /// loop otherwise waits for it, a miss per pair.
+    pub fn prefetch_facts(&self, i: usize) {
+        if let Some(f) = self.facts.get(i) {
+            prefetch(f);
+        }
+    }
+
+    /// The same for the lists and addresses of record `i`, once its line is there (their
+    /// places are on it).
+    pub fn prefetch_lists(&self, i: usize) {
+        if let Some(f) = self.facts.get(i) {
+            if let Some(a) = self.addresses.get(f.addresses[0] as usize) {
+                prefetch(a);
+            }
+            if let Some(l) = self.lists.get(f.lists[0] as usize) {
+                prefetch(l);
+            }
+        }
+    }
+}
+
+/// Asks the CPU to bring the line holding `value` into its cache: a hint, nothing is read.
+#[inline]
+fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults and changes no memory; the address is that of a live
+    // reference, and SSE is part of every x86_64 CPU.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -84,9 +175,9 @@ impl AddrIds {
     }
 }
 
-/// Every record of one job numbered with one numbering (records and reference list together);
-/// the strings by number for the pair loop.
-pub fn intern(records: &mut [Prepared]) -> Strings {
+/// Every record of one job numbered with one numbering (records and reference list together),
+/// in the form the pair loop reads.
+pub fn intern(records: &[Prepared]) -> Table {
     let mut numbering = Numbering {
         ids: HashMap::new(),
         strings: Strings {
@@ -94,46 +185,174 @@ pub fn intern(records: &mut [Prepared]) -> Strings {
             spans: vec![(0, 0)],
         },
     };
-    let ids: Vec<RecordIds> = records
+    let mut lists: Vec<u32> = Vec::new();
+    let mut addresses: Vec<AddrIds> = Vec::new();
+    let facts: Vec<Facts> = records
         .iter()
-        .map(|p| record_ids(&mut numbering, p))
+        .map(|p| facts(&mut numbering, p, &mut lists, &mut addresses))
         .collect();
-    let Numbering {
-        ids: numbered,
-        strings,
-    } = numbering;
-    drop(numbered);
-    for (p, ids) in records.iter_mut().zip(ids) {
-        p.ids = ids;
+    Table {
+        strings: numbering.strings,
+        facts,
+        lists,
+        addresses,
     }
-    strings
 }
 
-fn record_ids<'a>(n: &mut Numbering<'a>, p: &'a Prepared) -> RecordIds {
-    RecordIds {
+fn facts<'a>(
+    n: &mut Numbering<'a>,
+    p: &'a Prepared,
+    lists: &mut Vec<u32>,
+    addresses: &mut Vec<AddrIds>,
+) -> Facts {
+    let at = |v: &Vec<u32>| u32::try_from(v.len()).expect("fewer than 2^32 list entries");
+    let mut bounds = [at(lists); 4];
+    lists.extend(p.first_key.canonical.iter().map(|c| n.id(c)));
+    bounds[1] = at(lists);
+    for d in &p.phones {
+        lists.push(n.id(&d.value) | if d.shared { SHARED } else { 0 });
+    }
+    bounds[2] = at(lists);
+    for d in &p.emails {
+        lists.push(n.id(&d.value) | if d.shared { SHARED } else { 0 });
+    }
+    bounds[3] = at(lists);
+    let first_address = addresses.len() as u32;
+    addresses.extend(p.addresses.iter().map(|a| AddrIds {
+        country: n.id(&a.country),
+        city: n.id(&a.city),
+        postcode: n.id(&a.postcode),
+        number: n.id(&a.number),
+        streets: [
+            n.id(&a.street),
+            n.id(a.street_as_written.as_deref().unwrap_or("")),
+        ],
+        compact: n.id(&a.street_compact),
+    }));
+    let gender = |g: Option<char>| g.map_or(0, |c| c as u8);
+    Facts {
         country: n.id(&p.country),
         last: n.id(&p.last_compact),
         first: n.id(&p.first_key.compact),
         head: n.id(&p.first_key.head),
         words: n.id(&p.name_words),
         tax: p.tax.as_ref().map_or(0, |t| n.id(&t.code)),
-        canonical: p.first_key.canonical.iter().map(|c| n.id(c)).collect(),
-        addresses: p
-            .addresses
-            .iter()
-            .map(|a| AddrIds {
-                country: n.id(&a.country),
-                city: n.id(&a.city),
-                postcode: n.id(&a.postcode),
-                number: n.id(&a.number),
-                streets: [
-                    n.id(&a.street),
-                    n.id(a.street_as_written.as_deref().unwrap_or("")),
-                ],
-                compact: n.id(&a.street_compact),
-            })
-            .collect(),
-        phones: p.phones.iter().map(|d| n.id(&d.value)).collect(),
-        emails: p.emails.iter().map(|d| n.id(&d.value)).collect(),
+        lists: bounds,
+        addresses: [first_address, addresses.len() as u32],
+        birth: p.birth,
+        gender: gender(p.gender),
+        name_gender: gender(p.name_gender),
+        weak: p.first_key.weak,
+        known: p.first_key.known,
+        taxed: p.tax.is_some(),
+        tax_consistent: p.tax.as_ref().is_some_and(|t| t.consistent),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::OnceLock;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::register::Register;
+
+    fn register() -> Option<&'static Register> {
+        static REG: OnceLock<Option<Register>> = OnceLock::new();
+        REG.get_or_init(|| crate::test_register::import(None))
+            .as_ref()
+    }
+
+    /// The pair loop reads the table, never the prepared records: the table must say of each
+    /// record what the record says.
+    #[test]
+    fn the_table_says_what_each_record_says() {
+        let Some(reg) = register() else { return };
+        let records = serde_json::from_value(json!([
+            {"first_name": "Beppe", "last_name": "Verdi", "gender": "M",
+             "addresses": [{"address": "Via San Vitale 12", "city": "Bologna"},
+                           {"type": "work", "address": "Via Dazio 90", "city": "Alessandria"}],
+             "phones": ["051 1234567", {"type": "cell", "value": "335 1112233"}],
+             "emails": ["info@verdi.it", "beppe@verdi.it"]},
+            {"last_name": "Rossi Costruzioni S.r.l.", "phone": "+39 02 7654321"},
+            {"first_name": "Maria Grazia", "last_name": "Neri", "birth_date": "1971-04-09",
+             "tax_code": "RSSMRA80A01H501U", "address": "12 rue de la République",
+             "city": "Marseille", "country_code": "FR"}
+        ]))
+        .unwrap();
+        let prepared = crate::dedupe::prepare_all(reg, records, 0, Default::default());
+        let table = intern(&prepared);
+        let s = &table.strings;
+        let text = |ids: &[u32]| ids.iter().map(|&i| s.get(i)).collect::<Vec<_>>();
+        for (p, f) in prepared.iter().zip(&table.facts) {
+            assert_eq!(s.get(f.last), p.last_compact);
+            assert_eq!(s.get(f.first), p.first_key.compact);
+            assert_eq!(s.get(f.head), p.first_key.head);
+            assert_eq!(s.get(f.words), p.name_words);
+            assert_eq!(s.get(f.country), p.country);
+            assert_eq!(text(table.canonical(f)), p.first_key.canonical);
+            for (list, details) in [
+                (table.phones(f).collect::<Vec<_>>(), &p.phones),
+                (table.emails(f).collect(), &p.emails),
+            ] {
+                let read: Vec<(&str, bool)> = list.iter().map(|&(i, sh)| (s.get(i), sh)).collect();
+                let want: Vec<(&str, bool)> = details
+                    .iter()
+                    .map(|d| (d.value.as_str(), d.shared))
+                    .collect();
+                assert_eq!(read, want);
+            }
+            let addresses: Vec<[&str; 6]> = table
+                .addresses(f)
+                .iter()
+                .map(|a| {
+                    [
+                        a.country,
+                        a.city,
+                        a.postcode,
+                        a.number,
+                        a.streets[0],
+                        a.compact,
+                    ]
+                    .map(|i| s.get(i))
+                })
+                .collect();
+            let want: Vec<[&str; 6]> = p
+                .addresses
+                .iter()
+                .map(|a| {
+                    [
+                        &a.country,
+                        &a.city,
+                        &a.postcode,
+                        &a.number,
+                        &a.street,
+                        &a.street_compact,
+                    ]
+                    .map(String::as_str)
+                })
+                .collect();
+            assert_eq!(addresses, want);
+            assert_eq!(f.birth, p.birth);
+            assert_eq!(f.gender, p.gender.map_or(0, |g| g as u8));
+            assert_eq!(f.name_gender, p.name_gender.map_or(0, |g| g as u8));
+            assert_eq!((f.weak, f.known), (p.first_key.weak, p.first_key.known));
+            assert_eq!(f.taxed, p.tax.is_some());
+            assert_eq!(
+                f.tax_consistent,
+                p.tax.as_ref().is_some_and(|t| t.consistent)
+            );
+        }
+        // The records are what the test says they are: two addresses, a landline (a place's)
+        // and a mobile, a role mailbox, a compound first name, a foreign address.
+        let beppe = &table.facts[0];
+        assert_eq!(table.addresses(beppe).len(), 2);
+        let shared: Vec<bool> = table.phones(beppe).map(|(_, sh)| sh).collect();
+        assert_eq!(shared, vec![true, false]);
+        assert!(table.emails(beppe).any(|(_, sh)| sh));
+        assert_eq!(s.get(table.facts[2].head), "MARIA");
+        assert_eq!(s.get(table.addresses(&table.facts[2])[0].country), "FR");
+        assert_eq!(table.facts[1].first, 0);
     }
 }

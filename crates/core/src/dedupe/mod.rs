@@ -20,7 +20,7 @@ use serde_json::Value;
 use cluster::{Group, SeedGroup, Single};
 use prepare::{Foreign, Prepared};
 use record::DedupeRecord;
-use score::{Level, Pair};
+use score::{Judged, Level, Pair};
 
 use crate::register::Register;
 use crate::{Error, Result};
@@ -100,8 +100,8 @@ pub enum RunResult {
 const PREPARE_CHUNK: usize = 100_000;
 
 /// Every record prepared, chunk by chunk, each chunk in parallel. The records are consumed: each
-/// one, and its engine input, is freed once it is prepared, so that a million records are never
-/// held as sent and as prepared at once.
+/// one, its engine input, and its place in the list as sent are freed once it is prepared, so
+/// that a million records are never held as sent and as prepared at once.
 pub fn prepare_all(
     register: &Register,
     records: Vec<DedupeRecord>,
@@ -119,15 +119,17 @@ fn prepare_in_chunks(
     chunk_size: usize,
 ) -> Vec<Prepared> {
     let mut out = Vec::with_capacity(records.len());
-    let mut rest = records.into_iter();
-    loop {
-        let chunk: Vec<DedupeRecord> = rest.by_ref().take(chunk_size).collect();
-        if chunk.is_empty() {
-            return out;
-        }
+    let mut rest = records;
+    while !rest.is_empty() {
+        let chunk: Vec<DedupeRecord> = rest.drain(..chunk_size.min(rest.len())).collect();
+        // The list's own array (a few hundred bytes a record, 450 MB for a million) shrinks
+        // with each chunk taken, instead of being held to the end: it was the last chunk's
+        // peak of the million-record run.
+        rest.shrink_to_fit();
         let start = offset + out.len();
         out.extend(prepare_chunk(register, chunk, start, foreign));
     }
+    out
 }
 
 /// Addresses go through the contact engine once per distinct address: lists repeat them (a
@@ -201,6 +203,25 @@ fn prepare_chunk(
         .collect()
 }
 
+/// Gives the free memory inside the allocator's heaps back to the system between two stages. A
+/// stage frees most of what it built (the engine inputs of preparation, the table and candidates
+/// of scoring), but glibc returns only the top of each heap: what is freed below a live block
+/// stays resident, and the next stage's peak stacks on it (a million records reached 4.1 GiB
+/// that way, some 400 MiB of it free).
+fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        extern "C" {
+            fn malloc_trim(pad: usize) -> std::ffi::c_int;
+        }
+        // SAFETY: glibc's malloc_trim takes no pointer and only returns free pages of its own
+        // heaps to the system; every live allocation stays where it is.
+        unsafe {
+            malloc_trim(0);
+        }
+    }
+}
+
 /// Stage times on stderr with `RECAPITO_DEDUPE_TIMINGS=1` (for the speed bench and profiling):
 /// wall time, the process's CPU time (the machine is shared: wall time alone says little) and its
 /// resident memory now and at its peak (where the million-record run reaches its peak).
@@ -252,24 +273,21 @@ const RANDOM_PAIRS: usize = 200_000;
 /// A pair is kept as two indexes and its packed comparison (16 bytes: a million records give
 /// tens of millions of candidates); the model is trained on, and judges, each distinct pattern
 /// once (a few thousand).
-fn score_pairs(
-    records: &mut [Prepared],
-    keep: &(dyn Fn(usize, usize) -> bool + Sync),
-) -> Vec<Pair> {
+fn score_pairs(records: &[Prepared], keep: &(dyn Fn(usize, usize) -> bool + Sync)) -> Judged {
     use std::collections::HashMap;
-    let strings = intern::intern(records);
-    let strings = &strings;
-    let records: &[Prepared] = records;
+    let table = intern::intern(records);
+    let table = &table;
     // Every candidate pair counts for the model; only those the hard rules do not already
     // refuse whatever the weights (another first name with nothing personal in common, birth
     // dates that differ) are kept to be judged: most pairs of a long street are neighbours.
     type Counted = (HashMap<u64, u64>, Vec<(u32, u32, u64)>, usize);
     let (patterns, compared, total): Counted = block::fold_candidates(
         records,
+        table,
         keep,
         || (HashMap::new(), Vec::new(), 0),
         |(patterns, kept, total): &mut Counted, a, b| {
-            if let Some(c) = score::compare(strings, &records[a as usize], &records[b as usize]) {
+            if let Some(c) = score::compare(table, a as usize, b as usize) {
                 let k = c.pack();
                 *patterns.entry(k).or_default() += 1;
                 *total += 1;
@@ -298,7 +316,7 @@ fn score_pairs(
     let random: Vec<score::Comparison> = model::random_pairs(records.len(), RANDOM_PAIRS)
         .into_par_iter()
         .filter(|&(a, b)| keep(a, b))
-        .filter_map(|(a, b)| score::compare(strings, &records[a], &records[b]))
+        .filter_map(|(a, b)| score::compare(table, a, b))
         .collect();
     if std::env::var_os("RECAPITO_DEDUPE_TIMINGS").is_some() {
         eprintln!(
@@ -315,27 +333,32 @@ fn score_pairs(
         // For the eval bench: the trained model of each run on stderr.
         eprintln!("{}", serde_json::to_string(&model).unwrap_or_default());
     }
-    let judged: HashMap<u64, (Level, u8, Vec<String>)> = counted
-        .iter()
-        .filter_map(|(c, _)| {
-            model.judge(c).map(|(level, score, reasons)| {
-                let reasons = reasons.into_iter().map(str::to_string).collect();
-                (c.pack(), (level, score, reasons))
+    // Each judged pattern once: its level, score and the number of its reasons in the table.
+    let mut reasons: Vec<Vec<&'static str>> = Vec::new();
+    let mut numbered: HashMap<Vec<&'static str>, u32> = HashMap::new();
+    let mut judged: HashMap<u64, (Level, u8, u32)> = HashMap::new();
+    for (c, _) in &counted {
+        if let Some((level, score, list)) = model.judge(c) {
+            let number = *numbered.entry(list).or_insert_with_key(|list| {
+                reasons.push(list.clone());
+                reasons.len() as u32 - 1
+            });
+            judged.insert(c.pack(), (level, score, number));
+        }
+    }
+    let pairs = compared
+        .par_iter()
+        .filter_map(|&(a, b, k)| {
+            judged.get(&k).map(|&(level, score, reasons)| Pair {
+                a,
+                b,
+                level,
+                score,
+                reasons,
             })
         })
         .collect();
-    compared
-        .par_iter()
-        .filter_map(|&(a, b, k)| {
-            judged.get(&k).map(|(level, score, reasons)| Pair {
-                a: a as usize,
-                b: b as usize,
-                level: *level,
-                score: *score,
-                reasons: reasons.clone(),
-            })
-        })
-        .collect()
+    Judged { pairs, reasons }
 }
 
 /// `run` from a JSON request to a JSON answer (the binding's door), every stage timed.
@@ -369,11 +392,13 @@ fn run_timed(register: &Register, input: RunInput, timer: &Timer) -> Result<RunR
     match input.reference {
         None => {
             // Only the prepared form is compared and shown from here on.
-            let mut records = prepare_all(register, input.records, 0, foreign);
+            let records = prepare_all(register, input.records, 0, foreign);
+            release_free_memory();
             timer.lap("prepared");
-            let pairs = score_pairs(&mut records, &|_, _| true);
+            let judged = score_pairs(&records, &|_, _| true);
+            release_free_memory();
             timer.lap("scored");
-            let (groups, singles) = cluster::build(&records, &pairs, min_level, &[], 0);
+            let (groups, singles) = cluster::build(&records, &judged, min_level, &[], 0);
             timer.lap("clustered");
             Ok(RunResult::Groups(GroupsResult {
                 groups,
@@ -403,10 +428,10 @@ fn two_lists(
     let mut all = prepare_all(register, records, 0, foreign);
     // Reference ids default to their own position in the reference list.
     all.extend(prepare_all(register, reference, 0, foreign));
-    let pairs = score_pairs(&mut all, &|a, b| (a < n) != (b < n));
+    let judged = score_pairs(&all, &|a, b| (a < n) != (b < n));
     let mut per_record: Vec<Vec<&Pair>> = vec![Vec::new(); n];
-    for p in pairs.iter().filter(|p| p.level >= min_level) {
-        per_record[p.a.min(p.b)].push(p);
+    for p in judged.pairs.iter().filter(|p| p.level >= min_level) {
+        per_record[p.a.min(p.b) as usize].push(p);
     }
     let mut matches = Vec::new();
     let mut not_found = Vec::new();
@@ -424,7 +449,7 @@ fn two_lists(
                 .then(x.a.max(x.b).cmp(&y.a.max(y.b)))
         });
         let best = found[0];
-        let r = best.a.max(best.b);
+        let r = best.a.max(best.b) as usize;
         matches.push(Match {
             id: all[i].id.clone(),
             index: i,
@@ -432,11 +457,11 @@ fn two_lists(
             reference_index: r - n,
             level: best.level,
             score: best.score,
-            reasons: best.reasons.clone(),
+            reasons: judged.reasons(best).iter().map(|r| r.to_string()).collect(),
             others: found[1..]
                 .iter()
                 .map(|p| {
-                    let r = p.a.max(p.b);
+                    let r = p.a.max(p.b) as usize;
                     OtherMatch {
                         reference_id: all[r].id.clone(),
                         reference_index: r - n,
@@ -541,9 +566,9 @@ pub fn incremental(register: &Register, mut input: IncrementalInput) -> Result<I
             g
         })
         .collect();
-    let pairs = score_pairs(&mut all, &|a, b| a >= m || b >= m);
+    let judged = score_pairs(&all, &|a, b| a >= m || b >= m);
     let numbered = input.groups.iter().map(|g| g.group).max().unwrap_or(0);
-    let (mut groups, singles) = cluster::build(&all, &pairs, min_level, &seeds, numbered);
+    let (mut groups, singles) = cluster::build(&all, &judged, min_level, &seeds, numbered);
     // Back to the saved job's numbering: touched groups, and singles among the new records.
     for g in &mut groups {
         g.member_index = g.member_index.iter().map(|&i| to_orig(i)).collect();

@@ -120,8 +120,6 @@ pub struct Prepared {
     pub emails: Vec<Detail>,
     /// Same address, phone or e-mail written twice inside this one record.
     pub internal_duplicate: bool,
-    /// Numbers of the compared strings (`intern.rs`), set before pairs are compared.
-    pub ids: super::intern::RecordIds,
     /// Names as received, for the consolidated record.
     pub last_shown: String,
     pub first_shown: String,
@@ -213,7 +211,6 @@ pub fn prepare(
         phones: p,
         emails: e,
         internal_duplicate,
-        ids: Default::default(),
         last_shown: rec.last_name().to_string(),
         first_shown: rec.first_name().to_string(),
     }

@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::intern::{AddrIds, Strings};
+use super::intern::{AddrIds, Facts, Strings, Table};
 use super::names::{compare_first_with, is_typo, FirstName, FirstView};
-use super::prepare::{countries_differ, Birth, Detail, Prepared};
+use super::prepare::{countries_differ, Birth};
 use super::strings::{jaro_winkler, osa_distance, Compact};
 
 /// English values only: the Italian `certo` / `probabile` / `ambiguo` are mapped in `src/http/keys.ts`.
@@ -21,14 +21,30 @@ pub enum Level {
     Certain = 3,
 }
 
-/// Two records judged alike, by index into the list that was compared.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+/// Two records judged alike, by index into the list that was compared. 16 bytes: a million
+/// records give millions of pairs, and a list of reasons per pair was the peak of the
+/// million-record run; the reasons are those of the pair's comparison pattern, by number in
+/// `Judged::reasons` (a few thousand patterns).
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Pair {
-    pub a: usize,
-    pub b: usize,
+    pub a: u32,
+    pub b: u32,
     pub level: Level,
     pub score: u8,
-    pub reasons: Vec<String>,
+    pub reasons: u32,
+}
+
+/// The pairs that reach a level, and the reasons of each judged pattern.
+#[derive(Debug, Default)]
+pub struct Judged {
+    pub pairs: Vec<Pair>,
+    pub reasons: Vec<Vec<&'static str>>,
+}
+
+impl Judged {
+    pub fn reasons(&self, p: &Pair) -> &[&'static str] {
+        &self.reasons[p.reasons as usize]
+    }
 }
 
 /// Fields of the comparison vector, in order.
@@ -94,14 +110,16 @@ impl Comparison {
 }
 
 /// Last names: 0 equal, 1 one typo (or Jaro-Winkler ≥ 0.93), 2 similar (≥ 0.85), 3 different.
-/// `same`: the two are one numbered string (`intern.rs`).
-fn last_level(a: &str, b: &str, same: bool) -> u8 {
-    if a.is_empty() || b.is_empty() {
+/// By number (`intern.rs`): the strings are read only when the two differ (a read is a cache
+/// miss more in the pair loop).
+fn last_level(s: &Strings, x: u32, y: u32) -> u8 {
+    if x == 0 || y == 0 {
         return NULL;
     }
-    if same {
+    if x == y {
         return 0;
     }
+    let (a, b) = (s.get(x), s.get(y));
     if is_typo(a, b) {
         return 1;
     }
@@ -119,8 +137,8 @@ fn last_level(a: &str, b: &str, same: bool) -> u8 {
 /// 3 similar (Jaro-Winkler ≥ 0.88, `Ysain` for `Yasmin`), 4 initial, first element of a compound,
 /// weak nickname or missing on one side, 5 different. Two common names of their own (Marco,
 /// Mirco) are always different, however close.
-fn first_level(s: &Strings, pa: &Prepared, pb: &Prepared, notes: &mut u16) -> u8 {
-    let (x, y) = (&pa.ids, &pb.ids);
+fn first_level(t: &Table, x: &Facts, y: &Facts, notes: &mut u16) -> u8 {
+    let s = &t.strings;
     if x.first == 0 && y.first == 0 {
         return NULL;
     }
@@ -128,14 +146,20 @@ fn first_level(s: &Strings, pa: &Prepared, pb: &Prepared, notes: &mut u16) -> u8
         *notes |= note::FIRST_MISSING;
         return 4;
     }
-    let view = |p: &Prepared| FirstView {
-        compact: s.get(p.ids.first),
-        head: s.get(p.ids.head),
-        weak: p.first_key.weak,
-        known: p.first_key.known,
+    if x.first == y.first {
+        return 0;
+    }
+    let view = |f: &Facts| FirstView {
+        compact: s.get(f.first),
+        head: s.get(f.head),
+        weak: f.weak,
+        known: f.known,
     };
-    let (a, b) = (view(pa), view(pb));
-    let shared = || x.canonical.iter().any(|c| y.canonical.contains(c));
+    let (a, b) = (view(x), view(y));
+    let shared = || {
+        let theirs = t.canonical(y);
+        t.canonical(x).iter().any(|c| theirs.contains(c))
+    };
     match compare_first_with(a, b, x.first == y.first, shared) {
         FirstName::Equal => 0,
         FirstName::Nickname => 1,
@@ -161,14 +185,15 @@ fn first_level(s: &Strings, pa: &Prepared, pb: &Prepared, notes: &mut u16) -> u8
     }
 }
 
-/// First names written in the last-name field and the other way round: string levels only.
-fn swapped_first_level(a: &str, b: &str, same: bool) -> u8 {
-    if a.is_empty() || b.is_empty() {
+/// First names written in the last-name field and the other way round: string levels only,
+/// by number as `last_level`.
+fn swapped_first_level(s: &Strings, x: u32, y: u32) -> u8 {
+    if x == 0 || y == 0 {
         return NULL;
     }
-    if same {
+    if x == y {
         0
-    } else if is_typo(a, b) {
+    } else if is_typo(s.get(x), s.get(y)) {
         2
     } else {
         5
@@ -176,18 +201,16 @@ fn swapped_first_level(a: &str, b: &str, same: bool) -> u8 {
 }
 
 /// (last, first) levels, trying the names as written and swapped.
-fn names(s: &Strings, a: &Prepared, b: &Prepared, notes: &mut u16) -> (u8, u8) {
-    let (ia, ib) = (&a.ids, &b.ids);
+fn names(t: &Table, ia: &Facts, ib: &Facts, notes: &mut u16) -> (u8, u8) {
+    let s = &t.strings;
     if ia.last == 0 && ib.last == 0 && ia.first == 0 && ib.first == 0 {
         *notes |= note::NO_NAMES;
         return (NULL, NULL);
     }
     let mut direct_notes = 0;
-    let (last_a, last_b) = (s.get(ia.last), s.get(ib.last));
-    let (first_a, first_b) = (s.get(ia.first), s.get(ib.first));
     let direct = (
-        last_level(last_a, last_b, ia.last == ib.last),
-        first_level(s, a, b, &mut direct_notes),
+        last_level(s, ia.last, ib.last),
+        first_level(t, ia, ib, &mut direct_notes),
     );
     let sum = |(l, f): (u8, u8)| l as u16 + f as u16;
     let mut best = direct;
@@ -197,15 +220,11 @@ fn names(s: &Strings, a: &Prepared, b: &Prepared, notes: &mut u16) -> (u8, u8) {
             // The first-name levels first: they are cheap (equal or one typo), and only when
             // both are at most a typo can the swap win (each then also bounds a last level to
             // at most 1), so the two Jaro-Winkler measures of the last levels are spared.
-            let swapped_first = swapped_first_level(first_a, last_b, ia.first == ib.last)
-                .max(swapped_first_level(first_b, last_a, ib.first == ia.last));
+            let swapped_first = swapped_first_level(s, ia.first, ib.last)
+                .max(swapped_first_level(s, ib.first, ia.last));
             let swapped = if swapped_first <= 2 {
                 (
-                    last_level(last_a, first_b, ia.last == ib.first).max(last_level(
-                        first_a,
-                        last_b,
-                        ia.first == ib.last,
-                    )),
+                    last_level(s, ia.last, ib.first).max(last_level(s, ia.first, ib.last)),
                     swapped_first,
                 )
             } else {
@@ -229,15 +248,16 @@ fn names(s: &Strings, a: &Prepared, b: &Prepared, notes: &mut u16) -> (u8, u8) {
 /// Place: 0 same street and number, 1 same street and a number missing, 2 same street and
 /// different numbers, 3 same city and a street missing, 4 same city and different streets,
 /// 5 elsewhere. The best pair of addresses counts.
-fn place_level(s: &Strings, a: &Prepared, b: &Prepared, notes: &mut u16) -> u8 {
-    if a.ids.addresses.is_empty() || b.ids.addresses.is_empty() {
+fn place_level(t: &Table, a: &Facts, b: &Facts, notes: &mut u16) -> u8 {
+    let (xs, ys) = (t.addresses(a), t.addresses(b));
+    if xs.is_empty() || ys.is_empty() {
         return NULL;
     }
     let mut best = (5u8, 0u16);
-    for xi in &a.ids.addresses {
-        for yi in &b.ids.addresses {
+    for xi in xs {
+        for yi in ys {
             let mut n = 0;
-            let l = address_level(s, xi, yi, &mut n);
+            let l = address_level(&t.strings, xi, yi, &mut n);
             if l < best.0 || (l == best.0 && n.count_ones() < best.1.count_ones()) {
                 best = (l, n);
             }
@@ -251,16 +271,18 @@ fn address_level(s: &Strings, ai: &AddrIds, bi: &AddrIds, notes: &mut u16) -> u8
     if ai.country != bi.country && countries_differ(s.get(ai.country), s.get(bi.country)) {
         return 5;
     }
-    let (city_a, city_b) = (s.get(ai.city), s.get(bi.city));
     // Cities the register did not resolve (abroad, or misspelt) stay as folded names: a typo or
-    // a close spelling is one city (a cadastral code never is: it has digits).
+    // a close spelling is one city (a cadastral code never is: it has digits). Read only when
+    // the numbers differ.
     let named = |c: &str| !c.is_empty() && !c.chars().any(|x| x.is_ascii_digit());
     let same_named_city = ai.city != 0 && ai.city == bi.city;
-    let city_typo = !same_named_city
-        && named(city_a)
-        && named(city_b)
-        && (is_typo(Compact::new(city_a).as_str(), Compact::new(city_b).as_str())
-            || jaro_winkler(city_a, city_b) >= 0.92);
+    let city_typo = !same_named_city && {
+        let (city_a, city_b) = (s.get(ai.city), s.get(bi.city));
+        named(city_a)
+            && named(city_b)
+            && (is_typo(Compact::new(city_a).as_str(), Compact::new(city_b).as_str())
+                || jaro_winkler(city_a, city_b) >= 0.92)
+    };
     let same_postcode = ai.postcode != 0 && ai.postcode == bi.postcode;
     // Abroad a postcode one slip away (`6430`, `6403`) with the same street and number written
     // the same way is one place too (the city may be misspelt or missing on one side).
@@ -312,9 +334,10 @@ fn address_level(s: &Strings, ai: &AddrIds, bi: &AddrIds, notes: &mut u16) -> u8
     }
 }
 
-/// 0 a personal detail shared, 1 only a place's (landline, info@), 2 none shared.
-fn detail_level(a: (&[Detail], &[u32]), b: (&[Detail], &[u32])) -> u8 {
-    if a.0.is_empty() || b.0.is_empty() {
+/// 0 a personal detail shared, 1 only a place's (landline, info@), 2 none shared. Details as
+/// (number, shared), `Table::phones`.
+fn detail_level<I: Iterator<Item = (u32, bool)> + Clone>(a: I, b: I) -> u8 {
+    if a.clone().next().is_none() || b.clone().next().is_none() {
         return NULL;
     }
     match shared_detail(a, b) {
@@ -327,7 +350,7 @@ fn detail_level(a: (&[Detail], &[u32]), b: (&[Detail], &[u32])) -> u8 {
 /// 0 same date; 1 a slip of the pen: day and month swapped, or one of day, month and year
 /// off (the year by one digit: 1965 for 1956, 1957; never the 28 years between father and son);
 /// 2 different.
-fn birth_level(a: &Prepared, b: &Prepared) -> u8 {
+fn birth_level(a: &Facts, b: &Facts) -> u8 {
     let (Some(x), Some(y)) = (&a.birth, &b.birth) else {
         return NULL;
     };
@@ -365,17 +388,14 @@ fn birth_dates(x: &Birth, y: &Birth) -> u8 {
 
 /// The comparison vector of two records; None when they can never be one (different
 /// countries everywhere, a name on one side only).
-/// Both records numbered first (`intern::intern`).
-/// The strings are read by number from `s` (see `intern.rs` for why).
-pub fn compare(s: &Strings, a: &Prepared, b: &Prepared) -> Option<Comparison> {
-    debug_assert!(
-        a.ids.addresses.len() == a.addresses.len() && a.ids.phones.len() == a.phones.len()
-    );
-    let (ia, ib) = (&a.ids, &b.ids);
+/// Both records as the job's table has them (`intern::intern`, which says why), by index.
+pub fn compare(t: &Table, a: usize, b: usize) -> Option<Comparison> {
+    let s = &t.strings;
+    let (ia, ib) = (&t.facts[a], &t.facts[b]);
     if ia.country != ib.country
         && countries_differ(s.get(ia.country), s.get(ib.country))
-        && ia.addresses.iter().all(|x| {
-            ib.addresses
+        && t.addresses(ia).iter().all(|x| {
+            t.addresses(ib)
                 .iter()
                 .all(|y| countries_differ(s.get(x.country), s.get(y.country)))
         })
@@ -383,19 +403,19 @@ pub fn compare(s: &Strings, a: &Prepared, b: &Prepared) -> Option<Comparison> {
         return None;
     }
     // A name on one side only: a person against an anonymous line (a shop, a switchboard).
-    let named = |p: &Prepared| p.ids.last != 0 || p.ids.first != 0;
-    if named(a) != named(b) {
+    let named = |f: &Facts| f.last != 0 || f.first != 0;
+    if named(ia) != named(ib) {
         return None;
     }
     let mut notes = 0u16;
     let mut gamma = [NULL; FIELDS];
-    (gamma[LAST], gamma[FIRST]) = names(s, a, b, &mut notes);
-    gamma[PLACE] = place_level(s, a, b, &mut notes);
-    gamma[PHONE] = detail_level((&a.phones, &a.ids.phones), (&b.phones, &b.ids.phones));
-    gamma[EMAIL] = detail_level((&a.emails, &a.ids.emails), (&b.emails, &b.ids.emails));
-    gamma[BIRTH] = birth_level(a, b);
-    if let (Some(ta), Some(tb)) = (&a.tax, &b.tax) {
-        let consistent = ta.consistent && tb.consistent;
+    (gamma[LAST], gamma[FIRST]) = names(t, ia, ib, &mut notes);
+    gamma[PLACE] = place_level(t, ia, ib, &mut notes);
+    gamma[PHONE] = detail_level(t.phones(ia), t.phones(ib));
+    gamma[EMAIL] = detail_level(t.emails(ia), t.emails(ib));
+    gamma[BIRTH] = birth_level(ia, ib);
+    if ia.taxed && ib.taxed {
+        let consistent = ia.tax_consistent && ib.tax_consistent;
         if ia.tax == ib.tax {
             gamma[TAX] = 0;
             if consistent {
@@ -407,17 +427,16 @@ pub fn compare(s: &Strings, a: &Prepared, b: &Prepared) -> Option<Comparison> {
         }
     }
     // Declared (or tax-code) gender first; the gender of two common first names otherwise.
-    gamma[GENDER] = match ((a.gender, b.gender), (a.name_gender, b.name_gender)) {
-        ((Some(x), Some(y)), _) | (_, (Some(x), Some(y))) => u8::from(x != y),
-        _ => NULL,
-    };
-    let nowhere = |p: &Prepared| {
-        p.ids
-            .addresses
+    let genders = |x: u8, y: u8| (x != 0 && y != 0).then(|| u8::from(x != y));
+    gamma[GENDER] = genders(ia.gender, ib.gender)
+        .or_else(|| genders(ia.name_gender, ib.name_gender))
+        .unwrap_or(NULL);
+    let nowhere = |f: &Facts| {
+        t.addresses(f)
             .iter()
             .all(|x| x.streets[0] == 0 && x.city == 0)
     };
-    if nowhere(a) || nowhere(b) {
+    if nowhere(ia) || nowhere(ib) {
         notes |= note::NOWHERE;
     }
     Some(Comparison { gamma, notes })
@@ -460,11 +479,11 @@ fn similar_streets(a: &str, b: &str) -> bool {
 }
 
 /// A contact detail both records carry: personal brings them to probable, shared to ambiguous.
-fn shared_detail(a: (&[Detail], &[u32]), b: (&[Detail], &[u32])) -> Option<bool> {
+fn shared_detail<I: Iterator<Item = (u32, bool)> + Clone>(a: I, b: I) -> Option<bool> {
     let mut found: Option<bool> = None;
-    for (x, i) in a.0.iter().zip(a.1) {
-        for (y, _) in b.0.iter().zip(b.1).filter(|(_, j)| *j == i) {
-            let personal = !x.shared && !y.shared;
+    for (i, x_shared) in a {
+        for (_, y_shared) in b.clone().filter(|&(j, _)| j == i) {
+            let personal = !x_shared && !y_shared;
             found = Some(found.unwrap_or(false) || personal);
         }
     }
