@@ -54,7 +54,14 @@ pub fn current() -> Option<Arc<World>> {
     if let Some(w) = WORLD.read().unwrap_or_else(|e| e.into_inner()).clone() {
         return Some(w);
     }
-    load(&dir);
+    // The import runs on a thread of its own and this caller simply blocks: a rayon worker that
+    // waited inside the import's pool would steal other work meanwhile, and work that calls
+    // `current` again on this thread would block on `LOADING` it already holds (a hang).
+    std::thread::scope(|s| {
+        if let Err(panic) = s.spawn(|| load(&dir)).join() {
+            std::panic::resume_unwind(panic);
+        }
+    });
     WORLD.read().unwrap_or_else(|e| e.into_inner()).clone()
 }
 
