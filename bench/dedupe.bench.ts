@@ -20,7 +20,7 @@ import { closeState } from '../src/state/db.js';
 import { openStore } from '../src/state/open.js';
 import { startServerProcess, type ServerProcess } from '../test/helpers/process.js';
 import { freshDataDir } from '../test/helpers/server.js';
-import { generate, loadSources, rng } from './dedupe-data.js';
+import { addressBook, generate, loadSources } from './dedupe-data.js';
 import { benchDataDir } from './dedupe-register.js';
 import { taskStats } from './stats.js';
 
@@ -29,26 +29,6 @@ function peakRssMiB(): number {
   return Math.round(Number(m?.[1] ?? 0) / 1024);
 }
 
-/** Flat records into address-book contacts: typed lists, a second address for some. */
-function addressBook(records: Record<string, unknown>[], places: { street: string; number: string; postcode: string; city: string }[]): Record<string, unknown>[] {
-  const r = rng(3);
-  // 300 workplaces: colleagues share a work address, as in a company's address book
-  const offices = Array.from({ length: 300 }, () => places[Math.floor(r() * places.length)]!);
-  return records.map((rec) => {
-    const { address, postcode, city, province, phone, email, phones, emails, ...rest } = rec;
-    const out: Record<string, unknown> = {
-      ...rest,
-      addresses: [{ type: r() < 0.7 ? 'home' : 'Casa', address, postcode, city, province }],
-      phones: [...(phone ? [{ type: 'cell', value: phone }] : []), ...((phones as unknown[]) ?? [])],
-      emails: [...(email ? [email] : []), ...((emails as unknown[]) ?? [])],
-    };
-    if (r() < 0.3) {
-      const o = offices[Math.floor(r() * offices.length)]!;
-      (out.addresses as unknown[]).push({ type: 'work', address: `${o.street} ${o.number}`, postcode: o.postcode, city: o.city });
-    }
-    return out;
-  });
-}
 
 /** CPU seconds a process has used (user + system, every thread): a figure the machine's other load disturbs less than wall time. */
 function cpuSeconds(pid: number | undefined): number {
