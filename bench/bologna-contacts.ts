@@ -16,3 +16,16 @@ export async function bolognaContacts(n: number): Promise<Record<string, unknown
   }
   return Array.from({ length: n }, (_, i) => ({ id: i, ...base[i % base.length] }));
 }
+
+/** Every 37th Bologna house number as people type it, up to `n`: the single calls of the HTTP benches. */
+export async function bolognaSample(n: number): Promise<{ address: string; postcode: string; city: string }[]> {
+  const out: { address: string; postcode: string; city: string }[] = [];
+  const rows = createReadStream(path.join(SOURCE, 'it/civici/bologna/civici_2012.csv.gz')).pipe(createGunzip()).pipe(parse({ columns: true }));
+  let i = 0;
+  for await (const row of rows as AsyncIterable<Record<string, string>>) {
+    if (i++ % 37 !== 0 || !row.DENOMINAZI || row.CAP === '0') continue;
+    out.push({ address: `${row.DENOMINAZI} ${row.NCIVSUB}`, postcode: row.CAP ?? '', city: 'Bologna' });
+    if (out.length >= n) break;
+  }
+  return out;
+}

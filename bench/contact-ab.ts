@@ -9,51 +9,26 @@
  *
  * A project root holds package.json, bin/recapito.js, dist/ and the addon (node_modules may be a link).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream, readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createGunzip } from 'node:zlib';
-
-import { parse } from 'csv-parse';
 
 import { createAccount, createToken } from '../src/account/tokens.js';
 import { addPack } from '../src/credit/ledger.js';
 import { closeState } from '../src/state/db.js';
 import { openStore } from '../src/state/open.js';
-import { SOURCE, freshDataDir } from '../test/helpers/server.js';
+import { startListening } from '../test/helpers/process.js';
+import { freshDataDir } from '../test/helpers/server.js';
 import { autocannon } from './autocannon.js';
+import { bolognaSample } from './bologna-contacts.js';
 
 const [rootA, rootB, secondsArg, roundsArg] = process.argv.slice(2);
 const SECONDS = Number(secondsArg ?? 5);
 const ROUNDS = Number(roundsArg ?? 2);
 
-async function addresses(n: number): Promise<{ address: string; postcode: string; city: string }[]> {
-  const out: { address: string; postcode: string; city: string }[] = [];
-  const rows = createReadStream(path.join(SOURCE, 'it/civici/bologna/civici_2012.csv.gz')).pipe(createGunzip()).pipe(parse({ columns: true }));
-  let i = 0;
-  for await (const row of rows as AsyncIterable<Record<string, string>>) {
-    if (i++ % 37 !== 0 || !row.DENOMINAZI || row.CAP === '0') continue;
-    out.push({ address: `${row.DENOMINAZI} ${row.NCIVSUB}`, postcode: row.CAP ?? '', city: 'Bologna' });
-    if (out.length >= n) break;
-  }
-  return out;
-}
 
-/** A child process that prints "listening on URL". */
-function start(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
-      if (m?.[1]) resolve({ child, url: m[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${out}`)));
-  });
-}
 
 /** User + system CPU of a process so far, in µs (clock ticks of /proc/<pid>/stat, 100 a second). */
 function cpuMicros(pid: number): number {
@@ -69,15 +44,15 @@ async function server(root: string): Promise<{ child: ChildProcess; url: string;
   const token = (await createToken(db, 'load')).token;
   await closeState(dataDir);
   const rates = { RECAPITO_RATE_SINGLE: '1000000000', RECAPITO_RATE_BATCH: '1000000000', RECAPITO_RATE_AUTOCOMPLETE: '1000000000' };
-  const s = await start([path.join(path.resolve(root), 'bin', 'recapito.js'), '--data-dir', dataDir, 'serve', '--port', '0'], rates);
+  const s = await startListening([path.join(path.resolve(root), 'bin', 'recapito.js'), '--data-dir', dataDir, 'serve', '--port', '0'], rates);
   return { ...s, token, dataDir };
 }
 
 async function main(): Promise<void> {
   if (!rootA || !rootB) throw new Error('usage: contact-ab.js <root A> <root B> [seconds] [rounds]');
-  const sample = await addresses(2000);
+  const sample = await bolognaSample(2000);
   const servers = { A: await server(rootA), B: await server(rootB) };
-  const bare = await start([path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare-server.js')]);
+  const bare = await startListening([path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare-server.js')]);
   let n = 0;
   const load = (url: string, token: string, route: string, body: () => string, connections: number, seconds = SECONDS) => {
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };

@@ -9,31 +9,16 @@
  *   node dist/bench/contact-answers.js write <file>   stores the answers (one JSON line per call)
  *   node dist/bench/contact-answers.js check <file>   compares, prints the differing calls, exits 1 on any
  */
-import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { createGunzip } from 'node:zlib';
-
-import { parse } from 'csv-parse';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 import { addPack } from '../src/credit/ledger.js';
 import { sampleStreets } from '../src/native.js';
-import { SOURCE, startServer, type TestServer } from '../test/helpers/server.js';
+import { startServer, type TestServer } from '../test/helpers/server.js';
+import { bolognaSample } from './bologna-contacts.js';
 import { PERTURBATIONS, rng, type Input } from './contact-perturb.js';
 
 type Body = Record<string, unknown>;
 
-/** Every 37th Bologna house number, as `http.bench.ts` sends them. */
-async function bologna(n: number): Promise<Body[]> {
-  const out: Body[] = [];
-  const rows = createReadStream(path.join(SOURCE, 'it/civici/bologna/civici_2012.csv.gz')).pipe(createGunzip()).pipe(parse({ columns: true }));
-  let i = 0;
-  for await (const row of rows as AsyncIterable<Record<string, string>>) {
-    if (i++ % 37 !== 0 || !row.DENOMINAZI || row.CAP === '0') continue;
-    out.push({ address: `${row.DENOMINAZI} ${row.NCIVSUB}`, postcode: row.CAP ?? '', city: 'Bologna' });
-    if (out.length >= n) break;
-  }
-  return out;
-}
 
 /** Register samples, each written in every way `contact-perturb.ts` knows. */
 async function perturbed(perKind: number): Promise<Body[]> {
@@ -128,7 +113,7 @@ async function main(): Promise<void> {
   const server = await startServer({ rateLimits: { single: 1e9, batch: 1e9, autocomplete: 1e9 } });
   try {
     await addPack(server.state, server.account, 'contact', 10_000_000);
-    const inputs = [...(await bologna(2000)), ...(await perturbed(60)), ...FOREIGN];
+    const inputs = [...(await bolognaSample(2000)), ...(await perturbed(60)), ...FOREIGN];
     const list = calls(inputs);
     const got = await answers(server, list);
     if (mode === 'write') {

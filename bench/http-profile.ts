@@ -7,7 +7,6 @@
  *
  * PROFILE_ENTRY=.tmp/dist-before/src/cli/main.js profiles another build's server (A/B in one sitting).
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -18,6 +17,7 @@ import { PROJECT_ROOT } from '../src/config.js';
 import { addPack } from '../src/credit/ledger.js';
 import { closeState } from '../src/state/db.js';
 import { openStore } from '../src/state/open.js';
+import { startListening } from '../test/helpers/process.js';
 import { freshDataDir } from '../test/helpers/server.js';
 import { autocannon } from './autocannon.js';
 
@@ -112,18 +112,9 @@ async function main(): Promise<void> {
   const profDir = mkdtempSync(path.join(os.tmpdir(), 'recapito-prof-'));
   // PROFILE_ENTRY: another build's CLI (e.g. a copy of dist before a change), for an A/B in the same conditions
   const entry = process.env.PROFILE_ENTRY ? path.resolve(process.env.PROFILE_ENTRY) : path.join(PROJECT_ROOT, 'bin', 'recapito.js');
-  const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, entry, '--data-dir', dataDir, 'serve', '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, RECAPITO_RATE_SINGLE: '1000000000', RECAPITO_RATE_AUTOCOMPLETE: '1000000000' },
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
+  const { child, url } = await startListening(['--cpu-prof', '--cpu-prof-dir', profDir, entry, '--data-dir', dataDir, 'serve', '--port', '0'], {
+    RECAPITO_RATE_SINGLE: '1000000000',
+    RECAPITO_RATE_AUTOCOMPLETE: '1000000000',
   });
   const cpuBefore = serverCpuMs(child.pid);
   let n = 0;

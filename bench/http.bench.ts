@@ -10,16 +10,13 @@
  *
  * BENCH_SECONDS (default 10) per measurement; BENCH_ONLY=phone,contact limits the endpoints.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { closeSync, createReadStream, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createGunzip } from 'node:zlib';
 
-import { parse } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
 
 import { createAccount, createToken } from '../src/account/tokens.js';
@@ -27,10 +24,11 @@ import { addPack } from '../src/credit/ledger.js';
 import { batchedWrite } from '../src/state/commit.js';
 import { closeState, openState } from '../src/state/db.js';
 import { openStore } from '../src/state/open.js';
-import { startServerProcess } from '../test/helpers/process.js';
+import { startListening, startServerProcess } from '../test/helpers/process.js';
 import { SOURCE, freshDataDir } from '../test/helpers/server.js';
 import { codiceFiscale } from '../test/helpers/tax-code.js';
 import { autocannon } from './autocannon.js';
+import { bolognaSample } from './bologna-contacts.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
@@ -45,18 +43,6 @@ async function sharedCsv(...p: string[]): Promise<Record<string, string>[]> {
   return parseSync(await readFile(path.join(SOURCE, ...p), 'utf8'), { columns: true, skip_empty_lines: true, relax_quotes: true }) as Record<string, string>[];
 }
 
-/** Real Bologna house numbers as people would type them. */
-async function addresses(n: number): Promise<{ address: string; postcode: string; city: string }[]> {
-  const out: { address: string; postcode: string; city: string }[] = [];
-  const rows = createReadStream(path.join(SOURCE, 'it/civici/bologna/civici_2012.csv.gz')).pipe(createGunzip()).pipe(parse({ columns: true }));
-  let i = 0;
-  for await (const row of rows as AsyncIterable<Record<string, string>>) {
-    if (i++ % 37 !== 0 || !row.DENOMINAZI || row.CAP === '0') continue;
-    out.push({ address: `${row.DENOMINAZI} ${row.NCIVSUB}`, postcode: row.CAP ?? '', city: 'Bologna' });
-    if (out.length >= n) break;
-  }
-  return out;
-}
 
 /** fdatasync latency of the disk under the data dir (ms): the floor of a durable answer, measured in the run. */
 function fsyncLatency(dir: string): { p50: number; p99: number } {
@@ -103,19 +89,6 @@ async function groupCommitFloor(dir: string, writers: number, seconds: number): 
   return { rps: times.length / seconds, p50: at(0.5), p99: at(0.99) };
 }
 
-/** A child process that prints "listening on URL"; resolves with the URL. */
-function startChild(script: string, args: string[] = []): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
-      if (m?.[1]) resolve({ child, url: m[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}: ${out}`)));
-  });
-}
 
 interface Scenario {
   name: string;
@@ -136,9 +109,9 @@ async function main(): Promise<void> {
   const suggestTokens = await Promise.all(Array.from({ length: 400 }, async () => (await createToken(db, 'load')).token));
   const single = { RECAPITO_RATE_SINGLE: '1000000000', RECAPITO_RATE_BATCH: '1000000000', RECAPITO_RATE_AUTOCOMPLETE: '1000000000' };
   const server = await startServerProcess(dataDir, single);
-  const bare = await startChild(path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare-server.js'));
+  const bare = await startListening([path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare-server.js')]);
 
-  const sample = await addresses(2000);
+  const sample = await bolognaSample(2000);
   const prefixes = (await sharedCsv('contact', 'phone', 'it_prefissi_distretti.csv')).map((r) => r.prefisso!).filter((p) => /^0\d+$/.test(p));
   const mobiles = (await sharedCsv('contact', 'phone', 'it_mobile_prefix_operator.csv')).map((r) => r.prefisso_nazionale!);
   const phones = [...prefixes.map((p) => `${p} ${'4567890123'.slice(0, 10 - p.length)}`), ...mobiles.map((m) => `+39 ${m}${'1234567'.slice(0, 10 - m.length)}`)];

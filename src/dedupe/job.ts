@@ -2,7 +2,7 @@ import type { Services } from '../http/context.js';
 import { isActive } from '../jobs/store.js';
 import type { JobKind, JobService } from '../jobs/service.js';
 import type { JobRecord } from '../state/db.js';
-import { compareText, type CompareInput, type CoreResult } from './service.js';
+import { compareText, type CompareInput } from './service.js';
 import { getRecords, savedOf, updateHead, type SavedDedupe } from './store.js';
 
 /**
