@@ -251,18 +251,10 @@ fn facts<'a>(
 
 #[cfg(test)]
 mod tests {
-    use std::sync::OnceLock;
-
     use serde_json::json;
 
     use super::*;
-    use crate::register::Register;
-
-    fn register() -> Option<&'static Register> {
-        static REG: OnceLock<Option<Register>> = OnceLock::new();
-        REG.get_or_init(|| crate::test_register::import(None))
-            .as_ref()
-    }
+    use crate::dedupe::tests::register;
 
     /// The pair loop reads the table, never the prepared records: the table must say of each
     /// record what the record says.

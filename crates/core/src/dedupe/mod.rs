@@ -678,8 +678,9 @@ mod tests {
 
     use super::*;
 
-    /// The register built once from `../shared/data` (the real ANPR/ISTAT and names files).
-    fn register() -> Option<&'static Register> {
+    /// The register built once from `../shared/data` (the real ANPR/ISTAT and names files), for
+    /// every dedupe test module of the process (one import, not one per module).
+    pub(crate) fn register() -> Option<&'static Register> {
         static REG: OnceLock<Option<Register>> = OnceLock::new();
         // the whole of shared/data: streets for addresses, names for nicknames
         REG.get_or_init(|| crate::test_register::import(None))
