@@ -7,19 +7,12 @@
  *
  * PROFILE_ENTRY=.tmp/dist-before/src/cli/main.js profiles another build's server (A/B in one sitting).
  */
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { createAccount, createToken } from '../src/account/tokens.js';
-import { PROJECT_ROOT } from '../src/config.js';
-import { addPack } from '../src/credit/ledger.js';
-import { closeState } from '../src/state/db.js';
-import { openStore } from '../src/state/open.js';
-import { startListening } from '../test/helpers/process.js';
-import { freshDataDir } from '../test/helpers/server.js';
 import { autocannon } from './autocannon.js';
+import { scenarioServer } from './http-scenarios.js';
 
 interface ProfileNode {
   id: number;
@@ -30,20 +23,6 @@ interface Profile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
-}
-
-const BODIES: Record<string, { path: string; body: (n: number) => string }> = {
-  phone: { path: '/api/v1/phone', body: (n) => JSON.stringify({ phone: `02 ${1000000 + (n % 8999999)}` }) },
-  'tax-code': { path: '/api/v1/tax-code', body: () => JSON.stringify({ action: 'validate', tax_code: 'RSSMRA80A01H501U' }) },
-  email: { path: '/api/v1/email', body: (n) => JSON.stringify({ email: `mario.rossi${n % 1000}@gmail.com`, dns: false }) },
-  contact: { path: '/api/v1/contact', body: () => JSON.stringify({ address: 'Via del Faggiolo 7', postcode: '40132', city: 'Bologna' }) },
-  suggest: { path: '/api/v1/suggest', body: (n) => JSON.stringify({ session: sessionOf(Math.floor(n / 30)), q: 'via del fag', city: 'Bologna' }) },
-};
-const sessions = new Map<number, string>();
-function sessionOf(i: number): string {
-  let s = sessions.get(i);
-  if (!s) sessions.set(i, (s = randomUUID()));
-  return s;
 }
 
 /**
@@ -101,47 +80,29 @@ function serverCpuMs(pid: number | undefined): number {
 async function main(): Promise<void> {
   const which = process.argv[2] ?? 'phone';
   const seconds = Number(process.argv[3] ?? 10);
-  const scenario = BODIES[which];
-  if (!scenario) throw new Error(`one of ${Object.keys(BODIES).join(', ')}`);
-  const dataDir = await freshDataDir();
-  const db = await openStore(dataDir, undefined); // LMDB: the single-node baseline
-  await createAccount(db, 'profile');
-  await addPack(db, 'profile', 'contact', 10_000_000);
-  await addPack(db, 'profile', 'light', 10_000_000);
-  const tokens = await Promise.all(Array.from({ length: 50 }, async () => (await createToken(db, 'profile')).token));
   const profDir = mkdtempSync(path.join(os.tmpdir(), 'recapito-prof-'));
-  // PROFILE_ENTRY: another build's CLI (e.g. a copy of dist before a change), for an A/B in the same conditions
-  const entry = process.env.PROFILE_ENTRY ? path.resolve(process.env.PROFILE_ENTRY) : path.join(PROJECT_ROOT, 'bin', 'recapito.js');
-  const { child, url } = await startListening(['--cpu-prof', '--cpu-prof-dir', profDir, entry, '--data-dir', dataDir, 'serve', '--port', '0'], {
-    RECAPITO_RATE_SINGLE: '1000000000',
-    RECAPITO_RATE_AUTOCOMPLETE: '1000000000',
-  });
+  const server = await scenarioServer(['--cpu-prof', '--cpu-prof-dir', profDir]);
+  const { child, url } = server;
   const cpuBefore = serverCpuMs(child.pid);
-  let n = 0;
-  const headers = (t: string) => ({ authorization: `Bearer ${t}`, 'content-type': 'application/json' });
-  const r = await autocannon({
-    url,
-    connections: 32,
-    duration: seconds,
-    requests: [{ method: 'POST', path: scenario.path, setupRequest: (req: object) => ({ ...req, body: scenario.body(n), headers: headers(tokens[Math.floor(n++ / 6000) % tokens.length]!) }) }],
-  });
+  const r = await autocannon({ url, connections: 32, duration: seconds, requests: server.requests(which) });
   const cpuMs = serverCpuMs(child.pid) - cpuBefore;
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
-  await closeState(dataDir);
-  const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+  await server.stop();
+  // the main thread's profile is the first of the process (worker threads write later sequence numbers)
+  const file = readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile')).sort()[0];
   if (!file) throw new Error('no profile written');
   const { self, inclusive, total, idle } = summarise(JSON.parse(readFileSync(path.join(profDir, file), 'utf8')) as Profile);
   const pct = (ms: number) => `${((ms / total) * 100).toFixed(1)}%`;
+  // µs of main-thread time per answered request (inflated by the profiler's own cost)
+  const us = (ms: number) => ((ms * 1000) / Math.max(1, r.requests.total)).toFixed(2);
   console.log(`${which}: ${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}; profile ${path.join(profDir, file)}`);
   // CPU the server process consumed (user + system) per answered request: unlike req/s, barely moved by other load
   console.log(`server CPU ${Math.round(cpuMs)} ms for ${r.requests.total} requests: ${((cpuMs * 1000) / Math.max(1, r.requests.total)).toFixed(0)} µs a request (with the profiler on)`);
   console.log(`busy ${Math.round(total)} ms, idle ${Math.round(idle)} ms while serving; shares below are of busy time`);
   console.log('\ntop self time');
-  console.table(self.slice(0, 30).map(([f, ms]) => ({ function: f.slice(0, 110), share: pct(ms) })));
+  console.table(self.slice(0, 30).map(([f, ms]) => ({ function: f.slice(0, 110), share: pct(ms), 'µs/req': us(ms) })));
   console.log('\ninclusive time of the stages of the request path (ours and the stack)');
   const stages = /^(authenticate|negotiate|answer|chargedRun|chargedWork|processCharged|englishBody|post|charge|batchedWrite|lookup|countRequest|toEnglishInput|toItalianOutput|validate|finishResult|process|encode|decode|readItems|rateClass|onSend|serialize|parse|preHandler|onRequest|JSON|stringify|defaultJsonParser|processTicksAndRejections|executeTxnCallbacks|\(garbage collector\)|\(idle\)|\(program\))\b/;
-  console.table(inclusive.filter(([f]) => stages.test(f)).slice(0, 40).map(([f, ms]) => ({ function: f.slice(0, 110), share: pct(ms) })));
+  console.table(inclusive.filter(([f]) => stages.test(f)).slice(0, 40).map(([f, ms]) => ({ function: f.slice(0, 110), share: pct(ms), 'µs/req': us(ms) })));
 }
 
 await main();

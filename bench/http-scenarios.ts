@@ -1,0 +1,72 @@
+/**
+ * The single calls the HTTP diagnostics drive (bench/http-profile.ts, bench/http-cpu.ts): one body per
+ * endpoint, a server with an account and 50 tokens on a fresh data dir, the rate limits lifted.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+
+import { createAccount, createToken } from '../src/account/tokens.js';
+import { PROJECT_ROOT } from '../src/config.js';
+import { addPack } from '../src/credit/ledger.js';
+import { closeState } from '../src/state/db.js';
+import { openStore } from '../src/state/open.js';
+import { startListening } from '../test/helpers/process.js';
+import { freshDataDir } from '../test/helpers/server.js';
+import type { AutocannonRequest } from './autocannon.js';
+
+export const SCENARIOS: Record<string, { path: string; body: (n: number) => string }> = {
+  phone: { path: '/api/v1/phone', body: (n) => JSON.stringify({ phone: `02 ${1000000 + (n % 8999999)}` }) },
+  'tax-code': { path: '/api/v1/tax-code', body: () => JSON.stringify({ action: 'validate', tax_code: 'RSSMRA80A01H501U' }) },
+  email: { path: '/api/v1/email', body: (n) => JSON.stringify({ email: `mario.rossi${n % 1000}@gmail.com`, dns: false }) },
+  contact: { path: '/api/v1/contact', body: () => JSON.stringify({ address: 'Via del Faggiolo 7', postcode: '40132', city: 'Bologna' }) },
+  suggest: { path: '/api/v1/suggest', body: (n) => JSON.stringify({ session: sessionOf(Math.floor(n / 30)), q: 'via del fag', city: 'Bologna' }) },
+};
+
+const sessions = new Map<number, string>();
+function sessionOf(i: number): string {
+  let s = sessions.get(i);
+  if (!s) sessions.set(i, (s = randomUUID()));
+  return s;
+}
+
+export interface ScenarioServer {
+  child: import('node:child_process').ChildProcess;
+  url: string;
+  /** autocannon's `requests` for one scenario, spreading the calls over the tokens. */
+  requests(which: string): AutocannonRequest[];
+  stop(): Promise<void>;
+}
+
+/**
+ * `recapito serve` on a fresh LMDB data dir (the single-node baseline) with `nodeArgs` before the entry
+ * (e.g. --cpu-prof). PROFILE_ENTRY=<another build's bin or dist/src/cli/main.js> runs that build instead (A/B).
+ */
+export async function scenarioServer(nodeArgs: string[] = []): Promise<ScenarioServer> {
+  const dataDir = await freshDataDir();
+  const db = await openStore(dataDir, undefined);
+  await createAccount(db, 'profile');
+  await addPack(db, 'profile', 'contact', 10_000_000);
+  await addPack(db, 'profile', 'light', 10_000_000);
+  const tokens = await Promise.all(Array.from({ length: 50 }, async () => (await createToken(db, 'profile')).token));
+  const entry = process.env.PROFILE_ENTRY ? path.resolve(process.env.PROFILE_ENTRY) : path.join(PROJECT_ROOT, 'bin', 'recapito.js');
+  const { child, url } = await startListening([...nodeArgs, entry, '--data-dir', dataDir, 'serve', '--port', '0'], {
+    RECAPITO_RATE_SINGLE: '1000000000',
+    RECAPITO_RATE_AUTOCOMPLETE: '1000000000',
+  });
+  let n = 0;
+  const headers = (t: string) => ({ authorization: `Bearer ${t}`, 'content-type': 'application/json' });
+  return {
+    child,
+    url,
+    requests(which) {
+      const scenario = SCENARIOS[which];
+      if (!scenario) throw new Error(`one of ${Object.keys(SCENARIOS).join(', ')}`);
+      return [{ method: 'POST', path: scenario.path, setupRequest: (req: object) => ({ ...req, body: scenario.body(n), headers: headers(tokens[Math.floor(n++ / 6000) % tokens.length]!) }) }];
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+      await closeState(dataDir);
+    },
+  };
+}
