@@ -1,9 +1,28 @@
 import test from 'ava';
 
 import { createAccount } from '../src/account/tokens.js';
-import { addPack, charge, current, FREE_MONTHLY, refundDurably } from '../src/credit/ledger.js';
+import { addPack, charge, current, FREE_MONTHLY, refundDurably, type ChargeTicket, type CreditCharge, type Payer } from '../src/credit/ledger.js';
+import type { Counter } from '../src/http/capability.js';
+import type { StateStore } from '../src/state/store.js';
 import { processState } from './helpers/state-url.js';
 import { freshDataDir } from './helpers/server.js';
+
+/** A charge's two moments as promises: `decided` (or the 402), `durable`. */
+function charged(state: StateStore, payer: Payer, counter: Counter, units: number) {
+  let decided!: Promise<{ charge: CreditCharge; ticket: ChargeTicket }>;
+  let durable!: Promise<void>;
+  decided = new Promise((resolveDecided, rejectDecided) => {
+    durable = new Promise((resolveDurable, rejectDurable) => {
+      charge(state, payer, counter, units, {
+        decided: resolveDecided,
+        refused: rejectDecided,
+        durable: (error) => (error === undefined ? resolveDurable() : rejectDurable(error)),
+      });
+    });
+  });
+  decided.catch(() => undefined);
+  return { decided, durable };
+}
 
 /**
  * The group commit (src/state/commit.ts, LMDB): the charges of one event-loop turn are decided one after
@@ -15,7 +34,7 @@ test('thirty-two charges of one account in one turn: each decided on the previou
   const { state } = await processState(await freshDataDir());
   await createAccount(state, 'round');
   await addPack(state, 'round', 'light', 100);
-  const pending = Array.from({ length: 32 }, () => charge(state, { account: 'round' }, 'light', 3));
+  const pending = Array.from({ length: 32 }, () => charged(state, { account: 'round' }, 'light', 3));
   const decided = await Promise.all(pending.map((p) => p.decided));
   await Promise.all(pending.map((p) => p.durable));
   // every charge saw the ones before it: the remaining figures count down by 3, none repeated
@@ -29,10 +48,10 @@ test('the last units raced in one turn: exactly as many charges as the credit co
   const { state } = await processState(await freshDataDir());
   await createAccount(state, 'last');
   // spend the free allowance, leaving 5 units of a pack
-  const spend = charge(state, { account: 'last' }, 'light', FREE_MONTHLY.light);
+  const spend = charged(state, { account: 'last' }, 'light', FREE_MONTHLY.light);
   await spend.durable;
   await addPack(state, 'last', 'light', 5);
-  const pending = Array.from({ length: 8 }, () => charge(state, { account: 'last' }, 'light', 1));
+  const pending = Array.from({ length: 8 }, () => charged(state, { account: 'last' }, 'light', 1));
   const outcomes = await Promise.allSettled(pending.map((p) => p.decided));
   await Promise.allSettled(pending.map((p) => p.durable));
   const ok = outcomes.filter((o) => o.status === 'fulfilled');
@@ -48,7 +67,7 @@ test('the last units raced in one turn: exactly as many charges as the credit co
   const first = ok[0];
   if (first?.status !== 'fulfilled') throw new Error('unreachable');
   const back = refundDurably(state, first.value.ticket, 1);
-  const again = charge(state, { account: 'last' }, 'light', 1);
+  const again = charged(state, { account: 'last' }, 'light', 1);
   t.is(await back, 1);
   t.is((await again.decided).charge.available, 0, 'the charge of the same turn took the unit the refund gave back');
   await again.durable;

@@ -5,6 +5,7 @@ import type { Payer } from '../credit/ledger.js';
 import type { Counter } from '../http/capability.js';
 import { ApiError } from '../http/errors.js';
 import { isLanguage, type Language } from '../http/language.js';
+import { isoNow } from '../state/clock.js';
 import type { AccountRecord, TokenRecord, TrialRecord } from '../state/db.js';
 import { doc, type DocChange, type StateStore } from '../state/store.js';
 
@@ -252,7 +253,7 @@ function callerOf(store: StateStore, known: KnownToken | undefined): Caller {
   if (known.expires <= Date.now()) {
     throw new ApiError('token_expired', { expiry: record.expiry ?? '' });
   }
-  const counted = store.countRequest(known.hash, new Date().toISOString());
+  const counted = store.countRequest(known.hash, isoNow());
   return { tokenId: record.id, tokenHash: known.hash, account: known.account, payer: known.payer, counted };
 }
 

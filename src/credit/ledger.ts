@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { Counter } from '../http/capability.js';
 import { ApiError } from '../http/errors.js';
 import type { CreditRecord, TrialRecord } from '../state/db.js';
-import { doc, type Decision, type StateStore } from '../state/store.js';
+import { isoString } from '../state/clock.js';
+import { doc, updateListened, type Decision, type DocKey, type StateStore, type UpdateListener } from '../state/store.js';
 import { giveToTrial, takeFromTrial, trialKey } from './trial.js';
 
 export const COUNTERS: readonly Counter[] = ['contact', 'dedupe', 'light'];
@@ -171,7 +172,7 @@ function takeFromAccount(stored: CreditRecord | undefined, account: string, coun
   while (need > 0 && a.active && a.size > 0) {
     const price = packPrice(counter, a.size);
     if (a.spent_month_eur + price > a.monthly_cap_eur + 1e-9) break;
-    const pack = { id: randomUUID().slice(0, 8), size: a.size, left: a.size, bought_on: now.toISOString(), auto: true, price_eur: price };
+    const pack = { id: randomUUID().slice(0, 8), size: a.size, left: a.size, bought_on: isoString(now), auto: true, price_eur: price };
     a.spent_month_eur = Math.round((a.spent_month_eur + price) * 100) / 100;
     r.packs.push(pack);
     r.bought_ever = true;
@@ -185,7 +186,7 @@ function takeFromAccount(stored: CreditRecord | undefined, account: string, coun
   if (units > 0) {
     r.used_month += units;
     r.used_total += units;
-    r.last_used = now.toISOString();
+    r.last_used = isoString(now);
   }
   const packsTaken = ticket.packs.reduce((s, p) => s + p.n, 0);
   const charge: CreditCharge = {
@@ -205,11 +206,11 @@ function takeFromAccount(stored: CreditRecord | undefined, account: string, coun
  * The charge for whoever pays, as one atomic update of the paying document (the account's counter, or
  * the token's trial): decided under the document's lock, written only when the whole call is covered.
  */
-function take(store: StateStore, payer: Payer, counter: Counter, units: number, now: Date, batched: boolean) {
+function takeDecision(payer: Payer, counter: Counter, units: number, now: Date): { keys: DocKey[]; decide: (docs: unknown[]) => Decision<Taken> } {
   if ('account' in payer) {
-    return store.update([doc('credits', creditKey(payer.account, counter))], ([stored]) => takeFromAccount(stored as CreditRecord | undefined, payer.account, counter, units, now), { batched });
+    return { keys: [doc('credits', creditKey(payer.account, counter))], decide: ([stored]) => takeFromAccount(stored as CreditRecord | undefined, payer.account, counter, units, now) };
   }
-  return store.update([doc('trials', trialKey(payer.token, counter))], ([stored]) => takeFromTrial(stored as TrialRecord | undefined, payer.token, counter, units, now), { batched });
+  return { keys: [doc('trials', trialKey(payer.token, counter))], decide: ([stored]) => takeFromTrial(stored as TrialRecord | undefined, payer.token, counter, units, now) };
 }
 
 /**
@@ -221,31 +222,32 @@ export async function consume(store: StateStore, account: string, counter: Count
 }
 
 export async function consumeFor(store: StateStore, payer: Payer, counter: Counter, units: number, now = new Date()): Promise<{ charge: CreditCharge; ticket: ChargeTicket }> {
-  const taken = await take(store, payer, counter, units, now, false).durable;
+  const { keys, decide } = takeDecision(payer, counter, units, now);
+  const taken = await store.update(keys, decide).durable;
   if (!taken.ok) throw paymentRequired(taken);
   return taken;
 }
 
-export interface PendingCharge {
-  /** The charge once decided in the shared transaction; rejects with 402 (nothing written) when not covered. */
-  decided: Promise<{ charge: CreditCharge; ticket: ChargeTicket }>;
-  /** Settles when the charge is on disk: await it before the response leaves. */
-  durable: Promise<unknown>;
-}
+/** Told the moments of a request's charge (see `UpdateListener`); refused with the 402 when not covered. */
+export type ChargeListener = UpdateListener<{ charge: CreditCharge; ticket: ChargeTicket }>;
 
 /**
  * The charge of a request, in the next shared (group) commit: exact and atomic like `consume`, but
- * concurrent requests share one commit and one fsync. Work may start at `decided`; the response waits
- * for `durable`.
+ * concurrent requests share one commit and one fsync. Work may start when the listener hears `decided`;
+ * the response waits for `durable`. A refusal throws inside the decision: nothing of it is written.
  */
-export function charge(store: StateStore, payer: Payer, counter: Counter, units: number, now = new Date()): PendingCharge {
-  const write = take(store, payer, counter, units, now, true);
-  const decided = write.decided.then((taken) => {
-    if (!taken.ok) throw paymentRequired(taken);
-    return { charge: taken.charge, ticket: taken.ticket };
-  });
-  decided.catch(() => undefined);
-  return { decided, durable: write.durable };
+export function charge(store: StateStore, payer: Payer, counter: Counter, units: number, listener: ChargeListener, now = new Date()): void {
+  const { keys, decide } = takeDecision(payer, counter, units, now);
+  updateListened(
+    store,
+    keys,
+    (docs) => {
+      const decision = decide(docs);
+      if (!decision.result.ok) throw paymentRequired(decision.result);
+      return { result: decision.result, write: decision.write };
+    },
+    listener,
+  );
 }
 
 /** Gives back up to `units` of a ticket to the buckets they came from, in one atomic update. */

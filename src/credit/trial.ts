@@ -1,4 +1,5 @@
 import type { Counter } from '../http/capability.js';
+import { isoString } from '../state/clock.js';
 import type { TrialRecord } from '../state/db.js';
 import { doc, type Decision, type DocChange, type StateStore } from '../state/store.js';
 import type { ChargeTicket, CreditCharge, Taken } from './ledger.js';
@@ -69,10 +70,10 @@ export function takeFromTrial(stored: TrialRecord | undefined, token: string, co
   if (units > 0) {
     r.left -= units;
     r.used_total += units;
-    r.last_used = now.toISOString();
+    r.last_used = isoString(now);
     write.push({ ns: 'trials', key: trialKey(token, counter), doc: r });
   }
-  const ticket: ChargeTicket = { account: '', token, counter, month: now.toISOString().slice(0, 7), free: units, subscription: 0, packs: [] };
+  const ticket: ChargeTicket = { account: '', token, counter, month: isoString(now).slice(0, 7), free: units, subscription: 0, packs: [] };
   const charge: CreditCharge = {
     counter,
     charged: units,

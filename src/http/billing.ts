@@ -26,28 +26,63 @@ export interface Charged<T> {
  * the error leaves. `undo` reverses what the caller did in expectation of the charge (suggest marks the
  * street selected) when the charge is refused or the work fails.
  *
- * Every credit call here is awaited: a state store whose calls are asynchronous changes this function only.
+ * The charge's moments arrive as callbacks (one promise per call, the one returned): every request pays
+ * this path, and a promise pair with its `then` chains cost the event loop more than the charge itself.
  */
-export async function chargedWork<T>(state: StateStore, bill: Bill, work: () => Promise<T>, undo?: () => void | Promise<void>): Promise<Charged<T>> {
-  const pending = charge(state, bill.payer, bill.counter, bill.units);
-  let decided: { charge: CreditCharge; ticket: ChargeTicket };
-  try {
-    decided = await pending.decided;
-  } catch (error) {
-    await undo?.();
-    throw error;
-  }
-  let value: T;
-  try {
-    value = await work();
-  } catch (error) {
-    await pending.durable;
-    if (bill.units > 0) await refundDurably(state, decided.ticket, bill.units);
-    await undo?.();
-    throw error;
-  }
-  await pending.durable;
-  return { value, charge: decided.charge };
+export function chargedWork<T>(state: StateStore, bill: Bill, work: () => Promise<T>, undo?: () => void | Promise<void>): Promise<Charged<T>> {
+  return new Promise<Charged<T>>((resolve, reject) => {
+    let taken: { charge: CreditCharge; ticket: ChargeTicket } | undefined;
+    let worked: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
+    /** The charge's commit: undefined while on its way, then null (on disk) or the commit's error. */
+    let commit: { error: unknown } | null | undefined;
+    // the answer leaves once both the work and the commit are done
+    const settle = () => {
+      if (worked === undefined || commit === undefined || taken === undefined) return;
+      if (commit !== null) reject(commit.error);
+      else if (worked.ok) resolve({ value: worked.value, charge: taken.charge });
+      else failed(state, bill, taken.ticket, worked.error, undo).then(resolve, reject);
+    };
+    charge(state, bill.payer, bill.counter, bill.units, {
+      decided: (decided) => {
+        taken = decided;
+        let running: Promise<T>;
+        try {
+          running = work();
+        } catch (error) {
+          running = Promise.reject(error);
+        }
+        running.then(
+          (value) => {
+            worked = { ok: true, value };
+            settle();
+          },
+          (error: unknown) => {
+            worked = { ok: false, error };
+            settle();
+          },
+        );
+      },
+      refused: (error) => {
+        undone(undo, error).then(resolve, reject);
+      },
+      durable: (error) => {
+        commit = error === undefined ? null : { error };
+        settle();
+      },
+    });
+  });
+}
+
+/** The work failed, its charge on disk: the operations given back (on disk), the caller's step undone, the error thrown. */
+async function failed(state: StateStore, bill: Bill, ticket: ChargeTicket, error: unknown, undo?: () => void | Promise<void>): Promise<never> {
+  if (bill.units > 0) await refundDurably(state, ticket, bill.units);
+  return undone(undo, error);
+}
+
+/** The caller's step undone, then `error` thrown (an error of `undo` instead, as an `await undo()` would). */
+async function undone(undo: (() => void | Promise<void>) | undefined, error: unknown): Promise<never> {
+  await undo?.();
+  throw error;
 }
 
 /** The credit headers of every consuming answer. */

@@ -1,4 +1,5 @@
 import type { StateDb } from './db.js';
+import type { UpdateListener } from './store.js';
 
 /**
  * Group commit. Every write of the request path goes through `batchedWrite`. The callbacks that arrive
@@ -31,19 +32,21 @@ export interface BatchedWrite<T> {
  */
 export type Rider = () => ((error?: unknown) => void) | undefined;
 
-/** A callback of a round: `run` inside the transaction, or `fail` when the transaction never ran it. */
+/** A callback of a round and whom to tell its moments. */
 interface Task {
-  run: () => void;
-  fail: (error: unknown) => void;
+  fn: () => unknown;
+  listener: UpdateListener<unknown>;
+  /** 0: not run yet; 1: decided (`value`); 2: refused (`error`). */
+  state: 0 | 1 | 2;
+  value: unknown;
+  error: unknown;
 }
 
-/** The callbacks gathered for the next transaction, and how its commit ended. */
+/** The callbacks gathered for the next transaction. */
 interface Round {
   tasks: Task[];
   /** The transaction callback has run (later tasks cannot join). */
   ran: boolean;
-  /** Settles when the round's transaction is committed and flushed. */
-  durable: Promise<void>;
 }
 
 interface Committer {
@@ -67,16 +70,58 @@ export function addRider(db: StateDb, rider: Rider): void {
   committerOf(db).riders.push(rider);
 }
 
+function run(task: Task): void {
+  try {
+    task.value = task.fn();
+    task.state = 1;
+  } catch (error) {
+    // a refusal thrown before any write: the round itself still commits (riders, other callers)
+    task.error = error;
+    task.state = 2;
+  }
+}
+
+/** A listener that throws must not keep the round's other callers waiting: its error is thrown apart. */
+function thrownApart(error: unknown): void {
+  queueMicrotask(() => {
+    throw error;
+  });
+}
+
+function tellDecided(task: Task): void {
+  try {
+    if (task.state === 1) task.listener.decided(task.value);
+    else if (task.state === 2) task.listener.refused(task.error);
+  } catch (error) {
+    thrownApart(error);
+  }
+}
+
+function tellDurable(task: Task, error?: unknown): void {
+  try {
+    task.listener.durable(error);
+  } catch (thrown) {
+    thrownApart(thrown);
+  }
+}
+
+function tellDecisions(tasks: Task[]): void {
+  for (const task of tasks) tellDecided(task);
+}
+
 function openRound(db: StateDb, committer: Committer): Round {
   const tasks: Task[] = [];
   const settle: ((error?: unknown) => void)[] = [];
-  const round: Round = { tasks, ran: false, durable: Promise.resolve() };
+  const round: Round = { tasks, ran: false };
   const committed = Promise.resolve(
     db.root.transaction(() => {
       // from here on, a new call opens the next round (a transaction queued behind this one)
       round.ran = true;
       if (committer.open === round) committer.open = null;
-      for (const task of tasks) task.run();
+      // the decisions are told after this callback, outside the transaction (work they allow may read and
+      // write the store), all in one microtask
+      queueMicrotask(() => tellDecisions(tasks));
+      for (const task of tasks) run(task);
       for (const rider of committer.riders) {
         const done = rider();
         if (done) settle.push(done);
@@ -89,55 +134,78 @@ function openRound(db: StateDb, committer: Committer): Round {
   // `.then` is called here, synchronously: `Promise.resolve(thenable)` would call it a microtask later.
   const flushed: Promise<unknown> = db.root.flushed.then((v) => v);
   flushed.catch(() => undefined);
-  round.durable = committed.then(
-    async () => {
-      await flushed;
-      for (const done of settle) done();
-    },
-    (error: unknown) => {
-      for (const done of settle) done(error);
-      for (const task of tasks) task.fail(error);
-      throw error;
-    },
-  );
-  round.durable.catch(() => undefined);
+  committed
+    .then(() => flushed)
+    .then(
+      () => {
+        // the riders first: a request count carried by this round is durable before its answer is told
+        for (const done of settle) done();
+        for (const task of tasks) tellDurable(task);
+      },
+      (error: unknown) => {
+        for (const done of settle) done(error);
+        for (const task of tasks) {
+          // the transaction failed before this callback ran: nothing was decided, nobody may wait forever
+          if (task.state === 0) {
+            task.state = 2;
+            task.error = error;
+            tellDecided(task);
+          }
+          tellDurable(task, error);
+        }
+      },
+    );
   // called inside another write transaction, lmdb-js ran the callback at once: nothing may join it
   if (!round.ran) committer.open = round;
   return round;
 }
 
-export function batchedWrite<T>(db: StateDb, fn: () => T): BatchedWrite<T> {
+/**
+ * Queues `fn` in the next round; `listener` hears its decision once the round's callbacks have run and its
+ * durability once the round is on disk. The request path's door: no promise per write.
+ */
+export function queueWrite<T>(db: StateDb, fn: () => T, listener: UpdateListener<T>): void {
   const committer = committerOf(db);
   const round = committer.open ?? openRound(db, committer);
+  const task: Task = { fn, listener: listener as UpdateListener<unknown>, state: 0, value: undefined, error: undefined };
+  round.tasks.push(task);
+  // the round ran at once (inside another write transaction): so does this callback
+  if (round.ran) {
+    run(task);
+    queueMicrotask(() => tellDecided(task));
+  }
+}
+
+/** `queueWrite` with its two moments as promises. */
+export function batchedWrite<T>(db: StateDb, fn: () => T): BatchedWrite<T> {
   let decide!: (value: T) => void;
   let refuse!: (error: unknown) => void;
   const decided = new Promise<T>((resolve, reject) => {
     decide = resolve;
     refuse = reject;
   });
-  let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
-  round.tasks.push({
-    run: () => {
-      try {
-        outcome = { ok: true, value: fn() };
-        decide(outcome.value);
-      } catch (error) {
-        // a refusal thrown before any write: the round itself still commits (riders, other callers)
-        outcome = { ok: false, error };
-        refuse(error);
-      }
-    },
-    // the transaction failed before this callback ran: nothing was decided, nobody may wait forever
-    fail: (error) => {
-      if (!outcome) refuse(error);
-    },
+  let finish!: (value: T) => void;
+  let fail!: (error: unknown) => void;
+  const durable = new Promise<T>((resolve, reject) => {
+    finish = resolve;
+    fail = reject;
   });
-  // the round ran at once (inside another write transaction): so does this callback
-  if (round.ran) round.tasks[round.tasks.length - 1]?.run();
-  const durable = round.durable.then(() => {
-    if (!outcome) throw new Error('write transaction callback did not run');
-    if (!outcome.ok) throw outcome.error;
-    return outcome.value;
+  let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
+  queueWrite(db, fn, {
+    decided: (value) => {
+      outcome = { ok: true, value };
+      decide(value);
+    },
+    refused: (error) => {
+      outcome = { ok: false, error };
+      refuse(error);
+    },
+    durable: (error) => {
+      if (error !== undefined) fail(error);
+      else if (!outcome) fail(new Error('write transaction callback did not run'));
+      else if (!outcome.ok) fail(outcome.error);
+      else finish(outcome.value);
+    },
   });
   // a caller that stops at `decided` (a 402) must not leave an unhandled rejection behind
   durable.catch(() => undefined);

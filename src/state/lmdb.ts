@@ -1,8 +1,8 @@
 import type { Database } from 'lmdb';
 
-import { addRider, batchedWrite } from './commit.js';
+import { addRider, batchedWrite, queueWrite } from './commit.js';
 import { closeState, openState, type StateDb, type TokenRecord } from './db.js';
-import type { Decision, DocKey, ListOptions, Namespace, StateStore, Written } from './store.js';
+import type { Decision, DocKey, ListOptions, Namespace, StateStore, UpdateListener, Written } from './store.js';
 
 /**
  * The LMDB back end: each namespace is a named database of the environment under `<data-dir>/state`
@@ -77,6 +77,7 @@ export function lmdbStore(dataDir: string): StateStore {
       }
       return { decided: settled, durable: settled };
     },
+    updateInRound: <R>(keys: DocKey[], decide: (docs: unknown[]) => Decision<R>, listener: UpdateListener<R>) => queueWrite(db, () => applyInRound(keys, decide), listener),
     countRequest: (hash, now) => countRequest(db, hash, now),
     ping: async () => {
       db.kv.get('auth/generation');

@@ -53,6 +53,20 @@ export interface Written<R> {
   durable: Promise<R>;
 }
 
+/**
+ * The moments of one batched update told to callbacks rather than as two promises: on the request path a
+ * charge's promises and their microtasks cost the event loop more than its decision. In this order:
+ * `decided` or `refused` once, then `durable` once. The callbacks must not throw.
+ */
+export interface UpdateListener<R> {
+  /** The decision (written in the update's transaction, not yet durable): work it allows may start. */
+  decided(result: R): void;
+  /** The decision threw (a refusal: nothing of it is written), or the update failed before deciding. */
+  refused(error: unknown): void;
+  /** The update is committed and flushed (no argument), or it failed (the error); also after `refused`. */
+  durable(error?: unknown): void;
+}
+
 export interface UpdateOptions {
   /** LMDB: ride the next group commit (request paths). PostgreSQL: no difference. */
   batched?: boolean;
@@ -96,6 +110,11 @@ export interface StateStore {
    * one decision's written document is the next one's input, and is encoded after the round).
    */
   update<R>(keys: DocKey[], decide: (docs: unknown[]) => Decision<R>, options?: UpdateOptions): Written<R>;
+  /**
+   * LMDB: `update` in the next group commit, its moments told to `listener` (no promise per update).
+   * Undefined on PostgreSQL; `updateListened` serves both back ends.
+   */
+  readonly updateInRound?: <R>(keys: DocKey[], decide: (docs: unknown[]) => Decision<R>, listener: UpdateListener<R>) => void;
 
   /**
    * Counts one authenticated request of a token (`requests`, `last_used` of its document) in the next
@@ -117,3 +136,17 @@ export interface StateStore {
 }
 
 export const doc = (ns: Namespace, key: string): DocKey => ({ ns, key });
+
+/** A batched update whose moments are told to `listener`: at once on LMDB, from `update`'s promises elsewhere. */
+export function updateListened<R>(store: StateStore, keys: DocKey[], decide: (docs: unknown[]) => Decision<R>, listener: UpdateListener<R>): void {
+  if (store.updateInRound) return store.updateInRound(keys, decide, listener);
+  const written = store.update(keys, decide, { batched: true });
+  written.decided.then(
+    (result) => listener.decided(result),
+    (error: unknown) => listener.refused(error),
+  );
+  written.durable.then(
+    () => listener.durable(),
+    (error: unknown) => listener.durable(error),
+  );
+}
