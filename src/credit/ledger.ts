@@ -76,13 +76,25 @@ function fresh(account: string, counter: Counter, now: Date): CreditRecord {
   };
 }
 
-/** A deep copy of a credit record (every nested object is a plain record of scalars). */
+/**
+ * A deep copy of a credit record (every nested object is a plain record of scalars), field by field: a
+ * spread that then replaces the nested fields (`{ ...r, packs: … }`) took V8's slow path, 2–3× the time.
+ */
 function copyOf(r: CreditRecord): CreditRecord {
+  const s = r.subscription;
+  const a = r.auto_topup;
   return {
-    ...r,
-    subscription: r.subscription ? { ...r.subscription } : null,
-    packs: r.packs.map((p) => ({ ...p })),
-    auto_topup: { ...r.auto_topup },
+    account: r.account,
+    counter: r.counter,
+    month: r.month,
+    free_used: r.free_used,
+    subscription: s ? { size: s.size, left: s.left, activated_on: s.activated_on, renews_on: s.renews_on } : null,
+    packs: r.packs.map((p) => ({ id: p.id, size: p.size, left: p.left, bought_on: p.bought_on, auto: p.auto, price_eur: p.price_eur })),
+    auto_topup: { active: a.active, size: a.size, monthly_cap_eur: a.monthly_cap_eur, spent_month_eur: a.spent_month_eur },
+    used_month: r.used_month,
+    used_total: r.used_total,
+    last_used: r.last_used,
+    bought_ever: r.bought_ever,
   };
 }
 
