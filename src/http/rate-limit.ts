@@ -83,7 +83,7 @@ export interface RateLimiter {
 export function rateLimiter(config: ServiceConfig, state?: StateStore): RateLimiter {
   const local = new LocalWindows();
   const shared = state?.hitWindow;
-  const settle = (req: FastifyRequest, reply: FastifyReply, cls: RateClass, max: number, hit: WindowHit, done: (error?: Error) => void) => {
+  const settle = (reply: FastifyReply, cls: RateClass, max: number, hit: WindowHit, done: (error?: Error) => void) => {
     const resetS = Math.ceil(hit.ttlMs / 1000);
     reply.header('x-ratelimit-limit', max);
     if (hit.count <= max) {
@@ -103,9 +103,9 @@ export function rateLimiter(config: ServiceConfig, state?: StateStore): RateLimi
       if (!caller) return done();
       const cls = rateClass(req);
       const max = config.rateLimits[cls] ?? config.rateLimits.single;
-      if (!shared) return settle(req, reply, cls, max, local.hit(caller.tokenId, cls, WINDOW_MS, Date.now()), done);
+      if (!shared) return settle(reply, cls, max, local.hit(caller.tokenId, cls, WINDOW_MS, Date.now()), done);
       shared(`${caller.tokenId}:${cls}`, WINDOW_MS).then(
-        (hit) => settle(req, reply, cls, max, hit, done),
+        (hit) => settle(reply, cls, max, hit, done),
         (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
       );
     },
