@@ -15,6 +15,7 @@ export interface AutocannonRequest {
   method: string;
   path: string;
   headers?: Record<string, string>;
+  body?: string;
   setupRequest?: (req: { body?: string; headers?: Record<string, string> }) => { body?: string; headers?: Record<string, string> };
 }
 

@@ -9,51 +9,22 @@
  *
  * PROFILE_ENTRY=<another build's bin/recapito.js> measures that build (A/B in one sitting).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-
-import { autocannon } from './autocannon.js';
 import { SCENARIOS, scenarioServer } from './http-scenarios.js';
-
-/** CPU ms (user + system) per thread of a process; the event loop is the thread whose id is the pid. */
-function threadCpuMs(pid: number): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    } catch {
-      continue; // the thread ended between the listing and the read
-    }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    out.set(tid, (Number(fields[11]) + Number(fields[12])) * 10);
-  }
-  return out;
-}
+import { threadCost } from './thread-cpu.js';
 
 async function measure(which: string, seconds: number): Promise<Record<string, string | number>> {
   const server = await scenarioServer();
   const pid = server.child.pid!;
   try {
-    await autocannon({ url: server.url, connections: 32, duration: 2, requests: server.requests(which) });
-    const before = threadCpuMs(pid);
-    const r = await autocannon({ url: server.url, connections: 32, duration: seconds, requests: server.requests(which) });
-    const after = threadCpuMs(pid);
-    const perRequest = (ms: number) => (ms * 1000) / Math.max(1, r.requests.total);
-    let loop = 0;
-    let others = 0;
-    for (const [tid, ms] of after) {
-      const used = ms - (before.get(tid) ?? 0);
-      if (tid === String(pid)) loop += used;
-      else others += used;
-    }
+    const { run: r, loopUs, othersUs, loopBusy } = await threadCost(pid, server.url, () => server.requests(which), seconds);
     return {
       call: which,
       'req/s': Math.round(r.requests.average),
       'p99 ms': r.latency.p99,
       'non-2xx': r.non2xx,
-      'event loop µs/req': perRequest(loop).toFixed(1),
-      'event loop busy': `${Math.round((loop / (seconds * 1000)) * 100)}%`,
-      'other threads µs/req': perRequest(others).toFixed(1),
+      'event loop µs/req': loopUs.toFixed(1),
+      'event loop busy': `${Math.round(loopBusy * 100)}%`,
+      'other threads µs/req': othersUs.toFixed(1),
     };
   } finally {
     await server.stop();

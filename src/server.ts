@@ -9,7 +9,7 @@ import { dedupePlugin } from './dedupe/plugin.js';
 import { emailPlugin } from './email/plugin.js';
 import { enrichmentPlugin } from './enrichment/plugin.js';
 import type { Counter } from './http/capability.js';
-import { negotiate, type Services } from './http/context.js';
+import { negotiate, startContext, type Services } from './http/context.js';
 import { ApiError, ERROR_MESSAGES, fill, isStorageError, storageError } from './http/errors.js';
 import { languageFromAcceptHeader } from './http/language.js';
 import { overloadedError, overloadGuard } from './http/overload.js';
@@ -154,7 +154,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
   app.addHook('onRequest', (req, reply, done) => {
     const refused = admit(reply);
     if (refused) return done(refused);
-    req.ctx = { language: 'en', italian: false };
+    req.ctx = startContext();
     const path = pathOf(req.url);
     if (PUBLIC.has(path) || req.method === 'OPTIONS') return done();
     if (path.startsWith('/console') || path.startsWith('/widget/')) return done(); // people sign in there; no bearer token
@@ -180,7 +180,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
   // preHandler (the body is parsed): the language, then the rate limit, whose class reads the body
   app.addHook('preHandler', (req, reply, done) => {
     try {
-      req.ctx = negotiate(req, config);
+      negotiate(req, config);
     } catch (error) {
       return done(error as Error);
     }

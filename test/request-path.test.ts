@@ -73,3 +73,37 @@ test('every answered call is counted on the token before it leaves, and charged 
     await server.close();
   }
 });
+
+test('a single call answers what the same item answers in a batch, with its credit last, field for field and in the same order (English and Italian)', async (t) => {
+  const server = await startServer({ rateLimits: { single: 10_000, batch: 10_000, autocomplete: 10_000 } });
+  try {
+    const calls: [string, Record<string, unknown>][] = [
+      ['/api/v1/tax-code', { action: 'validate', tax_code: 'RSSMRA80A01H501U' }],
+      ['/api/v1/tax-code', { action: 'validate', tax_code: 'RSSMRA80A01H501X' }],
+      ['/api/v1/phone', { phone: '02 12345678' }],
+      ['/api/v1/email', { email: 'mario.rossi@gmial.com', dns: false }],
+      ['/api/v1/contact', { address: 'Via Irnerio 1', postcode: '40126', city: 'Bologna' }],
+      ['/api/v1/codicefiscale', { azione: 'valida', codice_fiscale: 'RSSMRA80A01H501U', lingua: 'it' }],
+    ];
+    for (const [path, item] of calls) {
+      const single = await call(server, 'POST', path, item);
+      const { lingua: _lingua, ...inItem } = item;
+      const batch = await call(server, 'POST', path, 'lingua' in item ? { elementi: [inItem], lingua: item.lingua } : { items: [item] });
+      t.is(single.status, 200, path);
+      t.is(batch.status, 200, path);
+      const italian = 'lingua' in item;
+      // the envelope's results and result have no Italian names
+      const credit = italian ? 'credito' : 'credit';
+      const alone = { ...single.body };
+      t.truthy(alone[credit], `${path}: the credit object`);
+      t.is(Object.keys(alone).at(-1), credit, `${path}: credit comes last`);
+      delete alone[credit];
+      const inBatch = batch.body.results[0].result;
+      t.deepEqual(alone, inBatch, `${path}: the single answer is the batch's result`);
+      t.deepEqual(Object.keys(alone), Object.keys(inBatch), `${path}: in the same order`);
+      t.truthy(alone[italian ? 'esito_label' : 'outcome_label'], `${path}: the outcome label is filled`);
+    }
+  } finally {
+    await server.close();
+  }
+});

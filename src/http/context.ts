@@ -35,16 +35,16 @@ export interface Services {
   state: StateStore;
 }
 
+/** `language` (or `lingua`) of a JSON object body or of the query: the body first. */
 function explicitLanguage(req: FastifyRequest): string | undefined {
-  const body = req.body as Record<string, unknown> | undefined;
-  const query = req.query as Record<string, unknown> | undefined;
-  for (const source of [body, query]) {
-    if (source && typeof source === 'object' && !Array.isArray(source)) {
-      const v = source.language ?? source.lingua;
-      if (v !== undefined) return String(v);
-    }
-  }
-  return undefined;
+  const fromBody = namedIn(req.body);
+  return fromBody !== undefined ? fromBody : namedIn(req.query);
+}
+
+function namedIn(source: unknown): string | undefined {
+  if (!source || typeof source !== 'object' || Array.isArray(source)) return undefined;
+  const v = (source as Record<string, unknown>).language ?? (source as Record<string, unknown>).lingua;
+  return v === undefined ? undefined : String(v);
 }
 
 function isLegacyHost(req: FastifyRequest, config: ServiceConfig): boolean {
@@ -53,11 +53,17 @@ function isLegacyHost(req: FastifyRequest, config: ServiceConfig): boolean {
   return config.legacyHosts.includes(host);
 }
 
+/** The context a request starts with, before its body is read: one shape for every request. */
+export function startContext(): RequestContext {
+  return { caller: undefined, language: 'en', italian: false, languageNamed: false };
+}
+
 /**
  * Language, in the order the spec lists: `language` in the body, then the query, then
  * Accept-Language, then the account's language; English otherwise (Italian on the legacy host).
+ * Written into the request's context (no second context object per request).
  */
-export function negotiate(req: FastifyRequest, config: ServiceConfig): RequestContext {
+export function negotiate(req: FastifyRequest, config: ServiceConfig): void {
   const legacy = isLegacyHost(req, config);
   const explicit = explicitLanguage(req);
   if (explicit !== undefined && !isLanguage(explicit.trim().toLowerCase())) {
@@ -66,8 +72,11 @@ export function negotiate(req: FastifyRequest, config: ServiceConfig): RequestCo
     ]);
   }
   const named = (explicit?.trim().toLowerCase() as Language | undefined) ?? languageFromAcceptHeader(req.headers['accept-language']);
-  const chosen = named ?? accountLanguage(req.ctx.caller) ?? (legacy ? 'it' : 'en');
-  return { caller: req.ctx.caller, language: chosen, italian: chosen === 'it' || (legacy && explicit === undefined), languageNamed: named !== undefined };
+  const ctx = req.ctx;
+  const chosen = named ?? accountLanguage(ctx.caller) ?? (legacy ? 'it' : 'en');
+  ctx.language = chosen;
+  ctx.italian = chosen === 'it' || (legacy && explicit === undefined);
+  ctx.languageNamed = named !== undefined;
 }
 
 /** Sends a body in the request's language and key set. */

@@ -363,9 +363,10 @@ export function toEnglishInput(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toEnglishInput);
   if (!isObject(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const [rawKey, raw] of Object.entries(value)) {
+  // for…in, not Object.entries: no array of pairs per object (a parsed body has own keys only)
+  for (const rawKey in value) {
     const key = englishKey(rawKey);
-    let v = toEnglishInput(raw);
+    let v = toEnglishInput(value[rawKey]);
     const values = VALUE_EN[key];
     if (values && typeof v === 'string') v = values[v.trim().toLowerCase()] ?? v;
     // an English key wins over its Italian twin when a client sends both

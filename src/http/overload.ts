@@ -50,8 +50,8 @@ export function overloadGuard(app: FastifyInstance, config: ServiceConfig): (rep
   return (reply) => {
     if (inFlight >= limits.maxInFlight || lagMs > limits.maxEventLoopDelayMs || heapUsed > maxHeap) return overloadedError();
     inFlight++;
-    // 'close' comes once per response, sent or aborted: the count cannot leak
-    reply.raw.once('close', release);
+    // 'close' comes once per response, sent or aborted: the count cannot leak (`on`, not `once`: no wrapper per request)
+    reply.raw.on('close', release);
     return null;
   };
 }

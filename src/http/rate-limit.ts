@@ -28,29 +28,43 @@ export function rateClass(req: FastifyRequest): RateClass {
   return 'single';
 }
 
+interface Window {
+  started: number;
+  hits: number;
+}
+
 /**
- * Fixed windows counted in this process (LMDB: one node, so the count is exact). Expired windows are
- * swept when the map grows, so a stream of new tokens cannot grow it without bound.
+ * Fixed windows counted in this process (LMDB: one node, so the count is exact), by token and then by
+ * class: the token id is a string the token cache keeps, so no key is built and hashed per request.
+ * Tokens whose windows have all expired are swept when the map grows, so a stream of new tokens cannot
+ * grow it without bound.
  */
 class LocalWindows {
-  private readonly windows = new Map<string, { started: number; hits: number }>();
+  private readonly tokens = new Map<string, Partial<Record<RateClass, Window>>>();
   private sweepAt = 10_000;
 
-  hit(key: string, windowMs: number, now: number): WindowHit {
-    let w = this.windows.get(key);
+  hit(tokenId: string, cls: RateClass, windowMs: number, now: number): WindowHit {
+    let classes = this.tokens.get(tokenId);
+    if (!classes) {
+      if (this.tokens.size >= this.sweepAt) this.sweep(windowMs, now);
+      classes = {};
+      this.tokens.set(tokenId, classes);
+    }
+    let w = classes[cls];
     if (!w || w.started + windowMs <= now) {
-      if (!w && this.windows.size >= this.sweepAt) this.sweep(windowMs, now);
       w = { started: now, hits: 0 };
-      this.windows.set(key, w);
+      classes[cls] = w;
     }
     w.hits += 1;
     return { count: w.hits, ttlMs: w.started + windowMs - now };
   }
 
   private sweep(windowMs: number, now: number): void {
-    for (const [key, w] of this.windows) if (w.started + windowMs <= now) this.windows.delete(key);
+    for (const [token, classes] of this.tokens) {
+      if (Object.values(classes).every((w) => w.started + windowMs <= now)) this.tokens.delete(token);
+    }
     // still full of live windows: let it hold twice as many before the next sweep
-    this.sweepAt = Math.max(10_000, this.windows.size * 2);
+    this.sweepAt = Math.max(10_000, this.tokens.size * 2);
   }
 }
 
@@ -69,7 +83,7 @@ export interface RateLimiter {
 export function rateLimiter(config: ServiceConfig, state?: StateStore): RateLimiter {
   const local = new LocalWindows();
   const shared = state?.hitWindow;
-  const settle = (req: FastifyRequest, reply: FastifyReply, cls: RateClass, max: number, hit: WindowHit, done: (error?: Error) => void) => {
+  const settle = (reply: FastifyReply, cls: RateClass, max: number, hit: WindowHit, done: (error?: Error) => void) => {
     const resetS = Math.ceil(hit.ttlMs / 1000);
     reply.header('x-ratelimit-limit', max);
     if (hit.count <= max) {
@@ -89,10 +103,9 @@ export function rateLimiter(config: ServiceConfig, state?: StateStore): RateLimi
       if (!caller) return done();
       const cls = rateClass(req);
       const max = config.rateLimits[cls] ?? config.rateLimits.single;
-      const key = `${caller.tokenId}:${cls}`;
-      if (!shared) return settle(req, reply, cls, max, local.hit(key, WINDOW_MS, Date.now()), done);
-      shared(key, WINDOW_MS).then(
-        (hit) => settle(req, reply, cls, max, hit, done),
+      if (!shared) return settle(reply, cls, max, local.hit(caller.tokenId, cls, WINDOW_MS, Date.now()), done);
+      shared(`${caller.tokenId}:${cls}`, WINDOW_MS).then(
+        (hit) => settle(reply, cls, max, hit, done),
         (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
       );
     },
