@@ -10,7 +10,8 @@ import { processContext } from '../http/endpoint.js';
 import { ApiError } from '../http/errors.js';
 import { finishResult } from '../http/outcomes.js';
 import type { PluginOptions } from '../http/plugin.js';
-import { readSuggestRequest, type SuggestRequest } from './schema.js';
+import { validate } from '../http/validation.js';
+import { suggestRequest, type SuggestRequest } from './schema.js';
 import { attributionFor, displayName, houseNumbers, parsedOf, readQuery, streetsPhase } from './service.js';
 import { foreignAttribution, foreignHouseNumbers, foreignStreets, foreignSuggestCountries } from './foreign.js';
 import { checkSession, enterSession, flushSessions, markSelected, readSession, sweepSessions, unmarkSelected, type OfferedStreet, type SessionRead, type SuggestSession } from './session.js';
@@ -130,7 +131,7 @@ const askCommit = (req: FastifyRequest, _reply: FastifyReply, done: () => void):
 /** POST /api/v1/suggest and /api/v1/suggerisci; expired sessions swept every five minutes. */
 export const suggestRoutes: FastifyPluginAsync<PluginOptions> = async (app, { services }) => {
   const post = async (req: FastifyRequest, reply: FastifyReply) => {
-    const r = readSuggestRequest(englishBody(req));
+    const r = validate(suggestRequest, englishBody(req));
     const token = tokenOf(req);
     if (r.action === 'select') requirePayer(req);
     const written = blank(r.country_code) ? r.country : r.country_code;
