@@ -107,8 +107,13 @@ export interface ImportProgress {
 export declare function importProgress(): ImportProgress
 /** Prefix and typo-tolerant street search in a municipality or across a province. */
 export declare function searchStreets(query: import('./core-types.js').Json<import('./core-types.js').StreetQuery>): Promise<import('./core-types.js').Json<import('./core-types.js').StreetHit[]>>
-/** `searchStreets` on the calling thread. */
-export declare function searchStreetsSync(query: import('./core-types.js').Json<import('./core-types.js').StreetQuery>): import('./core-types.js').Json<import('./core-types.js').StreetHit[]>
+/**
+ * `searchStreets` on the calling thread: a keystroke of autocomplete, answered on the event loop.
+ * JSON text each way instead of buffers, as `verifyContactsSync`: for a few hundred bytes, making an
+ * external Buffer (and later finalising it) and decoding it to a string in JavaScript cost more than
+ * one copy of the text.
+ */
+export declare function searchStreetsSync(query: string & { readonly __json?: import('./core-types.js').StreetQuery }): string & { readonly __json?: import('./core-types.js').StreetHit[] }
 /** The house numbers of one street, in order. */
 export declare function streetHouseNumbers(street: import('./core-types.js').Json<import('./core-types.js').StreetRef>): Promise<import('./core-types.js').Json<import('./core-types.js').HouseNumberEntry[]>>
 /** `streetHouseNumbers` on the calling thread. */

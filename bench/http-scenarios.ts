@@ -13,13 +13,17 @@ import { openStore } from '../src/state/open.js';
 import { startListening } from '../test/helpers/process.js';
 import { freshDataDir } from '../test/helpers/server.js';
 import type { AutocannonRequest } from './autocannon.js';
+import { freshSuggestBody, prepareFreshSuggest } from './suggest-fresh.js';
 
-export const SCENARIOS: Record<string, { path: string; body: (n: number) => string }> = {
+/** `prepare`: work a scenario does once before its load starts (drawing its inputs). */
+export const SCENARIOS: Record<string, { path: string; body: (n: number) => string; prepare?: () => void }> = {
   phone: { path: '/api/v1/phone', body: (n) => JSON.stringify({ phone: `02 ${1000000 + (n % 8999999)}` }) },
   'tax-code': { path: '/api/v1/tax-code', body: () => JSON.stringify({ action: 'validate', tax_code: 'RSSMRA80A01H501U' }) },
   email: { path: '/api/v1/email', body: (n) => JSON.stringify({ email: `mario.rossi${n % 1000}@gmail.com`, dns: false }) },
   contact: { path: '/api/v1/contact', body: () => JSON.stringify({ address: 'Via del Faggiolo 7', postcode: '40132', city: 'Bologna' }) },
   suggest: { path: '/api/v1/suggest', body: (n) => JSON.stringify({ session: sessionOf(Math.floor(n / 30)), q: 'via del fag', city: 'Bologna' }) },
+  // distinct streets typed in 200 municipalities: what the streets-phase memo cannot answer (bench/suggest-fresh.ts)
+  'suggest-fresh': { path: '/api/v1/suggest', body: freshSuggestBody, prepare: prepareFreshSuggest },
 };
 
 const sessions = new Map<number, string>();
@@ -61,6 +65,7 @@ export async function scenarioServer(nodeArgs: string[] = []): Promise<ScenarioS
     requests(which) {
       const scenario = SCENARIOS[which];
       if (!scenario) throw new Error(`one of ${Object.keys(SCENARIOS).join(', ')}`);
+      scenario.prepare?.();
       return [{ method: 'POST', path: scenario.path, setupRequest: (req: object) => ({ ...req, body: scenario.body(n), headers: headers(tokens[Math.floor(n++ / 6000) % tokens.length]!) }) }];
     },
     async stop() {

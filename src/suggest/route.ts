@@ -115,6 +115,19 @@ async function suggest(services: Services, req: FastifyRequest, reply: FastifyRe
   return answer(req, reply, { ok: true, phase: 'streets', hints: found.hints, parsed: found.parsed, attribution: found.attribution, supported: true });
 }
 
+/**
+ * The answer leaves only once the call's count is on disk (the server's onSend waits for it). A keystroke is
+ * free: no charge starts a shared commit at the beginning of the call, as it does for the charged calls, so
+ * the commit was asked only when the answer was ready, and its fsync came after the work with every
+ * connection waiting on it. Asked as soon as the caller is known (right after the token check, before the
+ * body is read), the commit and its fsync run while the call works. Nothing else changes: the same commit
+ * carries the count, the answer still waits for it.
+ */
+const askCommit = (req: FastifyRequest, _reply: FastifyReply, done: () => void): void => {
+  void req.ctx.caller?.counted();
+  done();
+};
+
 /** POST /api/v1/suggest and /api/v1/suggerisci; expired sessions swept every five minutes. */
 export const suggestRoutes: FastifyPluginAsync<PluginOptions> = async (app, { services }) => {
   const post = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -133,7 +146,7 @@ export const suggestRoutes: FastifyPluginAsync<PluginOptions> = async (app, { se
     if (r.action === 'select') return select(services, req, reply, r, await enterSession(services.state, token, r.session, country));
     return suggest(services, req, reply, r, token, country, stored);
   };
-  for (const path of SUGGEST_PATHS) app.post(path, { config: { rateClass: 'autocomplete' } }, post);
+  for (const path of SUGGEST_PATHS) app.post(path, { config: { rateClass: 'autocomplete' }, onRequest: askCommit }, post);
 
   // every node sweeps the shared sessions now and then; a failed sweep is tried again at the next
   const sweep = () => void sweepSessions(services.state).catch(() => undefined);

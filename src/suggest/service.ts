@@ -1,7 +1,7 @@
 import * as core from '../native.js';
 import type { HouseNumberEntry, MunicipalityHit, StreetHit } from '../native.js';
 import type { Hint, Parsed } from './schema.js';
-import { boundedMemo } from './memo.js';
+import { boundedCache, boundedMemo } from './memo.js';
 import type { OfferedStreet } from './session.js';
 
 /** The free text as people write it: street, house number, postcode, city in one field. */
@@ -141,8 +141,18 @@ const LOWER = new Set(['DI', 'DEL', 'DELLA', 'DELLO', 'DEI', 'DEGLI', 'DELLE', '
 
 const LOWER_ELIDED = new Set(['D', 'L', 'DELL', 'DALL', 'NELL', 'SULL', 'ALL', 'COLL']);
 
+/**
+ * Names as shown, kept: every hint of every call shows one, the same streets on every keystroke of a session,
+ * and the case rules below cost microseconds a name (regular expressions over Unicode letters).
+ */
+const shownNames = boundedCache<string>(50_000);
+
 /** `VIA DEL FAGGIOLO` → `Via del Faggiolo` (particles lower case except first; `D'AZEGLIO` → `D'Azeglio`). */
 export function displayName(upper: string): string {
+  return shownNames(upper, () => caseRules(upper));
+}
+
+function caseRules(upper: string): string {
   return upper
     .split(' ')
     .filter((w) => w !== '')
@@ -167,20 +177,26 @@ const loaded = new Set<string>();
 
 /**
  * One municipality's street search: on this thread once its streets are loaded (tens of microseconds, less
- * than the hop to the pool), in the pool the first time (loading a city's streets takes milliseconds).
+ * than the hop to the pool; answered as it is, not as a promise), in the pool the first time (loading a
+ * city's streets takes milliseconds).
  */
-async function streetsIn(cadastral: string, query: string, limit: number): Promise<StreetHit[]> {
+function streetsIn(cadastral: string, query: string, limit: number): StreetHit[] | Promise<StreetHit[]> {
   if (loaded.has(cadastral)) return core.searchStreetsSync({ cadastral_code: cadastral, query, limit });
-  const hits = await core.searchStreets({ cadastral_code: cadastral, query, limit });
-  loaded.add(cadastral);
-  return hits;
+  return core.searchStreets({ cadastral_code: cadastral, query, limit }).then((hits) => {
+    loaded.add(cadastral);
+    return hits;
+  });
 }
 
 /** Streets matching what was typed, in the place's municipalities (or the province's), closest first. */
 export async function searchStreets(street: string, place: Municipality[], province: string | null, limit = 10): Promise<{ hints: Hint[]; offered: Record<string, OfferedStreet> }> {
   const hits: (StreetHit & { m: Municipality | null })[] = [];
   if (place.length > 0) {
-    for (const m of place) hits.push(...(await streetsIn(m.cadastral_code, street, limit)).map((h) => ({ ...h, m })));
+    for (const m of place) {
+      const found = streetsIn(m.cadastral_code, street, limit);
+      // the hits are this call's own (decoded for it): each carries its municipality, no copy
+      for (const h of Array.isArray(found) ? found : await found) hits.push(Object.assign(h, { m }));
+    }
   } else if (province && PROVINCE_CODE.test(province.trim())) {
     const list = await core.searchStreets({ province: province.trim().toUpperCase(), query: street, limit });
     const names = new Map<string, Municipality | null>();
@@ -189,7 +205,7 @@ export async function searchStreets(street: string, place: Municipality[], provi
         const [m] = await findMunicipalities({ cadastral_code: h.cadastral_code });
         names.set(h.cadastral_code, m ?? null);
       }
-      hits.push({ ...h, m: names.get(h.cadastral_code) ?? null });
+      hits.push(Object.assign(h, { m: names.get(h.cadastral_code) ?? null }));
     }
   }
   // the engine (a whole contact verification) only when nothing begins as typed: a prefix hit means
