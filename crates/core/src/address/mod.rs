@@ -281,8 +281,9 @@ pub struct Debug {
 
 /// Batches below this size are verified on the calling thread. The service's single contacts reach
 /// the core in batches of one event-loop turn (a few to a few dozen, ~15 µs each): handing them to
-/// rayon's workers and waking the caller again costs about as much CPU as it saves on the 2-core
-/// machine, while the other core also runs the event loop (issue 14).
+/// rayon's workers and waking the caller again cost ~4 µs of CPU per contact more than verifying
+/// them on the pool thread that took them (`bench/contact-loop.ts`, 8 and 32 calls per turn), and
+/// on the 2-core machine the other core runs the event loop anyway (issue 14).
 const PARALLEL_FROM: usize = 64;
 
 /// A batch's answers, one per input, in order: on rayon from `PARALLEL_FROM` inputs.
