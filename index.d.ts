@@ -6,10 +6,10 @@
 /** Verifies a batch of contacts with one set of options; one answer per item, in order. */
 export declare function verifyContacts(batch: import('./core-types.js').Json<import('./core-types.js').ContactBatch>): Promise<import('./core-types.js').Json<import('./core-types.js').ContactResult[]>>
 /**
- * `verifyContacts` on the calling thread: a single contact of an HTTP call, answered on the event
- * loop. JSON text each way instead of buffers: for a kilobyte of answer, making an external Buffer
- * (and later finalising it) and decoding it to a string in JavaScript cost more than one copy of
- * the text (issue 14).
+ * `verifyContacts` on the calling thread (benches, evaluations; until issue 14's turn batches, the
+ * single contact of an HTTP call on the event loop). JSON text each way instead of buffers: for a
+ * kilobyte of answer, making an external Buffer (and later finalising it) and decoding it to a
+ * string in JavaScript cost more than one copy of the text.
  */
 export declare function verifyContactsSync(batch: string & { readonly __json?: import('./core-types.js').ContactBatch }): string & { readonly __json?: import('./core-types.js').ContactResult[] }
 /**

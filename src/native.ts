@@ -42,8 +42,9 @@ export async function verifyContacts(batch: core.ContactBatch): Promise<core.Con
 }
 
 /**
- * The same on the calling thread (a single contact of an HTTP call), as JSON text each way: for one
- * contact a string costs less than a Buffer on either side (`crates/node/src/contact.rs`).
+ * The same on the calling thread (benches and evaluations; the service's single contacts go to the pool in
+ * the batches of their event-loop turn, `src/contact/turn-batch.ts`), as JSON text each way: for one contact
+ * a string costs less than a Buffer on either side (`crates/node/src/contact.rs`).
  */
 export function verifyContactsSync(batch: core.ContactBatch): core.ContactResult[] {
   return JSON.parse(native.verifyContactsSync(JSON.stringify(batch))) as core.ContactResult[];

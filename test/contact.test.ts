@@ -2,7 +2,10 @@ import test from 'ava';
 import { parse } from 'csv-parse/sync';
 
 import { addPack } from '../src/credit/ledger.js';
-import { taxCodes } from '../src/native.js';
+import { nativeContact, nativeOptions } from '../src/contact/service.js';
+import type { ContactItem } from '../src/contact/schema.js';
+import { verifyInTurn } from '../src/contact/turn-batch.js';
+import { taxCodes, verifyContacts, type ContactResult } from '../src/native.js';
 import { call, startServer, type TestServer } from './helpers/server.js';
 import { sourceCsv as csvGz, type Row } from './helpers/source.js';
 
@@ -151,7 +154,7 @@ test('foreign addresses: FOREIGN leads the outcome for Italian clients only', as
   t.true(unknown.body.outcome.includes('COUNTRY_UNRESOLVED'));
 });
 
-test('a single call answers as the same contact inside a batch: the event-loop door and the pool door agree', async (t) => {
+test('a single call answers as the same contact inside a batch, whether sent alone or with other calls at once', async (t) => {
   await addPack(server.state, server.account, 'contact', 1_000);
   const rows = [pick(21), pick(22), pick(23), pick(24)];
   const inputs: Record<string, unknown>[] = [
@@ -180,7 +183,35 @@ test('a single call answers as the same contact inside a batch: the event-loop d
     const results = batch.body.results as { result: unknown }[];
     t.is(results.length, inputs.length);
     inputs.forEach((input, i) => t.deepEqual(singles[i], results[i]?.result, `${language} ${JSON.stringify(input)}`));
+    // the same singles at once, each twice: calls of one event-loop turn share the core's batches
+    const atOnce = await Promise.all([...inputs, ...inputs].map((input) => contact({ ...input, language })));
+    atOnce.forEach((res, i) => {
+      const { credit: _c, credito: _k, ...answer } = res.body as Record<string, unknown>;
+      t.deepEqual(answer, singles[i % inputs.length], `${language} at once ${JSON.stringify(inputs[i % inputs.length])}`);
+    });
   }
+});
+
+test('contacts of one event-loop turn are verified in batches of equal options, each answered as if alone', async (t) => {
+  // one input under each option that changes its answer, a foreign one declared and detected, and others,
+  // all queued in one turn
+  const rows = [pick(31), pick(32), pick(33)];
+  const written = `v. ${titled((rows[0]?.DENOMINAZI as string).replace(/^VIA /, '')).toLowerCase()} ${rows[0]?.CIVICO}`;
+  const variants: Record<string, unknown>[] = [{}, { postal_form: true }, { preserve_original: true }, { precision: 1 }, { debug: true }];
+  const abroad = { address: 'Rua Augusta 100, Lisboa', city: 'Portugal' };
+  const items: ContactItem[] = [
+    ...variants.map((options) => ({ address: written, city: 'Bolgona', ...options }) as ContactItem),
+    abroad as ContactItem,
+    { ...abroad, foreign: 'detect' } as ContactItem,
+    ...rows.slice(1).map((r) => ({ address: `${titled(r.DENOMINAZI as string)} ${r.CIVICO}`, postcode: r.CAP, city: 'Bologna', precision: 5 }) as ContactItem),
+  ];
+  const alone: ContactResult[] = [];
+  for (const item of items) alone.push((await verifyContacts({ items: [nativeContact(item)], options: nativeOptions(item) }))[0] as ContactResult);
+  const together = await Promise.all(items.map((item) => verifyInTurn(nativeContact(item), nativeOptions(item))));
+  t.deepEqual(together, alone);
+  // the options do change these answers: a batch mixing them would have answered otherwise
+  t.is(new Set(alone.slice(0, variants.length).map((r) => JSON.stringify(r))).size, variants.length);
+  t.notDeepEqual(alone[variants.length], alone[variants.length + 1]);
 });
 
 test('Italian path, keys and codes', async (t) => {

@@ -2,9 +2,10 @@ import { countryByCode, countryNamedIn, resolveCountry } from '../countries/reso
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
 import { outcomeTable } from '../http/outcomes.js';
 import type { Language, Texts } from '../http/language.js';
-import { verifyContacts, verifyContactsSync, type ContactInput, type ContactResult, type VerifyOptions } from '../native.js';
+import { verifyContacts, type ContactInput, type ContactResult, type VerifyOptions } from '../native.js';
 import { CONTACT_OUTCOMES } from './outcomes.js';
 import { CONTACT_BATCH_OPTIONS, contactItem, contactResult, type ContactItem } from './schema.js';
+import { verifyInTurn } from './turn-batch.js';
 
 const VERIFIED: Texts = {
   it: 'Indirizzo verificato sui registri italiani',
@@ -90,7 +91,7 @@ export function nativeContact(item: ContactItem): ContactInput {
   return out;
 }
 
-function nativeOptions(item: ContactItem): Required<VerifyOptions> {
+export function nativeOptions(item: ContactItem): Required<VerifyOptions> {
   return {
     precision: item.precision ?? 3,
     preserve_original: item.preserve_original ?? false,
@@ -145,9 +146,9 @@ export function present(r: ContactResult, language: Language, postalForm = false
  * Places (country, city and postcode as written) whose contacts this process has verified. The first
  * contact of a place may load its municipality's streets (or a foreign register's) from disk, and the
  * process's first contact loads the city names. Measured in a fresh process on the test register, 11,200
- * single calls over 394 municipalities written 32 ways: all on the event loop, first loads held it up to
- * 76 ms of CPU (186 ms wall under load); with a place's first contact on the pool, at most 7 ms of CPU.
- * A warm contact takes 20–300 µs. Capped: past the cap, new places keep going to the pool.
+ * single calls over 394 municipalities written 32 ways: first loads took up to 76 ms of CPU (186 ms wall
+ * under load). Such a contact goes to the pool alone, so that the batch of its turn (`turn-batch.ts`) does
+ * not wait for the load; a warm contact takes 20–300 µs. Capped: past the cap, new places keep going alone.
  */
 const warmPlaces = new Set<string>();
 const WARM_PLACES_CAP = 50_000;
@@ -159,16 +160,16 @@ function placeOf(item: ContactItem): string | null {
 }
 
 /**
- * One contact. A known place is answered on the event loop: the core verifies a warm contact in about
- * 20 µs, while the libuv pool's hand-over and wake-up cost 15–45 µs more per call on the 2-core machine
- * under load (issue 14). A place seen for the first time goes to the pool (`warmPlaces`).
+ * One contact, off the event loop: a known place joins the batch of the contacts of the same event-loop
+ * turn and options (one hand-off to the pool for all of them, issue 14), a place seen for the first time
+ * goes alone (`warmPlaces`).
  */
 async function processOne(item: ContactItem, language: Language, countryLine: Language): Promise<ItemResult> {
   const options = nativeOptions(item);
-  const batch = { items: [nativeContact(item)], options };
+  const input = nativeContact(item);
   const place = placeOf(item);
-  if (place !== null && warmPlaces.has(place)) return present(verifyContactsSync(batch)[0] as ContactResult, language, options.postal_form, countryLine);
-  const [r] = await verifyContacts(batch);
+  if (place !== null && warmPlaces.has(place)) return present(await verifyInTurn(input, options), language, options.postal_form, countryLine);
+  const [r] = await verifyContacts({ items: [input], options });
   if (place !== null && warmPlaces.size < WARM_PLACES_CAP) warmPlaces.add(place);
   return present(r as ContactResult, language, options.postal_form, countryLine);
 }

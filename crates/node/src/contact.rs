@@ -32,10 +32,10 @@ pub fn verify_contacts(batch: Buffer) -> AsyncTask<Door> {
     Door::spawn(batch, verify)
 }
 
-/// `verifyContacts` on the calling thread: a single contact of an HTTP call, answered on the event
-/// loop. JSON text each way instead of buffers: for a kilobyte of answer, making an external Buffer
-/// (and later finalising it) and decoding it to a string in JavaScript cost more than one copy of
-/// the text (issue 14).
+/// `verifyContacts` on the calling thread (benches, evaluations; until issue 14's turn batches, the
+/// single contact of an HTTP call on the event loop). JSON text each way instead of buffers: for a
+/// kilobyte of answer, making an external Buffer (and later finalising it) and decoding it to a
+/// string in JavaScript cost more than one copy of the text.
 #[napi(
     ts_args_type = "batch: string & { readonly __json?: import('./core-types.js').ContactBatch }",
     ts_return_type = "string & { readonly __json?: import('./core-types.js').ContactResult[] }"

@@ -1,6 +1,7 @@
 //! Contact verification for Italy: the address line parsed, the municipality, street and house
 //! number resolved against the register, the postcode checked, a point found, and the result
-//! with the spec's outcome codes. `verify` is one contact; `verify_batch` runs a batch on rayon.
+//! with the spec's outcome codes. `verify` is one contact; `verify_batch` runs a batch (on rayon when it
+//! is large).
 
 mod country;
 pub mod key;
@@ -278,11 +279,25 @@ pub struct Debug {
     pub house_number: &'static str,
 }
 
+/// Batches below this size are verified on the calling thread. The service's single contacts reach
+/// the core in batches of one event-loop turn (a few to a few dozen, ~15 µs each): handing them to
+/// rayon's workers and waking the caller again cost ~4 µs of CPU per contact more than verifying
+/// them on the pool thread that took them (`bench/contact-loop.ts`, 8 and 32 calls per turn), and
+/// on the 2-core machine the other core runs the event loop anyway (issue 14).
+const PARALLEL_FROM: usize = 64;
+
+/// A batch's answers, one per input, in order: on rayon from `PARALLEL_FROM` inputs.
 pub fn verify_batch(
     register: &Register,
     inputs: &[ContactInput],
     options: &VerifyOptions,
 ) -> Vec<ContactResult> {
+    if inputs.len() < PARALLEL_FROM {
+        return inputs
+            .iter()
+            .map(|i| verify(register, i, options))
+            .collect();
+    }
     inputs
         .par_iter()
         .map(|i| verify(register, i, options))
