@@ -408,3 +408,15 @@ test('the OpenAPI document shows the contact answer with its new fields', async 
   for (const word of ['interpolated', 'locality', 'building_number', 'candidates', 'debug', 'street_step']) t.true(schema.includes(word), word);
   t.true(JSON.stringify(res.body.components.schemas.ContactItem).includes('debug'));
 });
+
+test('a batch that mixes debug and plain items gives each item its own: debug only where asked', async (t) => {
+  const row = pick(21);
+  const item = { address: `${titled(row.DENOMINAZI as string)} ${row.CIVICO}`, city: 'Bologna' };
+  const res = await contact({ items: [{ ...item, debug: true }, item, { ...item, debug: false }, { ...item, debug: true }] });
+  t.is(res.status, 200, JSON.stringify(res.body));
+  const debugOf = (i: number) => (res.body.results[i].result as { debug?: unknown }).debug;
+  t.true(Array.isArray((debugOf(0) as { repairs?: unknown }).repairs));
+  t.is(debugOf(1), undefined);
+  t.is(debugOf(2), undefined);
+  t.true(Array.isArray((debugOf(3) as { repairs?: unknown }).repairs));
+});

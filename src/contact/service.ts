@@ -5,7 +5,7 @@ import type { Language, Texts } from '../http/language.js';
 import { verifyContacts, type ContactInput, type ContactResult, type VerifyOptions } from '../native.js';
 import { CONTACT_OUTCOMES } from './outcomes.js';
 import { CONTACT_BATCH_OPTIONS, contactItem, contactResult, type ContactItem } from './schema.js';
-import { verifyInTurn } from './turn-batch.js';
+import { optionsKey, verifyInTurn } from './turn-batch.js';
 
 const VERIFIED: Texts = {
   it: 'Indirizzo verificato sui registri italiani',
@@ -180,7 +180,7 @@ export async function processContacts(items: ContactItem[], language: Language, 
   const groups = new Map<string, { options: Required<VerifyOptions>; at: number[] }>();
   items.forEach((item, i) => {
     const options = nativeOptions(item);
-    const key = `${options.precision}|${options.preserve_original}|${options.postal_form}|${options.foreign}`;
+    const key = optionsKey(options);
     const g = groups.get(key) ?? { options, at: [] };
     g.at.push(i);
     groups.set(key, g);

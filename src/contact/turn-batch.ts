@@ -20,7 +20,8 @@ interface Waiting {
 const waiting = new Map<string, Waiting>();
 let flushScheduled = false;
 
-function optionsKey(o: Required<VerifyOptions>): string {
+/** Contacts with the same key can be verified in one call to the core (every option it takes, `debug` too). */
+export function optionsKey(o: Required<VerifyOptions>): string {
   return `${o.precision}|${o.preserve_original}|${o.postal_form}|${o.foreign}|${o.debug}`;
 }
 
