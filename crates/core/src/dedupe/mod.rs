@@ -207,7 +207,9 @@ fn prepare_chunk(
 /// stage frees most of what it built (the engine inputs of preparation, the table and candidates
 /// of scoring), but glibc returns only the top of each heap: what is freed below a live block
 /// stays resident, and the next stage's peak stacks on it (a million records reached 4.1 GiB
-/// that way, some 400 MiB of it free).
+/// that way, some 400 MiB of it free). In the service the addon's allocator is mimalloc
+/// (`crates/node/src/lib.rs`), which hands freed pages back by itself; this still trims what
+/// glibc holds (Node's and the C libraries' allocations), and serves this crate's own tests.
 fn release_free_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
