@@ -1,4 +1,4 @@
-import { Metadata, parsePhoneNumberWithError, type CountryCode, type NumberType, type PhoneNumber } from 'libphonenumber-js/core';
+import { Metadata, type CountryCode, type NumberType, type PhoneNumber } from 'libphonenumber-js/core';
 import metadata from 'libphonenumber-js/metadata.max.json';
 
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
@@ -10,6 +10,7 @@ import { recordCountry } from './country.js';
 import { PHONE_COMMENTS } from './messages.js';
 import { districtOf, operatorOf, specialNumber, typeFromLibrary, type PhoneType } from './italy.js';
 import { phoneItem, phoneResult, type PhoneItem } from './schema.js';
+import { readNumber, typeOf } from './plan.js';
 import { splitPhoneField } from './split.js';
 
 export type PhoneClass = 'mobile' | 'landline' | 'special' | 'foreign';
@@ -68,16 +69,8 @@ function reading(text: string, country: CountryCode): Reading {
   const key = country + '|' + text;
   let r = recent.get(key);
   if (!r) {
-    let pn: PhoneNumber | undefined;
-    try {
-      // the text is already digits with at most a leading +: nothing to extract from surrounding words
-      pn = parsePhoneNumberWithError(text, { defaultCountry: country, extract: false }, metadata);
-    } catch {
-      // not a number in this plan (too short, too long, no country): no reading
-      pn = undefined;
-    }
     if (recent.size >= RECENT_MAX) recent.clear();
-    r = { pn };
+    r = { pn: readNumber(text, country) };
     recent.set(key, r);
   }
   return r;
@@ -89,7 +82,7 @@ function typed(r: Reading): boolean {
     const pn = r.pn;
     if (!pn) r.valid = false;
     else {
-      r.type = pn.getType();
+      r.type = typeOf(pn);
       r.valid = r.type !== undefined || (PLANS_WITHOUT_TYPES.has(pn.country ?? pn.countryCallingCode) && pn.isValid());
     }
   }

@@ -60,6 +60,9 @@ export function splitPhoneField(field: string, isComplete: (digits: string) => b
   if (PLAIN.test(field)) {
     const number = field.replace(/ /g, '');
     if (number.length - (number.startsWith('+') ? 1 : 0) <= 11) return { numbers: [number], dropped: 0 };
+    // a longer one (+39 333 1234567) that the plan reads whole: no cut covers more pieces with fewer numbers, so it is
+    // [`partition`]'s answer too, when one number may span all its pieces
+    if (field.split(' ').filter(Boolean).length <= MAX_PIECES && isComplete(number)) return { numbers: [number], dropped: 0 };
   }
   let text = field.replace(/[\u2010-\u2015\u2212]/g, '-');
   let extension: string | undefined;
