@@ -7,7 +7,7 @@ import { getCountries, type CountryCode, type PhoneNumber } from 'libphonenumber
 import examples from 'libphonenumber-js/examples.mobile.json';
 import metadata from 'libphonenumber-js/metadata.max.json';
 
-import { readByLibrary, readNumber, readPlain, typeOf } from '../src/phone/plan.js';
+import { isValidOfType, readByLibrary, readNumber, readPlain, typeOf } from '../src/phone/plan.js';
 import { SOURCE } from './helpers/source.js';
 
 /** What the service reads of a number: the library's parse fields and its getType. */
@@ -61,7 +61,7 @@ async function texts(): Promise<[string, CountryCode][]> {
   return out;
 }
 
-test('the plan reading equals the library: parse fields and type of every text', async (t) => {
+test('the plan reading equals the library: parse fields, type and validity of every text', async (t) => {
   let plain = 0;
   let numbers = 0;
   const all = await texts();
@@ -76,6 +76,7 @@ test('the plan reading equals the library: parse fields and type of every text',
     if (library) {
       numbers++;
       t.is(typeOf(library), library.getType(), `${text} in ${country}`);
+      t.is(isValidOfType(library, typeOf(library)), library.isValid(), `${text} in ${country}`);
     }
   }
   // the comparison means something only if the plan reads most texts itself and most texts are numbers

@@ -21,6 +21,7 @@ interface PlanMetadata {
   nationalNumberPattern(): string;
   leadingDigits(): string | undefined;
   IDDPrefix(): string | undefined;
+  hasTypes(): boolean;
   type(type: string): { pattern(): string; possibleLengths(): number[] | undefined } | undefined;
   numberingPlan: { callingCode(): string; nationalPrefixForParsing(): string | undefined };
 }
@@ -191,6 +192,25 @@ export function readNumber(text: string, defaultCountry: CountryCode): PhoneNumb
     plain = null;
   }
   return plain !== null ? plain : readByLibrary(text, defaultCountry);
+}
+
+/**
+ * Plans whose metadata has no number-type patterns: for them the library's isValid is the national pattern alone,
+ * for every other plan it is "getType() is defined". The max metadata types every plan today (the set is empty),
+ * so one getType answers both validity and type; the set keeps that exact if a metadata update drops a plan's types.
+ */
+const PLANS_WITHOUT_TYPES: ReadonlySet<string> = (() => {
+  const out = new Set<string>();
+  for (const plan of [...Object.keys(metadata.countries), ...Object.keys(metadata.nonGeographic ?? {})]) {
+    plans.selectNumberingPlan(plan);
+    if (!plans.hasTypes()) out.add(plan);
+  }
+  return out;
+})();
+
+/** The library's `isValid` of a number whose `getType` is `type`, without running the type patterns again. */
+export function isValidOfType(pn: PhoneNumber, type: NumberType): boolean {
+  return type !== undefined || (PLANS_WITHOUT_TYPES.has(pn.country ?? pn.countryCallingCode) && pn.isValid());
 }
 
 /** The library's own parser: the texts `readPlain` leaves to it, and the tests that compare the two readings. */
