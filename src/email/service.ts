@@ -123,13 +123,15 @@ export const capability: Capability<EmailItem> = {
   units: () => 1,
   async process(items: EmailItem[], ctx: ProcessContext): Promise<ItemResult[]> {
     const data = contactData(ctx.dataDir);
-    return mapConcurrent(items, DNS_CONCURRENCY, async (item) => {
+    const one = async (item: EmailItem): Promise<ItemResult> => {
       try {
         return await verifyEmail(item, data, ctx.dnsServer);
       } catch {
         return { ok: false, email: item.email ?? '', domain_checked: false, domain_exists: null, outcome: ['EMAIL_INVALID'] };
       }
-    });
+    };
+    // a single call has nothing to run side by side
+    return items.length === 1 ? [await one(items[0]!)] : mapConcurrent(items, DNS_CONCURRENCY, one);
   },
   csvColumns: ['id', 'email', 'corrected_from', 'suggestion', 'domain_exists', 'domain_checked', 'disposable', 'outcome', 'outcome_label', 'reason'],
 };

@@ -20,7 +20,14 @@ export function trimEdges(text: string, leading: string, trailing: string): stri
   return text.slice(start, end);
 }
 
+/**
+ * An address already in its clean form: lower-case ASCII, one @, no space, quote, bracket, comma or doubled dot in
+ * the domain, nothing to trim at either end. Every step of `cleanEmail` leaves such a text as it is.
+ */
+const CLEAN = /^[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
+
 export function cleanEmail(raw: string): CleanedEmail {
+  if (CLEAN.test(raw)) return { address: raw, formChanged: false, domainRepaired: false };
   const original = raw.normalize('NFC').trim();
   let s = original;
   // a field holding several addresses keeps the first
