@@ -34,8 +34,10 @@ function dictionariesOf(data: ContactData): Dictionaries {
 
 /** The domain or any parent of it is on the disposable list. */
 function isDisposable(asciiDomain: string): boolean {
-  const labels = asciiDomain.split('.');
-  for (let i = 0; i < labels.length - 1; i++) if (DISPOSABLE.has(labels.slice(i).join('.'))) return true;
+  // every suffix that starts at a label and holds more than the top-level label
+  for (let from = 0, dot = asciiDomain.indexOf('.'); dot >= 0; from = dot + 1, dot = asciiDomain.indexOf('.', from)) {
+    if (DISPOSABLE.has(asciiDomain.slice(from))) return true;
+  }
   return false;
 }
 
