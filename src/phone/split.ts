@@ -15,6 +15,8 @@ const EXTENSION = /\b(?:int(?:erno)?|ext(?:ension)?|est|x|dw|poste|anexo|interno
 const LABELS =
   /\b(?:tel(?:efono|ephone|efon)?|cell(?:ulare)?|cel|mob(?:ile|il)?|fax|uff(?:icio)?|casa|ab(?:itazione)?|fisso|whatsapp|wa|ph(?:one)?|tlf|nr|n|numero|o|oppure|e|or|and|und|ou|y|oder)\b\.?\s*:?/gi;
 
+const LETTER = /\p{L}/u;
+
 /** Digits and spaces with at most a leading +: no label, note, extension or second number can hide in it. */
 const PLAIN = /^\+?\d[\d ]*$/;
 
@@ -66,21 +68,24 @@ export function splitPhoneField(field: string, isComplete: (digits: string) => b
   }
   let text = field.replace(/[\u2010-\u2015\u2212]/g, '-');
   let extension: string | undefined;
-  const ext = EXTENSION.exec(text);
-  if (ext) {
-    extension = ext[1];
-    text = text.slice(0, ext.index) + ' | ' + text.slice(ext.index + ext[0].length);
-  }
   const notes: string[] = [];
-  text = text.replace(/\(([^)]*\p{L}[^)]*)\)/gu, (_, inner: string) => {
-    notes.push(inner.trim());
-    return ' | ';
-  });
-  text = text.replace(LABELS, ' | ');
-  text = text.replace(/[\p{L}][\p{L}'’.]*(?:\s+[\p{L}][\p{L}'’.]*)*/gu, (words: string) => {
-    notes.push(words.trim());
-    return ' | ';
-  });
+  // extensions, notes and labels are all written in letters: a field without any has none
+  if (LETTER.test(text)) {
+    const ext = EXTENSION.exec(text);
+    if (ext) {
+      extension = ext[1];
+      text = text.slice(0, ext.index) + ' | ' + text.slice(ext.index + ext[0].length);
+    }
+    text = text.replace(/\(([^)]*\p{L}[^)]*)\)/gu, (_, inner: string) => {
+      notes.push(inner.trim());
+      return ' | ';
+    });
+    text = text.replace(LABELS, ' | ');
+    text = text.replace(/[\p{L}][\p{L}'’.]*(?:\s+[\p{L}][\p{L}'’.]*)*/gu, (words: string) => {
+      notes.push(words.trim());
+      return ' | ';
+    });
+  }
 
   const found: string[] = [];
   for (const segment of text.split(/[|;,\n\r]+/)) {
