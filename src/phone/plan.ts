@@ -103,8 +103,21 @@ function isType(nationalNumber: string, r: TypeRule | undefined): boolean {
   return matchesEntirely(nationalNumber, r.pattern);
 }
 
+/**
+ * The last number typed: telling Italy from the Vatican types an Italian number in Italy's plan, and `getType`
+ * then asks for the very same type (one entry, the number being read: no memory of numbers across calls).
+ */
+let last = { nationalNumber: '', plan: '', type: undefined as NumberType | undefined };
+
 /** getNumberType: the type of a national number in a plan (a country, or a calling code for its main country). */
 export function numberType(nationalNumber: string, plan: string): NumberType | undefined {
+  if (nationalNumber === last.nationalNumber && plan === last.plan) return last.type;
+  const type = typeIn(nationalNumber, plan);
+  last = { nationalNumber, plan, type };
+  return type;
+}
+
+function typeIn(nationalNumber: string, plan: string): NumberType | undefined {
   const r = rulesOf(plan);
   if (!matchesEntirely(nationalNumber, r.national)) return undefined;
   if (isType(nationalNumber, r.fixedLine)) {
