@@ -124,7 +124,12 @@ export declare function sampleStreets(query: import('./core-types.js').Json<impo
 export declare function sampleStreetsSync(query: import('./core-types.js').Json<import('./core-types.js').SampleQuery>): import('./core-types.js').Json<import('./core-types.js').SampledAddress[]>
 /** A batch of tax-code actions; one answer per item, in order. */
 export declare function taxCodes(batch: import('./core-types.js').Json<import('./core-types.js').BatchInput>): Promise<import('./core-types.js').Json<import('./core-types.js').ItemResult[]>>
-/** `taxCodes` on the calling thread. */
-export declare function taxCodesSync(batch: import('./core-types.js').Json<import('./core-types.js').BatchInput>): import('./core-types.js').Json<import('./core-types.js').ItemResult[]>
+/**
+ * `taxCodes` on the calling thread: a single item of an HTTP call, answered on the event loop. JSON
+ * text each way instead of buffers, as the single contact's door: for a few hundred bytes, making an
+ * external Buffer (and later finalising it) and decoding it in JavaScript cost more than one copy of
+ * the text (issue 14).
+ */
+export declare function taxCodesSync(batch: string & { readonly __json?: import('./core-types.js').BatchInput }): string & { readonly __json?: import('./core-types.js').ItemResult[] }
 /** The core's text folding, so that TypeScript compares names with the very same normaliser. */
 export declare function foldText(text: string): string

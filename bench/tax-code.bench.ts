@@ -108,6 +108,9 @@ async function main(): Promise<void> {
       .add('validate: ours, service (texts, async)', async () => {
         await processTaxCodes(serviceValidate, 'en');
       })
+      .add('validate: ours, service, one call per item (as a single HTTP call)', async () => {
+        for (const item of serviceValidate) await processTaxCodes([item], 'en');
+      })
       .add('validate: codice-fiscale-js', () => {
         for (const c of codes) CodiceFiscale.check(c);
       })

@@ -107,8 +107,9 @@ export async function taxCodes(batch: core.BatchInput): Promise<core.ItemResult[
   return decode(await native.taxCodes(encode(batch)));
 }
 
+/** The same on the calling thread (a single item of an HTTP call), as JSON text each way (`crates/node/src/tax_code.rs`). */
 export function taxCodesSync(batch: core.BatchInput): core.ItemResult[] {
-  return decode(native.taxCodesSync(encode(batch)));
+  return JSON.parse(native.taxCodesSync(JSON.stringify(batch))) as core.ItemResult[];
 }
 
 /** Groups of duplicates in one list, or matches of a list in a reference (libuv pool). */

@@ -34,8 +34,10 @@ function dictionariesOf(data: ContactData): Dictionaries {
 
 /** The domain or any parent of it is on the disposable list. */
 function isDisposable(asciiDomain: string): boolean {
-  const labels = asciiDomain.split('.');
-  for (let i = 0; i < labels.length - 1; i++) if (DISPOSABLE.has(labels.slice(i).join('.'))) return true;
+  // every suffix that starts at a label and holds more than the top-level label
+  for (let from = 0, dot = asciiDomain.indexOf('.'); dot >= 0; from = dot + 1, dot = asciiDomain.indexOf('.', from)) {
+    if (DISPOSABLE.has(asciiDomain.slice(from))) return true;
+  }
   return false;
 }
 
@@ -123,13 +125,15 @@ export const capability: Capability<EmailItem> = {
   units: () => 1,
   async process(items: EmailItem[], ctx: ProcessContext): Promise<ItemResult[]> {
     const data = contactData(ctx.dataDir);
-    return mapConcurrent(items, DNS_CONCURRENCY, async (item) => {
+    const one = async (item: EmailItem): Promise<ItemResult> => {
       try {
         return await verifyEmail(item, data, ctx.dnsServer);
       } catch {
         return { ok: false, email: item.email ?? '', domain_checked: false, domain_exists: null, outcome: ['EMAIL_INVALID'] };
       }
-    });
+    };
+    // a single call has nothing to run side by side
+    return items.length === 1 ? [await one(items[0]!)] : mapConcurrent(items, DNS_CONCURRENCY, one);
   },
   csvColumns: ['id', 'email', 'corrected_from', 'suggestion', 'domain_exists', 'domain_checked', 'disposable', 'outcome', 'outcome_label', 'reason'],
 };

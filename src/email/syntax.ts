@@ -20,7 +20,14 @@ export function trimEdges(text: string, leading: string, trailing: string): stri
   return text.slice(start, end);
 }
 
+/**
+ * An address already in its clean form: lower-case ASCII, one @, no space, quote, bracket, comma or doubled dot in
+ * the domain, nothing to trim at either end. Every step of `cleanEmail` leaves such a text as it is.
+ */
+const CLEAN = /^[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
+
 export function cleanEmail(raw: string): CleanedEmail {
+  if (CLEAN.test(raw)) return { address: raw, formChanged: false, domainRepaired: false };
   const original = raw.normalize('NFC').trim();
   let s = original;
   // a field holding several addresses keeps the first
@@ -70,6 +77,12 @@ export interface ParsedEmail {
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
 /**
+ * A host name `domainToASCII` gives back as it is: lower-case letters, digits and hyphens, a top-level label of
+ * letters (a last label of digits or 0x… would be read as an IPv4 address), no punycode label to decode.
+ */
+const ASCII_DOMAIN = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]+$/;
+
+/**
  * An ASCII dot-atom local part at an LDH host name: exactly RFC 5322's dot-atom grammar, a strict subset of what the
  * full parser accepts. Most addresses are this simple; everything else goes to the parser.
  */
@@ -95,7 +108,7 @@ export function parseEmail(address: string): ParsedEmail | undefined {
   }
   if (Buffer.byteLength(local, 'utf8') > 64) return undefined;
   if (/^\[.*\]$/.test(domain)) return { local, domain, asciiDomain: domain, literal: true };
-  const asciiDomain = domainToASCII(domain);
+  const asciiDomain = ASCII_DOMAIN.test(domain) && !domain.includes('xn--') ? domain : domainToASCII(domain);
   if (!asciiDomain || asciiDomain.length > 253) return undefined;
   if (Buffer.byteLength(local, 'utf8') + 1 + asciiDomain.length > 254) return undefined;
   const labels = asciiDomain.split('.');

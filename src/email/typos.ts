@@ -66,12 +66,29 @@ function byName(providers: ReadonlySet<string>): Map<string, string[]> {
   return map;
 }
 
+const byLength = new WeakMap<ReadonlySet<string>, Map<number, string[]>>();
+
+/** Providers whose length is within two of `length`. */
+function withinTwo(providers: ReadonlySet<string>, length: number): string[] {
+  let lengths = byLength.get(providers);
+  if (!lengths) {
+    lengths = new Map();
+    for (const p of providers) {
+      for (let l = p.length - 2; l <= p.length + 2; l++) lengths.set(l, [...(lengths.get(l) ?? []), p]);
+    }
+    byLength.set(providers, lengths);
+  }
+  return lengths.get(length) ?? [];
+}
+
 /** The domain the writer most likely meant, when the written one is not a known provider. */
 export function likelyDomain(domain: string, providers: ReadonlySet<string>): DomainTypo | undefined {
   if (providers.has(domain)) return undefined;
   let best: { domain: string; distance: number } | undefined;
   let tie = false;
-  for (const p of providers) {
+  // only providers within two characters of its length can be two edits away; the pick below does not depend on
+  // the order they are met in (a tie at the best distance is never picked)
+  for (const p of withinTwo(providers, domain.length)) {
     const d = editDistance(domain, p, 2);
     if (d > 2) continue;
     if (!best || d < best.distance) {

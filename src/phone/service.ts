@@ -1,5 +1,4 @@
-import { Metadata, parsePhoneNumberWithError, type CountryCode, type NumberType, type PhoneNumber } from 'libphonenumber-js/core';
-import metadata from 'libphonenumber-js/metadata.max.json';
+import type { CountryCode, NumberType, PhoneNumber } from 'libphonenumber-js/core';
 
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
 import { outcomeTable } from '../http/outcomes.js';
@@ -10,6 +9,7 @@ import { recordCountry } from './country.js';
 import { PHONE_COMMENTS } from './messages.js';
 import { districtOf, operatorOf, specialNumber, typeFromLibrary, type PhoneType } from './italy.js';
 import { phoneItem, phoneResult, type PhoneItem } from './schema.js';
+import { isValidOfType, readNumber, typeOf } from './plan.js';
 import { splitPhoneField } from './split.js';
 
 export type PhoneClass = 'mobile' | 'landline' | 'special' | 'foreign';
@@ -32,22 +32,6 @@ export interface PhoneNumberResult {
 /** Numbering plans read as Italy's: the Vatican shares +39 and the 06 698 block. */
 const ITALIAN_PLAN = new Set<string>(['IT', 'VA']);
 
-/**
- * Plans whose metadata has no number-type patterns: for them the library's isValid is the national pattern alone,
- * for every other plan it is "getType() is defined". The max metadata types every plan today (the set is empty),
- * so one getType answers both validity and type; the set keeps that exact if a metadata update drops a plan's types.
- */
-const PLANS_WITHOUT_TYPES: ReadonlySet<string> = (() => {
-  const out = new Set<string>();
-  // hasTypes is a method of the library's Metadata its type declarations leave out
-  const plans = new Metadata(metadata) as Metadata & { selectNumberingPlan(plan: string): void; hasTypes(): boolean };
-  for (const plan of [...Object.keys(metadata.countries), ...Object.keys(metadata.nonGeographic ?? {})]) {
-    plans.selectNumberingPlan(plan);
-    if (!plans.hasTypes()) out.add(plan);
-  }
-  return out;
-})();
-
 /** One text read by the numbering plan: parsed once, typed (and so validated) at most once. */
 interface Reading {
   pn: PhoneNumber | undefined;
@@ -68,16 +52,8 @@ function reading(text: string, country: CountryCode): Reading {
   const key = country + '|' + text;
   let r = recent.get(key);
   if (!r) {
-    let pn: PhoneNumber | undefined;
-    try {
-      // the text is already digits with at most a leading +: nothing to extract from surrounding words
-      pn = parsePhoneNumberWithError(text, { defaultCountry: country, extract: false }, metadata);
-    } catch {
-      // not a number in this plan (too short, too long, no country): no reading
-      pn = undefined;
-    }
     if (recent.size >= RECENT_MAX) recent.clear();
-    r = { pn };
+    r = { pn: readNumber(text, country) };
     recent.set(key, r);
   }
   return r;
@@ -89,8 +65,8 @@ function typed(r: Reading): boolean {
     const pn = r.pn;
     if (!pn) r.valid = false;
     else {
-      r.type = pn.getType();
-      r.valid = r.type !== undefined || (PLANS_WITHOUT_TYPES.has(pn.country ?? pn.countryCallingCode) && pn.isValid());
+      r.type = typeOf(pn);
+      r.valid = isValidOfType(pn, r.type);
     }
   }
   return r.valid;

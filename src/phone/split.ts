@@ -15,6 +15,8 @@ const EXTENSION = /\b(?:int(?:erno)?|ext(?:ension)?|est|x|dw|poste|anexo|interno
 const LABELS =
   /\b(?:tel(?:efono|ephone|efon)?|cell(?:ulare)?|cel|mob(?:ile|il)?|fax|uff(?:icio)?|casa|ab(?:itazione)?|fisso|whatsapp|wa|ph(?:one)?|tlf|nr|n|numero|o|oppure|e|or|and|und|ou|y|oder)\b\.?\s*:?/gi;
 
+const LETTER = /\p{L}/u;
+
 /** Digits and spaces with at most a leading +: no label, note, extension or second number can hide in it. */
 const PLAIN = /^\+?\d[\d ]*$/;
 
@@ -60,24 +62,30 @@ export function splitPhoneField(field: string, isComplete: (digits: string) => b
   if (PLAIN.test(field)) {
     const number = field.replace(/ /g, '');
     if (number.length - (number.startsWith('+') ? 1 : 0) <= 11) return { numbers: [number], dropped: 0 };
+    // a longer one (+39 333 1234567) that the plan reads whole: no cut covers more pieces with fewer numbers, so it is
+    // [`partition`]'s answer too, when one number may span all its pieces
+    if (field.split(' ').filter(Boolean).length <= MAX_PIECES && isComplete(number)) return { numbers: [number], dropped: 0 };
   }
   let text = field.replace(/[\u2010-\u2015\u2212]/g, '-');
   let extension: string | undefined;
-  const ext = EXTENSION.exec(text);
-  if (ext) {
-    extension = ext[1];
-    text = text.slice(0, ext.index) + ' | ' + text.slice(ext.index + ext[0].length);
-  }
   const notes: string[] = [];
-  text = text.replace(/\(([^)]*\p{L}[^)]*)\)/gu, (_, inner: string) => {
-    notes.push(inner.trim());
-    return ' | ';
-  });
-  text = text.replace(LABELS, ' | ');
-  text = text.replace(/[\p{L}][\p{L}'’.]*(?:\s+[\p{L}][\p{L}'’.]*)*/gu, (words: string) => {
-    notes.push(words.trim());
-    return ' | ';
-  });
+  // extensions, notes and labels are all written in letters: a field without any has none
+  if (LETTER.test(text)) {
+    const ext = EXTENSION.exec(text);
+    if (ext) {
+      extension = ext[1];
+      text = text.slice(0, ext.index) + ' | ' + text.slice(ext.index + ext[0].length);
+    }
+    text = text.replace(/\(([^)]*\p{L}[^)]*)\)/gu, (_, inner: string) => {
+      notes.push(inner.trim());
+      return ' | ';
+    });
+    text = text.replace(LABELS, ' | ');
+    text = text.replace(/[\p{L}][\p{L}'’.]*(?:\s+[\p{L}][\p{L}'’.]*)*/gu, (words: string) => {
+      notes.push(words.trim());
+      return ' | ';
+    });
+  }
 
   const found: string[] = [];
   for (const segment of text.split(/[|;,\n\r]+/)) {

@@ -3,7 +3,7 @@
 use chrono::NaiveDate;
 
 use super::dates::age_on;
-use super::place::{code_in_force, place_of_code, BirthPlace};
+use super::place::{code_in_force, iso, place_of_code, BirthPlace};
 use super::validate::{birth_years, Decoded};
 use crate::register::Register;
 
@@ -35,13 +35,7 @@ pub fn birth_date(
     let existed: Vec<NaiveDate> = dates
         .iter()
         .copied()
-        .filter(|d| {
-            code_in_force(
-                register,
-                &person.place_code,
-                &d.format("%Y-%m-%d").to_string(),
-            )
-        })
+        .filter(|d| code_in_force(register, &person.place_code, &iso(*d)))
         .collect();
     if !existed.is_empty() {
         dates = existed;

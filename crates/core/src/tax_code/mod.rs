@@ -184,18 +184,26 @@ pub fn batch(register: &Register, input: &BatchInput) -> Vec<ItemResult> {
     input
         .items
         .par_iter()
-        .map(|item| {
-            let mut r = match item.action.or(input.action) {
-                Some(a) => process(register, a, item, today),
-                None => ItemResult {
-                    error: Some("action"),
-                    ..Default::default()
-                },
-            };
-            r.id = item.id.clone();
-            r
-        })
+        .map(|item| answer(register, input, item, today))
         .collect()
+}
+
+/// One item of `input`: its own action or the batch's, answered with its id.
+pub fn answer(
+    register: &Register,
+    input: &BatchInput,
+    item: &BatchItem,
+    today: NaiveDate,
+) -> ItemResult {
+    let mut r = match item.action.or(input.action) {
+        Some(a) => process(register, a, item, today),
+        None => ItemResult {
+            error: Some("action"),
+            ..Default::default()
+        },
+    };
+    r.id = item.id.clone();
+    r
 }
 
 pub fn process(

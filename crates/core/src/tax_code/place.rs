@@ -1,7 +1,7 @@
 //! Places of birth: the cadastral code in a tax code read back as a municipality (named as it
 //! was on the birth date) or a foreign country, and a typed place resolved to its code.
 
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 use serde::Serialize;
 
 use crate::normalize::fold;
@@ -72,8 +72,10 @@ pub enum PlaceError {
     Ambiguous(Vec<PlaceOption>),
 }
 
-fn iso(date: NaiveDate) -> String {
-    date.format("%Y-%m-%d").to_string()
+/// A date as the register's periods write it (YYYY-MM-DD); directly, not through a strftime pattern
+/// parsed on every call.
+pub(super) fn iso(date: NaiveDate) -> String {
+    format!("{:04}-{:02}-{:02}", date.year(), date.month(), date.day())
 }
 
 /// The place a cadastral code stands for, named as on `date`.
