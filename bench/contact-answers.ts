@@ -9,11 +9,11 @@
  *   node dist/bench/contact-answers.js write <file>   stores the answers (one JSON line per call)
  *   node dist/bench/contact-answers.js check <file>   compares, prints the differing calls, exits 1 on any
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 
 import { addPack } from '../src/credit/ledger.js';
 import { sampleStreets } from '../src/native.js';
 import { startServer, type TestServer } from '../test/helpers/server.js';
+import { answerArgs, writeOrCheck } from './answer-file.js';
 import { bolognaSample } from './bologna-contacts.js';
 import { PERTURBATIONS, rng, type Input } from './contact-perturb.js';
 
@@ -108,25 +108,14 @@ async function answers(server: TestServer, list: Call[]): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
-  const [mode, file] = process.argv.slice(2);
-  if ((mode !== 'write' && mode !== 'check') || !file) throw new Error('usage: contact-answers.js write|check <file>');
+  const { mode, file } = answerArgs('contact-answers');
   const server = await startServer({ rateLimits: { single: 1e9, batch: 1e9, autocomplete: 1e9 } });
   try {
     await addPack(server.state, server.account, 'contact', 10_000_000);
     const inputs = [...(await bolognaSample(2000)), ...(await perturbed(60)), ...FOREIGN];
     const list = calls(inputs);
     const got = await answers(server, list);
-    if (mode === 'write') {
-      writeFileSync(file, `${got.join('\n')}\n`);
-      console.log(`${got.length} answers of ${inputs.length} inputs written to ${file}`);
-      return;
-    }
-    const want = readFileSync(file, 'utf8').trimEnd().split('\n');
-    if (want.length !== got.length) throw new Error(`${want.length} stored answers, ${got.length} calls now`);
-    const differing = got.flatMap((g, i) => (g === want[i] ? [] : [i]));
-    for (const i of differing.slice(0, 5)) console.log(`call ${i} ${JSON.stringify(list[i])}\n  stored ${want[i]}\n  now    ${got[i]}`);
-    console.log(`${got.length} answers of ${inputs.length} inputs: ${differing.length} differ`);
-    if (differing.length > 0) process.exitCode = 1;
+    writeOrCheck(mode, file, got, (i) => `call ${i} ${JSON.stringify(list[i])}`);
   } finally {
     await server.close();
   }

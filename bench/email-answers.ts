@@ -11,7 +11,6 @@
  * addresses, quoted local parts, Unicode and punycode domains, address literals) and junk. Each item alone
  * and all of them again in batches.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 
 import { disposableEmailBlocklistSet } from 'disposable-email-domains-js';
 
@@ -19,6 +18,7 @@ import { capability } from '../src/email/service.js';
 import type { Language } from '../src/http/language.js';
 import { contactDataDir } from '../test/helpers/light.js';
 import { sourceCsv } from '../test/helpers/source.js';
+import { answerArgs, writeOrCheck } from './answer-file.js';
 
 function typo(domain: string, i: number): string {
   const k = 1 + (i % Math.max(1, domain.indexOf('.') - 1));
@@ -56,8 +56,7 @@ function inputs(): Record<string, unknown>[] {
 }
 
 async function main(): Promise<void> {
-  const [mode, file] = process.argv.slice(2);
-  if ((mode !== 'write' && mode !== 'check') || !file) throw new Error('usage: email-answers write|check FILE');
+  const { mode, file } = answerArgs('email-answers');
   const dataDir = await contactDataDir();
   const items = inputs().map((i) => capability.item.parse(i));
   const lines: string[] = [];
@@ -66,21 +65,7 @@ async function main(): Promise<void> {
     for (const item of items) lines.push(JSON.stringify({ item, single: (await capability.process([item], ctx))[0] }));
     for (let i = 0; i < items.length; i += 500) lines.push(JSON.stringify({ batch: await capability.process(items.slice(i, i + 500), ctx) }));
   }
-  const text = lines.join('\n') + '\n';
-  if (mode === 'write') {
-    writeFileSync(file, text);
-    console.log(`${lines.length} answers written to ${file} (${items.length} items, single and in batches)`);
-    return;
-  }
-  const before = readFileSync(file, 'utf8').split('\n');
-  let differ = 0;
-  lines.forEach((line, i) => {
-    if (line === before[i]) return;
-    if (differ++ < 10) console.log(`line ${i + 1} differs\n  before ${before[i]}\n  now    ${line}`);
-  });
-  if (before.length - 1 !== lines.length) console.log(`line count: before ${before.length - 1}, now ${lines.length}`);
-  console.log(`${lines.length} answers compared: ${differ} differ; byte for byte ${text === before.join('\n') ? 'identical' : 'DIFFERENT'}`);
-  if (text !== before.join('\n')) process.exitCode = 1;
+  writeOrCheck(mode, file, lines);
 }
 
 await main();

@@ -11,10 +11,10 @@
  *   node dist/bench/path-answers.js write <file>   (before the change)
  *   node dist/bench/path-answers.js check <file>   (after: prints the differing calls, exits 1 on any)
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 
 import { addPack } from '../src/credit/ledger.js';
 import { startServer, type TestServer } from '../test/helpers/server.js';
+import { answerArgs, writeOrCheck } from './answer-file.js';
 
 interface Call {
   method: string;
@@ -121,8 +121,7 @@ async function send(run: Run, c: Call): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const [mode, file] = process.argv.slice(2);
-  if ((mode !== 'write' && mode !== 'check') || !file) throw new Error('usage: path-answers.js write|check <file>');
+  const { mode, file } = answerArgs('path-answers');
   const list = calls();
   const got: string[] = [];
   // the legacy host answers in Italian without a language named: its own server, same calls
@@ -137,17 +136,7 @@ async function main(): Promise<void> {
       await server.close();
     }
   }
-  if (mode === 'write') {
-    writeFileSync(file, `${got.join('\n')}\n`);
-    console.log(`${got.length} answers written to ${file}`);
-    return;
-  }
-  const want = readFileSync(file, 'utf8').trimEnd().split('\n');
-  if (want.length !== got.length) throw new Error(`${want.length} stored answers, ${got.length} calls now`);
-  const differing = got.flatMap((g, i) => (g === want[i] ? [] : [i]));
-  for (const i of differing.slice(0, 5)) console.log(`call ${i}\n  stored ${want[i]}\n  now    ${got[i]}`);
-  console.log(`${got.length} answers: ${differing.length} differ`);
-  if (differing.length > 0) process.exitCode = 1;
+  writeOrCheck(mode, file, got, (i) => `call ${i}`);
 }
 
 await main();

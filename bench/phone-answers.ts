@@ -12,42 +12,21 @@
  * as Italian, trunk zero after the code), fields holding several numbers, extensions, notes and labels, and
  * malformed texts. Random tails come from a fixed seed, so two runs see the same inputs.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-
-import { parse } from 'csv-parse/sync';
 import examples from 'libphonenumber-js/examples.mobile.json';
 
 import type { Language } from '../src/http/language.js';
 import { capability } from '../src/phone/service.js';
-import { contactDataDir } from '../test/helpers/light.js';
-import { SOURCE } from '../test/helpers/source.js';
+import { contactDataDir, digitsFrom, phoneCsv } from '../test/helpers/light.js';
+import { answerArgs, writeOrCheck } from './answer-file.js';
 
 type Input = Record<string, string | number>;
-
-function csv(file: string): Record<string, string>[] {
-  return parse(readFileSync(path.join(SOURCE, 'contact', 'phone', file), 'utf8'), { columns: true, skip_empty_lines: true }) as Record<string, string>[];
-}
-
-/** Park–Miller: the same digits on every run. */
-function digitsFrom(seed: number): (n: number) => string {
-  let s = seed;
-  return (n) => {
-    let out = '';
-    for (let i = 0; i < n; i++) {
-      s = (s * 48271) % 2147483647;
-      out += String(s % 10);
-    }
-    return out;
-  };
-}
 
 function inputs(): Input[] {
   const random = digitsFrom(20261125);
   const out: Input[] = [];
-  const prefixes = csv('it_prefissi_distretti.csv').map((r) => r.prefisso!).filter((p) => /^0\d+$/.test(p));
-  const mobiles = csv('it_mobile_prefix_operator.csv').map((r) => r.prefisso_nazionale!);
-  const comuni = [...new Set(csv('it_comuni_prefisso.csv').map((r) => r.prefisso!).filter(Boolean))];
+  const prefixes = phoneCsv('it_prefissi_distretti.csv').map((r) => r.prefisso!).filter((p) => /^0\d+$/.test(p));
+  const mobiles = phoneCsv('it_mobile_prefix_operator.csv').map((r) => r.prefisso_nazionale!);
+  const comuni = [...new Set(phoneCsv('it_comuni_prefisso.csv').map((r) => r.prefisso!).filter(Boolean))];
 
   // the load bench's numbers, as it builds them
   for (const p of prefixes) out.push({ phone: `${p} ${'4567890123'.slice(0, 10 - p.length)}` });
@@ -78,7 +57,7 @@ function inputs(): Input[] {
     out.push({ phone: `${m}${tail}`, country_code: 'SM' }, { phone: `${m}${tail}`, country_code: 'VA' });
   }
 
-  for (const row of csv('it_numerazioni_speciali.csv')) {
+  for (const row of phoneCsv('it_numerazioni_speciali.csv')) {
     const [from, to] = row.lunghezza_cifre!.split('-').map(Number) as [number, number | undefined];
     for (let length = from - 1; length <= (to ?? from) + 1; length++) {
       const number = `${row.prefisso}${random(Math.max(0, length - row.prefisso!.length))}`;
@@ -135,8 +114,7 @@ function inputs(): Input[] {
 }
 
 async function main(): Promise<void> {
-  const [mode, file] = process.argv.slice(2);
-  if ((mode !== 'write' && mode !== 'check') || !file) throw new Error('usage: phone-answers write|check FILE');
+  const { mode, file } = answerArgs('phone-answers');
   const dataDir = await contactDataDir();
   const lines: string[] = [];
   for (const input of inputs()) {
@@ -150,21 +128,7 @@ async function main(): Promise<void> {
     }
     lines.push(JSON.stringify(answers));
   }
-  const text = lines.join('\n') + '\n';
-  if (mode === 'write') {
-    writeFileSync(file, text);
-    console.log(`${lines.length} answers written to ${file}`);
-    return;
-  }
-  const before = readFileSync(file, 'utf8').split('\n');
-  let differ = 0;
-  lines.forEach((line, i) => {
-    if (line === before[i]) return;
-    if (differ++ < 10) console.log(`line ${i + 1} differs\n  before ${before[i]}\n  now    ${line}`);
-  });
-  if (before.length - 1 !== lines.length) console.log(`line count: before ${before.length - 1}, now ${lines.length}`);
-  console.log(`${lines.length} answers compared: ${differ} differ; byte for byte ${text === before.join('\n') ? 'identical' : 'DIFFERENT'}`);
-  if (text !== before.join('\n')) process.exitCode = 1;
+  writeOrCheck(mode, file, lines);
 }
 
 await main();

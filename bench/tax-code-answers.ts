@@ -12,7 +12,6 @@
  * and cut short; Italian action names; missing data. Each item once alone (the event loop's door) and all of
  * them again in batches (the pool's door). Today is fixed, so ages do not move between runs.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 
 import type { Language } from '../src/http/language.js';
 import { openRegister } from '../src/native.js';
@@ -20,6 +19,7 @@ import { taxCodeItem, type TaxCodeItem } from '../src/tax-code/schema.js';
 import { processTaxCodes } from '../src/tax-code/service.js';
 import { sharedRegister } from '../test/helpers/server.js';
 import { sourceCsv } from '../test/helpers/source.js';
+import { answerArgs, writeOrCheck } from './answer-file.js';
 
 const TODAY = '2026-11-25';
 const LANGUAGES: Language[] = ['en', 'it', 'de'];
@@ -85,8 +85,7 @@ function inputs(generated: (string | undefined)[], people: Record<string, string
 }
 
 async function main(): Promise<void> {
-  const [mode, file] = process.argv.slice(2);
-  if ((mode !== 'write' && mode !== 'check') || !file) throw new Error('usage: tax-code-answers write|check FILE');
+  const { mode, file } = answerArgs('tax-code-answers');
   openRegister(await sharedRegister(), true);
   const people = persons();
   const generated = (await processTaxCodes(people.map((p) => taxCodeItem.parse(p)), 'en', TODAY)).map((r) => r.tax_code as string | undefined);
@@ -96,21 +95,7 @@ async function main(): Promise<void> {
     for (const item of items) lines.push(JSON.stringify({ language, item, single: (await processTaxCodes([item], language, TODAY))[0] }));
     for (let i = 0; i < items.length; i += 500) lines.push(JSON.stringify({ language, batch: await processTaxCodes(items.slice(i, i + 500), language, TODAY) }));
   }
-  const text = lines.join('\n') + '\n';
-  if (mode === 'write') {
-    writeFileSync(file, text);
-    console.log(`${lines.length} answers written to ${file} (${items.length} items × ${LANGUAGES.length} languages, single and in batches)`);
-    return;
-  }
-  const before = readFileSync(file, 'utf8').split('\n');
-  let differ = 0;
-  lines.forEach((line, i) => {
-    if (line === before[i]) return;
-    if (differ++ < 10) console.log(`line ${i + 1} differs\n  before ${before[i]}\n  now    ${line}`);
-  });
-  if (before.length - 1 !== lines.length) console.log(`line count: before ${before.length - 1}, now ${lines.length}`);
-  console.log(`${lines.length} answers compared: ${differ} differ; byte for byte ${text === before.join('\n') ? 'identical' : 'DIFFERENT'}`);
-  if (text !== before.join('\n')) process.exitCode = 1;
+  writeOrCheck(mode, file, lines);
 }
 
 await main();

@@ -4,7 +4,7 @@ import { createAccount, createToken, hashToken } from '../src/account/tokens.js'
 import { addPack, current } from '../src/credit/ledger.js';
 import type { TokenRecord } from '../src/state/db.js';
 import { processState } from './helpers/state-url.js';
-import { startServerProcess } from './helpers/process.js';
+import { burstUntilKilled, startServerProcess } from './helpers/process.js';
 import { freshDataDir } from './helpers/server.js';
 
 /**
@@ -25,35 +25,7 @@ test('SIGKILL during a burst of single calls: credit and token counters equal th
   const server = await startServerProcess(dataDir, { RECAPITO_RATE_SINGLE: '1000000', ...env });
   const connections = 16;
   const killAfter = 400;
-  let ok = 0;
-  let inDoubt = 0;
-  let other = 0;
-  let killed = false;
-  const exited = new Promise((resolve) => server.child.once('exit', resolve));
-  const loop = async (worker: number) => {
-    for (let i = 0; ; i++) {
-      try {
-        const res = await fetch(`${server.url}/api/v1/phone`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ phone: `02 ${1_000_000 + worker * 100_000 + i}` }),
-        });
-        await res.arrayBuffer();
-        if (res.status === 200) ok += 1;
-        else other += 1;
-      } catch {
-        // the connection died with the server: this request's fate is unknown to the client
-        inDoubt += 1;
-        return;
-      }
-      if (ok >= killAfter && !killed) {
-        killed = true;
-        server.child.kill('SIGKILL');
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: connections }, (_, w) => loop(w)));
-  await exited;
+  const { ok, other, inDoubt } = await burstUntilKilled(server, token, '/api/v1/phone', (worker, i) => ({ phone: `02 ${1_000_000 + worker * 100_000 + i}` }), connections, killAfter);
 
   db.lmdb?.root.resetReadTxn(); // another process wrote: read its commits, not this process's old snapshot
   const used = (await current(db, 'burst', 'light')).used_total - usedBefore;

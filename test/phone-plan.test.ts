@@ -1,14 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-
 import test from 'ava';
-import { parse } from 'csv-parse/sync';
 import { getCountries, type CountryCode, type PhoneNumber } from 'libphonenumber-js/core';
 import examples from 'libphonenumber-js/examples.mobile.json';
 import metadata from 'libphonenumber-js/metadata.max.json';
 
 import { isValidOfType, readByLibrary, readNumber, readPlain, typeOf } from '../src/phone/plan.js';
-import { SOURCE } from './helpers/source.js';
+import { digitsFrom, phoneCsv } from './helpers/light.js';
 
 /** What the service reads of a number: the library's parse fields and its getType. */
 function facts(pn: PhoneNumber | undefined): unknown {
@@ -16,25 +12,8 @@ function facts(pn: PhoneNumber | undefined): unknown {
   return { country: pn.country, code: pn.countryCallingCode, national: pn.nationalNumber, number: pn.number, carrier: pn.carrierCode, ext: pn.ext, type: pn.getType() };
 }
 
-async function csvRows(file: string): Promise<Record<string, string>[]> {
-  return parse(await readFile(path.join(SOURCE, 'contact', 'phone', file), 'utf8'), { columns: true, skip_empty_lines: true }) as Record<string, string>[];
-}
-
-/** Park–Miller: the same digits on every run. */
-function digitsFrom(seed: number): (n: number) => string {
-  let s = seed;
-  return (n) => {
-    let out = '';
-    for (let i = 0; i < n; i++) {
-      s = (s * 48271) % 2147483647;
-      out += String(s % 10);
-    }
-    return out;
-  };
-}
-
 /** Texts as the service hands them to the plan: digits with at most a leading +, in a record country. */
-async function texts(): Promise<[string, CountryCode][]> {
+function texts(): [string, CountryCode][] {
   const random = digitsFrom(14);
   const out: [string, CountryCode][] = [];
   const countries = getCountries(metadata);
@@ -45,9 +24,9 @@ async function texts(): Promise<[string, CountryCode][]> {
       out.push([`00${callingCode(country)}${national}`, country], [`+${callingCode(country)}0${national}`, country]);
     }
   }
-  const districts = (await csvRows('it_prefissi_distretti.csv')).map((r) => r.prefisso!).filter((p) => /^0\d+$/.test(p));
-  const mobiles = (await csvRows('it_mobile_prefix_operator.csv')).map((r) => r.prefisso_nazionale!);
-  const special = (await csvRows('it_numerazioni_speciali.csv')).map((r) => r.prefisso!);
+  const districts = phoneCsv('it_prefissi_distretti.csv').map((r) => r.prefisso!).filter((p) => /^0\d+$/.test(p));
+  const mobiles = phoneCsv('it_mobile_prefix_operator.csv').map((r) => r.prefisso_nazionale!);
+  const special = phoneCsv('it_numerazioni_speciali.csv').map((r) => r.prefisso!);
   for (const prefix of [...districts, ...mobiles, ...special]) {
     for (let length = 4; length <= 13; length++) {
       const national = prefix + random(Math.max(0, length - prefix.length));
@@ -64,7 +43,7 @@ async function texts(): Promise<[string, CountryCode][]> {
 test('the plan reading equals the library: parse fields, type and validity of every text', async (t) => {
   let plain = 0;
   let numbers = 0;
-  const all = await texts();
+  const all = texts();
   for (const [text, country] of all) {
     const library = readByLibrary(text, country);
     const ours = readPlain(text, country);

@@ -4,7 +4,7 @@ import test from 'ava';
 
 import { createAccount, createToken, hashToken } from '../src/account/tokens.js';
 import type { TokenRecord } from '../src/state/db.js';
-import { startServerProcess } from './helpers/process.js';
+import { burstUntilKilled, startServerProcess } from './helpers/process.js';
 import { freshDataDir } from './helpers/server.js';
 import { processState } from './helpers/state-url.js';
 
@@ -24,38 +24,22 @@ test('SIGKILL during a burst of suggest keystrokes: the token counts every 200 r
   const connections = 16;
   const killAfter = 400;
   const prefixes = ['via del fag', 'via norman', 'piazza maggi', 'via rizz', 'strada maggiore', 'via indipendenza'];
-  let ok = 0;
-  let inDoubt = 0;
-  let other = 0;
-  let killed = false;
-  const exited = new Promise((resolve) => server.child.once('exit', resolve));
-  const loop = async (worker: number) => {
-    let session = randomUUID();
-    for (let i = 0; ; i++) {
-      // a session takes 30 calls: the next one opens another
-      if (i % 30 === 29) session = randomUUID();
-      try {
-        const res = await fetch(`${server.url}/api/v1/suggest`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ session, q: prefixes[(worker + i) % prefixes.length]?.slice(0, 4 + (i % 8)), city: 'Bologna' }),
-        });
-        await res.arrayBuffer();
-        if (res.status === 200) ok += 1;
-        else other += 1;
-      } catch {
-        // the connection died with the server: this request's fate is unknown to the client
-        inDoubt += 1;
-        return;
-      }
-      if (ok >= killAfter && !killed) {
-        killed = true;
-        server.child.kill('SIGKILL');
-      }
-    }
+  // a session takes 30 calls: the next one opens another
+  const sessions = new Map<string, string>();
+  const sessionOf = (worker: number, i: number) => {
+    const key = `${worker}:${Math.floor((i + 1) / 30)}`;
+    let session = sessions.get(key);
+    if (!session) sessions.set(key, (session = randomUUID()));
+    return session;
   };
-  await Promise.all(Array.from({ length: connections }, (_, w) => loop(w)));
-  await exited;
+  const { ok, other, inDoubt } = await burstUntilKilled(
+    server,
+    token,
+    '/api/v1/suggest',
+    (worker, i) => ({ session: sessionOf(worker, i), q: prefixes[(worker + i) % prefixes.length]?.slice(0, 4 + (i % 8)), city: 'Bologna' }),
+    connections,
+    killAfter,
+  );
 
   db.lmdb?.root.resetReadTxn(); // another process wrote: read its commits, not this process's old snapshot
   const requests = (await db.get<TokenRecord>('tokens', hashToken(token)))?.requests ?? -1;

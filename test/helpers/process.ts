@@ -42,3 +42,46 @@ export async function startServerProcess(dataDir: string, env: Record<string, st
     },
   };
 }
+
+/** What the client of a burst saw: 200s, other statuses, and requests whose answer never came. */
+export interface Burst {
+  ok: number;
+  other: number;
+  inDoubt: number;
+}
+
+/**
+ * `connections` clients POST to `path` as fast as they are answered until `killAfter` 200s have come
+ * back, then the server is killed with SIGKILL; resolves once it has exited. A request cut by the kill
+ * is in doubt: its commit may or may not have landed.
+ */
+export async function burstUntilKilled(server: ServerProcess, token: string, path: string, body: (worker: number, i: number) => unknown, connections: number, killAfter: number): Promise<Burst> {
+  const seen: Burst = { ok: 0, other: 0, inDoubt: 0 };
+  let killed = false;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  const loop = async (worker: number) => {
+    for (let i = 0; ; i++) {
+      try {
+        const res = await fetch(`${server.url}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body(worker, i)),
+        });
+        await res.arrayBuffer();
+        if (res.status === 200) seen.ok += 1;
+        else seen.other += 1;
+      } catch {
+        // the connection died with the server: this request's fate is unknown to the client
+        seen.inDoubt += 1;
+        return;
+      }
+      if (seen.ok >= killAfter && !killed) {
+        killed = true;
+        server.child.kill('SIGKILL');
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, (_, w) => loop(w)));
+  await exited;
+  return seen;
+}
