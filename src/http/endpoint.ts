@@ -8,7 +8,7 @@ import type { Capability, ItemResult, ProcessContext } from './capability.js';
 import { answer, requireAccount, requirePayer, type Services } from './context.js';
 import { ApiError } from './errors.js';
 import type { Language } from './language.js';
-import { completeInto, copyFields, finishResult, type OutcomeTable } from './outcomes.js';
+import { completeInto, copyFields, finishResult, isFinished, type OutcomeTable } from './outcomes.js';
 import type { PluginOptions, ServicePlugin } from './plugin.js';
 import { isPlainObject, validate } from './validation.js';
 
@@ -72,7 +72,7 @@ function hasEnvelope(body: Record<string, unknown>): boolean {
  */
 function singleAnswer(result: ItemResult, language: Language, table: OutcomeTable, charge: CreditCharge): Record<string, unknown> {
   const out = copyFields(result);
-  if (result.outcome_label === undefined || result.reason === undefined || result.outcome === undefined) completeInto(out, result, language, table);
+  if (!isFinished(result)) completeInto(out, result, language, table);
   out.credit = charge;
   return out;
 }

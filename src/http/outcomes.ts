@@ -133,8 +133,13 @@ export function copyFields(result: Record<string, unknown>): Record<string, unkn
  * The result is not changed (a capability may keep it in a memo); a result already complete is returned as it is.
  */
 export function finishResult(result: ItemResult, language: Language, table: OutcomeTable = ALL_OUTCOMES): ItemResult {
-  if (result.outcome_label !== undefined && result.reason !== undefined && result.outcome !== undefined) return result;
+  if (isFinished(result)) return result;
   return completeInto(copyFields(result), result, language, table) as ItemResult;
+}
+
+/** The result carries its outcome, label and reason already: nothing to finish. */
+export function isFinished(result: ItemResult): boolean {
+  return result.outcome_label !== undefined && result.reason !== undefined && result.outcome !== undefined;
 }
 
 /**

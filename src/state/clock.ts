@@ -8,17 +8,15 @@ let lastIso = '';
 
 /** `date.toISOString()` (throws alike for an invalid date: NaN never equals the cached millisecond). */
 export function isoString(date: Date): string {
-  const ms = date.getTime();
-  if (ms !== lastMs) {
-    lastIso = date.toISOString();
-    lastMs = ms;
-  }
-  return lastIso;
+  return isoOfMs(date.getTime());
 }
 
 /** `new Date().toISOString()`. */
 export function isoNow(): string {
-  const ms = Date.now();
+  return isoOfMs(Date.now());
+}
+
+function isoOfMs(ms: number): string {
   if (ms !== lastMs) {
     lastIso = new Date(ms).toISOString();
     lastMs = ms;
