@@ -13,6 +13,13 @@ export declare function verifyContacts(batch: import('./core-types.js').Json<imp
  */
 export declare function verifyContactsSync(batch: string & { readonly __json?: import('./core-types.js').ContactBatch }): string & { readonly __json?: import('./core-types.js').ContactResult[] }
 /**
+ * `verifyContacts` for single HTTP calls: each result as its answer's JSON text in parts, the
+ * request language's texts left for TypeScript to put in (`address::answer`, `src/contact/answer.ts`).
+ */
+export declare function verifyContactAnswers(batch: import('./core-types.js').Json<import('./core-types.js').ContactBatch>): Promise<Buffer>
+/** `verifyContactAnswers` on the calling thread, as text each way (as `verifyContactsSync`). */
+export declare function verifyContactAnswersSync(batch: string & { readonly __json?: import('./core-types.js').ContactBatch }): string
+/**
  * Foreign contacts against the imported national registers alone (evaluations): `null` where
  * no register answers.
  */

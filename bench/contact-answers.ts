@@ -3,8 +3,9 @@
  * the guard of work that must not change any answer (issue 14 made the single call faster). Inputs are
  * Bologna's house numbers as `http.bench.ts` builds them, register samples written the ways of
  * `contact-perturb.ts`, foreign and option variants, in English, Italian (keys and path) and German,
- * each as a single call and again inside batches (batch-level options included). The `credit` object is
- * left out: it is the account's balance, not the contact's answer.
+ * each as a single call and again inside batches (batch-level options included). Status, content type and
+ * length, and the body's text as sent; the `credit` object is left out: it is the account's balance, not
+ * the contact's answer.
  *
  *   node dist/bench/contact-answers.js write <file>   stores the answers (one JSON line per call)
  *   node dist/bench/contact-answers.js check <file>   compares, prints the differing calls, exits 1 on any
@@ -99,10 +100,11 @@ async function answers(server: TestServer, list: Call[]): Promise<string[]> {
       headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
       body: JSON.stringify(c.body),
     });
-    const body = (await res.json()) as Body;
-    delete body.credit;
-    delete body.credito;
-    out.push(JSON.stringify({ status: res.status, language: res.headers.get('content-language'), body }));
+    // the body's text as sent (byte for byte, not re-serialised), cut before the credit, which comes last
+    const text = await res.text();
+    const credit = Math.max(text.lastIndexOf(',"credit":'), text.lastIndexOf(',"credito":'));
+    const body = credit > 0 ? text.slice(0, credit) : text;
+    out.push(`${JSON.stringify({ status: res.status, language: res.headers.get('content-language'), type: res.headers.get('content-type'), length: res.headers.get('content-length') })} ${body}`);
   }
   return out;
 }

@@ -50,6 +50,19 @@ export function verifyContactsSync(batch: core.ContactBatch): core.ContactResult
   return JSON.parse(native.verifyContactsSync(JSON.stringify(batch))) as core.ContactResult[];
 }
 
+/**
+ * `verifyContacts` for single HTTP calls (libuv pool): each result as its answer's JSON text in parts, the
+ * request language's texts left out (`address::answer` in the core; `src/contact/answer.ts` reads them).
+ */
+export async function verifyContactAnswers(batch: core.ContactBatch): Promise<string> {
+  return (await native.verifyContactAnswers(encode(batch))).toString('utf8');
+}
+
+/** The same on the calling thread, as text each way (as `verifyContactsSync`). */
+export function verifyContactAnswersSync(batch: core.ContactBatch): string {
+  return native.verifyContactAnswersSync(JSON.stringify(batch));
+}
+
 /** Foreign contacts against the imported national registers alone: null where none answers. */
 export async function verifyForeign(batch: core.ContactBatch): Promise<(core.ContactResult | null)[]> {
   return decode(await native.verifyForeign(encode(batch)));

@@ -5,7 +5,8 @@ import { addPack } from '../src/credit/ledger.js';
 import { nativeContact, nativeOptions } from '../src/contact/service.js';
 import type { ContactItem } from '../src/contact/schema.js';
 import { verifyInTurn } from '../src/contact/turn-batch.js';
-import { taxCodes, verifyContacts, type ContactResult } from '../src/native.js';
+import { readAnswers, type CoreAnswer } from '../src/contact/answer.js';
+import { taxCodes, verifyContactAnswers, verifyContacts, type ContactResult } from '../src/native.js';
 import { call, startServer, type TestServer } from './helpers/server.js';
 import { sourceCsv as csvGz, type Row } from './helpers/source.js';
 
@@ -205,8 +206,8 @@ test('contacts of one event-loop turn are verified in batches of equal options, 
     { ...abroad, foreign: 'detect' } as ContactItem,
     ...rows.slice(1).map((r) => ({ address: `${titled(r.DENOMINAZI as string)} ${r.CIVICO}`, postcode: r.CAP, city: 'Bologna', precision: 5 }) as ContactItem),
   ];
-  const alone: ContactResult[] = [];
-  for (const item of items) alone.push((await verifyContacts({ items: [nativeContact(item)], options: nativeOptions(item) }))[0] as ContactResult);
+  const alone: CoreAnswer[] = [];
+  for (const item of items) alone.push(readAnswers(await verifyContactAnswers({ items: [nativeContact(item)], options: nativeOptions(item) }))[0] as CoreAnswer);
   const together = await Promise.all(items.map((item) => verifyInTurn(nativeContact(item), nativeOptions(item))));
   t.deepEqual(together, alone);
   // the options do change these answers: a batch mixing them would have answered otherwise
@@ -419,4 +420,50 @@ test('a batch that mixes debug and plain items gives each item its own: debug on
   t.is(debugOf(1), undefined);
   t.is(debugOf(2), undefined);
   t.true(Array.isArray((debugOf(3) as { repairs?: unknown }).repairs));
+});
+
+/** A call's body text as sent, and the same cut before its credit (the credit comes last). */
+async function rawCall(body: unknown, pathName = '/api/v1/contact'): Promise<{ status: number; text: string; beforeCredit: string; type: string | null }> {
+  const res = await fetch(`${server.url}${pathName}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  const at = Math.max(text.lastIndexOf(',"credit":'), text.lastIndexOf(',"credito":'));
+  return { status: res.status, text, beforeCredit: at > 0 ? text.slice(0, at) : text, type: res.headers.get('content-type') };
+}
+
+test('a single call\'s answer text is, byte for byte, what the presented and finished object of a batch serialises to', async (t) => {
+  // the single call's text is written by the core and put together in answer.ts; a batch of two goes
+  // through `present` and the framework's finishing: numbers (1, not 1.0), escapes, key order, texts
+  const rows = Array.from({ length: 24 }, (_, i) => pick(100 + i));
+  const variants: Record<string, unknown>[] = [{}, { postal_form: true }, { preserve_original: true }, { precision: 1 }, { debug: true }, { precision: 5 }];
+  const bodies: Record<string, unknown>[] = rows.map((r, i) => ({
+    address: i % 4 === 0 ? `v. ${titled((r.DENOMINAZI as string).replace(/^VIA /, '')).toLowerCase()} ${r.CIVICO}` : `${titled(r.DENOMINAZI as string)} ${r.CIVICO}`,
+    city: i % 3 === 0 ? 'Bolgona' : 'Bologna',
+    ...(i % 2 === 0 ? { postcode: r.CAP } : {}),
+    ...variants[i % variants.length],
+    ...(i % 5 === 0 ? { tax_code: 'rssmra80c15a944x', last_name: 'Rossi', first_name: 'Mario', gender: 'M', birth_date: '1980-03-15' } : {}),
+  }));
+  // no municipality, no street, a quote and a control character in what is echoed, a foreign address
+  bodies.push({ address: 'Via "Roma" 1\u0001', city: 'Nessunposto' }, { address: 'Via Inesistente 99', city: 'Bologna' }, { city: 'Bologna' });
+  bodies.push({ address: 'Unter den Linden 77', postcode: '10117', city: 'Berlin', country: 'Germania' }, { address: 'Via Roma 1', city: 'Lugano (Svizzera)', foreign: 'detect' });
+  let compared = 0;
+  for (const [i, body] of bodies.entries()) {
+    const language = ['en', 'de', 'el'][i % 3];
+    const single = await rawCall({ ...body, language });
+    const batch = await rawCall({ items: [body, body], language });
+    t.is(single.status, 200);
+    t.is(single.type, 'application/json; charset=utf-8');
+    const result = (JSON.parse(batch.text) as { results: { result: unknown }[] }).results[0]?.result;
+    t.is(single.beforeCredit, JSON.stringify(result).slice(0, -1), JSON.stringify(body));
+    t.true(single.text.endsWith('}}') && JSON.parse(single.text).credit !== undefined);
+    // Italian keys: the answer is the object path's, the same fields
+    const italian = await rawCall({ ...body, language: 'it' });
+    const italianBatch = await rawCall({ items: [body, body], language: 'it' });
+    t.is(italian.beforeCredit, JSON.stringify((JSON.parse(italianBatch.text) as { results: { result: unknown }[] }).results[0]?.result).slice(0, -1));
+    compared++;
+  }
+  t.is(compared, bodies.length);
 });

@@ -1,72 +1,14 @@
 import { countryByCode, countryNamedIn, resolveCountry } from '../countries/resolve.js';
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
 import { outcomeTable } from '../http/outcomes.js';
-import type { Language, Texts } from '../http/language.js';
-import { verifyContacts, type ContactInput, type ContactResult, type VerifyOptions } from '../native.js';
+import type { Language } from '../http/language.js';
+import type { ResultText } from '../http/result-text.js';
+import { verifyContactAnswers, verifyContacts, type ContactInput, type ContactResult, type VerifyOptions } from '../native.js';
+import { answerText, isParts, presentedObject, readAnswers, type CoreAnswer } from './answer.js';
 import { CONTACT_OUTCOMES } from './outcomes.js';
 import { CONTACT_BATCH_OPTIONS, contactItem, contactResult, type ContactItem } from './schema.js';
+import { CITY_TYPE, FORM_ONLY, italyEntry, REGISTER_VERIFIED, VERIFIED } from './texts.js';
 import { optionsKey, verifyInTurn } from './turn-batch.js';
-
-const VERIFIED: Texts = {
-  it: 'Indirizzo verificato sui registri italiani',
-  en: 'Address verified against the Italian registers',
-  de: 'Adresse anhand der italienischen Register geprüft',
-  fr: 'Adresse vérifiée sur les registres italiens',
-  es: 'Dirección verificada con los registros italianos',
-  nl: 'Adres gecontroleerd aan de hand van de Italiaanse registers',
-  pt: 'Endereço verificado nos registos italianos',
-  sv: 'Adressen kontrollerad mot de italienska registren',
-  no: 'Adressen kontrollert mot de italienske registrene',
-  fi: 'Osoite tarkistettu Italian rekistereistä',
-  da: 'Adressen kontrolleret mod de italienske registre',
-  is: 'Heimilisfang staðfest í ítölskum skrám',
-  el: 'Η διεύθυνση ελέγχθηκε στα ιταλικά μητρώα',
-};
-
-/** Rule 4: a country without a register in service gets its postal form, nothing more. */
-const FORM_ONLY: Texts = {
-  it: 'Indirizzo estero: messo nella forma postale del paese (CAP, abbreviazioni, maiuscole, ordine delle righe); via e numero civico non verificati',
-  en: 'Foreign address: put in the country’s postal form (postcode, abbreviations, capitals, line order); street and house number not verified',
-  de: 'Ausländische Adresse: in die Postform des Landes gebracht (Postleitzahl, Abkürzungen, Großschreibung, Zeilenfolge); Straße und Hausnummer nicht geprüft',
-  fr: 'Adresse étrangère : mise dans la forme postale du pays (code postal, abréviations, majuscules, ordre des lignes) ; rue et numéro non vérifiés',
-  es: 'Dirección extranjera: puesta en la forma postal del país (código postal, abreviaturas, mayúsculas, orden de líneas); calle y número no verificados',
-  nl: 'Buitenlands adres: in de postvorm van het land gezet (postcode, afkortingen, hoofdletters, regelvolgorde); straat en huisnummer niet gecontroleerd',
-  pt: 'Endereço estrangeiro: posto na forma postal do país (código postal, abreviaturas, maiúsculas, ordem das linhas); rua e número não verificados',
-  sv: 'Utländsk adress: satt i landets postala form (postnummer, förkortningar, versaler, radordning); gata och husnummer inte kontrollerade',
-  no: 'Utenlandsk adresse: satt i landets postform (postnummer, forkortelser, store bokstaver, linjerekkefølge); gate og husnummer ikke kontrollert',
-  fi: 'Ulkomainen osoite: muutettu maan postimuotoon (postinumero, lyhenteet, suuraakkoset, rivijärjestys); katua ja talonumeroa ei tarkistettu',
-  da: 'Udenlandsk adresse: sat i landets postform (postnummer, forkortelser, store bogstaver, linjefølge); gade og husnummer ikke kontrolleret',
-  is: 'Erlent heimilisfang: sett í póstform landsins (póstnúmer, skammstafanir, hástafir, röð lína); gata og húsnúmer ekki staðfest',
-  el: 'Διεύθυνση εξωτερικού: σε ταχυδρομική μορφή της χώρας (ΤΚ, συντομογραφίες, κεφαλαία, σειρά γραμμών)· οδός και αριθμός δεν επαληθεύτηκαν',
-};
-
-const REGISTER_VERIFIED: Texts = {
-  it: 'Indirizzo verificato sul registro nazionale del paese',
-  en: 'Address verified against the national register of its country',
-  de: 'Adresse anhand des nationalen Registers des Landes geprüft',
-  fr: 'Adresse vérifiée sur le registre national du pays',
-  es: 'Dirección verificada con el registro nacional del país',
-  nl: 'Adres gecontroleerd aan de hand van het nationale register van het land',
-  pt: 'Endereço verificado no registo nacional do país',
-  sv: 'Adressen kontrollerad mot landets nationella register',
-  no: 'Adressen kontrollert mot landets nasjonale register',
-  fi: 'Osoite tarkistettu maan kansallisesta rekisteristä',
-  da: 'Adressen kontrolleret mod landets nationale register',
-  is: 'Heimilisfang staðfest í þjóðskrá landsins',
-  el: 'Η διεύθυνση ελέγχθηκε στο εθνικό μητρώο της χώρας',
-};
-
-const CITY_TYPE: Record<string, Texts> = {
-  provincial_capital: {
-    it: 'capoluogo di provincia', en: 'provincial capital', de: 'Provinzhauptstadt', fr: 'chef-lieu de province', es: 'capital de provincia',
-    nl: 'provinciehoofdstad', pt: 'capital de província', sv: 'provinshuvudstad', no: 'provinshovedstad', fi: 'maakunnan pääkaupunki',
-    da: 'provinshovedstad', is: 'héraðshöfuðborg', el: 'πρωτεύουσα επαρχίας',
-  },
-  municipality: {
-    it: 'comune', en: 'municipality', de: 'Gemeinde', fr: 'commune', es: 'municipio', nl: 'gemeente', pt: 'município', sv: 'kommun',
-    no: 'kommune', fi: 'kunta', da: 'kommune', is: 'sveitarfélag', el: 'δήμος',
-  },
-};
 
 function blank(s: string | undefined): boolean {
   return s === undefined || s.trim() === '';
@@ -99,13 +41,6 @@ export function nativeOptions(item: ContactItem): Required<VerifyOptions> {
     foreign: item.foreign ?? 'declared',
     debug: item.debug ?? false,
   };
-}
-
-/** Italy's catalogue entry, resolved once (every Italian answer names the country). */
-let italy: ReturnType<typeof countryByCode> | null = null;
-function italyEntry(): ReturnType<typeof countryByCode> {
-  if (italy === null) italy = countryByCode('IT');
-  return italy;
 }
 
 /** Texts in the request language; the register's attribution in the message. */
@@ -162,16 +97,29 @@ function placeOf(item: ContactItem): string | null {
 /**
  * One contact, off the event loop: a known place joins the batch of the contacts of the same event-loop
  * turn and options (one hand-off to the pool for all of them, issue 14), a place seen for the first time
- * goes alone (`warmPlaces`).
+ * goes alone (`warmPlaces`). The answer in parts (`answer.ts`), or whole for a foreign address.
  */
-async function processOne(item: ContactItem, language: Language, countryLine: Language): Promise<ItemResult> {
-  const options = nativeOptions(item);
+async function verifyOne(item: ContactItem, options: Required<VerifyOptions>): Promise<CoreAnswer> {
   const input = nativeContact(item);
   const place = placeOf(item);
-  if (place !== null && warmPlaces.has(place)) return present(await verifyInTurn(input, options), language, options.postal_form, countryLine);
-  const [r] = await verifyContacts({ items: [input], options });
+  if (place !== null && warmPlaces.has(place)) return verifyInTurn(input, options);
+  const [r] = readAnswers(await verifyContactAnswers({ items: [input], options }));
   if (place !== null && warmPlaces.size < WARM_PLACES_CAP) warmPlaces.add(place);
-  return present(r as ContactResult, language, options.postal_form, countryLine);
+  return r as CoreAnswer;
+}
+
+/** A single call's contact: its finished text, or the object `present` writes (foreign addresses). */
+async function singleContact(item: ContactItem, language: Language, countryLine: Language): Promise<ItemResult | ResultText> {
+  const options = nativeOptions(item);
+  const r = await verifyOne(item, options);
+  return isParts(r) ? answerText(r, language, OUTCOMES) : present(r, language, options.postal_form, countryLine);
+}
+
+/** One contact of `process` (a batch of one, a job's, suggest's): the presented object, unfinished. */
+async function processOne(item: ContactItem, language: Language, countryLine: Language): Promise<ItemResult> {
+  const options = nativeOptions(item);
+  const r = await verifyOne(item, options);
+  return isParts(r) ? presentedObject(r, language) : present(r, language, options.postal_form, countryLine);
 }
 
 /** Verifies a batch: one call to the core per set of options (usually one), in request order. */
@@ -198,6 +146,11 @@ export async function processContacts(items: ContactItem[], language: Language, 
   return results;
 }
 
+/** The language of a foreign envelope's country line: the one the request named, else Italian (UPU). */
+function countryLineOf(ctx: ProcessContext): Language {
+  return ctx.languageNamed === false ? 'it' : ctx.language;
+}
+
 /** What a contact's `outcome` can say (its `tax_code_outcome` holds the tax code's codes, mapped by key). */
 const OUTCOMES = outcomeTable(CONTACT_OUTCOMES);
 
@@ -213,7 +166,10 @@ export const capability: Capability<ContactItem> = {
   batchOptions: CONTACT_BATCH_OPTIONS,
   units: () => 1,
   process(items: ContactItem[], ctx: ProcessContext): Promise<ItemResult[]> {
-    return processContacts(items, ctx.language, ctx.languageNamed === false ? 'it' : ctx.language);
+    return processContacts(items, ctx.language, countryLineOf(ctx));
+  },
+  single(item: ContactItem, ctx: ProcessContext): Promise<ItemResult | ResultText> {
+    return singleContact(item, ctx.language, countryLineOf(ctx));
   },
   csvColumns: [
     'address=normalized.address',

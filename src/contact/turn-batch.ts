@@ -1,4 +1,5 @@
-import { verifyContacts, verifyContactsSync, type ContactInput, type ContactResult, type VerifyOptions } from '../native.js';
+import { verifyContactAnswers, verifyContactAnswersSync, type ContactInput, type VerifyOptions } from '../native.js';
+import { readAnswers, type CoreAnswer } from './answer.js';
 
 /**
  * Single contacts that arrive in the same event-loop turn, verified on the libuv pool as one batch per set
@@ -7,12 +8,13 @@ import { verifyContacts, verifyContactsSync, type ContactInput, type ContactResu
  * The batch is sent from a `setImmediate`, which runs once the turn's I/O callbacks (and the promise
  * continuations they started) are done, so every call answered in that turn joins it. The core verifies
  * each item on its own (`address::verify`), so an answer does not depend on its companions; batches this
- * small run on the pool thread that took them, without rayon (`address::verify_batch`).
+ * small run on the pool thread that took them, without rayon (`address::verify_batch`). Each answer comes
+ * as the parts of its text (`answer.ts`): these are single calls.
  */
 interface Waiting {
   options: Required<VerifyOptions>;
   items: ContactInput[];
-  resolve: ((result: ContactResult) => void)[];
+  resolve: ((result: CoreAnswer) => void)[];
   reject: ((error: unknown) => void)[];
 }
 
@@ -26,7 +28,7 @@ export function optionsKey(o: Required<VerifyOptions>): string {
 }
 
 /** Verifies one contact in the current turn's batch of contacts with the same options. */
-export function verifyInTurn(item: ContactInput, options: Required<VerifyOptions>): Promise<ContactResult> {
+export function verifyInTurn(item: ContactInput, options: Required<VerifyOptions>): Promise<CoreAnswer> {
   const key = optionsKey(options);
   let group = waiting.get(key);
   if (group === undefined) {
@@ -39,7 +41,7 @@ export function verifyInTurn(item: ContactInput, options: Required<VerifyOptions
   }
   const g = group;
   g.items.push(item);
-  return new Promise<ContactResult>((resolve, reject) => {
+  return new Promise<CoreAnswer>((resolve, reject) => {
     g.resolve.push(resolve);
     g.reject.push(reject);
   });
@@ -55,9 +57,16 @@ function flush(): void {
       settleAlone(g);
       continue;
     }
-    verifyContacts({ items: g.items, options: g.options }).then(
-      (results) => {
-        for (let i = 0; i < g.resolve.length; i++) (g.resolve[i] as (r: ContactResult) => void)(results[i] as ContactResult);
+    verifyContactAnswers({ items: g.items, options: g.options }).then(
+      (text) => {
+        let results: CoreAnswer[];
+        try {
+          results = readAnswers(text);
+        } catch (error) {
+          for (const reject of g.reject) reject(error);
+          return;
+        }
+        for (let i = 0; i < g.resolve.length; i++) (g.resolve[i] as (r: CoreAnswer) => void)(results[i] as CoreAnswer);
       },
       (error: unknown) => {
         for (const reject of g.reject) reject(error);
@@ -68,12 +77,12 @@ function flush(): void {
 }
 
 function settleAlone(g: Waiting): void {
-  let result: ContactResult;
+  let result: CoreAnswer;
   try {
-    result = verifyContactsSync({ items: g.items, options: g.options })[0] as ContactResult;
+    result = readAnswers(verifyContactAnswersSync({ items: g.items, options: g.options }))[0] as CoreAnswer;
   } catch (error) {
     (g.reject[0] as (e: unknown) => void)(error);
     return;
   }
-  (g.resolve[0] as (r: ContactResult) => void)(result);
+  (g.resolve[0] as (r: CoreAnswer) => void)(result);
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 
 import type { Language } from './language.js';
 import type { OutcomeLabel, OutcomeTable } from './outcomes.js';
+import type { ResultText } from './result-text.js';
 
 export type Counter = 'contact' | 'dedupe' | 'light';
 
@@ -49,6 +50,12 @@ export interface Capability<Item = unknown> {
   units(item: Item): number;
   /** Processes a batch: one answer per item, same order. Must not throw for bad data in one item. */
   process(items: Item[], ctx: ProcessContext): Promise<ItemResult[]>;
+  /**
+   * A single call's item (`process` of one item otherwise), answered as finished JSON text where the
+   * capability has it (src/http/result-text.ts); an object where it has not. Single calls only: a batch,
+   * a job or another route takes `process`.
+   */
+  single?(item: Item, ctx: ProcessContext): Promise<ItemResult | ResultText>;
   /** Columns of `GET ?job=&format=csv`, English names (Italian with language it). */
   csvColumns: string[];
   /** The fields of one result, for the OpenAPI document only (answers are not validated against it). */

@@ -10,6 +10,7 @@ import { ApiError } from './errors.js';
 import type { Language } from './language.js';
 import { completeInto, copyFields, finishResult, isFinished, type OutcomeTable } from './outcomes.js';
 import type { PluginOptions, ServicePlugin } from './plugin.js';
+import { ResultText, sendResultText } from './result-text.js';
 import { isPlainObject, validate } from './validation.js';
 
 /** Items per asynchronous call (spec, Common shapes). */
@@ -58,6 +59,14 @@ function processCharged<Item>(services: Services, req: FastifyRequest, cap: Capa
     return results;
   });
   return chargedWork(services.state, { payer: requirePayer(req), counter: cap.counter, units }, work);
+}
+
+/** A single call through the charged sequence: `Capability.single` where the capability has it. */
+function processSingle<Item>(services: Services, req: FastifyRequest, cap: Capability<Item>, item: Item): Promise<Charged<(ItemResult | ResultText)[]>> {
+  const single = cap.single;
+  if (single === undefined) return processCharged(services, req, cap, [item]);
+  const work = () => single.call(cap, item, processContext(services, req)).then((result) => [result]);
+  return chargedWork(services.state, { payer: requirePayer(req), counter: cap.counter, units: cap.units(item) }, work);
 }
 
 /** The envelope fields a single call's body holds (nearly always none). */
@@ -121,11 +130,13 @@ function capabilityRoutes<Item>(cap: Capability<Item>, services: Services, jobs:
       for (const key in body) if (!ENVELOPE.includes(key)) single[key] = body[key];
     }
     const item = validate(cap.item, single);
-    processCharged(services, req, cap, [item]).then(
+    processSingle(services, req, cap, item).then(
       ({ value: results, charge }) => {
         try {
           chargeHeaders(reply, charge);
-          answer(req, reply, singleAnswer(results[0] as ItemResult, req.ctx.language, cap.outcomes, charge));
+          const result = results[0];
+          if (result instanceof ResultText && !req.ctx.italian) sendResultText(req, reply, result, charge);
+          else answer(req, reply, singleAnswer(result instanceof ResultText ? result.object() : (result as ItemResult), req.ctx.language, cap.outcomes, charge));
         } catch (error) {
           reply.send(asError(error));
         }

@@ -3,6 +3,7 @@
 //! with the spec's outcome codes. `verify` is one contact; `verify_batch` runs a batch (on rayon when it
 //! is large).
 
+pub mod answer;
 mod country;
 pub mod key;
 pub mod outcome;

@@ -1,0 +1,236 @@
+//! A contact's result as a single HTTP call answers it, written here as JSON text in parts, so that
+//! the service sends it without parsing it into objects and writing them out again (issue 14: the
+//! parse, the presentation's copies and the stringify cost the event loop more than the rest of the
+//! call). The texts in the request language (the country's name, the city type's label, the head of
+//! the message, the outcome's label and reason) stay in TypeScript (`src/contact/answer.ts`), which
+//! puts them into the cuts; what is written here is the part every language shares.
+//!
+//! One record per result, seven fields, each followed by [`FIELD`]:
+//! - `P`, the outcome codes joined by commas, the city type's label key (empty without one), the
+//!   text up to the country's name, the text from after it up to the city type's label (or to the
+//!   end), the text after the label (or nothing), the message after its head as JSON string content
+//!   (`. ` and the attribution lines joined by `; ` and `.`, or nothing without them). The text is the result's JSON without its closing brace, without `attribution`, in
+//!   the order the service answers;
+//! - or `J` and the whole result as JSON, for what TypeScript presents itself (foreign addresses:
+//!   country names in the language, envelope lines), and five empty fields.
+
+use std::io;
+
+use serde::Serialize;
+use serde_json::ser::Formatter;
+
+use super::ContactResult;
+
+/// Ends each field of a record: a control byte, which JSON text never holds unescaped.
+pub const FIELD: u8 = 0x01;
+
+/// The results of a batch as answer records, in order.
+pub fn write_answers(results: &[ContactResult]) -> crate::Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(results.len() * 1600);
+    for r in results {
+        write_answer(r, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// Whether the shared text holds the whole answer but for the language's texts: an Italian address,
+/// or one no country took (only a foreign one gets a country name, envelope lines and a register).
+fn presentable(r: &ContactResult) -> bool {
+    r.foreign_address != Some(true)
+        && r.verified_in.is_none()
+        && r.postal_lines.is_empty()
+        && !r.outcome.iter().any(|c| c == "FOREIGN")
+}
+
+fn fields(out: &mut Vec<u8>, parts: &[&[u8]]) {
+    for part in parts {
+        out.extend_from_slice(part);
+        out.push(FIELD);
+    }
+}
+
+fn write_answer(r: &ContactResult, out: &mut Vec<u8>) -> crate::Result<()> {
+    if presentable(r) {
+        let text = js_json(r)?;
+        if let Some(cut) = Cuts::find(&text, r.city_type.is_some()) {
+            let codes = r.outcome.join(",");
+            let key = r.city_type.as_ref().map_or("", |c| c.label);
+            // the message after its head: the register's attribution lines, where there are any
+            let tail = if r.attribution.is_empty() {
+                String::new()
+            } else {
+                let quoted = serde_json::to_string(&format!(". {}.", r.attribution.join("; ")))?;
+                quoted[1..quoted.len() - 1].to_owned()
+            };
+            let (after_country, after_label) = match cut.label {
+                Some((from, to)) => (&text[cut.country.1..from], &text[to..cut.end]),
+                None => (&text[cut.country.1..cut.end], &b""[..]),
+            };
+            fields(
+                out,
+                &[
+                    b"P",
+                    codes.as_bytes(),
+                    key.as_bytes(),
+                    &text[..cut.country.0],
+                    after_country,
+                    after_label,
+                    tail.as_bytes(),
+                ],
+            );
+            return Ok(());
+        }
+    }
+    let json = serde_json::to_vec(r)?;
+    fields(out, &[b"J", &json, b"", b"", b"", b"", b""]);
+    Ok(())
+}
+
+/// Where the language's texts go in a result's JSON: the value of `normalized.country`, the value of
+/// `city_type.label`, and the end (the start of `attribution`, the last field of a presentable result).
+/// Found by their keys: `,"` never occurs inside a JSON string, where every quote is escaped. None
+/// when one is missing (the result is then sent whole, `J`).
+struct Cuts {
+    country: (usize, usize),
+    label: Option<(usize, usize)>,
+    end: usize,
+}
+
+impl Cuts {
+    fn find(text: &[u8], city_type: bool) -> Option<Cuts> {
+        let normalized = find(text, b"\"normalized\":{", 0)?;
+        let from = find(text, b",\"country\":", normalized)? + 11;
+        let to = find(text, b",\"country_code\":", from)?;
+        let end = rfind(text, b",\"attribution\":[")?;
+        let label = if city_type {
+            let at = find(text, b",\"city_type\":{\"provincial_capital\":", to)?;
+            let start = find(text, b",\"label\":", at)? + 9;
+            let stop = find(text, b"}", start)?;
+            Some((start, stop))
+        } else {
+            None
+        };
+        (end > label.map_or(to, |l| l.1)).then_some(Cuts {
+            country: (from, to),
+            label,
+            end,
+        })
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    haystack
+        .get(from..)?
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|i| i + from)
+}
+
+fn rfind(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).rposition(|w| w == needle)
+}
+
+/// JSON as JavaScript's `JSON.stringify` writes it: the service sent the result through
+/// `JSON.parse` and `JSON.stringify`, so its numbers read as JavaScript writes them (`1`, not `1.0`).
+/// Strings are escaped alike by both (`"`, `\`, control characters as `\b\f\n\r\t` or `\u00xx`).
+pub fn js_json<T: Serialize>(value: &T) -> crate::Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(2048);
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, JsNumbers);
+    value.serialize(&mut ser)?;
+    Ok(out)
+}
+
+struct JsNumbers;
+
+impl Formatter for JsNumbers {
+    fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
+        writer.write_all(js_number(value).as_bytes())
+    }
+
+    fn write_f32<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
+        // JavaScript read serde's shortest f32 text as a double: the same decimal, written its way
+        let read: f64 = value.to_string().parse().unwrap_or(f64::from(value));
+        writer.write_all(js_number(read).as_bytes())
+    }
+}
+
+/// A finite double as ECMAScript's Number::toString writes it (the shortest digits that read back,
+/// as Rust's own formatting finds them; the layout by the exponent, ECMA-262 §6.1.6.1.20).
+pub fn js_number(value: f64) -> String {
+    if value == 0.0 {
+        return "0".to_owned(); // -0 too
+    }
+    let scientific = format!("{value:e}");
+    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    let (sign, mantissa) = match mantissa.strip_prefix('-') {
+        Some(m) => ("-", m),
+        None => ("", mantissa),
+    };
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let k = digits.len() as i32;
+    let n = exponent + 1;
+    let mut out = String::with_capacity(k as usize + 8);
+    out.push_str(sign);
+    if k <= n && n <= 21 {
+        out.push_str(&digits);
+        out.extend(std::iter::repeat_n('0', (n - k) as usize));
+    } else if 0 < n && n <= 21 {
+        out.push_str(&digits[..n as usize]);
+        out.push('.');
+        out.push_str(&digits[n as usize..]);
+    } else if -6 < n && n <= 0 {
+        out.push_str("0.");
+        out.extend(std::iter::repeat_n('0', (-n) as usize));
+        out.push_str(&digits);
+    } else {
+        out.push_str(&digits[..1]);
+        if k > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        out.push('e');
+        out.push(if n - 1 >= 0 { '+' } else { '-' });
+        out.push_str(&(n - 1).abs().to_string());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_as_javascript_writes_them() {
+        // expected texts are what node prints for String(x)
+        let cases: &[(f64, &str)] = &[
+            (1.0, "1"),
+            (0.0, "0"),
+            (-0.0, "0"),
+            (44.5119072, "44.5119072"),
+            (-11.25, "-11.25"),
+            (0.5, "0.5"),
+            (0.000001, "0.000001"),
+            (0.0000001, "1e-7"),
+            (1.5e-7, "1.5e-7"),
+            (123456789012345680000.0, "123456789012345680000"),
+            (1e21, "1e+21"),
+            (1.25e22, "1.25e+22"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (1.0 / 3.0, "0.3333333333333333"),
+            (100.0, "100"),
+        ];
+        for (value, text) in cases {
+            assert_eq!(js_number(*value), *text, "{value}");
+        }
+    }
+
+    #[test]
+    fn strings_are_escaped_as_javascript_escapes_them() {
+        let s = "a\"b\\c\u{1}\u{1f}\n\t\u{7f}/é–";
+        assert_eq!(
+            String::from_utf8(js_json(&s).unwrap()).unwrap(),
+            "\"a\\\"b\\\\c\\u0001\\u001f\\n\\t\u{7f}/é–\""
+        );
+    }
+}

@@ -1,0 +1,115 @@
+/**
+ * A single contact's answer as text: the core writes each result's JSON in parts (`address::answer` in
+ * crates/core), cut where the request language's texts go, and this module puts them in. So a single call
+ * answers without parsing the core's JSON into objects, copying them to present them, and writing them out
+ * again (issue 14). The text is byte for byte what `present` and the framework's finishing and serialising
+ * give for the same result; foreign addresses, which `present` names in the request language, come whole
+ * and go through `present`.
+ */
+import type { ItemResult } from '../http/capability.js';
+import { labelOf, reasonOf, type OutcomeTable } from '../http/outcomes.js';
+import { ResultText } from '../http/result-text.js';
+import { LANGUAGES, type Language } from '../http/language.js';
+import type { ContactResult } from '../native.js';
+import { CITY_TYPE, italyEntry, VERIFIED } from './texts.js';
+
+/** Ends every field of the core's records (`address::answer::FIELD`). */
+const FIELD = '\u0001';
+/** Fields per record. */
+const FIELDS = 7;
+
+/** One result of the core, cut where the language's texts go (the record's fields, in order). */
+export interface AnswerParts {
+  /** The outcome codes joined by commas. */
+  codes: string;
+  /** The city type's label key (`provincial_capital`, `municipality`…), empty without a city type. */
+  cityType: string;
+  /** The JSON text up to `normalized.country`'s value. */
+  head: string;
+  /** From after the country's name up to `city_type.label`'s value, or to the end. */
+  middle: string;
+  /** After the label, or nothing. */
+  rest: string;
+  /** The message after its head, as JSON string content (the attribution lines). */
+  message: string;
+}
+
+/** A core's answer for one contact: its parts, or the whole result where `present` writes it. */
+export type CoreAnswer = AnswerParts | ContactResult;
+
+export function isParts(a: CoreAnswer): a is AnswerParts {
+  return typeof (a as AnswerParts).codes === 'string';
+}
+
+/** The records of a batch, in order. */
+export function readAnswers(text: string): CoreAnswer[] {
+  const f = text.split(FIELD);
+  const out: CoreAnswer[] = [];
+  for (let i = 0; i + FIELDS <= f.length; i += FIELDS) {
+    if (f[i] === 'P') {
+      out.push({ codes: f[i + 1]!, cityType: f[i + 2]!, head: f[i + 3]!, middle: f[i + 4]!, rest: f[i + 5]!, message: f[i + 6]! });
+    } else {
+      out.push(JSON.parse(f[i + 1]!) as ContactResult);
+    }
+  }
+  return out;
+}
+
+/** The texts of one language, as JSON (a value) or JSON string content (the message's head). */
+interface LanguageTexts {
+  country: string;
+  messageHead: string;
+  cityTypes: Map<string, string>;
+}
+
+function languageTexts(language: Language): LanguageTexts {
+  const italy = italyEntry();
+  if (!italy) throw new Error('the country catalogue has no IT');
+  return {
+    country: JSON.stringify(italy.names[language]),
+    messageHead: JSON.stringify(VERIFIED[language]).slice(1, -1),
+    cityTypes: new Map(Object.entries(CITY_TYPE).map(([key, texts]) => [key, JSON.stringify(texts[language])])),
+  };
+}
+
+let texts: Map<Language, LanguageTexts> | null = null;
+function textsOf(language: Language): LanguageTexts {
+  texts ??= new Map(LANGUAGES.map((l) => [l, languageTexts(l)]));
+  return texts.get(language)!;
+}
+
+/**
+ * `,"outcome_label":…,"reason":…` of an outcome in a language, remembered: answers repeat a few
+ * combinations of codes. Bounded; emptied when full.
+ */
+const finishes = new Map<string, string>();
+const FINISHES_CAP = 10_000;
+
+function finish(codes: string, language: Language, table: OutcomeTable): string {
+  const key = `${language}|${codes}`;
+  let text = finishes.get(key);
+  if (text === undefined) {
+    const outcome = codes === '' ? [] : codes.split(',');
+    text = `,"outcome_label":${JSON.stringify(labelOf(outcome, table))},"reason":${JSON.stringify(reasonOf(outcome, language, table))}`;
+    if (finishes.size >= FINISHES_CAP) finishes.clear();
+    finishes.set(key, text);
+  }
+  return text;
+}
+
+/** The presented result's text in a language, without its closing brace: the country's name, the city type's label (null for a kind without texts, as `present`), the message. */
+function presentedText(p: AnswerParts, language: Language): string {
+  const t = textsOf(language);
+  const label = p.cityType === '' ? '' : (t.cityTypes.get(p.cityType) ?? 'null');
+  return `${p.head}${t.country}${p.middle}${label}${p.rest},"message":"${t.messageHead}${p.message}"`;
+}
+
+/** The single call's finished result: the presented text, then outcome_label and reason. */
+export function answerText(p: AnswerParts, language: Language, table: OutcomeTable): ResultText {
+  return new ResultText(presentedText(p, language) + finish(p.codes, language, table));
+}
+
+/** The result as `present` gives it, unfinished (a batch or a job finishes it in its own language). */
+export function presentedObject(p: AnswerParts, language: Language): ItemResult {
+  return JSON.parse(`${presentedText(p, language)}}`) as ItemResult;
+}

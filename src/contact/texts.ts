@@ -1,0 +1,75 @@
+/**
+ * The texts of a contact's answer in the request language: the message's head, the city type's label, and
+ * Italy's entry (every Italian answer names the country). Read by `present` (service.ts) and by the single
+ * call's answer text (answer.ts).
+ */
+import { countryByCode } from '../countries/resolve.js';
+import type { Texts } from '../http/language.js';
+
+export const VERIFIED: Texts = {
+  it: 'Indirizzo verificato sui registri italiani',
+  en: 'Address verified against the Italian registers',
+  de: 'Adresse anhand der italienischen Register geprüft',
+  fr: 'Adresse vérifiée sur les registres italiens',
+  es: 'Dirección verificada con los registros italianos',
+  nl: 'Adres gecontroleerd aan de hand van de Italiaanse registers',
+  pt: 'Endereço verificado nos registos italianos',
+  sv: 'Adressen kontrollerad mot de italienska registren',
+  no: 'Adressen kontrollert mot de italienske registrene',
+  fi: 'Osoite tarkistettu Italian rekistereistä',
+  da: 'Adressen kontrolleret mod de italienske registre',
+  is: 'Heimilisfang staðfest í ítölskum skrám',
+  el: 'Η διεύθυνση ελέγχθηκε στα ιταλικά μητρώα',
+};
+
+/** Rule 4: a country without a register in service gets its postal form, nothing more. */
+export const FORM_ONLY: Texts = {
+  it: 'Indirizzo estero: messo nella forma postale del paese (CAP, abbreviazioni, maiuscole, ordine delle righe); via e numero civico non verificati',
+  en: 'Foreign address: put in the country’s postal form (postcode, abbreviations, capitals, line order); street and house number not verified',
+  de: 'Ausländische Adresse: in die Postform des Landes gebracht (Postleitzahl, Abkürzungen, Großschreibung, Zeilenfolge); Straße und Hausnummer nicht geprüft',
+  fr: 'Adresse étrangère : mise dans la forme postale du pays (code postal, abréviations, majuscules, ordre des lignes) ; rue et numéro non vérifiés',
+  es: 'Dirección extranjera: puesta en la forma postal del país (código postal, abreviaturas, mayúsculas, orden de líneas); calle y número no verificados',
+  nl: 'Buitenlands adres: in de postvorm van het land gezet (postcode, afkortingen, hoofdletters, regelvolgorde); straat en huisnummer niet gecontroleerd',
+  pt: 'Endereço estrangeiro: posto na forma postal do país (código postal, abreviaturas, maiúsculas, ordem das linhas); rua e número não verificados',
+  sv: 'Utländsk adress: satt i landets postala form (postnummer, förkortningar, versaler, radordning); gata och husnummer inte kontrollerade',
+  no: 'Utenlandsk adresse: satt i landets postform (postnummer, forkortelser, store bokstaver, linjerekkefølge); gate og husnummer ikke kontrollert',
+  fi: 'Ulkomainen osoite: muutettu maan postimuotoon (postinumero, lyhenteet, suuraakkoset, rivijärjestys); katua ja talonumeroa ei tarkistettu',
+  da: 'Udenlandsk adresse: sat i landets postform (postnummer, forkortelser, store bogstaver, linjefølge); gade og husnummer ikke kontrolleret',
+  is: 'Erlent heimilisfang: sett í póstform landsins (póstnúmer, skammstafanir, hástafir, röð lína); gata og húsnúmer ekki staðfest',
+  el: 'Διεύθυνση εξωτερικού: σε ταχυδρομική μορφή της χώρας (ΤΚ, συντομογραφίες, κεφαλαία, σειρά γραμμών)· οδός και αριθμός δεν επαληθεύτηκαν',
+};
+
+export const REGISTER_VERIFIED: Texts = {
+  it: 'Indirizzo verificato sul registro nazionale del paese',
+  en: 'Address verified against the national register of its country',
+  de: 'Adresse anhand des nationalen Registers des Landes geprüft',
+  fr: 'Adresse vérifiée sur le registre national du pays',
+  es: 'Dirección verificada con el registro nacional del país',
+  nl: 'Adres gecontroleerd aan de hand van het nationale register van het land',
+  pt: 'Endereço verificado no registo nacional do país',
+  sv: 'Adressen kontrollerad mot landets nationella register',
+  no: 'Adressen kontrollert mot landets nasjonale register',
+  fi: 'Osoite tarkistettu maan kansallisesta rekisteristä',
+  da: 'Adressen kontrolleret mod landets nationale register',
+  is: 'Heimilisfang staðfest í þjóðskrá landsins',
+  el: 'Η διεύθυνση ελέγχθηκε στο εθνικό μητρώο της χώρας',
+};
+
+export const CITY_TYPE: Record<string, Texts> = {
+  provincial_capital: {
+    it: 'capoluogo di provincia', en: 'provincial capital', de: 'Provinzhauptstadt', fr: 'chef-lieu de province', es: 'capital de provincia',
+    nl: 'provinciehoofdstad', pt: 'capital de província', sv: 'provinshuvudstad', no: 'provinshovedstad', fi: 'maakunnan pääkaupunki',
+    da: 'provinshovedstad', is: 'héraðshöfuðborg', el: 'πρωτεύουσα επαρχίας',
+  },
+  municipality: {
+    it: 'comune', en: 'municipality', de: 'Gemeinde', fr: 'commune', es: 'municipio', nl: 'gemeente', pt: 'município', sv: 'kommun',
+    no: 'kommune', fi: 'kunta', da: 'kommune', is: 'sveitarfélag', el: 'δήμος',
+  },
+};
+
+/** Italy's catalogue entry, resolved once (every Italian answer names the country). */
+let italy: ReturnType<typeof countryByCode> | null = null;
+export function italyEntry(): ReturnType<typeof countryByCode> {
+  if (italy === null) italy = countryByCode('IT');
+  return italy;
+}
