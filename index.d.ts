@@ -16,7 +16,7 @@ export declare function verifyContactsSync(batch: string & { readonly __json?: i
  * `verifyContacts` for single HTTP calls: each result as its answer's JSON text in parts, the
  * request language's texts left for TypeScript to put in (`address::answer`, `src/contact/answer.ts`).
  */
-export declare function verifyContactAnswers(batch: import('./core-types.js').Json<import('./core-types.js').ContactBatch>): Promise<Buffer>
+export declare function verifyContactAnswers(batch: import('./core-types.js').Json<import('./core-types.js').ContactBatch>): Promise<string>
 /** `verifyContactAnswers` on the calling thread, as text each way (as `verifyContactsSync`). */
 export declare function verifyContactAnswersSync(batch: string & { readonly __json?: import('./core-types.js').ContactBatch }): string
 /**

@@ -54,8 +54,8 @@ export function verifyContactsSync(batch: core.ContactBatch): core.ContactResult
  * `verifyContacts` for single HTTP calls (libuv pool): each result as its answer's JSON text in parts, the
  * request language's texts left out (`address::answer` in the core; `src/contact/answer.ts` reads them).
  */
-export async function verifyContactAnswers(batch: core.ContactBatch): Promise<string> {
-  return (await native.verifyContactAnswers(encode(batch))).toString('utf8');
+export function verifyContactAnswers(batch: core.ContactBatch): Promise<string> {
+  return native.verifyContactAnswers(encode(batch));
 }
 
 /** The same on the calling thread, as text each way (as `verifyContactsSync`). */

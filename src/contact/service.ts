@@ -99,20 +99,23 @@ function placeOf(item: ContactItem): string | null {
  * turn and options (one hand-off to the pool for all of them, issue 14), a place seen for the first time
  * goes alone (`warmPlaces`). The answer in parts (`answer.ts`), or whole for a foreign address.
  */
-async function verifyOne(item: ContactItem, options: Required<VerifyOptions>): Promise<CoreAnswer> {
+function verifyOne(item: ContactItem, options: Required<VerifyOptions>): Promise<CoreAnswer> {
   const input = nativeContact(item);
   const place = placeOf(item);
   if (place !== null && warmPlaces.has(place)) return verifyInTurn(input, options);
-  const [r] = readAnswers(await verifyContactAnswers({ items: [input], options }));
-  if (place !== null && warmPlaces.size < WARM_PLACES_CAP) warmPlaces.add(place);
-  return r as CoreAnswer;
+  return verifyContactAnswers({ items: [input], options }).then((text) => {
+    if (place !== null && warmPlaces.size < WARM_PLACES_CAP) warmPlaces.add(place);
+    return readAnswers(text)[0] as CoreAnswer;
+  });
 }
 
-/** A single call's contact: its finished text, or the object `present` writes (foreign addresses). */
-async function singleContact(item: ContactItem, language: Language, countryLine: Language): Promise<ItemResult | ResultText> {
+/**
+ * A single call's contact: its finished text, or the object `present` writes (foreign addresses). Not an
+ * async function: the turn batch's own promise is handed on, without one more promise and tick per call.
+ */
+function singleContact(item: ContactItem, language: Language, countryLine: Language): Promise<ItemResult | ResultText> {
   const options = nativeOptions(item);
-  const r = await verifyOne(item, options);
-  return isParts(r) ? answerText(r, language, OUTCOMES) : present(r, language, options.postal_form, countryLine);
+  return verifyOne(item, options).then((r) => (isParts(r) ? answerText(r, language, OUTCOMES) : present(r, language, options.postal_form, countryLine)));
 }
 
 /** One contact of `process` (a batch of one, a job's, suggest's): the presented object, unfinished. */

@@ -2,7 +2,7 @@
 //! imported national registers.
 
 use napi::bindgen_prelude::*;
-use napi::Env;
+use napi::{Env, JsString, Task};
 use napi_derive::napi;
 use recapito_core::address::{self, ContactBatch, ContactResult};
 use recapito_core::{foreign, from_json, to_json};
@@ -54,10 +54,43 @@ fn verify_answers(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
 /// request language's texts left for TypeScript to put in (`address::answer`, `src/contact/answer.ts`).
 #[napi(
     ts_args_type = "batch: import('./core-types.js').Json<import('./core-types.js').ContactBatch>",
-    ts_return_type = "Promise<Buffer>"
+    ts_return_type = "Promise<string>"
 )]
-pub fn verify_contact_answers(batch: Buffer) -> AsyncTask<Door> {
-    Door::spawn(batch, verify_answers)
+pub fn verify_contact_answers(batch: Buffer) -> AsyncTask<AnswersTask> {
+    AsyncTask::new(AnswersTask { input: batch })
+}
+
+/// `verifyContactAnswers` on the libuv pool. Unlike a `Door` it answers with a JavaScript string,
+/// made from the core's UTF-8 in one copy when the task resolves: the answer is text for JavaScript
+/// to cut, and a Buffer would cost an external buffer, its finaliser and a decode in JavaScript.
+pub struct AnswersTask {
+    /// Held until the task is done, read where it is (as `Door`'s input).
+    input: Buffer,
+}
+
+impl Task for AnswersTask {
+    type Output = std::result::Result<String, crate::Failure>;
+    type JsValue = JsString;
+
+    fn compute(&mut self) -> Result<Self::Output> {
+        let input: &[u8] = &self.input;
+        Ok(crate::guard(|| {
+            answers_text(input).map_err(crate::Failure::from)
+        }))
+    }
+
+    fn resolve(&mut self, env: Env, output: Self::Output) -> Result<JsString> {
+        match output {
+            Ok(text) => env.create_string_from_std(text),
+            Err(failure) => Err(failure.into_js(&env)),
+        }
+    }
+}
+
+fn answers_text(input: &[u8]) -> recapito_core::Result<String> {
+    let answers = verify_answers(input)?;
+    // serde_json's UTF-8 and ASCII field ends only; a failure would be a bug (guard: internal)
+    Ok(String::from_utf8(answers).expect("contact answers are UTF-8"))
 }
 
 /// `verifyContactAnswers` on the calling thread, as text each way (as `verifyContactsSync`).
@@ -65,11 +98,7 @@ pub fn verify_contact_answers(batch: Buffer) -> AsyncTask<Door> {
     ts_args_type = "batch: string & { readonly __json?: import('./core-types.js').ContactBatch }"
 )]
 pub fn verify_contact_answers_sync(env: Env, batch: String) -> Result<String> {
-    crate::sync(&env, || {
-        let answers = verify_answers(batch.as_bytes())?;
-        // serde_json's UTF-8 and ASCII field ends only; a failure would be a bug (guard: internal)
-        Ok(String::from_utf8(answers).expect("contact answers are UTF-8"))
-    })
+    crate::sync(&env, || answers_text(batch.as_bytes()))
 }
 
 fn verify_abroad(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
