@@ -435,8 +435,8 @@ async function rawCall(body: unknown, pathName = '/api/v1/contact'): Promise<{ s
 }
 
 test('a single call\'s answer text is, byte for byte, what the presented and finished object of a batch serialises to', async (t) => {
-  // the single call's text is written by the core and put together in answer.ts; a batch of two goes
-  // through `present` and the framework's finishing: numbers (1, not 1.0), escapes, key order, texts
+  // the single call's text gets its label and reason in answer.ts and is sent as it is; a batch reads the
+  // same parts as objects, which the framework finishes and serialises: key order, escapes, texts, labels
   const rows = Array.from({ length: 24 }, (_, i) => pick(100 + i));
   const variants: Record<string, unknown>[] = [{}, { postal_form: true }, { preserve_original: true }, { precision: 1 }, { debug: true }, { precision: 5 }];
   const bodies: Record<string, unknown>[] = rows.map((r, i) => ({

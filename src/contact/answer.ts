@@ -1,10 +1,10 @@
 /**
- * A single contact's answer as text: the core writes each result's JSON in parts (`address::answer` in
- * crates/core), cut where the request language's texts go, and this module puts them in. So a single call
- * answers without parsing the core's JSON into objects, copying them to present them, and writing them out
- * again (issue 14). The text is byte for byte what `present` and the framework's finishing and serialising
- * give for the same result; foreign addresses, which `present` names in the request language, come whole
- * and go through `present`.
+ * An Italian address's answer as text: the core writes each result's JSON in parts (`address::answer` in
+ * crates/core), cut where the request language's texts go, and this module puts them in: the country's
+ * name, the city type's label, the message's head, and for a single call the outcome's label and reason.
+ * So a single call answers without parsing the core's JSON into objects, copying them to present them and
+ * writing them out again (issue 14); a batch or a job reads the text as the object it answers. A foreign
+ * address comes whole and is presented by `present` (service.ts).
  */
 import type { ItemResult } from '../http/capability.js';
 import { labelOf, reasonOf, type OutcomeTable } from '../http/outcomes.js';
@@ -34,7 +34,7 @@ export interface AnswerParts {
   message: string;
 }
 
-/** A core's answer for one contact: its parts, or the whole result where `present` writes it. */
+/** A core's answer for one contact: its parts, or a foreign address's whole result (for `present`). */
 export type CoreAnswer = AnswerParts | ContactResult;
 
 export function isParts(a: CoreAnswer): a is AnswerParts {

@@ -3,11 +3,11 @@ import type { Capability, ItemResult, ProcessContext } from '../http/capability.
 import { outcomeTable } from '../http/outcomes.js';
 import type { Language } from '../http/language.js';
 import type { ResultText } from '../http/result-text.js';
-import { verifyContactAnswers, verifyContacts, type ContactInput, type ContactResult, type VerifyOptions } from '../native.js';
+import { verifyContactAnswers, type ContactInput, type ContactResult, type VerifyOptions } from '../native.js';
 import { answerText, isParts, presentedObject, readAnswers, type CoreAnswer } from './answer.js';
 import { CONTACT_OUTCOMES } from './outcomes.js';
 import { CONTACT_BATCH_OPTIONS, contactItem, contactResult, type ContactItem } from './schema.js';
-import { CITY_TYPE, FORM_ONLY, italyEntry, REGISTER_VERIFIED, VERIFIED } from './texts.js';
+import { CITY_TYPE, FORM_ONLY, REGISTER_VERIFIED } from './texts.js';
 import { optionsKey, verifyInTurn } from './turn-batch.js';
 
 function blank(s: string | undefined): boolean {
@@ -43,33 +43,30 @@ export function nativeOptions(item: ContactItem): Required<VerifyOptions> {
   };
 }
 
-/** Texts in the request language; the register's attribution in the message. */
+/**
+ * A foreign address's result in the request language: the country's name, the envelope's country line,
+ * the message with the foreign register's attribution. (An Italian address's answer is written by the
+ * core in parts and completed in `answer.ts`.)
+ */
 export function present(r: ContactResult, language: Language, postalForm = false, countryLine: Language = language): ItemResult {
   const { attribution, verified_in: verifiedIn, postal_lines: postalLines, ...data } = r;
   // FOREIGN leads the outcome for Italian clients only (spec rule 6)
   const outcome = language === 'it' ? r.outcome : r.outcome.filter((c) => c !== 'FOREIGN');
   const result: ItemResult = { ...data, outcome };
-  if (r.foreign_address) {
-    // the core answers with the ISO code the catalogue gave it: a lookup, not a second resolution
-    const country = countryByCode(r.normalized.country_code);
-    if (country) {
-      const name = country.names[language] ?? r.normalized.country;
-      // UPU: the envelope's country line in capitals, in the language of the country of origin
-      // (Italian), or in the language the request names
-      const line = (country.names[countryLine] ?? name).toUpperCase();
-      result.normalized = { ...r.normalized, country_code: country.iso2, country: postalForm ? line : name };
-      if (r.normalized_postal) {
-        result.normalized_postal = { ...r.normalized_postal, country_code: country.iso2, country: line };
-        (result.normalized_postal as Record<string, unknown>).lines = [...(postalLines ?? []), line];
-      }
+  // the core answers with the ISO code the catalogue gave it: a lookup, not a second resolution
+  const country = countryByCode(r.normalized.country_code);
+  if (country) {
+    const name = country.names[language] ?? r.normalized.country;
+    // UPU: the envelope's country line in capitals, in the language of the country of origin
+    // (Italian), or in the language the request names
+    const line = (country.names[countryLine] ?? name).toUpperCase();
+    result.normalized = { ...r.normalized, country_code: country.iso2, country: postalForm ? line : name };
+    if (r.normalized_postal) {
+      result.normalized_postal = { ...r.normalized_postal, country_code: country.iso2, country: line };
+      (result.normalized_postal as Record<string, unknown>).lines = [...(postalLines ?? []), line];
     }
-    result.message = verifiedIn ? `${REGISTER_VERIFIED[language]} (${verifiedIn}). ${attribution.join('; ')}.` : FORM_ONLY[language];
-  } else {
-    const italy = italyEntry();
-    if (italy && r.normalized) result.normalized = { ...r.normalized, country: italy.names[language] };
-    const head = VERIFIED[language];
-    result.message = attribution.length > 0 ? `${head}. ${attribution.join('; ')}.` : head;
   }
+  result.message = verifiedIn ? `${REGISTER_VERIFIED[language]} (${verifiedIn}). ${attribution.join('; ')}.` : FORM_ONLY[language];
   if (r.city_type) {
     const texts = CITY_TYPE[r.city_type.label];
     result.city_type = { provincial_capital: r.city_type.provincial_capital, label: texts ? texts[language] : null };
@@ -118,11 +115,15 @@ function singleContact(item: ContactItem, language: Language, countryLine: Langu
   return verifyOne(item, options).then((r) => (isParts(r) ? answerText(r, language, OUTCOMES) : present(r, language, options.postal_form, countryLine)));
 }
 
-/** One contact of `process` (a batch of one, a job's, suggest's): the presented object, unfinished. */
+/** A core's answer as `process` gives it (a batch's, a job's, suggest's): the presented object, unfinished. */
+function presented(r: CoreAnswer, language: Language, postalForm: boolean, countryLine: Language): ItemResult {
+  return isParts(r) ? presentedObject(r, language) : present(r, language, postalForm, countryLine);
+}
+
+/** One contact of `process` (a batch of one, a job's, suggest's). */
 async function processOne(item: ContactItem, language: Language, countryLine: Language): Promise<ItemResult> {
   const options = nativeOptions(item);
-  const r = await verifyOne(item, options);
-  return isParts(r) ? presentedObject(r, language) : present(r, language, options.postal_form, countryLine);
+  return presented(await verifyOne(item, options), language, options.postal_form, countryLine);
 }
 
 /** Verifies a batch: one call to the core per set of options (usually one), in request order. */
@@ -138,12 +139,14 @@ export async function processContacts(items: ContactItem[], language: Language, 
   });
   const results: ItemResult[] = new Array<ItemResult>(items.length);
   for (const { options, at } of groups.values()) {
-    const out = await verifyContacts({
-      items: at.map((i) => nativeContact(items[i] as ContactItem)),
-      options,
-    });
+    const out = readAnswers(
+      await verifyContactAnswers({
+        items: at.map((i) => nativeContact(items[i] as ContactItem)),
+        options,
+      }),
+    );
     out.forEach((r, k) => {
-      results[at[k] as number] = present(r, language, options.postal_form, countryLine);
+      results[at[k] as number] = presented(r, language, options.postal_form, countryLine);
     });
   }
   return results;

@@ -1,7 +1,7 @@
 /**
  * The texts of a contact's answer in the request language: the message's head, the city type's label, and
- * Italy's entry (every Italian answer names the country). Read by `present` (service.ts) and by the single
- * call's answer text (answer.ts).
+ * Italy's entry (every Italian answer names the country). Read by `present` (service.ts, foreign addresses)
+ * and `answer.ts` (Italian ones).
  */
 import { countryByCode } from '../countries/resolve.js';
 import type { Texts } from '../http/language.js';

@@ -11,35 +11,40 @@
 //!   end), the text after the label (or nothing), the message after its head as JSON string content
 //!   (`. ` and the attribution lines joined by `; ` and `.`, or nothing without them). The text is the result's JSON without its closing brace, without `attribution`, in
 //!   the order the service answers;
-//! - or `J` and the whole result as JSON, for what TypeScript presents itself (foreign addresses:
-//!   country names in the language, envelope lines), and five empty fields.
+//! - or, for a foreign address, `J` and the whole result as JSON, which TypeScript presents itself
+//!   (the country's name and envelope lines in the language, the foreign register), and five empty
+//!   fields.
 
 use std::io;
 
 use serde::Serialize;
 use serde_json::ser::Formatter;
 
-use super::ContactResult;
+use rayon::prelude::*;
+
+use super::{ContactResult, PARALLEL_FROM};
 
 /// Ends each field of a record: a control byte, which JSON text never holds unescaped.
 pub const FIELD: u8 = 0x01;
 
-/// The results of a batch as answer records, in order.
+/// The results of a batch as answer records, in order: written on rayon from `PARALLEL_FROM`
+/// results, as they were verified (`verify_batch`).
 pub fn write_answers(results: &[ContactResult]) -> crate::Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(results.len() * 1600);
-    for r in results {
-        write_answer(r, &mut out)?;
+    if results.len() < PARALLEL_FROM {
+        let mut out = Vec::with_capacity(results.len() * 1600);
+        for r in results {
+            write_answer(r, &mut out)?;
+        }
+        return Ok(out);
     }
-    Ok(out)
-}
-
-/// Whether the shared text holds the whole answer but for the language's texts: an Italian address,
-/// or one no country took (only a foreign one gets a country name, envelope lines and a register).
-fn presentable(r: &ContactResult) -> bool {
-    r.foreign_address != Some(true)
-        && r.verified_in.is_none()
-        && r.postal_lines.is_empty()
-        && !r.outcome.iter().any(|c| c == "FOREIGN")
+    let records = results
+        .par_iter()
+        .map(|r| {
+            let mut record = Vec::with_capacity(1600);
+            write_answer(r, &mut record).map(|()| record)
+        })
+        .collect::<crate::Result<Vec<Vec<u8>>>>()?;
+    Ok(records.concat())
 }
 
 fn fields(out: &mut Vec<u8>, parts: &[&[u8]]) {
@@ -50,46 +55,47 @@ fn fields(out: &mut Vec<u8>, parts: &[&[u8]]) {
 }
 
 fn write_answer(r: &ContactResult, out: &mut Vec<u8>) -> crate::Result<()> {
-    if presentable(r) {
-        let text = js_json(r)?;
-        if let Some(cut) = Cuts::find(&text, r.city_type.is_some()) {
-            let codes = r.outcome.join(",");
-            let key = r.city_type.as_ref().map_or("", |c| c.label);
-            // the message after its head: the register's attribution lines, where there are any
-            let tail = if r.attribution.is_empty() {
-                String::new()
-            } else {
-                let quoted = serde_json::to_string(&format!(". {}.", r.attribution.join("; ")))?;
-                quoted[1..quoted.len() - 1].to_owned()
-            };
-            let (after_country, after_label) = match cut.label {
-                Some((from, to)) => (&text[cut.country.1..from], &text[to..cut.end]),
-                None => (&text[cut.country.1..cut.end], &b""[..]),
-            };
-            fields(
-                out,
-                &[
-                    b"P",
-                    codes.as_bytes(),
-                    key.as_bytes(),
-                    &text[..cut.country.0],
-                    after_country,
-                    after_label,
-                    tail.as_bytes(),
-                ],
-            );
-            return Ok(());
-        }
+    // a foreign address: its country's name and envelope lines in the language are written by `present`
+    if r.foreign_address == Some(true) {
+        let json = serde_json::to_vec(r)?;
+        fields(out, &[b"J", &json, b"", b"", b"", b"", b""]);
+        return Ok(());
     }
-    let json = serde_json::to_vec(r)?;
-    fields(out, &[b"J", &json, b"", b"", b"", b"", b""]);
+    let text = js_json(r)?;
+    // every Italian result's JSON has them (serde writes these fields always): missing is a bug
+    let cut = Cuts::find(&text, r.city_type.is_some())
+        .expect("a contact result's JSON holds normalized.country, city_type and attribution");
+    let codes = r.outcome.join(",");
+    let key = r.city_type.as_ref().map_or("", |c| c.label);
+    // the message after its head: the register's attribution lines, where there are any
+    let tail = if r.attribution.is_empty() {
+        String::new()
+    } else {
+        let quoted = serde_json::to_string(&format!(". {}.", r.attribution.join("; ")))?;
+        quoted[1..quoted.len() - 1].to_owned()
+    };
+    let (after_country, after_label) = match cut.label {
+        Some((from, to)) => (&text[cut.country.1..from], &text[to..cut.end]),
+        None => (&text[cut.country.1..cut.end], &b""[..]),
+    };
+    fields(
+        out,
+        &[
+            b"P",
+            codes.as_bytes(),
+            key.as_bytes(),
+            &text[..cut.country.0],
+            after_country,
+            after_label,
+            tail.as_bytes(),
+        ],
+    );
     Ok(())
 }
 
 /// Where the language's texts go in a result's JSON: the value of `normalized.country`, the value of
 /// `city_type.label`, and the end (the start of `attribution`, the last field of a presentable result).
-/// Found by their keys: `,"` never occurs inside a JSON string, where every quote is escaped. None
-/// when one is missing (the result is then sent whole, `J`).
+/// Found by their keys: `,"` never occurs inside a JSON string, where every quote is escaped.
 struct Cuts {
     country: (usize, usize),
     label: Option<(usize, usize)>,
