@@ -1,26 +1,27 @@
-//! A contact's result as a single HTTP call answers it, written here as JSON text in parts, so that
-//! the service sends it without parsing it into objects and writing them out again (issue 14: the
+//! A contact's result as the service answers it, written here as JSON text in parts, so that a
+//! single call sends it without parsing it into objects and writing them out again (issue 14: the
 //! parse, the presentation's copies and the stringify cost the event loop more than the rest of the
-//! call). The texts in the request language (the country's name, the city type's label, the head of
-//! the message, the outcome's label and reason) stay in TypeScript (`src/contact/answer.ts`), which
-//! puts them into the cuts; what is written here is the part every language shares.
+//! call); a batch or a job reads each text as an object. The texts in the request language (the
+//! country's name, the city type's label, the head of the message, the outcome's label and reason)
+//! stay in TypeScript (`src/contact/answer.ts`), which puts them into the cuts; what is written here
+//! is the part every language shares.
 //!
 //! One record per result, seven fields, each followed by [`FIELD`]:
 //! - `P`, the outcome codes joined by commas, the city type's label key (empty without one), the
 //!   text up to the country's name, the text from after it up to the city type's label (or to the
-//!   end), the text after the label (or nothing), the message after its head as JSON string content
-//!   (`. ` and the attribution lines joined by `; ` and `.`, or nothing without them). The text is the result's JSON without its closing brace, without `attribution`, in
-//!   the order the service answers;
+//!   end), the text after the label (or nothing), and the message after its head as JSON string
+//!   content (`. `, the attribution lines joined by `; `, `.`; nothing without them). The text is
+//!   the result's JSON in the order the service answers, without `attribution` and without the
+//!   closing brace;
 //! - or, for a foreign address, `J` and the whole result as JSON, which TypeScript presents itself
 //!   (the country's name and envelope lines in the language, the foreign register), and five empty
 //!   fields.
 
 use std::io;
 
+use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::ser::Formatter;
-
-use rayon::prelude::*;
 
 use super::{ContactResult, PARALLEL_FROM};
 
@@ -136,8 +137,8 @@ fn rfind(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).rposition(|w| w == needle)
 }
 
-/// JSON as JavaScript's `JSON.stringify` writes it: the service sent the result through
-/// `JSON.parse` and `JSON.stringify`, so its numbers read as JavaScript writes them (`1`, not `1.0`).
+/// JSON as JavaScript's `JSON.stringify` writes it: answers were the core's JSON read and written
+/// again by JavaScript, and stay byte for byte as they were, numbers too (`1`, not `1.0`).
 /// Strings are escaped alike by both (`"`, `\`, control characters as `\b\f\n\r\t` or `\u00xx`).
 pub fn js_json<T: Serialize>(value: &T) -> crate::Result<Vec<u8>> {
     let mut out = Vec::with_capacity(2048);
