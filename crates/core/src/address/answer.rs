@@ -125,16 +125,31 @@ impl Cuts {
     }
 }
 
+/// The first `needle` at or after `from`: its first byte looked for, the rest compared there (a
+/// comparison at every position cost more than the rest of the cutting).
 fn find(haystack: &[u8], needle: &[u8], from: usize) -> Option<usize> {
-    haystack
-        .get(from..)?
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|i| i + from)
+    let first = *needle.first()?;
+    let mut at = from;
+    while let Some(i) = haystack.get(at..)?.iter().position(|&b| b == first) {
+        if haystack[at + i..].starts_with(needle) {
+            return Some(at + i);
+        }
+        at += i + 1;
+    }
+    None
 }
 
+/// The last `needle`, looked for as `find` does, from the end.
 fn rfind(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).rposition(|w| w == needle)
+    let first = *needle.first()?;
+    let mut end = haystack.len();
+    while let Some(i) = haystack[..end].iter().rposition(|&b| b == first) {
+        if haystack[i..].starts_with(needle) {
+            return Some(i);
+        }
+        end = i;
+    }
+    None
 }
 
 /// JSON as JavaScript's `JSON.stringify` writes it: answers were the core's JSON read and written
@@ -151,6 +166,10 @@ struct JsNumbers;
 
 impl Formatter for JsNumbers {
     fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
+        // from 1e-6 to 1e21 both write the shortest digits in plain decimal (Rust: `1`, not `1.0`)
+        if (1e-6..1e21).contains(&value.abs()) {
+            return write!(writer, "{value}");
+        }
         writer.write_all(js_number(value).as_bytes())
     }
 
@@ -230,6 +249,50 @@ mod tests {
         for (value, text) in cases {
             assert_eq!(js_number(*value), *text, "{value}");
         }
+    }
+
+    #[test]
+    fn the_plain_decimal_range_is_written_as_js_number_writes_it() {
+        let values = [
+            1.0,
+            44.5119072,
+            11.2835953,
+            0.999,
+            1e-6,
+            0.0000123,
+            123456.75,
+            1e20,
+            0.1 + 0.2,
+        ];
+        for value in values {
+            let mut written = Vec::new();
+            JsNumbers.write_f64(&mut written, value).unwrap();
+            assert_eq!(
+                String::from_utf8(written).unwrap(),
+                js_number(value),
+                "{value}"
+            );
+            let mut negative = Vec::new();
+            JsNumbers.write_f64(&mut negative, -value).unwrap();
+            assert_eq!(
+                String::from_utf8(negative).unwrap(),
+                js_number(-value),
+                "-{value}"
+            );
+        }
+    }
+
+    #[test]
+    fn cuts_are_found_by_their_keys_never_inside_a_string() {
+        // inside a string every quote is escaped: `,\"country\":` is not the key
+        let text =
+            br#"{"a":",\"country\":1","n":{"x":",","country":"X","country_code":"IT"},"b":1}"#;
+        let at = find(text, br#","country":"#, 0).unwrap();
+        assert!(text[at..].starts_with(br#","country":"X""#));
+        let last = rfind(text, br#","b":"#).unwrap();
+        assert_eq!(&text[last..], br#","b":1}"#);
+        assert_eq!(find(text, br#","zz":"#, 0), None);
+        assert_eq!(rfind(text, br#","zz":"#), None);
     }
 
     #[test]
