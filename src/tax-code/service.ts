@@ -106,6 +106,7 @@ export const capability: Capability<TaxCodeItem> = {
   asyncAllowed: true,
   item: taxCodeItem,
   batchOptions: ['action'],
+  freshResults: true,
   units: () => 1,
   process(items: TaxCodeItem[], ctx: ProcessContext): Promise<ItemResult[]> {
     return processTaxCodes(items, ctx.language);
