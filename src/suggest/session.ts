@@ -254,9 +254,8 @@ function sameOffered(a: OfferedStreet | undefined, b: OfferedStreet): boolean {
 }
 
 /**
- * `{ ...s, calls: s.calls + 1, offered }`, written as a copy loop: V8 builds a spread followed by more
- * fields through its slow path (~2 µs, measured by i14-path: `copyFields` in src/http/outcomes.ts), and
- * every keystroke made one.
+ * `{ ...s, calls: s.calls + 1, offered }`, written as a copy loop: each keystroke copies the session the
+ * previous one made, and there the loop costs 0.15 µs against the spread's 0.21 (CPU time, issue 14).
  */
 function counted(s: SuggestSession, offered: Record<string, OfferedStreet>): SuggestSession {
   const next: Record<string, unknown> = {};

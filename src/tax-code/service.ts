@@ -10,7 +10,7 @@ import { taxCodeItem, taxCodeResult, type TaxCodeItem } from './schema.js';
 /**
  * The core's input: a country typed in any language the core does not know reaches it as ISO alpha-3.
  * Fields copied one by one, without `id` (the core answers ids the endpoint already holds): no rest
- * pattern or spread, which V8 runs through its slow path (see `copyFields` in src/http/outcomes.ts).
+ * pattern or spread (with its JSON text 0.40 µs a single item, against 0.46; CPU time, issue 14).
  */
 export function nativeInput(items: TaxCodeItem[], today?: string): BatchInput {
   const input: BatchInput = { items: items.map(nativeItem) };
@@ -52,7 +52,8 @@ const TEXT_SOURCES: ReadonlySet<string> = new Set(['notes', 'comments', 'provinc
 
 /**
  * Texts in the request language; `error` and `differences` in Italian for Italian clients. The core's
- * fields are copied in their order by a loop, not by a rest pattern and a spread (V8's slow path).
+ * fields are copied in their order by a loop, not by a rest pattern and a spread (0.20 µs a validation
+ * against 0.29; CPU time, issue 14).
  */
 export function present(r: CoreItemResult, language: Language): ItemResult {
   const italian = language === 'it';
