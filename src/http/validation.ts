@@ -101,16 +101,6 @@ export function wellFormedEscapes(text: string): string {
 }
 
 /**
- * A body that neither secure-json-parse nor `wellFormedEscapes` would touch: no escape at all (so no
- * surrogate escape, and no `__proto__` or `constructor` key spelt with escapes), neither key spelt
- * plainly, no byte-order mark. Nearly every body; JSON.parse alone reads it as secure-json-parse's own
- * JSON.parse would, without its two patterns scanning the text (issue 14).
- */
-function plainBody(text: string): boolean {
-  return text.charCodeAt(0) !== 0xfeff && !text.includes('\\') && !text.includes('"__proto__"') && !text.includes('"constructor"');
-}
-
-/**
  * A JSON request body as the service accepts it: valid JSON (the error says why not), without the keys
  * `__proto__` and `constructor.prototype` (prototype poisoning), within the depth and string limits.
  */
@@ -118,7 +108,7 @@ export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') throw new ApiError('invalid_json');
   let value: unknown;
   try {
-    value = plainBody(text) ? JSON.parse(text) : secureJson.parse(wellFormedEscapes(text), undefined, { protoAction: 'error', constructorAction: 'error' });
+    value = secureJson.parse(wellFormedEscapes(text), undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (error) {
     if (error instanceof SyntaxError && /prototype property/.test(error.message)) {
       throw new ApiError('bad_request', { detail: 'the keys __proto__ and constructor.prototype are refused' });
