@@ -2,7 +2,8 @@
  * A/B of the single calls' own work on the event loop (issue 14): phone, tax-code validate and email (dns false),
  * one item per `process` call as an HTTP call runs it (phone with its billing units), distinct inputs, in this
  * build and in another one's `dist` (its own native addon), each in a child process of its own, rounds rotating
- * which goes first. The figure is wall time per call on one thread; the path every request shares is not in it.
+ * which goes first. The figure is the process's CPU time per call (its threads: the calls' own and the GC's), not
+ * wall time, which a loaded machine stretches by whatever else it runs; the path every request shares is not in it.
  *
  *   npm run build:ts && RECAPITO_AB_ROOT=/work/main node dist/bench/light-ab.js [rounds]
  *
@@ -41,6 +42,12 @@ interface Capability {
   process(items: unknown[], ctx: object): Promise<unknown[]>;
 }
 
+/** CPU time this process has used, µs (user and system, every thread). */
+function cpuMicros(): number {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+}
+
 /** In the child: µs per call of every set, in the build under `root`. */
 async function child(root: string, register: string): Promise<void> {
   const load = async (rel: string) => (await import(path.join(root, 'dist', rel))) as Record<string, unknown>;
@@ -64,13 +71,13 @@ async function child(root: string, register: string): Promise<void> {
       }
     };
     await run(CALLS, 5_000);
-    const parse = process.hrtime.bigint();
+    const parse = cpuMicros();
     for (let n = 0; n < CALLS; n++) cap.item.parse(set.item(n));
-    const parsing = Number(process.hrtime.bigint() - parse);
-    const start = process.hrtime.bigint();
+    const parsing = cpuMicros() - parse;
+    const start = cpuMicros();
     await run(0, CALLS);
     // the schema's parse is the request path's, not the call's own work
-    out[name] = (Number(process.hrtime.bigint() - start) - parsing) / CALLS / 1000;
+    out[name] = (cpuMicros() - start - parsing) / CALLS;
   }
   console.log(JSON.stringify(out));
 }

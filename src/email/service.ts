@@ -122,6 +122,7 @@ export const capability: Capability<EmailItem> = {
   asyncAllowed: true,
   item: emailItem,
   batchOptions: ['dns'],
+  freshResults: true,
   units: () => 1,
   async process(items: EmailItem[], ctx: ProcessContext): Promise<ItemResult[]> {
     const data = contactData(ctx.dataDir);

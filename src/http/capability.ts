@@ -48,6 +48,11 @@ export interface Capability<Item = unknown> {
   batchOptions?: string[];
   /** Billing units of an item, known before processing (phone: numbers in the field). 0 = free. */
   units(item: Item): number;
+  /**
+   * `process` answers new result objects on every call, held by nothing else (no memo): a single call's
+   * answer is then completed in its result rather than in a copy of it (one object fewer per call).
+   */
+  freshResults?: boolean;
   /** Processes a batch: one answer per item, same order. Must not throw for bad data in one item. */
   process(items: Item[], ctx: ProcessContext): Promise<ItemResult[]>;
   /**

@@ -81,7 +81,8 @@ export function negotiate(req: FastifyRequest, config: ServiceConfig): void {
 
 /** Sends a body in the request's language and key set. */
 export function answer(req: FastifyRequest, reply: FastifyReply, body: unknown, status = 200): FastifyReply {
-  reply.header('Content-Language', req.ctx.language);
+  // written in lower case, as Fastify stores and sends it: its toLowerCase then returns the same interned name
+  reply.header('content-language', req.ctx.language);
   const localised = creditInLanguage(body, req.ctx.language);
   return reply.code(status).send(req.ctx.italian ? toItalianOutput(localised) : localised);
 }

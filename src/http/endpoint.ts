@@ -8,7 +8,7 @@ import type { Capability, ItemResult, ProcessContext } from './capability.js';
 import { answer, requireAccount, requirePayer, type Services } from './context.js';
 import { ApiError } from './errors.js';
 import type { Language } from './language.js';
-import { completeInto, copyFields, finishResult, isFinished, type OutcomeTable } from './outcomes.js';
+import { completeInto, copyFields, finishResult, isFinished } from './outcomes.js';
 import type { PluginOptions, ServicePlugin } from './plugin.js';
 import { ResultText, sendResultText } from './result-text.js';
 import { isPlainObject, validate } from './validation.js';
@@ -76,12 +76,13 @@ function hasEnvelope(body: Record<string, unknown>): boolean {
 }
 
 /**
- * A single call's answer: the finished result and its credit in one new object, the fields in the order
- * `{ ...finishResult(result), credit }` gives them.
+ * A single call's answer: the finished result and its credit in one object, the fields in the order
+ * `{ ...finishResult(result), credit }` gives them. A capability's fresh result is that object itself
+ * (a field it has keeps its place when written again, a new one comes last, as in the copy).
  */
-function singleAnswer(result: ItemResult, language: Language, table: OutcomeTable, charge: CreditCharge): Record<string, unknown> {
-  const out = copyFields(result);
-  if (!isFinished(result)) completeInto(out, result, language, table);
+function singleAnswer(result: ItemResult, language: Language, cap: Capability<unknown>, charge: CreditCharge): Record<string, unknown> {
+  const out = cap.freshResults ? result : copyFields(result);
+  if (!isFinished(result)) completeInto(out, result, language, cap.outcomes);
   out.credit = charge;
   return out;
 }
@@ -136,7 +137,7 @@ function capabilityRoutes<Item>(cap: Capability<Item>, services: Services, jobs:
           chargeHeaders(reply, charge);
           const result = results[0];
           if (result instanceof ResultText && !req.ctx.italian) sendResultText(req, reply, result, charge);
-          else answer(req, reply, singleAnswer(result instanceof ResultText ? result.object() : (result as ItemResult), req.ctx.language, cap.outcomes, charge));
+          else answer(req, reply, singleAnswer(result instanceof ResultText ? result.object() : (result as ItemResult), req.ctx.language, cap as Capability<unknown>, charge));
         } catch (error) {
           reply.send(asError(error));
         }

@@ -143,8 +143,8 @@ export function isFinished(result: ItemResult): boolean {
 }
 
 /**
- * `finishResult` written into `out`, a copy of `result`'s fields the caller made (and may add to): the
- * single call's answer is this copy with its credit, one object instead of two.
+ * `finishResult` written into `out`, a copy of `result`'s fields the caller made (and may add to), or
+ * `result` itself when nothing else holds it: the single call's answer is this object with its credit.
  */
 export function completeInto(out: Record<string, unknown>, result: ItemResult, language: Language, table: OutcomeTable): Record<string, unknown> {
   const outcome = result.outcome ?? [];

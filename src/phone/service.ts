@@ -291,6 +291,7 @@ export const capability: Capability<PhoneItem> = {
   asyncAllowed: true,
   item: phoneItem,
   batchOptions: ['format', 'country_code', 'country'],
+  freshResults: true,
   units: countNumbers,
   async process(items: PhoneItem[], ctx: ProcessContext): Promise<ItemResult[]> {
     const data = contactData(ctx.dataDir);

@@ -202,12 +202,17 @@ export function flushSessions(store: StateStore): Promise<void> {
   return book ? flush(book) : Promise.resolve();
 }
 
-/** The session and the day budget in one read (one round trip on PostgreSQL): a call reads them once. */
-export async function readSession(store: StateStore, token: string, id: string, now = Date.now()): Promise<SessionRead> {
+/**
+ * The session and the day budget in one read (one round trip on PostgreSQL): a call reads them once. On
+ * LMDB the book answers at once, without a promise (a keystroke's await and tick fewer, issue 14).
+ */
+export function readSession(store: StateStore, token: string, id: string, now = Date.now()): SessionRead | Promise<SessionRead> {
   const book = bookOf(store);
   if (book) return { session: live(bookSession(book, key(token, id)), now), budget: bookBudget(book, token) };
-  const [s, budget] = await store.getMany([doc('suggest_sessions', key(token, id)), doc('suggest_budgets', token)]);
-  return { session: live(s as SuggestSession | undefined, now), budget: budget as DayBudget | undefined };
+  return store.getMany([doc('suggest_sessions', key(token, id)), doc('suggest_budgets', token)]).then(([s, budget]) => ({
+    session: live(s as SuggestSession | undefined, now),
+    budget: budget as DayBudget | undefined,
+  }));
 }
 
 /** The live session of this token and UUID, or undefined (never opened, or expired). */
@@ -249,6 +254,18 @@ function sameOffered(a: OfferedStreet | undefined, b: OfferedStreet): boolean {
 }
 
 /**
+ * `{ ...s, calls: s.calls + 1, offered }`, written as a copy loop: each keystroke copies the session the
+ * previous one made, and there the loop costs 0.15 µs against the spread's 0.21 (CPU time, issue 14).
+ */
+function counted(s: SuggestSession, offered: Record<string, OfferedStreet>): SuggestSession {
+  const next: Record<string, unknown> = {};
+  for (const field in s) if (Object.hasOwn(s, field)) next[field] = s[field as keyof SuggestSession];
+  next.calls = s.calls + 1;
+  next.offered = offered;
+  return next as unknown as SuggestSession;
+}
+
+/**
  * One call counted in a session (opened when `stored` is not live): the new session, and the budget to
  * write when a session opens. Throws the refusals.
  */
@@ -274,9 +291,9 @@ function decideEnter(
       news = true;
       break;
     }
-    if (!news) return { session: { ...s, calls: s.calls + 1 } };
+    if (!news) return { session: counted(s, s.offered) };
     // a session's streets grow to hundreds: the book adds to its own map instead of copying it per call
-    return { session: { ...s, calls: s.calls + 1, offered: ownOffered ? Object.assign(s.offered, offered) : { ...s.offered, ...offered } } };
+    return { session: counted(s, ownOffered ? Object.assign(s.offered, offered) : { ...s.offered, ...offered }) };
   }
   const b = budgetOf(budget, now);
   b.sessions += 1;
@@ -288,9 +305,9 @@ function decideEnter(
  * Counts one call in the session, opening it when the UUID is new (or its session expired), in
  * one atomic update: 409 for another country, 429 past 30 calls or past the day's free sessions.
  * `offered`: streets this call proposes, remembered in the same update. On LMDB decided in the book at
- * once and written within FLUSH_MS (see `Book`).
+ * once and written within FLUSH_MS (see `Book`), and answered without a promise; a refusal is a rejected promise.
  */
-export function enterSession(store: StateStore, token: string, id: string, country: string, now = Date.now(), offered: Record<string, OfferedStreet> = {}): Promise<SuggestSession> {
+export function enterSession(store: StateStore, token: string, id: string, country: string, now = Date.now(), offered: Record<string, OfferedStreet> = {}): SuggestSession | Promise<SuggestSession> {
   const k = key(token, id);
   const book = bookOf(store);
   if (book) {
@@ -303,7 +320,7 @@ export function enterSession(store: StateStore, token: string, id: string, count
     remember(book, book.sessions, k, d.session, sessionId, BOOK_SESSIONS);
     if (d.budget) remember(book, book.budgets, token, d.budget, budgetId, BOOK_BUDGETS);
     changed(book, d.budget ? [sessionId(k), budgetId(token)] : [sessionId(k)]);
-    return Promise.resolve(d.session);
+    return d.session;
   }
   // PostgreSQL: one transaction under lock, committed before the answer leaves
   return store.update(

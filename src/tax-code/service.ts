@@ -2,22 +2,29 @@ import { resolveCountry } from '../countries/resolve.js';
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
 import { say, type Language } from '../http/language.js';
 import { outcomeTable, reasonOf } from '../http/outcomes.js';
-import { taxCodes, taxCodesSync, type BatchInput, type ItemResult as CoreItemResult } from '../native.js';
+import { taxCodes, taxCodesSync, type BatchInput, type BatchItem, type ItemResult as CoreItemResult } from '../native.js';
 import { COMMENT_TEXTS, DATUM_TEXTS, NOTE_TEXTS, VALUE_IT } from './messages.js';
 import { TAX_CODE_OUTCOMES } from './outcomes.js';
 import { taxCodeItem, taxCodeResult, type TaxCodeItem } from './schema.js';
 
-/** The core's input: a country typed in any language the core does not know reaches it as ISO alpha-3. */
+/**
+ * The core's input: a country typed in any language the core does not know reaches it as ISO alpha-3.
+ * Fields copied one by one, without `id` (the core answers ids the endpoint already holds): no rest
+ * pattern or spread (with its JSON text 0.40 µs a single item, against 0.46; CPU time, issue 14).
+ */
 export function nativeInput(items: TaxCodeItem[], today?: string): BatchInput {
-  return {
-    ...(today ? { today } : {}),
-    items: items.map((item) => {
-      const { id: _id, ...fields } = item;
-      const wantsPlace = item.action === 'generate' || item.action === 'compare';
-      const iso3 = wantsPlace && item.birth_place ? resolveCountry(item.birth_place)?.iso3 : undefined;
-      return { ...fields, ...(iso3 ? { birth_place_iso3: iso3 } : {}) };
-    }),
-  };
+  const input: BatchInput = { items: items.map(nativeItem) };
+  if (today) input.today = today;
+  return input;
+}
+
+function nativeItem(item: TaxCodeItem): BatchItem {
+  const fields: Record<string, unknown> = {};
+  for (const key in item) if (key !== 'id') fields[key] = item[key as keyof TaxCodeItem];
+  const wantsPlace = item.action === 'generate' || item.action === 'compare';
+  const iso3 = wantsPlace && item.birth_place ? resolveCountry(item.birth_place)?.iso3 : undefined;
+  if (iso3) fields.birth_place_iso3 = iso3;
+  return fields as BatchItem;
 }
 
 /** "Napoli (NA)", or the abbreviation alone for a province the register has no name for (Carbonia-Iglesias). */
@@ -40,20 +47,27 @@ function commentTexts(r: CoreItemResult, language: Language): string[] {
   });
 }
 
-/** Texts in the request language; `error` and `differences` in Italian for Italian clients. */
+/** Codes and names the texts are made of: answered as texts (notes, comments), not as they are. */
+const TEXT_SOURCES: ReadonlySet<string> = new Set(['notes', 'comments', 'province_name', 'current_province_name', 'since']);
+
+/**
+ * Texts in the request language; `error` and `differences` in Italian for Italian clients. The core's
+ * fields are copied in their order by a loop, not by a rest pattern and a spread (0.20 µs a validation
+ * against 0.29; CPU time, issue 14).
+ */
 export function present(r: CoreItemResult, language: Language): ItemResult {
   const italian = language === 'it';
-  const otherYear = r.birth_date ? String(Number(r.birth_date.slice(0, 4)) - 100) : undefined;
-  const values = { place: r.place, current_name: r.current_name, decoded: r.decoded, other_year: otherYear };
-  const notes = r.notes.map((n) => {
-    const texts = NOTE_TEXTS[n];
-    return texts ? say(texts, language, values) : n;
-  });
-  const comments = commentTexts(r, language);
-  const { notes: _codes, comments: _comments, province_name: _p, current_province_name: _c, since: _s, ...data } = r;
-  const result: ItemResult = { ...data, outcome: r.outcome };
-  if (notes.length > 0) result.notes = notes;
-  if (comments.length > 0) result.comments = comments;
+  const result = {} as ItemResult;
+  for (const key in r) if (!TEXT_SOURCES.has(key)) result[key] = r[key as keyof CoreItemResult];
+  if (r.notes.length > 0) {
+    const otherYear = r.birth_date ? String(Number(r.birth_date.slice(0, 4)) - 100) : undefined;
+    const values = { place: r.place, current_name: r.current_name, decoded: r.decoded, other_year: otherYear };
+    result.notes = r.notes.map((n) => {
+      const texts = NOTE_TEXTS[n];
+      return texts ? say(texts, language, values) : n;
+    });
+  }
+  if (r.comments.length > 0) result.comments = commentTexts(r, language);
   if (r.born_abroad && r.iso3) {
     const country = resolveCountry(r.iso3);
     if (country) result.country_code = country.iso2;
@@ -93,6 +107,7 @@ export const capability: Capability<TaxCodeItem> = {
   asyncAllowed: true,
   item: taxCodeItem,
   batchOptions: ['action'],
+  freshResults: true,
   units: () => 1,
   process(items: TaxCodeItem[], ctx: ProcessContext): Promise<ItemResult[]> {
     return processTaxCodes(items, ctx.language);

@@ -232,23 +232,22 @@ pub fn process(
     }
 }
 
-fn put_place(r: &mut ItemResult, p: &BirthPlace) {
-    r.place = Some(p.name.clone());
-    r.province = p.province.clone();
-    r.cadastral_code = Some(p.cadastral_code.clone());
+/// The place's fields moved into the answer (not copied: every validation answers one).
+fn put_place(r: &mut ItemResult, p: BirthPlace) {
     r.born_abroad = Some(p.born_abroad);
     if p.born_abroad {
         r.birth_country = Some(p.name.clone());
-        r.iso3 = p.iso3.clone();
+        r.iso3 = p.iso3;
     }
+    r.place = Some(p.name);
+    r.province = p.province;
+    r.cadastral_code = Some(p.cadastral_code);
     if p.ceased {
         r.notes.push("place_ceased");
     }
-    if let Some(now) = &p.current_name {
-        if !p.ceased {
-            r.current_name = Some(now.clone());
-            r.notes.push("place_renamed");
-        }
+    if p.current_name.is_some() && !p.ceased {
+        r.current_name = p.current_name.clone();
+        r.notes.push("place_renamed");
     }
     // the comment on the place's history says what "not in force" meant
     if p.in_force == Some(false) && p.standing.is_none() {
@@ -257,8 +256,8 @@ fn put_place(r: &mut ItemResult, p: &BirthPlace) {
     if p.part_of {
         r.notes.push("place_part_of");
     }
-    r.province_name = p.province_name.clone();
-    r.since = p.since.clone();
+    r.province_name = p.province_name;
+    r.since = p.since;
     match p.standing {
         Some(Standing::NotYet) => r.comments.push("place_not_yet"),
         Some(Standing::Absorbed) => r.comments.push("place_absorbed"),
@@ -266,11 +265,11 @@ fn put_place(r: &mut ItemResult, p: &BirthPlace) {
         None => {}
     }
     if p.current_province.is_some()
-        && (p.current_province != p.province || p.current_name.is_some() || p.standing.is_some())
+        && (p.current_province != r.province || p.current_name.is_some() || p.standing.is_some())
     {
-        r.current_name = p.current_name.clone();
-        r.current_province = p.current_province.clone();
-        r.current_province_name = p.current_province_name.clone();
+        r.current_name = p.current_name;
+        r.current_province = p.current_province;
+        r.current_province_name = p.current_province_name;
         r.comments.push("place_today");
     }
 }
@@ -302,15 +301,22 @@ fn validated(register: &Register, v: &Validation, today: NaiveDate, full: bool) 
     let Some(e) = extract(register, person, today) else {
         return r;
     };
-    if let Some(p) = &e.place {
+    let Extraction {
+        birth_date,
+        age,
+        gender,
+        ambiguous_year,
+        place,
+    } = e;
+    if let Some(p) = place {
         put_place(&mut r, p);
     }
     if full {
-        r.birth_date = Some(e.birth_date.to_string());
-        r.age = Some(e.age);
-        r.gender = Some(e.gender.to_string());
-        r.ambiguous_year = Some(e.ambiguous_year);
-        if e.ambiguous_year {
+        r.birth_date = Some(birth_date.to_string());
+        r.age = Some(age);
+        r.gender = Some(gender.to_string());
+        r.ambiguous_year = Some(ambiguous_year);
+        if ambiguous_year {
             r.notes.push("ambiguous_year");
         }
     }
@@ -328,7 +334,7 @@ fn generated(register: &Register, person: &Person, today: NaiveDate) -> ItemResu
                 gender: Some(g.gender.to_string()),
                 ..Default::default()
             };
-            put_place(&mut r, &g.place);
+            put_place(&mut r, g.place);
             r
         }
         Err(e) => {

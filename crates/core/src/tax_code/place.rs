@@ -75,7 +75,17 @@ pub enum PlaceError {
 /// A date as the register's periods write it (YYYY-MM-DD); directly, not through a strftime pattern
 /// parsed on every call.
 pub(super) fn iso(date: NaiveDate) -> String {
-    format!("{:04}-{:02}-{:02}", date.year(), date.month(), date.day())
+    let year = date.year();
+    if !(0..=9999).contains(&year) {
+        return format!("{year:04}-{:02}-{:02}", date.month(), date.day());
+    }
+    // digit by digit: the formatting machinery cost more than the lookups these dates serve (issue 14)
+    let digit = |n: u32| char::from(b'0' + (n % 10) as u8);
+    let (y, m, d) = (year as u32, date.month(), date.day());
+    let mut text = String::with_capacity(10);
+    text.extend([digit(y / 1000), digit(y / 100), digit(y / 10), digit(y)]);
+    text.extend(['-', digit(m / 10), digit(m), '-', digit(d / 10), digit(d)]);
+    text
 }
 
 /// The place a cadastral code stands for, named as on `date`.

@@ -177,8 +177,9 @@ pub fn validate(register: &Register, raw: &str) -> Validation {
         let code = v.tax_code.as_bytes();
         v.valid = true;
         v.homocode = (0..15).any(|i| is_numeric_position(i) && code[i].is_ascii_alphabetic());
-        v.decoded = Some(String::from_utf8_lossy(&decode_homocode(code)).into_owned())
-            .filter(|_| v.homocode);
+        if v.homocode {
+            v.decoded = Some(String::from_utf8_lossy(&decode_homocode(code)).into_owned());
+        }
         v.person = Some(decode(code));
         if completed || form_changed {
             v.outcome.push("MODIFIED");
