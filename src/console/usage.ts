@@ -16,14 +16,25 @@ const ALIASES: Record<string, string> = {
  */
 export function recordUsage(app: FastifyInstance, db: StateStore, counters: Record<string, string>): { flush(): Promise<void>; stop(): Promise<void> } {
   let pending = new Map<string, number>();
-  // the counter of a route, found once per route pattern, not by a regex on every URL (issue 14)
-  const counterOfRoute = new Map<string, string | null>();
-  const counterOf = (routeUrl: string): string | null => {
-    let counter = counterOfRoute.get(routeUrl);
+  // the counter of an endpoint, found once per endpoint name (issue 14): read from the request's own path,
+  // because Fastify's `req.routeOptions` builds a new object of a dozen fields on every read
+  const counterOfName = new Map<string, string | null>();
+  const counterOf = (url: string): string | null => {
+    if (!url.startsWith('/api/v1/')) return null;
+    let end = url.length;
+    for (let i = 8; i < url.length; i++) {
+      const c = url.charCodeAt(i);
+      if (c === 47 /* / */ || c === 63 /* ? */) {
+        end = i;
+        break;
+      }
+    }
+    const name = url.slice(8, end);
+    let counter = counterOfName.get(name);
     if (counter === undefined) {
-      const name = /^\/api\/v1\/([\w-]+)/.exec(routeUrl)?.[1] ?? '';
       counter = counters[ALIASES[name] ?? name] ?? null;
-      counterOfRoute.set(routeUrl, counter);
+      // only the names of real endpoints are remembered (a charged answer came from one)
+      if (counterOfName.size < 1_000) counterOfName.set(name, counter);
     }
     return counter;
   };
@@ -43,7 +54,7 @@ export function recordUsage(app: FastifyInstance, db: StateStore, counters: Reco
     const account = req.ctx?.caller?.account?.name;
     if (!account || reply.statusCode !== 200) return done();
     const charged = Number(reply.getHeader('x-service-charged') ?? 0);
-    const counter = charged ? counterOf(req.routeOptions.url ?? '') : null;
+    const counter = charged ? counterOf(req.url) : null;
     if (counter) {
       const key = usageKey(account, today(), counter);
       pending.set(key, (pending.get(key) ?? 0) + charged);

@@ -85,9 +85,9 @@ async function undone(undo: (() => void | Promise<void>) | undefined, error: unk
   throw error;
 }
 
-/** The credit headers of every consuming answer. */
+/** The credit headers of every consuming answer (in lower case, as Fastify keeps them: no lower-casing per call). */
 export function chargeHeaders(reply: FastifyReply, charge: CreditCharge): void {
-  reply.header('X-Service-Charged', String(charge.charged));
-  reply.header('X-Service-Available', String(charge.available));
-  if (charge.auto_topup > 0) reply.header('X-Service-Auto-Topup', String(charge.auto_topup));
+  reply.header('x-service-charged', String(charge.charged));
+  reply.header('x-service-available', String(charge.available));
+  if (charge.auto_topup > 0) reply.header('x-service-auto-topup', String(charge.auto_topup));
 }
