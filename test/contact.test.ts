@@ -6,7 +6,7 @@ import { nativeContact, nativeOptions } from '../src/contact/service.js';
 import type { ContactItem } from '../src/contact/schema.js';
 import { verifyInTurn } from '../src/contact/turn-batch.js';
 import { readAnswers, type CoreAnswer } from '../src/contact/answer.js';
-import { taxCodes, verifyContactAnswers, verifyContacts, type ContactResult } from '../src/native.js';
+import { taxCodes, verifyContactAnswers } from '../src/native.js';
 import { call, startServer, type TestServer } from './helpers/server.js';
 import { sourceCsv as csvGz, type Row } from './helpers/source.js';
 
