@@ -33,7 +33,7 @@ export function recordUsage(app: FastifyInstance, db: StateStore, counters: Reco
     let counter = counterOfName.get(name);
     if (counter === undefined) {
       counter = counters[ALIASES[name] ?? name] ?? null;
-      // only the names of real endpoints are remembered (a charged answer came from one)
+      // a charged answer came from a real endpoint, so the names are few; bounded all the same
       if (counterOfName.size < 1_000) counterOfName.set(name, counter);
     }
     return counter;

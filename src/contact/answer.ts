@@ -111,5 +111,5 @@ export function answerText(p: AnswerParts, language: Language, table: OutcomeTab
 
 /** The result as `present` gives it, unfinished (a batch or a job finishes it in its own language). */
 export function presentedObject(p: AnswerParts, language: Language): ItemResult {
-  return JSON.parse(`${presentedText(p, language)}}`) as ItemResult;
+  return new ResultText(presentedText(p, language)).object();
 }

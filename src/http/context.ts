@@ -79,10 +79,14 @@ export function negotiate(req: FastifyRequest, config: ServiceConfig): void {
   ctx.languageNamed = named !== undefined;
 }
 
+/** The answer's language header: in lower case, as Fastify stores and sends it (no lower-casing per call). */
+export function contentLanguage(req: FastifyRequest, reply: FastifyReply): void {
+  reply.header('content-language', req.ctx.language);
+}
+
 /** Sends a body in the request's language and key set. */
 export function answer(req: FastifyRequest, reply: FastifyReply, body: unknown, status = 200): FastifyReply {
-  // written in lower case, as Fastify stores and sends it: its toLowerCase then returns the same interned name
-  reply.header('content-language', req.ctx.language);
+  contentLanguage(req, reply);
   const localised = creditInLanguage(body, req.ctx.language);
   return reply.code(status).send(req.ctx.italian ? toItalianOutput(localised) : localised);
 }

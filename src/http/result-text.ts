@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CreditCharge } from '../credit/ledger.js';
 import { creditInLanguage } from '../credit/messages.js';
 import type { ItemResult } from './capability.js';
+import { contentLanguage } from './context.js';
 
 /**
  * A single call's finished result (outcome_label and reason included) as JSON text, without its closing
@@ -24,7 +25,7 @@ export class ResultText {
  * sends for `{ ...result, credit }` (same headers: Fastify sends a string whose content type is set as it is).
  */
 export function sendResultText(req: FastifyRequest, reply: FastifyReply, result: ResultText, charge: CreditCharge): FastifyReply {
-  reply.header('Content-Language', req.ctx.language);
+  contentLanguage(req, reply);
   const { credit } = creditInLanguage({ credit: charge }, req.ctx.language) as { credit: unknown };
   return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(`${result.text},"credit":${JSON.stringify(credit)}}`);
 }
