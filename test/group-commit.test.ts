@@ -3,6 +3,7 @@ import test from 'ava';
 import { createAccount } from '../src/account/tokens.js';
 import { addPack, charge, current, FREE_MONTHLY, refundDurably, type ChargeTicket, type CreditCharge, type Payer } from '../src/credit/ledger.js';
 import type { Counter } from '../src/http/capability.js';
+import { addRider } from '../src/state/commit.js';
 import type { StateStore } from '../src/state/store.js';
 import { processState } from './helpers/state-url.js';
 import { freshDataDir } from './helpers/server.js';
@@ -72,5 +73,38 @@ test('the last units raced in one turn: exactly as many charges as the credit co
   t.is((await again.decided).charge.available, 0, 'the charge of the same turn took the unit the refund gave back');
   await again.durable;
   t.is((await current(state, 'last', 'light')).used_total, FREE_MONTHLY.light + 5);
+  await state.close();
+});
+
+/**
+ * One round at a time (src/state/commit.ts): a charge asked once a round's decisions have run is not
+ * decided in a transaction queued behind it, but waits until that round is on disk and then opens the
+ * next round with every charge asked meanwhile. On PostgreSQL every charge is its own transaction and
+ * the order holds as well.
+ */
+test('charges asked while a round is on its way to disk wait for it, then share the next round', async (t) => {
+  const { state } = await processState(await freshDataDir());
+  await createAccount(state, 'held');
+  await addPack(state, 'held', 'light', 100);
+  const events: string[] = [];
+  let rounds = 0;
+  if (state.lmdb) addRider(state.lmdb, () => void (rounds += 1));
+  const roundsBefore = rounds;
+  const first = charged(state, { account: 'held' }, 'light', 1);
+  void first.durable.then(() => events.push('first durable'));
+  const later = first.decided.then(() =>
+    Array.from({ length: 5 }, (_, i) => {
+      const c = charged(state, { account: 'held' }, 'light', 1);
+      void c.decided.then(() => events.push(`later ${i} decided`));
+      return c;
+    }),
+  );
+  const laterCharges = await later;
+  await Promise.all(laterCharges.map((c) => c.durable));
+  await first.durable;
+  t.is(events[0], 'first durable', events.join(', '));
+  t.is(events.length, 6);
+  if (state.lmdb) t.is(rounds - roundsBefore, 2, 'the first charge alone, then the five held ones together');
+  t.is((await current(state, 'held', 'light')).used_total, 6);
   await state.close();
 });

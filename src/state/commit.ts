@@ -11,6 +11,12 @@ import type { UpdateListener } from './store.js';
  * (One lmdb-js transaction per round rather than one per callback: the per-transaction work of lmdb-js
  * — instruction buffer, writer-thread wake-up, result promises — is paid once per round.)
  *
+ * One round at a time: the callbacks that arrive once a round's callbacks have run wait until that round
+ * is on disk, and then open the next. A transaction queued at once behind the running one made more,
+ * smaller rounds; each costs the event loop a writer task of lmdb-js and two wake-ups of other threads,
+ * which on the 2-core machine cost more than the shorter wait saved (issue 14: a light call's event loop
+ * −2 to −4 µs, its other threads −2.5 µs, at the same or higher req/s; docs/conventions.md).
+ *
  * Two moments matter to a caller:
  * - `decided`: the callback has run inside the transaction, its result is known (a charge taken, or a 402),
  *   nothing is durable yet. Work that the result allows may start here, overlapping the commit;
@@ -53,6 +59,10 @@ interface Committer {
   riders: Rider[];
   /** The round still taking callbacks (its transaction has not started); null: the next call opens one. */
   open: Round | null;
+  /** A round's transaction is queued or committing and not yet on disk: new callbacks wait in `held`. */
+  inFlight: boolean;
+  /** Callbacks that arrived while a round was in flight: the next round, opened once it is on disk. */
+  held: Task[];
 }
 
 const committers = new WeakMap<StateDb, Committer>();
@@ -60,7 +70,7 @@ const committers = new WeakMap<StateDb, Committer>();
 function committerOf(db: StateDb): Committer {
   let c = committers.get(db);
   if (!c) {
-    c = { riders: [], open: null };
+    c = { riders: [], open: null, inFlight: false, held: [] };
     committers.set(db, c);
   }
   return c;
@@ -109,13 +119,12 @@ function tellDecisions(tasks: Task[]): void {
   for (const task of tasks) tellDecided(task);
 }
 
-function openRound(db: StateDb, committer: Committer): Round {
-  const tasks: Task[] = [];
+function openRound(db: StateDb, committer: Committer, tasks: Task[] = []): Round {
   const settle: ((error?: unknown) => void)[] = [];
   const round: Round = { tasks, ran: false };
   const committed = Promise.resolve(
     db.root.transaction(() => {
-      // from here on, a new call opens the next round (a transaction queued behind this one)
+      // from here on, a new call waits for this round to be on disk, then opens the next
       round.ran = true;
       if (committer.open === round) committer.open = null;
       // the decisions are told after this callback, outside the transaction (work they allow may read and
@@ -132,17 +141,20 @@ function openRound(db: StateDb, committer: Committer): Round {
   // read when `then` is called: called now, it is the flush of the transaction just queued (read after
   // the commit, it would be the flush of a newer round and every answer would wait one fsync more).
   // `.then` is called here, synchronously: `Promise.resolve(thenable)` would call it a microtask later.
+  committer.inFlight = true;
   const flushed: Promise<unknown> = db.root.flushed.then((v) => v);
   flushed.catch(() => undefined);
   committed
     .then(() => flushed)
     .then(
       () => {
+        openHeld(db, committer);
         // the riders first: a request count carried by this round is durable before its answer is told
         for (const done of settle) done();
         for (const task of tasks) tellDurable(task);
       },
       (error: unknown) => {
+        openHeld(db, committer);
         for (const done of settle) done(error);
         for (const task of tasks) {
           // the transaction failed before this callback ran: nothing was decided, nobody may wait forever
@@ -160,14 +172,37 @@ function openRound(db: StateDb, committer: Committer): Round {
   return round;
 }
 
+/** The round on disk (or failed): the callbacks held meanwhile open the next one. */
+function openHeld(db: StateDb, committer: Committer): void {
+  committer.inFlight = false;
+  if (committer.held.length === 0) return;
+  const held = committer.held;
+  committer.held = [];
+  try {
+    openRound(db, committer, held);
+  } catch (error) {
+    // no transaction could be queued (the store is closing): nobody may wait forever
+    for (const task of held) {
+      task.state = 2;
+      task.error = error;
+      tellDecided(task);
+      tellDurable(task, error);
+    }
+  }
+}
+
 /**
  * Queues `fn` in the next round; `listener` hears its decision once the round's callbacks have run and its
  * durability once the round is on disk. The request path's door: no promise per write.
  */
 export function queueWrite<T>(db: StateDb, fn: () => T, listener: UpdateListener<T>): void {
   const committer = committerOf(db);
-  const round = committer.open ?? openRound(db, committer);
   const task: Task = { fn, listener: listener as UpdateListener<unknown>, state: 0, value: undefined, error: undefined };
+  if (committer.open === null && committer.inFlight) {
+    committer.held.push(task);
+    return;
+  }
+  const round = committer.open ?? openRound(db, committer);
   round.tasks.push(task);
   // the round ran at once (inside another write transaction): so does this callback
   if (round.ran) {
