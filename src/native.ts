@@ -42,9 +42,8 @@ export async function verifyContacts(batch: core.ContactBatch): Promise<core.Con
 }
 
 /**
- * The same on the calling thread (benches and evaluations; the service's single contacts go to the pool in
- * the batches of their event-loop turn, `src/contact/turn-batch.ts`), as JSON text each way: for one contact
- * a string costs less than a Buffer on either side (`crates/node/src/contact.rs`).
+ * The same on the calling thread (benches and evaluations), as JSON text each way: for one contact a string
+ * costs less than a Buffer on either side (`crates/node/src/contact.rs`).
  */
 export function verifyContactsSync(batch: core.ContactBatch): core.ContactResult[] {
   return JSON.parse(native.verifyContactsSync(JSON.stringify(batch))) as core.ContactResult[];
@@ -58,7 +57,10 @@ export function verifyContactAnswers(batch: core.ContactBatch): Promise<string> 
   return native.verifyContactAnswers(encode(batch));
 }
 
-/** The same on the calling thread, as text each way (as `verifyContactsSync`). */
+/**
+ * The same on the calling thread, as text each way (as `verifyContactsSync`): the single contacts of an
+ * event-loop turn, verified on the event loop (`src/contact/turn-batch.ts`).
+ */
 export function verifyContactAnswersSync(batch: core.ContactBatch): string {
   return native.verifyContactAnswersSync(JSON.stringify(batch));
 }

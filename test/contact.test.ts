@@ -6,7 +6,7 @@ import { nativeContact, nativeOptions } from '../src/contact/service.js';
 import type { ContactItem } from '../src/contact/schema.js';
 import { verifyInTurn } from '../src/contact/turn-batch.js';
 import { readAnswers, type CoreAnswer } from '../src/contact/answer.js';
-import { taxCodes, verifyContactAnswers } from '../src/native.js';
+import { taxCodes, verifyContactAnswers, verifyContactAnswersSync } from '../src/native.js';
 import { call, startServer, type TestServer } from './helpers/server.js';
 import { sourceCsv as csvGz, type Row } from './helpers/source.js';
 
@@ -213,6 +213,19 @@ test('contacts of one event-loop turn are verified in batches of equal options, 
   // the options do change these answers: a batch mixing them would have answered otherwise
   t.is(new Set(alone.slice(0, variants.length).map((r) => JSON.stringify(r))).size, variants.length);
   t.notDeepEqual(alone[variants.length], alone[variants.length + 1]);
+});
+
+test('a turn of 64 contacts or more is verified on the pool, each answered as if alone and in order', async (t) => {
+  // more single contacts in one turn than the event loop verifies itself (turn-batch.ts, ON_LOOP_BELOW)
+  const items: ContactItem[] = Array.from({ length: 70 }, (_, i) => {
+    const r = pick(40 + i);
+    return { address: `${titled(r.DENOMINAZI as string)} ${r.CIVICO}`, postcode: r.CAP, city: 'Bologna' } as ContactItem;
+  });
+  const alone: CoreAnswer[] = [];
+  for (const item of items) alone.push(readAnswers(verifyContactAnswersSync({ items: [nativeContact(item)], options: nativeOptions(item) }))[0] as CoreAnswer);
+  const together = await Promise.all(items.map((item) => verifyInTurn(nativeContact(item), nativeOptions(item))));
+  t.deepEqual(together, alone);
+  t.is(new Set(alone.map((r) => JSON.stringify(r))).size, 70, 'seventy different answers');
 });
 
 test('Italian path, keys and codes', async (t) => {
