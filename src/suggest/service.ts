@@ -1,5 +1,5 @@
 import * as core from '../native.js';
-import type { HouseNumberEntry, MunicipalityHit, StreetHit } from '../native.js';
+import type { ContactBatch, HouseNumberEntry, MunicipalityHit, StreetHit } from '../native.js';
 import type { Hint, Parsed } from './schema.js';
 import { boundedCache, boundedMemo } from './memo.js';
 import type { OfferedStreet } from './session.js';
@@ -239,14 +239,16 @@ export async function searchStreets(street: string, place: Municipality[], provi
  * What the street search misses (a later word of the name: `corso garibaldi` for Corso Giuseppe
  * Garibaldi, `indipendenza` for Via dell'Indipendenza), the contact engine's street resolution finds:
  * asked only when the search gave fewer than three streets and none beginning as typed, and only a single,
- * certain street is taken.
+ * certain street is taken. On this thread when the municipality's streets are loaded (as `streetsIn`):
+ * the hop to the pool cost the event loop more than the verification and kept the answer waiting.
  */
 async function resolvedByEngine(street: string, m: Municipality): Promise<StreetHit | undefined> {
   if (street.trim().length < 4) return undefined;
-  const [r] = await core.verifyContacts({
+  const batch: ContactBatch = {
     items: [{ address: street, city: m.name, province: m.province, country_code: 'IT' }],
     options: { precision: 3, preserve_original: false, postal_form: false, foreign: 'declared' },
-  });
+  };
+  const [r] = loaded.has(m.cadastral_code) ? core.verifyContactsSync(batch) : await core.verifyContacts(batch);
   const id = r?.territory?.street_id;
   const name = r?.normalized?.address;
   if (!r || !id || !name || r.outcome.some((c) => c.startsWith('STREET_') && c !== 'STREET_TYPE_MISSING') || r.territory?.cadastral_code !== m.cadastral_code) return undefined;
