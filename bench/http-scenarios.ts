@@ -43,7 +43,8 @@ export interface ScenarioServer {
 
 /**
  * `recapito serve` on a fresh LMDB data dir (the single-node baseline) with `nodeArgs` before the entry
- * (e.g. --cpu-prof). PROFILE_ENTRY=<another build's bin or dist/src/cli/main.js> runs that build instead (A/B).
+ * (e.g. --cpu-prof). PROFILE_ENTRY=<another build's bin or dist/src/cli/main.js> runs that build instead (A/B);
+ * BENCH_SERVER_NODE_ARGS='--max-semi-space-size=64 …' gives the server's node flags of a trial (A/B of V8 settings).
  */
 export async function scenarioServer(nodeArgs: string[] = []): Promise<ScenarioServer> {
   const dataDir = await freshDataDir();
@@ -53,7 +54,8 @@ export async function scenarioServer(nodeArgs: string[] = []): Promise<ScenarioS
   await addPack(db, 'profile', 'light', 10_000_000);
   const tokens = await Promise.all(Array.from({ length: 50 }, async () => (await createToken(db, 'profile')).token));
   const entry = process.env.PROFILE_ENTRY ? path.resolve(process.env.PROFILE_ENTRY) : path.join(PROJECT_ROOT, 'bin', 'recapito.js');
-  const { child, url } = await startListening([...nodeArgs, entry, '--data-dir', dataDir, 'serve', '--port', '0'], {
+  const serverArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const { child, url } = await startListening([...serverArgs, ...nodeArgs, entry, '--data-dir', dataDir, 'serve', '--port', '0'], {
     RECAPITO_RATE_SINGLE: '1000000000',
     RECAPITO_RATE_AUTOCOMPLETE: '1000000000',
   });

@@ -8,7 +8,7 @@
  */
 import type { ItemResult } from '../http/capability.js';
 import { labelOf, reasonOf, type OutcomeTable } from '../http/outcomes.js';
-import { ResultText } from '../http/result-text.js';
+import { latin1Json, ResultText } from '../http/result-text.js';
 import { LANGUAGES, type Language } from '../http/language.js';
 import type { ContactResult } from '../native.js';
 import { CITY_TYPE, italyEntry, VERIFIED } from './texts.js';
@@ -66,9 +66,9 @@ function languageTexts(language: Language): LanguageTexts {
   const italy = italyEntry();
   if (!italy) throw new Error('the country catalogue has no IT');
   return {
-    country: JSON.stringify(italy.names[language]),
-    messageHead: JSON.stringify(VERIFIED[language]).slice(1, -1),
-    cityTypes: new Map(Object.entries(CITY_TYPE).map(([key, texts]) => [key, JSON.stringify(texts[language])])),
+    country: latin1Json(italy.names[language]),
+    messageHead: latin1Json(VERIFIED[language]).slice(1, -1),
+    cityTypes: new Map(Object.entries(CITY_TYPE).map(([key, texts]) => [key, latin1Json(texts[language])])),
   };
 }
 
@@ -90,7 +90,7 @@ function finish(codes: string, language: Language, table: OutcomeTable): string 
   let text = finishes.get(key);
   if (text === undefined) {
     const outcome = codes === '' ? [] : codes.split(',');
-    text = `,"outcome_label":${JSON.stringify(labelOf(outcome, table))},"reason":${JSON.stringify(reasonOf(outcome, language, table))}`;
+    text = `,"outcome_label":${latin1Json(labelOf(outcome, table))},"reason":${latin1Json(reasonOf(outcome, language, table))}`;
     if (finishes.size >= FINISHES_CAP) finishes.clear();
     finishes.set(key, text);
   }

@@ -9,7 +9,8 @@ import { contentLanguage } from './context.js';
  * A single call's finished result (outcome_label and reason included) as JSON text, without its closing
  * brace so that the credit can follow: what a capability whose core writes its answers hands over
  * (`Capability.single`), so that the answer is not parsed into objects and written out again (issue 14).
- * The text is exactly what `JSON.stringify` gives for the result the capability would otherwise return.
+ * The text is what `JSON.stringify` gives for the result the capability would otherwise return, except that
+ * characters beyond Latin-1 are written as `\uXXXX` escapes (`latin1Json`): the same value, read back.
  */
 export class ResultText {
   constructor(readonly text: string) {}
@@ -18,6 +19,20 @@ export class ResultText {
   object(): ItemResult {
     return JSON.parse(`${this.text}}`) as ItemResult;
   }
+}
+
+/** A character beyond Latin-1 (U+0100 and up; each half of a surrogate pair on its own). */
+const BEYOND_LATIN1 = /[\u0100-\uffff]/g;
+
+/**
+ * `JSON.stringify(value)` with every character beyond Latin-1 written as its `\uXXXX` escape, as the core
+ * writes its answers (`js_json` in crates/core/src/address/answer.rs): V8 keeps a string one byte a character
+ * only while every character is Latin-1, and one `–` or `’` makes a whole answer two bytes a character in
+ * every copy on its way to the socket and in its UTF-8 encoding there (issue 14: +5–7 % single contact calls
+ * a second). The escape is JSON: the value read back is the same. For texts built once and kept.
+ */
+export function latin1Json(value: unknown): string {
+  return JSON.stringify(value).replace(BEYOND_LATIN1, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
