@@ -174,18 +174,26 @@ impl Formatter for JsNumbers {
         writer: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
+        let bytes = fragment.as_bytes();
         let mut raw_from = 0;
-        for (at, ch) in fragment.char_indices() {
-            if u32::from(ch) > 0xff {
-                writer.write_all(&fragment.as_bytes()[raw_from..at])?;
-                let mut units = [0u16; 2];
-                for unit in ch.encode_utf16(&mut units) {
-                    write!(writer, "\\u{unit:04x}")?;
-                }
-                raw_from = at + ch.len_utf8();
+        let mut at = 0;
+        // a character from U+0100 on starts with a byte from 0xC4 on (U+0080..U+00FF: 0xC2, 0xC3),
+        // and a continuation byte (0x80..0xBF) is never taken for one: most fragments are copied whole
+        while let Some(i) = bytes[at..].iter().position(|&b| b >= 0xc4) {
+            let start = at + i;
+            let ch = fragment[start..]
+                .chars()
+                .next()
+                .expect("a UTF-8 lead byte starts a character");
+            writer.write_all(&bytes[raw_from..start])?;
+            let mut units = [0u16; 2];
+            for unit in ch.encode_utf16(&mut units) {
+                write!(writer, "\\u{unit:04x}")?;
             }
+            at = start + ch.len_utf8();
+            raw_from = at;
         }
-        writer.write_all(&fragment.as_bytes()[raw_from..])
+        writer.write_all(&bytes[raw_from..])
     }
 
     fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
