@@ -9,6 +9,8 @@
  *
  *   node dist/bench/charge-cpu.js [calls=100000] [concurrency=32] [reps=3] [before=/work/main/dist]
  *
+ * CHARGE_SPENT_PACKS=N first buys and spends N packs on the account, as months of auto top-ups do.
+ *
  * Each repetition measures the build given as `before` (its dist directory, in a process of its own) and
  * this build, alternately, each in a fresh data dir after a warm-up of a tenth of the calls.
  */
@@ -47,13 +49,19 @@ async function measure(dist: string, calls: number, concurrency: number): Promis
   const load = (m: string) => import(path.join(dist, m));
   const { openStore } = await load('src/state/open.js');
   const { createAccount, createToken, authenticateNow, hashToken } = await load('src/account/tokens.js');
-  const { addPack, current } = await load('src/credit/ledger.js');
+  const { addPack, consume, current } = await load('src/credit/ledger.js');
   const { chargedWork } = await load('src/http/billing.js');
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'recapito-charge-'));
   const state = await openStore(dataDir, undefined);
   try {
     await createAccount(state, 'bench');
+    const spentPacks = Number(process.env.CHARGE_SPENT_PACKS ?? 0);
+    if (spentPacks > 0) await consume(state, 'bench', 'light', 500); // the free allowance first
+    for (let i = 0; i < spentPacks; i++) {
+      await addPack(state, 'bench', 'light', 1);
+      await consume(state, 'bench', 'light', 1);
+    }
     await addPack(state, 'bench', 'light', 100_000_000);
     const tokens: string[] = [];
     for (let i = 0; i < TOKENS; i++) tokens.push((await createToken(state, 'bench')).token);

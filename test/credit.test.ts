@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { addPack, consume, current, setAutoTopup, subscribe, FREE_MONTHLY, refund } from '../src/credit/ledger.js';
+import { addPack, consume, current, packsBought, retiredPackKey, setAutoTopup, subscribe, FREE_MONTHLY, refund } from '../src/credit/ledger.js';
 import { call, startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -54,7 +54,8 @@ test('consumption order: free, then subscription, then packs, then auto top-up u
   await t.throwsAsync(consume(db, 'order', 'light', 1000), { message: 'payment_required' });
   const r = await current(db, 'order', 'light');
   t.is(r.auto_topup.spent_month_eur, 2);
-  t.is(r.packs.length, 2);
+  t.is(packsBought(r), 2);
+  t.is(r.packs.length, 1, 'the spent pack left the record');
 });
 
 test('a refund gives back to the buckets the charge came from', async (t) => {
@@ -67,6 +68,41 @@ test('a refund gives back to the buckets the charge came from', async (t) => {
   t.is(r.packs[0]?.left, 100);
   t.is(r.free_used, FREE_MONTHLY.contact - 10);
   t.is(r.used_total, FREE_MONTHLY.contact - 10);
+});
+
+test('spent packs leave the credit record, a refund to a retired pack brings it back, and bought counts them all', async (t) => {
+  const db = server.state;
+  const token = await account('retire');
+  await consume(db, 'retire', 'contact', FREE_MONTHLY.contact);
+  await addPack(db, 'retire', 'contact', 10);
+  const first = await consume(db, 'retire', 'contact', 10);
+  const firstPack = first.ticket.packs[0]?.id as string;
+  // packs of 5 contact operations at €0.02 = €0.10, cap €100: every charge of 5 buys one and spends it
+  await setAutoTopup(db, 'retire', 'contact', 5, 100);
+  for (let i = 0; i < 20; i++) t.is((await consume(db, 'retire', 'contact', 5)).charge.auto_topup, 1);
+  const r = await current(db, 'retire', 'contact');
+  t.is(r.packs.length, 0, 'no spent pack stays in the record');
+  t.is(r.packs_retired, 21);
+  t.false(r.packs.some((p) => p.id === firstPack));
+  t.is((await db.get<{ size: number; left: number }>('credit_packs', retiredPackKey('retire', 'contact', firstPack)))?.size, 10);
+  const report = await call(server, 'GET', '/api/v1/credit', undefined, { token });
+  t.is(report.status, 200);
+  t.is(report.body.counters.contact.packs.bought, 21);
+  t.is(report.body.counters.contact.available, 0);
+  // a job's refund long after its pack was spent and retired: the pack comes back, first in line again
+  t.is(await refund(db, first.ticket, 10), 10);
+  const back = await current(db, 'retire', 'contact');
+  t.deepEqual(back.packs[0] && { id: back.packs[0].id, size: back.packs[0].size, left: back.packs[0].left }, { id: firstPack, size: 10, left: 10 });
+  t.deepEqual(back.packs.map((p) => p.id), [firstPack]);
+  t.is(back.packs_retired, 20);
+  t.is(await db.get('credit_packs', retiredPackKey('retire', 'contact', firstPack)), undefined);
+  const after = await call(server, 'GET', '/api/v1/credit', undefined, { token });
+  t.is(after.body.counters.contact.packs.bought, 21);
+  t.is(after.body.counters.contact.available, 10);
+  // the restored pack pays the next charge before a new top-up is bought
+  const next = (await consume(db, 'retire', 'contact', 3)).charge;
+  t.is(next.auto_topup, 0);
+  t.is(next.packs.remaining, 7);
 });
 
 test('two requests racing for the last unit: one succeeds, one gets 402, the counter ends at zero', async (t) => {

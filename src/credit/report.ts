@@ -2,7 +2,7 @@ import type { Counter } from '../http/capability.js';
 import type { Language } from '../http/language.js';
 import type { CreditRecord } from '../state/db.js';
 import type { StateStore } from '../state/store.js';
-import { COUNTERS, FREE_MONTHLY, availableOf, current, nextMonthFirst } from './ledger.js';
+import { COUNTERS, FREE_MONTHLY, availableOf, current, nextMonthFirst, packsBought } from './ledger.js';
 import { warningText, type CounterWarning } from './messages.js';
 
 export type CounterState = 'never_used' | 'free' | 'free_used_up' | 'active' | 'awaiting_renewal' | 'used_up';
@@ -41,7 +41,7 @@ export function counterReport(r: CreditRecord, now = new Date(), language: Langu
     packs: {
       left: r.packs.reduce((s, p) => s + p.left, 0),
       active_packs: r.packs.filter((p) => p.left > 0).map((p) => ({ size: p.size, left: p.left, activated_on: p.bought_on, origin: p.auto ? 'auto_topup' : 'purchase' })),
-      bought: r.packs.length,
+      bought: packsBought(r),
     },
     auto_topup: { ...r.auto_topup },
     usage: { used: r.used_month, total: r.used_total, last_used: r.last_used },

@@ -50,6 +50,12 @@ export interface CreditRecord {
   used_total: number;
   last_used: string | null;
   bought_ever: boolean;
+  /**
+   * Spent packs moved out of `packs` to `credit_packs` (`<account>/<counter>/<pack id>`), so that a charge
+   * does not copy and encode every pack ever bought (src/credit/ledger.ts, `retireSpent`): `packs` holds the
+   * packs with operations left. Absent: none.
+   */
+  packs_retired?: number;
 }
 
 /** What a token without an account may consume on one counter: granted by the operator, never renewed. */

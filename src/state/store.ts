@@ -20,6 +20,7 @@ export type Namespace =
   | 'accounts'
   | 'tokens'
   | 'credits'
+  | 'credit_packs'
   | 'trials'
   | 'kv'
   | 'suggest_sessions'
