@@ -62,7 +62,9 @@ test('the last units raced in one turn: exactly as many charges as the credit co
   for (const r of refused) t.is((r.reason as { code?: string }).code, 'payment_required');
   const after = await current(state, 'last', 'light');
   t.is(after.used_total, FREE_MONTHLY.light + 5);
-  t.is(after.packs[0]?.left, 0);
+  // the pack is spent: out of the record, counted as retired (ledger.ts, retireSpent)
+  t.deepEqual(after.packs, []);
+  t.is(after.packs_retired, 1);
 
   // a refund in the same turn as a new charge: both land, in order
   const first = ok[0];
