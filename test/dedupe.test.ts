@@ -276,3 +276,20 @@ test('Italian path, keys and values: /deduplica, esteri: rileva, ?lavoro=', asyn
   t.is(read.status, 200);
   t.deepEqual(read.body.gruppi[0].membri, ['a', 'b']);
 });
+
+test('two incremental calls on one job at once: each new record is in the saved groups, none lost to the other call', async (t) => {
+  const first = await dedupe({ records: [verdi, beppe, anna] });
+  const job = first.body.job as string;
+  const giuseppe = { id: 'd', first_name: 'Giuseppe', last_name: 'Verdi', address: 'Via S. Vitale 12', city: 'Bologna', phone: '3479876543' };
+  const peppe = { id: 'f', first_name: 'Peppe', last_name: 'Verdi', address: 'Via San Vitale 12', postcode: '40125', city: 'Bologna', email: 'giuseppe.verdi@example.it' };
+  const ugo = { id: 'e', first_name: 'Ugo', last_name: 'Bassi', address: 'Via Ugo Bassi 1', city: 'Bologna' };
+  const [one, two] = await Promise.all([dedupe({ job, records: [giuseppe] }), dedupe({ job, records: [peppe, ugo] })]);
+  t.is(one.status, 200);
+  t.is(two.status, 200);
+  t.deepEqual(one.body.added, [{ id: 'd', group: 1 }]);
+  t.deepEqual(two.body.added, [{ id: 'f', group: 1 }, { id: 'e', group: null }]);
+  const after = await call(server, 'GET', `/api/v1/dedupe?job=${job}`);
+  t.is(after.body.rows, 6);
+  t.deepEqual([...after.body.groups[0].members].sort(), ['a', 'b', 'd', 'f']);
+  t.deepEqual(after.body.singles.map((s: { id: string }) => s.id).sort(), ['c', 'e']);
+});

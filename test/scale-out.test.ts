@@ -194,6 +194,24 @@ test.serial('a dedupe saved on node A is read, reviewed, extended and cancelled 
   t.is(extended.body.rows, 41);
   t.false(extended.body.groups[0].processed, 'a group that grew is to be reviewed again');
 
+  // extended on both nodes at once, five times: a node's match is saved only on the job as that node read
+  // it (the other node's write in between makes it match again), so no new record is lost from the groups
+  const verdi = { id: 'a', first_name: 'Giuseppe', last_name: 'Verdi', address: 'Via San Vitale 12', postcode: '40125', city: 'Bologna', email: 'giuseppe.verdi@example.it' };
+  const beppe = { id: 'b', first_name: 'Beppe', last_name: 'Verdi', address: 'V. S. Vitale, 12', city: 'bologna' };
+  const anna = { id: 'c', first_name: 'Anna', last_name: 'Verdi', address: 'Via San Vitale 12', city: 'Bologna' };
+  const giuseppe = { id: 'd', first_name: 'Giuseppe', last_name: 'Verdi', address: 'Via S. Vitale 12', city: 'Bologna', phone: '3479876543' };
+  const peppe = { id: 'f', first_name: 'Peppe', last_name: 'Verdi', address: 'Via San Vitale 12', postcode: '40125', city: 'Bologna', email: 'giuseppe.verdi@example.it' };
+  const ugo = { id: 'e', first_name: 'Ugo', last_name: 'Bassi', address: 'Via Ugo Bassi 1', city: 'Bologna' };
+  for (let round = 0; round < 5; round++) {
+    const saved = await dedupe(a, token, 'POST', '', { records: [verdi, beppe, anna], save: true });
+    const raced = await Promise.all([dedupe(a, token, 'POST', '', { job: saved.body.job, records: [giuseppe] }), dedupe(b, token, 'POST', '', { job: saved.body.job, records: [peppe, ugo] })]);
+    t.deepEqual(raced.map((r) => r.status), [200, 200]);
+    const grown = await dedupe(b, token, 'GET', `?job=${saved.body.job}`);
+    t.is(grown.body.rows, 6);
+    t.deepEqual(grown.body.groups.map((g: { members: string[] }) => [...g.members].sort()), [['a', 'b', 'd', 'f']], `round ${round}`);
+    t.deepEqual(grown.body.singles.map((x: { id: string }) => x.id).sort(), ['c', 'e']);
+  }
+
   // a result saved by a synchronous call on B is read on A
   const sync = await dedupe(b, token, 'POST', '', { records: people(6), save: true });
   t.true(sync.body.groups.length > 0);

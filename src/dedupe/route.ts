@@ -83,42 +83,85 @@ async function review(services: Services, jobs: JobService, req: FastifyRequest,
   return answer(req, reply, { ok: true, job: saved.job, group: r.group, processed: true, processed_at: marked.processed[String(r.group)] ?? at });
 }
 
-/** Extension: new records matched against a saved job's groups and singles. */
-async function incremental(services: Services, jobs: JobService, req: FastifyRequest, reply: FastifyReply, r: CompareRequest & { job: string }): Promise<FastifyReply> {
-  if (r.reference) throw new ApiError('bad_request', { detail: 'reference cannot be combined with job (incremental matching works on a one-list job)' });
-  if (r.async) throw new ApiError('bad_request', { detail: 'incremental matching is synchronous (up to 500 new records)' });
-  const saved = await owned(services, jobs, req, r.job);
+/** A saved one-list job new records can join: completed, with groups. */
+function joinable(saved: SavedDedupe): SavedDedupe & { result: CoreGroups } {
   if (saved.state !== 'completed' || !saved.result || !isGroups(saved.result)) {
     throw new ApiError('bad_request', { detail: `job ${saved.job} is ${saved.state === 'completed' ? 'a two-list job' : saved.state}: new records can join only a completed one-list job` });
   }
-  const stored = await getRecords(services.state, saved.job);
-  if (!stored) throw new ApiError('job_not_found', { job: saved.job });
+  return saved as SavedDedupe & { result: CoreGroups };
+}
+
+/** The saved job changed between the read an incremental match was made on and its write. */
+class StaleSnapshot extends Error {}
+
+/** Tries of one incremental call against a job other nodes keep growing meanwhile. */
+const INCREMENTAL_TRIES = 5;
+
+/** The incremental calls of this process, per job: each starts once the one before it is saved. */
+const incrementalQueue = new Map<string, Promise<unknown>>();
+
+function oneAfterAnother<T>(job: string, run: () => Promise<T>): Promise<T> {
+  const mine = (incrementalQueue.get(job) ?? Promise.resolve()).then(run, run);
+  const tail = mine.catch(() => undefined);
+  incrementalQueue.set(job, tail);
+  void tail.then(() => {
+    if (incrementalQueue.get(job) === tail) incrementalQueue.delete(job);
+  });
+  return mine;
+}
+
+/**
+ * Extension: new records matched against a saved job's groups and singles. The match is made on one read of
+ * the job and saved only if the job is still as read: two calls matched on the same read would each save
+ * groups without the other's records. In this process the calls on one job run one after another; a call of
+ * another node in between makes the write refuse, and the match is made again on the job as it is now (the
+ * charge is taken once, and given back if no try succeeds).
+ */
+async function incremental(services: Services, jobs: JobService, req: FastifyRequest, reply: FastifyReply, r: CompareRequest & { job: string }): Promise<FastifyReply> {
+  if (r.reference) throw new ApiError('bad_request', { detail: 'reference cannot be combined with job (incremental matching works on a one-list job)' });
+  if (r.async) throw new ApiError('bad_request', { detail: 'incremental matching is synchronous (up to 500 new records)' });
   const account = requireAccount(req);
-  const { value: result, charge } = await chargedWork(services.state, { payer: { account }, counter: 'dedupe', units: r.records.length }, () =>
-    matchNew({ records: stored.records, result: saved.result as CoreGroups, min_level: saved.min_level, foreign: saved.foreign }, r.records).catch((error: unknown) => {
+  const code = joinable(await owned(services, jobs, req, r.job)).job;
+  const matchAndSave = async () => {
+    const saved = joinable(await owned(services, jobs, req, code));
+    const stored = await getRecords(services.state, saved.job);
+    if (!stored) throw new ApiError('job_not_found', { job: saved.job });
+    const result = await matchNew({ records: stored.records, result: saved.result, min_level: saved.min_level, foreign: saved.foreign }, r.records).catch((error: unknown) => {
       throw coreError(error);
+    });
+    const groups = mergeIncremental(saved.result, result);
+    const before = new Map(saved.result.groups.map((g) => [g.group, g.members.length]));
+    // the grown records and the new groups in one update: no node reads one without the other
+    const updated = await updateSaved(
+      services.state,
+      saved.job,
+      (s) => {
+        if (s.rows !== saved.rows) throw new StaleSnapshot();
+        s.rows += r.records.length;
+        s.result = groups;
+        s.charged += r.records.length;
+        // A reviewed group that grew must be reviewed again.
+        for (const g of groups.groups) if (before.get(g.group) !== g.members.length) delete s.processed[String(g.group)];
+        for (const k of Object.keys(s.processed)) if (!groups.groups.some((g) => String(g.group) === k)) delete s.processed[k];
+      },
+      (now) => ({ records: [...(now ?? stored).records, ...r.records], reference: null }),
+    );
+    return { result, now: updated ?? saved };
+  };
+  const { value, charge } = await oneAfterAnother(code, () =>
+    chargedWork(services.state, { payer: { account }, counter: 'dedupe', units: r.records.length }, async () => {
+      for (let tried = 1; ; tried++) {
+        try {
+          return await matchAndSave();
+        } catch (error) {
+          if (!(error instanceof StaleSnapshot) || tried >= INCREMENTAL_TRIES) throw error;
+        }
+      }
     }),
   );
-  const { added } = result;
-  const groups = mergeIncremental(saved.result, result);
-  const before = new Map((saved.result as CoreGroups).groups.map((g) => [g.group, g.members.length]));
-  // the grown records and the new groups in one update: no node reads one without the other
-  const updated = await updateSaved(
-    services.state,
-    saved.job,
-    (s) => {
-      s.rows += r.records.length;
-      s.result = groups;
-      s.charged += r.records.length;
-      // A reviewed group that grew must be reviewed again.
-      for (const g of groups.groups) if (before.get(g.group) !== g.members.length) delete s.processed[String(g.group)];
-      for (const k of Object.keys(s.processed)) if (!groups.groups.some((g) => String(g.group) === k)) delete s.processed[k];
-    },
-    (now) => ({ records: [...(now ?? stored).records, ...r.records], reference: null }),
-  );
+  const { result, now } = value;
   chargeHeaders(reply, charge);
   // Only what changed comes back (the whole job is one GET away): a 100,000-record job stays cheap.
-  const now = updated ?? saved;
   const { count: _count, ...changed } = present({ groups: result.groups, singles: result.singles, min_level: result.min_level }, req.ctx.language, now.processed);
   return answer(req, reply, {
     ok: true,
@@ -126,7 +169,7 @@ async function incremental(services: Services, jobs: JobService, req: FastifyReq
     state: now.state,
     rows: now.rows,
     expires: now.expires,
-    added: added.map((a) => ({ id: a.id, group: a.group })),
+    added: result.added.map((a) => ({ id: a.id, group: a.group })),
     ...changed,
     removed_groups: result.removed_groups,
     credit: charge,
