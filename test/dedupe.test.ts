@@ -293,3 +293,21 @@ test('two incremental calls on one job at once: each new record is in the saved 
   t.deepEqual([...after.body.groups[0].members].sort(), ['a', 'b', 'd', 'f']);
   t.deepEqual(after.body.singles.map((s: { id: string }) => s.id).sort(), ['c', 'e']);
 });
+
+test('a record added to a saved job groups as it would in a whole-list run of the same records: twenty families one letter apart stay twenty', async (t) => {
+  // pairs of Giuseppe and Beppe Verdi0…Verdi19 on Via San Vitale 1…20 (real names on a real street): a
+  // surname one character off on the same street is a probable name typo between two records alone
+  const families = Array.from({ length: 40 }, (_, i) => ({ id: `p${i}`, first_name: i % 2 ? 'Beppe' : 'Giuseppe', last_name: `Verdi${Math.floor(i / 2)}`, address: `Via San Vitale ${Math.floor(i / 2) + 1}`, city: 'Bologna' }));
+  const added = { id: 'n', first_name: 'Giuseppe', last_name: 'Verdi0', address: 'Via S. Vitale 1', city: 'Bologna' };
+  const whole = await dedupe({ records: [...families, added] });
+  t.is(whole.status, 200);
+  t.is(whole.body.groups.length, 20);
+  const saved = await dedupe({ records: families, save: true });
+  const more = await dedupe({ job: saved.body.job, records: [added] });
+  t.is(more.status, 200);
+  t.deepEqual(more.body.added, [{ id: 'n', group: 1 }]);
+  t.deepEqual(more.body.removed_groups, []);
+  const after = await call(server, 'GET', `/api/v1/dedupe?job=${saved.body.job}`);
+  const members = (body: { groups: { members: string[] }[] }) => body.groups.map((g) => [...g.members].sort());
+  t.deepEqual(members(after.body), members(whole.body));
+});

@@ -274,8 +274,13 @@ const RANDOM_PAIRS: usize = 200_000;
 /// Candidate pairs compared, the job's model trained on them, and the pairs that reach a level.
 /// A pair is kept as two indexes and its packed comparison (16 bytes: a million records give
 /// tens of millions of candidates); the model is trained on, and judges, each distinct pattern
-/// once (a few thousand).
-fn score_pairs(records: &[Prepared], keep: &(dyn Fn(usize, usize) -> bool + Sync)) -> Judged {
+/// once (a few thousand). `train`: the pairs the model learns from; `keep`: those among them
+/// that are judged.
+fn score_pairs(
+    records: &[Prepared],
+    train: &(dyn Fn(usize, usize) -> bool + Sync),
+    keep: &(dyn Fn(usize, usize) -> bool + Sync),
+) -> Judged {
     use std::collections::HashMap;
     let table = intern::intern(records);
     let table = &table;
@@ -286,14 +291,14 @@ fn score_pairs(records: &[Prepared], keep: &(dyn Fn(usize, usize) -> bool + Sync
     let (patterns, compared, total): Counted = block::fold_candidates(
         records,
         table,
-        keep,
+        train,
         || (HashMap::new(), Vec::new(), 0),
         |(patterns, kept, total): &mut Counted, a, b| {
             if let Some(c) = score::compare(table, a as usize, b as usize) {
                 let k = c.pack();
                 *patterns.entry(k).or_default() += 1;
                 *total += 1;
-                if !model::refused(&c) {
+                if keep(a as usize, b as usize) && !model::refused(&c) {
                     kept.push((a, b, k));
                 }
             }
@@ -317,7 +322,7 @@ fn score_pairs(records: &[Prepared], keep: &(dyn Fn(usize, usize) -> bool + Sync
     compared.par_sort_unstable();
     let random: Vec<score::Comparison> = model::random_pairs(records.len(), RANDOM_PAIRS)
         .into_par_iter()
-        .filter(|&(a, b)| keep(a, b))
+        .filter(|&(a, b)| train(a, b))
         .filter_map(|(a, b)| score::compare(table, a, b))
         .collect();
     if std::env::var_os("RECAPITO_DEDUPE_TIMINGS").is_some() {
@@ -397,7 +402,7 @@ fn run_timed(register: &Register, input: RunInput, timer: &Timer) -> Result<RunR
             let records = prepare_all(register, input.records, 0, foreign);
             release_free_memory();
             timer.lap("prepared");
-            let judged = score_pairs(&records, &|_, _| true);
+            let judged = score_pairs(&records, &|_, _| true, &|_, _| true);
             release_free_memory();
             timer.lap("scored");
             let (groups, singles) = cluster::build(&records, &judged, min_level, &[], 0);
@@ -430,7 +435,8 @@ fn two_lists(
     let mut all = prepare_all(register, records, 0, foreign);
     // Reference ids default to their own position in the reference list.
     all.extend(prepare_all(register, reference, 0, foreign));
-    let judged = score_pairs(&all, &|a, b| (a < n) != (b < n));
+    let across = |a: usize, b: usize| (a < n) != (b < n);
+    let judged = score_pairs(&all, &across, &across);
     let mut per_record: Vec<Vec<&Pair>> = vec![Vec::new(); n];
     for p in judged.pairs.iter().filter(|p| p.level >= min_level) {
         per_record[p.a.min(p.b) as usize].push(p);
@@ -568,7 +574,11 @@ pub fn incremental(register: &Register, mut input: IncrementalInput) -> Result<I
             g
         })
         .collect();
-    let judged = score_pairs(&all, &|a, b| a >= m || b >= m);
+    // The model learns from every candidate pair of the records in scope, as a whole-list run of
+    // them would: trained on the new records' pairs alone (a few dozen, most of them alike), it
+    // took a surname one letter off on the same street for a probable match and merged twenty
+    // separate families that the whole-list run kept apart. Only the new records' pairs are judged.
+    let judged = score_pairs(&all, &|_, _| true, &|a, b| a >= m || b >= m);
     let numbered = input.groups.iter().map(|g| g.group).max().unwrap_or(0);
     let (mut groups, singles) = cluster::build(&all, &judged, min_level, &seeds, numbered);
     // Back to the saved job's numbering: touched groups, and singles among the new records.
