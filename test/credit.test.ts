@@ -96,6 +96,7 @@ test('spent packs leave the credit record, a refund to a retired pack brings it 
   t.deepEqual(back.packs.map((p) => p.id), [firstPack]);
   t.is(back.packs_retired, 20);
   t.is(await db.get('credit_packs', retiredPackKey('retire', 'contact', firstPack)), undefined);
+  t.is((await db.list('credit_packs', { prefix: 'retire/contact/' })).length, 20, 'the retired packs, and nothing else');
   const after = await call(server, 'GET', '/api/v1/credit', undefined, { token });
   t.is(after.body.counters.contact.packs.bought, 21);
   t.is(after.body.counters.contact.available, 10);
@@ -103,6 +104,11 @@ test('spent packs leave the credit record, a refund to a retired pack brings it 
   const next = (await consume(db, 'retire', 'contact', 3)).charge;
   t.is(next.auto_topup, 0);
   t.is(next.packs.remaining, 7);
+  // a refund to a pack still in the record leaves the retired ones as they are
+  const again = await consume(db, 'retire', 'contact', 2);
+  t.is(await refund(db, again.ticket, 2), 2);
+  t.is((await current(db, 'retire', 'contact')).packs[0]?.left, 7);
+  t.is((await db.list('credit_packs', { prefix: 'retire/contact/' })).length, 20);
 });
 
 test('two requests racing for the last unit: one succeeds, one gets 402, the counter ends at zero', async (t) => {
