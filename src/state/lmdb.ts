@@ -17,6 +17,9 @@ export function lmdbStore(dataDir: string): StateStore {
     ['credits', db.credits as Database<unknown, string>],
     ['trials', db.trials as Database<unknown, string>],
     ['kv', db.kv],
+    // opened now: a job's stop refunds to it inside its own write transaction (src/jobs/store.ts), where
+    // lmdb-js cannot open a database
+    ['credit_packs', db.root.openDB<unknown, string>({ name: 'credit_packs' })],
   ]);
   const table = (ns: Namespace): Database<unknown, string> => {
     let t = named.get(ns);
