@@ -5,6 +5,7 @@ import { chargeHeaders, chargedWork } from '../http/billing.js';
 import { answer, requireAccount, requirePayer, type Services } from '../http/context.js';
 import { ASYNC_CAP } from '../http/endpoint.js';
 import { ApiError } from '../http/errors.js';
+import { overloadedError } from '../http/overload.js';
 import type { JobService } from '../jobs/service.js';
 import { newJobCode } from '../jobs/store.js';
 import type { Language } from '../http/language.js';
@@ -115,7 +116,7 @@ function oneAfterAnother<T>(job: string, run: () => Promise<T>): Promise<T> {
  * the job and saved only if the job is still as read: two calls matched on the same read would each save
  * groups without the other's records. In this process the calls on one job run one after another; a call of
  * another node in between makes the write refuse, and the match is made again on the job as it is now (the
- * charge is taken once, and given back if no try succeeds).
+ * charge is taken once; if no try lands, it is given back and the caller gets `overloaded`, 503, to retry).
  */
 async function incremental(services: Services, jobs: JobService, req: FastifyRequest, reply: FastifyReply, r: CompareRequest & { job: string }): Promise<FastifyReply> {
   if (r.reference) throw new ApiError('bad_request', { detail: 'reference cannot be combined with job (incremental matching works on a one-list job)' });
@@ -154,7 +155,9 @@ async function incremental(services: Services, jobs: JobService, req: FastifyReq
         try {
           return await matchAndSave();
         } catch (error) {
-          if (!(error instanceof StaleSnapshot) || tried >= INCREMENTAL_TRIES) throw error;
+          if (!(error instanceof StaleSnapshot)) throw error;
+          // other nodes kept growing the job: nothing saved, the charge given back, the caller told to retry
+          if (tried >= INCREMENTAL_TRIES) throw overloadedError();
         }
       }
     }),
