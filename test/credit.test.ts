@@ -109,6 +109,8 @@ test('spent packs leave the credit record, a refund to a retired pack brings it 
   t.is(await refund(db, again.ticket, 2), 2);
   t.is((await current(db, 'retire', 'contact')).packs[0]?.left, 7);
   t.is((await db.list('credit_packs', { prefix: 'retire/contact/' })).length, 20);
+  // PostgreSQL: the refunds looked for retired packs that are not there; their lock rows are gone with them
+  if (db.pool) t.is((await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM state_docs WHERE doc IS NULL')).rows[0]?.n, 0);
 });
 
 test('two requests racing for the last unit: one succeeds, one gets 402, the counter ends at zero', async (t) => {

@@ -326,10 +326,10 @@ function give(store: StateStore, ticket: ChargeTicket, units: number, now: Date,
         const t = ticket.packs[i] as { id: string; n: number };
         let pack = r.packs.find((p) => p.id === t.id);
         const retired = retiredDocs[i] as Pack | undefined;
-        if (!pack && retired) pack = restorePack(r, retired);
-        // removed whether it was there or not: a restored pack is back in the record, and PostgreSQL's lock
-        // of a document not written yet leaves an empty row behind
-        restored.push({ ns: 'credit_packs', key: retiredPackKey(ticket.account, ticket.counter, t.id), doc: null });
+        if (!pack && retired) {
+          pack = restorePack(r, retired);
+          restored.push({ ns: 'credit_packs', key: retiredPackKey(ticket.account, ticket.counter, t.id), doc: null });
+        }
         if (pack) pack.left += back(t.n);
       }
       if (r.subscription) r.subscription.left = Math.min(r.subscription.size, r.subscription.left + back(ticket.subscription));

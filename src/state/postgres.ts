@@ -47,6 +47,12 @@ function sorted(keys: DocKey[]): DocKey[] {
   return [...unique.values()].sort((a, b) => (a.ns === b.ns ? (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : a.ns < b.ns ? -1 : 1));
 }
 
+/** Locked rows by `id`, and the keys `lockAll` inserted an empty row for, to lock a document not written yet. */
+interface Locked {
+  rows: Map<string, unknown>;
+  placeholders: DocKey[];
+}
+
 async function lockRows(client: pg.PoolClient, keys: DocKey[]): Promise<Map<string, unknown>> {
   const res = await client.query<{ ns: string; key: string; doc: unknown }>(
     `SELECT d.ns, d.key, d.doc FROM state_docs d JOIN unnest($1::text[], $2::text[]) AS k(ns, key) USING (ns, key)
@@ -79,9 +85,9 @@ async function writeDocs(client: pg.PoolClient | pg.Pool, changes: DocChange[]):
  * that order, so two of them never wait on each other in a cycle), inserting placeholders for the documents
  * of `keys` not written yet; `existingOnly` rows (tokens whose request counts ride along) are never created.
  */
-async function lockAll(client: pg.PoolClient, keys: DocKey[], existingOnly: DocKey[] = []): Promise<Map<string, unknown>> {
+async function lockAll(client: pg.PoolClient, keys: DocKey[], existingOnly: DocKey[] = []): Promise<Locked> {
   const order = sorted([...keys, ...existingOnly]);
-  if (order.length === 0) return new Map();
+  if (order.length === 0) return { rows: new Map(), placeholders: [] };
   let rows = await lockRows(client, order);
   const missing = sorted(keys).filter((k) => !rows.has(id(k)));
   if (missing.length > 0) {
@@ -92,7 +98,19 @@ async function lockAll(client: pg.PoolClient, keys: DocKey[], existingOnly: DocK
     ]);
     rows = await lockRows(client, order);
   }
-  return rows;
+  return { rows, placeholders: missing };
+}
+
+/**
+ * Removes the placeholders `lockAll` inserted that the update did not write: a decision that only read a
+ * document not written yet (a refund looking for a retired pack) left an empty row behind for ever.
+ */
+async function dropPlaceholders(client: pg.PoolClient, placeholders: DocKey[]): Promise<void> {
+  if (placeholders.length === 0) return;
+  await client.query(`DELETE FROM state_docs d USING unnest($1::text[], $2::text[]) AS k(ns, key) WHERE d.ns = k.ns AND d.key = k.key AND d.doc IS NULL`, [
+    placeholders.map((k) => k.ns),
+    placeholders.map((k) => k.key),
+  ]);
 }
 
 /**
@@ -101,9 +119,10 @@ async function lockAll(client: pg.PoolClient, keys: DocKey[], existingOnly: DocK
  * The store's own updates use it, and so does the job store's stop (its refund commits with the stop).
  */
 export async function updateOnConnection<R>(client: pg.PoolClient, keys: DocKey[], decide: (docs: unknown[]) => Decision<R>): Promise<R> {
-  const rows = await lockAll(client, keys);
+  const { rows, placeholders } = await lockAll(client, keys);
   const decision = decide(keys.map((k) => rows.get(id(k)) ?? undefined));
   if (decision.write?.length) await writeDocs(client, decision.write);
+  await dropPlaceholders(client, placeholders);
   return decision.result;
 }
 
@@ -225,7 +244,7 @@ export function postgresStore(url: string, options: PostgresOptions = {}): State
         outcomes.length = 0;
         // the tokens whose counts this round writes are locked with the rest: written after an unordered
         // lock of their own they deadlocked against another node's round (about 1% of calls, issue 17)
-        const rows = await lockAll(
+        const { rows, placeholders } = await lockAll(
           client,
           batch.flatMap((q) => q.keys),
           [...usage.keys()].map((key) => doc('tokens', key)),
@@ -246,6 +265,7 @@ export function postgresStore(url: string, options: PostgresOptions = {}): State
           }
         }
         if (writes.size > 0) await writeDocs(client, [...writes.values()]);
+        await dropPlaceholders(client, placeholders);
         if (usage.size > 0) await writeUsage(client, usage);
       }));
     } catch (error) {
