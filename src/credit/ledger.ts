@@ -76,6 +76,10 @@ function fresh(account: string, counter: Counter, now: Date): CreditRecord {
   };
 }
 
+type Pack = CreditRecord['packs'][number];
+
+const copyPack = (p: Pack): Pack => ({ id: p.id, size: p.size, left: p.left, bought_on: p.bought_on, auto: p.auto, price_eur: p.price_eur });
+
 /**
  * A deep copy of a credit record (every nested object is a plain record of scalars), field by field: a
  * spread that then replaces the nested fields (`{ ...r, packs: … }`) took V8's slow path, 2–3× the time.
@@ -89,7 +93,7 @@ function copyOf(r: CreditRecord): CreditRecord {
     month: r.month,
     free_used: r.free_used,
     subscription: s ? { size: s.size, left: s.left, activated_on: s.activated_on, renews_on: s.renews_on } : null,
-    packs: r.packs.map((p) => ({ id: p.id, size: p.size, left: p.left, bought_on: p.bought_on, auto: p.auto, price_eur: p.price_eur })),
+    packs: r.packs.map(copyPack),
     auto_topup: { active: a.active, size: a.size, monthly_cap_eur: a.monthly_cap_eur, spent_month_eur: a.spent_month_eur },
     used_month: r.used_month,
     used_total: r.used_total,
@@ -136,8 +140,6 @@ function packPrice(counter: Counter, size: number): number {
   return Math.round(size * UNIT_PRICE_EUR[counter] * 100) / 100;
 }
 
-type Pack = CreditRecord['packs'][number];
-
 export function retiredPackKey(account: string, counter: Counter, pack: string): string {
   return `${account}/${counter}/${pack}`;
 }
@@ -167,7 +169,7 @@ function retireSpent(r: CreditRecord, account: string, counter: Counter): DocCha
 
 /** A retired pack back in the record (a refund gives to it), in the order of purchase the charges take. */
 function restorePack(r: CreditRecord, pack: Pack): Pack {
-  const restored = { id: pack.id, size: pack.size, left: pack.left, bought_on: pack.bought_on, auto: pack.auto, price_eur: pack.price_eur };
+  const restored = copyPack(pack);
   const at = r.packs.findIndex((p) => p.bought_on > restored.bought_on);
   r.packs.splice(at < 0 ? r.packs.length : at, 0, restored);
   r.packs_retired = Math.max(0, (r.packs_retired ?? 0) - 1);
