@@ -122,60 +122,62 @@ async function incremental(services: Services, jobs: JobService, req: FastifyReq
   if (r.reference) throw new ApiError('bad_request', { detail: 'reference cannot be combined with job (incremental matching works on a one-list job)' });
   if (r.async) throw new ApiError('bad_request', { detail: 'incremental matching is synchronous (up to 500 new records)' });
   const account = requireAccount(req);
-  const code = joinable(await owned(services, jobs, req, r.job)).job;
-  const matchAndSave = async () => {
-    const saved = joinable(await owned(services, jobs, req, code));
-    const stored = await getRecords(services.state, saved.job);
-    if (!stored) throw new ApiError('job_not_found', { job: saved.job });
-    const result = await matchNew({ records: stored.records, result: saved.result, min_level: saved.min_level, foreign: saved.foreign }, r.records).catch((error: unknown) => {
-      throw coreError(error);
-    });
-    const groups = mergeIncremental(saved.result, result);
-    const before = new Map(saved.result.groups.map((g) => [g.group, g.members.length]));
-    // the grown records and the new groups in one update: no node reads one without the other
-    const updated = await updateSaved(
-      services.state,
-      saved.job,
-      (s) => {
-        if (s.rows !== saved.rows) throw new StaleSnapshot();
-        s.rows += r.records.length;
-        s.result = groups;
-        s.charged += r.records.length;
-        // A reviewed group that grew must be reviewed again.
-        for (const g of groups.groups) if (before.get(g.group) !== g.members.length) delete s.processed[String(g.group)];
-        for (const k of Object.keys(s.processed)) if (!groups.groups.some((g) => String(g.group) === k)) delete s.processed[k];
-      },
-      (now) => ({ records: [...(now ?? stored).records, ...r.records], reference: null }),
-    );
-    return { result, now: updated ?? saved };
-  };
-  const { value, charge } = await oneAfterAnother(code, () =>
-    chargedWork(services.state, { payer: { account }, counter: 'dedupe', units: r.records.length }, async () => {
+  // read once per try (a 100,000-record job's result is large): in the queue, so the first read is current
+  return oneAfterAnother(r.job, async () => {
+    const matchAndSave = async (read: SavedDedupe & { result: CoreGroups }) => {
+      const stored = await getRecords(services.state, read.job);
+      if (!stored) throw new ApiError('job_not_found', { job: read.job });
+      const result = await matchNew({ records: stored.records, result: read.result, min_level: read.min_level, foreign: read.foreign }, r.records).catch((error: unknown) => {
+        throw coreError(error);
+      });
+      const groups = mergeIncremental(read.result, result);
+      const before = new Map(read.result.groups.map((g) => [g.group, g.members.length]));
+      // the grown records and the new groups in one update: no node reads one without the other
+      const updated = await updateSaved(
+        services.state,
+        read.job,
+        (s) => {
+          if (s.rows !== read.rows) throw new StaleSnapshot();
+          s.rows += r.records.length;
+          s.result = groups;
+          s.charged += r.records.length;
+          // A reviewed group that grew must be reviewed again.
+          for (const g of groups.groups) if (before.get(g.group) !== g.members.length) delete s.processed[String(g.group)];
+          for (const k of Object.keys(s.processed)) if (!groups.groups.some((g) => String(g.group) === k)) delete s.processed[k];
+        },
+        (now) => ({ records: [...(now ?? stored).records, ...r.records], reference: null }),
+      );
+      return { result, now: updated ?? read };
+    };
+    // before the charge: a job that cannot be extended is a 400 with nothing charged
+    let read = joinable(await owned(services, jobs, req, r.job));
+    const { value, charge } = await chargedWork(services.state, { payer: { account }, counter: 'dedupe', units: r.records.length }, async () => {
       for (let tried = 1; ; tried++) {
         try {
-          return await matchAndSave();
+          return await matchAndSave(read);
         } catch (error) {
           if (!(error instanceof StaleSnapshot)) throw error;
           // other nodes kept growing the job: nothing saved, the charge given back, the caller told to retry
           if (tried >= INCREMENTAL_TRIES) throw overloadedError();
+          read = joinable(await owned(services, jobs, req, r.job));
         }
       }
-    }),
-  );
-  const { result, now } = value;
-  chargeHeaders(reply, charge);
-  // Only what changed comes back (the whole job is one GET away): a 100,000-record job stays cheap.
-  const { count: _count, ...changed } = present({ groups: result.groups, singles: result.singles, min_level: result.min_level }, req.ctx.language, now.processed);
-  return answer(req, reply, {
-    ok: true,
-    job: now.job,
-    state: now.state,
-    rows: now.rows,
-    expires: now.expires,
-    added: result.added.map((a) => ({ id: a.id, group: a.group })),
-    ...changed,
-    removed_groups: result.removed_groups,
-    credit: charge,
+    });
+    const { result, now } = value;
+    chargeHeaders(reply, charge);
+    // Only what changed comes back (the whole job is one GET away): a 100,000-record job stays cheap.
+    const { count: _count, ...changed } = present({ groups: result.groups, singles: result.singles, min_level: result.min_level }, req.ctx.language, now.processed);
+    return answer(req, reply, {
+      ok: true,
+      job: now.job,
+      state: now.state,
+      rows: now.rows,
+      expires: now.expires,
+      added: result.added.map((a) => ({ id: a.id, group: a.group })),
+      ...changed,
+      removed_groups: result.removed_groups,
+      credit: charge,
+    });
   });
 }
 
