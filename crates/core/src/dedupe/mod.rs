@@ -274,12 +274,12 @@ const RANDOM_PAIRS: usize = 200_000;
 /// Candidate pairs compared, the job's model trained on them, and the pairs that reach a level.
 /// A pair is kept as two indexes and its packed comparison (16 bytes: a million records give
 /// tens of millions of candidates); the model is trained on, and judges, each distinct pattern
-/// once (a few thousand). `train`: the pairs the model learns from; `keep`: those among them
-/// that are judged.
+/// once (a few thousand). `train`: the pairs the model learns from; `judge`: those among them
+/// that are judged (None: all of them, without a call per pair).
 fn score_pairs(
     records: &[Prepared],
     train: &(dyn Fn(usize, usize) -> bool + Sync),
-    keep: &(dyn Fn(usize, usize) -> bool + Sync),
+    judge: Option<&(dyn Fn(usize, usize) -> bool + Sync)>,
 ) -> Judged {
     use std::collections::HashMap;
     let table = intern::intern(records);
@@ -298,7 +298,7 @@ fn score_pairs(
                 let k = c.pack();
                 *patterns.entry(k).or_default() += 1;
                 *total += 1;
-                if keep(a as usize, b as usize) && !model::refused(&c) {
+                if judge.is_none_or(|j| j(a as usize, b as usize)) && !model::refused(&c) {
                     kept.push((a, b, k));
                 }
             }
@@ -402,7 +402,7 @@ fn run_timed(register: &Register, input: RunInput, timer: &Timer) -> Result<RunR
             let records = prepare_all(register, input.records, 0, foreign);
             release_free_memory();
             timer.lap("prepared");
-            let judged = score_pairs(&records, &|_, _| true, &|_, _| true);
+            let judged = score_pairs(&records, &|_, _| true, None);
             release_free_memory();
             timer.lap("scored");
             let (groups, singles) = cluster::build(&records, &judged, min_level, &[], 0);
@@ -435,8 +435,7 @@ fn two_lists(
     let mut all = prepare_all(register, records, 0, foreign);
     // Reference ids default to their own position in the reference list.
     all.extend(prepare_all(register, reference, 0, foreign));
-    let across = |a: usize, b: usize| (a < n) != (b < n);
-    let judged = score_pairs(&all, &across, &across);
+    let judged = score_pairs(&all, &|a, b| (a < n) != (b < n), None);
     let mut per_record: Vec<Vec<&Pair>> = vec![Vec::new(); n];
     for p in judged.pairs.iter().filter(|p| p.level >= min_level) {
         per_record[p.a.min(p.b) as usize].push(p);
@@ -578,7 +577,7 @@ pub fn incremental(register: &Register, mut input: IncrementalInput) -> Result<I
     // them would: trained on the new records' pairs alone (a few dozen, most of them alike), it
     // took a surname one letter off on the same street for a probable match and merged twenty
     // separate families that the whole-list run kept apart. Only the new records' pairs are judged.
-    let judged = score_pairs(&all, &|_, _| true, &|a, b| a >= m || b >= m);
+    let judged = score_pairs(&all, &|_, _| true, Some(&|a, b| a >= m || b >= m));
     let numbered = input.groups.iter().map(|g| g.group).max().unwrap_or(0);
     let (mut groups, singles) = cluster::build(&all, &judged, min_level, &seeds, numbered);
     // Back to the saved job's numbering: touched groups, and singles among the new records.
