@@ -6,12 +6,14 @@
  * first names, free-mail domains). The bare endpoint is measured at the start and at the end of the run and
  * the ratio uses the mean, so that load from elsewhere on the machine shows as a spread instead of a bias.
  * A last row measures the durable group commit alone on the same disk (32 writers, no HTTP): the ceiling
- * of any durable single call at 32 connections in that moment.
+ * of any durable single call at 32 connections in that moment. Another measures phone with the server's state on
+ * tmpfs, where a flush costs nothing: what the call could reach if durability were free, whoever wrote the state.
+ * The disk line gives one durable LMDB commit at a time (LMDB flushes twice a commit) beside a bare fdatasync.
  *
- * BENCH_SECONDS (default 10) per measurement; BENCH_ONLY=phone,contact limits the endpoints.
+ * BENCH_SECONDS (default 10) per measurement; BENCH_ONLY=phone,contact limits the endpoints (and `tmpfs`, `batch` the rows).
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasyncSync, mkdtempSync, openSync, rmSync, symlinkSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +26,7 @@ import { addPack } from '../src/credit/ledger.js';
 import { batchedWrite } from '../src/state/commit.js';
 import { closeState, openState } from '../src/state/db.js';
 import { openStore } from '../src/state/open.js';
+import type { StateStore } from '../src/state/store.js';
 import { startListening, startServerProcess } from '../test/helpers/process.js';
 import { SOURCE, freshDataDir } from '../test/helpers/server.js';
 import { codiceFiscale } from '../test/helpers/tax-code.js';
@@ -89,6 +92,27 @@ async function groupCommitFloor(dir: string, writers: number, seconds: number): 
   return { rps: times.length / seconds, p50: at(0.5), p99: at(0.99) };
 }
 
+/**
+ * A data dir whose state lives on tmpfs (/dev/shm), where a flush costs nothing: the same server there
+ * shows what a single call could reach if durability were free — the ceiling of any durable design on this
+ * machine, whoever writes the state. Undefined where there is no /dev/shm.
+ */
+async function tmpfsDataDir(): Promise<{ dir: string; remove(): void } | undefined> {
+  if (!existsSync('/dev/shm')) return undefined;
+  const dir = await freshDataDir();
+  const state = mkdtempSync(path.join('/dev/shm', 'recapito-state-'));
+  symlinkSync(state, path.join(dir, 'state'));
+  return { dir, remove: () => rmSync(state, { recursive: true, force: true }) };
+}
+
+/** The load account of a fresh data dir: credit enough for any run, one token for the calls. */
+async function loadAccount(dataDir: string): Promise<{ db: StateStore; token: string }> {
+  const db = await openStore(dataDir, undefined); // LMDB: the single-node baseline
+  await createAccount(db, 'load');
+  await addPack(db, 'load', 'contact', 50_000_000);
+  await addPack(db, 'load', 'light', 50_000_000);
+  return { db, token: (await createToken(db, 'load')).token };
+}
 
 interface Scenario {
   name: string;
@@ -100,11 +124,7 @@ interface Scenario {
 
 async function main(): Promise<void> {
   const dataDir = await freshDataDir();
-  const db = await openStore(dataDir, undefined); // LMDB: the single-node baseline
-  await createAccount(db, 'load');
-  await addPack(db, 'load', 'contact', 50_000_000);
-  await addPack(db, 'load', 'light', 50_000_000);
-  const token = (await createToken(db, 'load')).token;
+  const { db, token } = await loadAccount(dataDir);
   // suggest: a session is 30 calls and a token opens 200 sessions a day without a selection
   const suggestTokens = await Promise.all(Array.from({ length: 400 }, async () => (await createToken(db, 'load')).token));
   const single = { RECAPITO_RATE_SINGLE: '1000000000', RECAPITO_RATE_BATCH: '1000000000', RECAPITO_RATE_AUTOCOMPLETE: '1000000000' };
@@ -183,6 +203,7 @@ async function main(): Promise<void> {
     }
   };
   const results: { row: Row; connections: number; rps: number; p99: number; bad: number }[] = [];
+  const ceilingRows: { row: Row; rps: number }[] = [];
   try {
     await load(bare.url, bareScenario, 32, 2); // warm-up of the reference
     await measureBare();
@@ -200,7 +221,28 @@ async function main(): Promise<void> {
       const r = await load(server.url, { path: '/api/v1/contact', body: () => batch }, 4);
       rows.push({ call: 'POST /api/v1/contact batch of 500', connections: 4, 'req/s': Math.round(r.requests.average), 'verifications/s': Math.round(r.requests.average * 500), 'p50 ms': r.latency.p50, 'p99 ms': r.latency.p99, 'non-2xx': r.non2xx, errors: r.errors + r.timeouts });
     }
+    // the ceiling: phone with its state on tmpfs, where a flush costs nothing (the same build, the same path)
+    const shm = ONLY.length === 0 || ONLY.includes('tmpfs') ? await tmpfsDataDir() : undefined;
+    if (shm) {
+      const ceiling = await loadAccount(shm.dir);
+      const onTmpfs = await startServerProcess(shm.dir, single);
+      try {
+        const phone = all[0]!;
+        const withToken = { ...phone, token: () => ceiling.token };
+        await load(onTmpfs.url, withToken, 32, 2);
+        const r = await load(onTmpfs.url, withToken, 32);
+        const row: Row = { call: 'POST /api/v1/phone, state on tmpfs (flush free: the ceiling of any durable design)', connections: 32, 'req/s': Math.round(r.requests.average), 'p50 ms': r.latency.p50, 'p99 ms': r.latency.p99, 'non-2xx': r.non2xx, errors: r.errors + r.timeouts };
+        rows.push(row);
+        ceilingRows.push({ row, rps: r.requests.average });
+      } finally {
+        onTmpfs.child.kill('SIGTERM');
+        await new Promise((resolve) => onTmpfs.child.once('exit', resolve));
+        await closeState(shm.dir);
+        shm.remove();
+      }
+    }
     const floor = await groupCommitFloor(dataDir, 32, DURATION);
+    const oneCommit = await groupCommitFloor(dataDir, 1, 3);
     const floorRow: Row = { call: 'durable group commit alone (LMDB, 32 writers, no HTTP)', connections: 32, 'req/s': Math.round(floor.rps), 'p50 ms': floor.p50, 'p99 ms': floor.p99, 'non-2xx': 0, errors: 0 };
     rows.push(floorRow);
     await measureBare();
@@ -210,6 +252,7 @@ async function main(): Promise<void> {
       return runs.reduce((a, b) => a + b, 0) / Math.max(1, runs.length);
     };
     floorRow['% of bare'] = `${((floor.rps / bareMean(32)) * 100).toFixed(1)}%`;
+    for (const c of ceilingRows) c.row['% of bare'] = `${((c.rps / bareMean(32)) * 100).toFixed(1)}%`;
     for (const r of results) {
       const ratio = r.rps / bareMean(r.connections);
       r.row['% of bare'] = `${(ratio * 100).toFixed(1)}%`;
@@ -219,7 +262,7 @@ async function main(): Promise<void> {
     console.table(rows);
     console.log(`bare Fastify req/s (start, end): ${CONNECTIONS.map((c) => `${c} conn ${(bareRuns.get(c) ?? []).map(Math.round).join(', ')}`).join('; ')}`);
     console.log(`bar: each single call ≥ ${BAR_RATIO * 100}% of bare req/s, p99 ≤ ${BAR_P99_MS} ms at 32 connections, no non-2xx`);
-    console.log(`disk under the data dir: fdatasync p50 ${disk.p50} ms, p99 ${disk.p99} ms (measured after the runs); load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(`disk under the data dir: fdatasync p50 ${disk.p50} ms, p99 ${disk.p99} ms; one durable LMDB commit at a time (two flushes) p50 ${oneCommit.p50} ms, p99 ${oneCommit.p99} ms (measured after the runs); load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log(`server peak RSS ${server.peakRssMiB()} MiB`);
   } finally {
     server.child.kill('SIGTERM');
