@@ -95,12 +95,17 @@ async function groupCommitFloor(dir: string, writers: number, seconds: number): 
 /**
  * A data dir whose state lives on tmpfs (/dev/shm), where a flush costs nothing: the same server there
  * shows what a single call could reach if durability were free — the ceiling of any durable design on this
- * machine, whoever writes the state. Undefined where there is no /dev/shm.
+ * machine, whoever writes the state. Undefined where there is no writable /dev/shm.
  */
 async function tmpfsDataDir(): Promise<{ dir: string; remove(): void } | undefined> {
   if (!existsSync('/dev/shm')) return undefined;
+  let state: string;
+  try {
+    state = mkdtempSync(path.join('/dev/shm', 'recapito-state-'));
+  } catch {
+    return undefined; // not writable here
+  }
   const dir = await freshDataDir();
-  const state = mkdtempSync(path.join('/dev/shm', 'recapito-state-'));
   symlinkSync(state, path.join(dir, 'state'));
   return { dir, remove: () => rmSync(state, { recursive: true, force: true }) };
 }
