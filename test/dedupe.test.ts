@@ -1,6 +1,8 @@
 import test from 'ava';
 
+import { createAccount, createToken } from '../src/account/tokens.js';
 import { addPack } from '../src/credit/ledger.js';
+import { updateSaved } from '../src/dedupe/store.js';
 import { codiceFiscale } from './helpers/tax-code.js';
 import { call, startServer, type TestServer } from './helpers/server.js';
 
@@ -310,4 +312,47 @@ test('a record added to a saved job groups as it would in a whole-list run of th
   const after = await call(server, 'GET', `/api/v1/dedupe?job=${saved.body.job}`);
   const members = (body: { groups: { members: string[] }[] }) => body.groups.map((g) => [...g.members].sort());
   t.deepEqual(members(after.body), members(whole.body));
+});
+
+test('an incremental call that finds the job grown by another writer on every try gives its charge back and answers overloaded', async (t) => {
+  // real names on a real street, enough records that each try's match leaves the writer time to write
+  const families = Array.from({ length: 200 }, (_, i) => ({ id: `q${i}`, first_name: i % 2 ? 'Beppe' : 'Giuseppe', last_name: `Verdi${Math.floor(i / 2)}`, address: `Via San Vitale ${Math.floor(i / 2) + 1}`, city: 'Bologna' }));
+  // an account of its own: the other tests of this file charge the shared one meanwhile
+  await createAccount(server.state, 'overloaded');
+  await addPack(server.state, 'overloaded', 'dedupe', 1_000);
+  const token = (await createToken(server.state, 'overloaded')).token;
+  const saved = await dedupe({ records: families, save: true }, token);
+  t.is(saved.status, 200);
+  const job = saved.body.job as string;
+  const available = async () => (await call(server, 'GET', '/api/v1/credit', undefined, { token })).body.counters.dedupe.available as number;
+  const before = await available();
+  // another writer (as another node's incremental calls would) grows the job's row count all the time
+  let grown = 0;
+  let writing = true;
+  // one update at a time, back to back (on PostgreSQL each waits for the row's lock)
+  const writer = (async () => {
+    while (writing) {
+      await updateSaved(server.state, job, (s) => void (s.rows += 1, grown++));
+      await new Promise((r) => setTimeout(r, 1));
+    }
+  })();
+  let refused;
+  try {
+    refused = await dedupe({ job, records: [{ id: 'n', first_name: 'Giuseppe', last_name: 'Verdi0', address: 'Via S. Vitale 1', city: 'Bologna' }] }, token);
+  } finally {
+    writing = false;
+    await writer;
+  }
+  t.true(grown > 0);
+  t.is(refused.status, 503, `answered ${String(refused.body.code ?? 'ok')}`);
+  t.is(refused.body.code, 'overloaded');
+  t.true(refused.body.retry_after >= 1);
+  t.truthy(refused.headers.get('retry-after'));
+  t.is(await available(), before, 'the charge went back');
+  // nothing of the refused call was saved; once the other writer stops, the same call lands
+  const rowsNow = (await call(server, 'GET', `/api/v1/dedupe?job=${job}`, undefined, { token })).body.rows as number;
+  t.is(rowsNow, families.length + grown);
+  const landed = await dedupe({ job, records: [{ id: 'n', first_name: 'Giuseppe', last_name: 'Verdi0', address: 'Via S. Vitale 1', city: 'Bologna' }] }, token);
+  t.is(landed.status, 200);
+  t.is(await available(), before - 1);
 });
