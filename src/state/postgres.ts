@@ -103,13 +103,16 @@ async function lockAll(client: pg.PoolClient, keys: DocKey[], existingOnly: DocK
 
 /**
  * Removes the placeholders `lockAll` inserted that the update did not write: a decision that only read a
- * document not written yet (a refund looking for a retired pack) left an empty row behind for ever.
+ * document not written yet (a refund looking for a retired pack) left an empty row behind for ever. A
+ * placeholder the update wrote (a document's first write: a new session, a new day's usage) is filtered out
+ * here, so that the common case costs no query.
  */
-async function dropPlaceholders(client: pg.PoolClient, placeholders: DocKey[]): Promise<void> {
-  if (placeholders.length === 0) return;
+async function dropPlaceholders(client: pg.PoolClient, placeholders: DocKey[], written: (key: DocKey) => boolean): Promise<void> {
+  const unwritten = placeholders.filter((k) => !written(k));
+  if (unwritten.length === 0) return;
   await client.query(`DELETE FROM state_docs d USING unnest($1::text[], $2::text[]) AS k(ns, key) WHERE d.ns = k.ns AND d.key = k.key AND d.doc IS NULL`, [
-    placeholders.map((k) => k.ns),
-    placeholders.map((k) => k.key),
+    unwritten.map((k) => k.ns),
+    unwritten.map((k) => k.key),
   ]);
 }
 
@@ -122,7 +125,7 @@ export async function updateOnConnection<R>(client: pg.PoolClient, keys: DocKey[
   const { rows, placeholders } = await lockAll(client, keys);
   const decision = decide(keys.map((k) => rows.get(id(k)) ?? undefined));
   if (decision.write?.length) await writeDocs(client, decision.write);
-  await dropPlaceholders(client, placeholders);
+  await dropPlaceholders(client, placeholders, (k) => decision.write?.some((w) => w.ns === k.ns && w.key === k.key) ?? false);
   return decision.result;
 }
 
@@ -265,7 +268,7 @@ export function postgresStore(url: string, options: PostgresOptions = {}): State
           }
         }
         if (writes.size > 0) await writeDocs(client, [...writes.values()]);
-        await dropPlaceholders(client, placeholders);
+        await dropPlaceholders(client, placeholders, (k) => writes.has(id(k)));
         if (usage.size > 0) await writeUsage(client, usage);
       }));
     } catch (error) {
