@@ -25,6 +25,7 @@ import { registerHealth, HEALTH_PATHS, type Readiness } from './ops/health.js';
 import { phonePlugin } from './phone/plugin.js';
 import { openState } from './state/db.js';
 import { openStore } from './state/open.js';
+import { claimServe } from './state/serve-owner.js';
 import { claimRegister, registerBuildId } from './state/register-version.js';
 import { suggestPlugin } from './suggest/plugin.js';
 import { taxCodePlugin } from './tax-code/plugin.js';
@@ -115,6 +116,8 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
   checkRegisterFiles(config.dataDir);
   openRegister(config.dataDir);
   useForeignRegisters();
+  // one service per LMDB data dir, claimed once the register is known good (a refused start creates no state)
+  const releaseDataDir = config.stateUrl === undefined ? claimServe(config.dataDir) : undefined;
   const db = openState(config.dataDir);
   const state = await openStore(config.dataDir, config.stateUrl);
   const buildId = registerBuildId();
@@ -122,6 +125,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
     await claimRegister(state, buildId);
   } catch (error) {
     await state.close();
+    await releaseDataDir?.();
     throw error;
   }
   const services: Services = { config, db, state };
@@ -231,6 +235,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
       await app.close();
       await jobs.close();
       await state.close();
+      await releaseDataDir?.();
     },
     shutdown: async () => {
       readiness.serving = false;
@@ -239,6 +244,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
       await app.close();
       await jobs.stop();
       await state.close();
+      await releaseDataDir?.();
     },
   };
 }

@@ -13,8 +13,7 @@ import { importContactData } from '../import/contact.js';
 import { dictionariesFile, importMarker } from '../import/integrity.js';
 import { native, openRegister } from '../native.js';
 import { buildService } from '../server.js';
-import { openStore, stateUrlFromEnv } from '../state/open.js';
-import { claimServe } from '../state/serve-owner.js';
+import { openStore } from '../state/open.js';
 import { adoptRegister, registerBuildId, sharedRegister } from '../state/register-version.js';
 import type { StateStore } from '../state/store.js';
 import { printImportSummary, runImport } from './import.js';
@@ -39,8 +38,6 @@ program
   .option('--host <host>', 'host (env HOST)', process.env.HOST ?? '127.0.0.1')
   .option('--source <dir>', 'open data for the first import', defaultSourceDir())
   .action(async (opts: { port: string; host: string; source: string }) => {
-    // one serve per LMDB data dir (before the first-start import: two would import into the same folder)
-    const release = stateUrlFromEnv() === undefined ? claimServe(dataDir()) : async () => undefined;
     if (!native.registerExists(dataDir())) {
       console.error(`no register in ${dataDir()}: importing from ${opts.source}`);
       printImportSummary(await runImport(opts.source, dataDir()));
@@ -50,18 +47,11 @@ program
       console.error(`no contact dictionaries in ${dataDir()}: importing them from ${opts.source}`);
       await importContactData(opts.source, dataDir());
     }
-    let service: Awaited<ReturnType<typeof buildService>>;
-    try {
-      service = await buildService({ dataDir: dataDir(), port: Number(opts.port), host: opts.host });
-    } catch (error) {
-      await release();
-      throw error;
-    }
+    const service = await buildService({ dataDir: dataDir(), port: Number(opts.port), host: opts.host });
     const address = await service.app.listen({ port: Number(opts.port), host: opts.host });
     console.log(`recapito listening on ${address}/api/v1/`);
     const stop = async () => {
       await service.shutdown();
-      await release();
       process.exit(0);
     };
     process.once('SIGINT', () => void stop());

@@ -6,8 +6,9 @@ import { closeState, openState } from './db.js';
  * One `recapito serve` per LMDB data dir. On the embedded back end a node keeps its queue of job units in
  * memory and, when it starts, resumes every job the store calls queued or running: a second serve on the
  * same data dir would run the first one's jobs again beside it, and each would rate-limit on its own. So
- * `serve` records its process (pid and start time) in the state under LMDB's writer lock — two serves
- * starting together cannot both win — and refuses to start while the recorded process runs. A record whose
+ * the service (`buildService`, once the register is known good: a refused start creates no state) records
+ * its process (pid and start time) in the state under LMDB's writer lock — two serves starting together
+ * cannot both win — and refuses to start while the recorded process runs. A record whose
  * process has ended (a crash, SIGKILL, a reboot) is taken over; a pid reused by another program is told
  * apart by its start time. Several nodes share state through PostgreSQL (RECAPITO_STATE_URL), not a data dir.
  */
@@ -43,7 +44,8 @@ function running(owner: ServeOwner): boolean {
 }
 
 /**
- * Claims `dataDir` for this process's `serve`, or throws the message the operator reads. Returns the
+ * Claims `dataDir` for this process's service, or throws the message the operator reads (the same process
+ * may claim it again: a test's services, one after another). Returns the
  * release, called on a graceful stop once the service has closed its store (so that a successor cannot
  * start while this one still finishes its work); a record left by a crash is taken over at the next start.
  */
