@@ -482,10 +482,14 @@ test('a single call\'s answer text is, as JSON, what the presented and finished 
       // ANNCSU's attribution, «Fonte: ANNCSU – …», travels as \u2013 and reads back as the dash
       if (single.text.includes('ANNCSU \\u2013') && message.includes('ANNCSU – ')) escaped++;
     }
-    // Italian keys: the answer is the object path's, the same fields
+    // Italian keys: the single call's text translated as text (keys.ts, italianJson) is, as JSON, the batch's
+    // object translated key by key — same keys, order and values; escapes kept
     const italian = await rawCall({ ...body, language: 'it' });
     const italianBatch = await rawCall({ items: [body, body], language: 'it' });
-    t.is(italian.beforeCredit, JSON.stringify((JSON.parse(italianBatch.text) as { results: { result: unknown }[] }).results[0]?.result).slice(0, -1));
+    const italianResult = (JSON.parse(italianBatch.text) as { results: { result: unknown }[] }).results[0]?.result;
+    t.is(JSON.stringify(JSON.parse(`${italian.beforeCredit}}`)), JSON.stringify(italianResult), `it: ${JSON.stringify(body)}`);
+    t.true(JSON.parse(italian.text).credito !== undefined);
+    if (body.country === undefined && body.foreign === undefined) t.false(BEYOND_LATIN1.test(italian.text), `it: ${italian.text}`);
     compared++;
   }
   t.is(compared, bodies.length);

@@ -1,6 +1,8 @@
 import test from 'ava';
+import fc from 'fast-check';
 
-import { englishKey, toEnglishInput, toItalianOutput } from '../src/http/keys.js';
+import { englishKey, italianJson, toEnglishInput, toItalianOutput } from '../src/http/keys.js';
+import { ALL_OUTCOMES } from '../src/http/outcomes.js';
 import { languageFromAcceptHeader } from '../src/http/language.js';
 import { call, startServer, type TestServer } from './helpers/server.js';
 
@@ -89,6 +91,32 @@ test('the key mapping covers the spec word for word, both ways', (t) => {
     livello: 'probabile',
     indirizzo_confronto: 'x',
   });
+});
+
+test('Italian keys worked on the text are the object walk\'s: keys, enumerated values, outcome codes at any depth', (t) => {
+  // keys the mapping knows (and some it does not), the fields that carry enumerated values or outcome codes
+  const keys = ['outcome', 'record_outcome', 'tax_code_outcome', 'state', 'level', 'counter', 'class', 'type', 'address', 'postcode', 'city', 'credit', 'note', 'outcomes', 'to_check', 'message', 'label', 'x', 'a"b', 'é\u2013', 'constructor'];
+  const strings = ['queued', 'probable', 'contact', 'mobile', 'toll-free', 'ok', 'modified', ...Object.keys(ALL_OUTCOMES).slice(0, 12), 'Via "Roma" 1\\', 'a\u0001b', 'Fonte: ANNCSU – ISTAT', '', 'constructor'];
+  const json = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.constantFrom(...strings), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.boolean(), fc.constant(null), tie('array'), tie('object')),
+    array: fc.array(tie('value'), { maxLength: 4 }),
+    object: fc.dictionary(fc.constantFrom(...keys), tie('value'), { maxKeys: 6 }),
+  }));
+  let compared = 0;
+  fc.assert(
+    fc.property(json.object, (value) => {
+      const text = JSON.stringify(value);
+      const expected = JSON.stringify(toItalianOutput(JSON.parse(text)));
+      compared++;
+      // compact text and indented text (not compact: the long way) alike
+      return JSON.stringify(JSON.parse(italianJson(text))) === expected && italianJson(JSON.stringify(value, null, 1)) === expected;
+    }),
+    { seed: 20261126, numRuns: 3000 },
+  );
+  t.is(compared, 3000);
+  // a real answer's shape: keys, a nested enumerated value, the outcome codes, escapes kept as they are
+  const answer = '{"ok":true,"outcome":["MODIFIED","PROVINCE"],"normalized":{"postcode":"40132"},"message":"ISTAT \\u2013 x","state":"queued","credit":{"counter":"contact","note":null}}';
+  t.is(italianJson(answer), '{"ok":true,"esito":["MODIFICATO","PROVINCIA"],"normalizzato":{"cap":"40132"},"message":"ISTAT \\u2013 x","stato":"in_coda","credito":{"contatore":"contatto","nota":null}}');
 });
 
 test('language: body, then query, then Accept-Language, then the account', async (t) => {

@@ -136,8 +136,8 @@ function capabilityRoutes<Item>(cap: Capability<Item>, services: Services, jobs:
         try {
           chargeHeaders(reply, charge);
           const result = results[0];
-          if (result instanceof ResultText && !req.ctx.italian) sendResultText(req, reply, result, charge);
-          else answer(req, reply, singleAnswer(result instanceof ResultText ? result.object() : (result as ItemResult), req.ctx.language, cap as Capability<unknown>, charge));
+          if (result instanceof ResultText) sendResultText(req, reply, result, charge);
+          else answer(req, reply, singleAnswer(result as ItemResult, req.ctx.language, cap as Capability<unknown>, charge));
         } catch (error) {
           reply.send(asError(error));
         }

@@ -4,6 +4,7 @@ import type { CreditCharge } from '../credit/ledger.js';
 import { creditInLanguage } from '../credit/messages.js';
 import type { ItemResult } from './capability.js';
 import { contentLanguage } from './context.js';
+import { italianJson } from './keys.js';
 
 /**
  * A single call's finished result (outcome_label and reason included) as JSON text, without its closing
@@ -36,11 +37,13 @@ export function latin1Json(value: unknown): string {
 }
 
 /**
- * Sends a single call's answer in English keys: the result's text and the credit, the bytes that `answer`
- * sends for `{ ...result, credit }` (same headers: Fastify sends a string whose content type is set as it is).
+ * Sends a single call's answer: the result's text and the credit, the value that `answer` sends for
+ * `{ ...result, credit }` (same headers: Fastify sends a string whose content type is set as it is), with
+ * Italian keys and codes worked on the text where the request asks for them (`italianJson`).
  */
 export function sendResultText(req: FastifyRequest, reply: FastifyReply, result: ResultText, charge: CreditCharge): FastifyReply {
   contentLanguage(req, reply);
   const { credit } = creditInLanguage({ credit: charge }, req.ctx.language) as { credit: unknown };
-  return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(`${result.text},"credit":${JSON.stringify(credit)}}`);
+  const text = `${result.text},"credit":${JSON.stringify(credit)}}`;
+  return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(req.ctx.italian ? italianJson(text) : text);
 }
