@@ -21,12 +21,15 @@ export const SCENARIOS: Record<string, { path: string; body: (n: number) => stri
   'tax-code': { path: '/api/v1/tax-code', body: () => JSON.stringify({ action: 'validate', tax_code: 'RSSMRA80A01H501U' }) },
   email: { path: '/api/v1/email', body: (n) => JSON.stringify({ email: `mario.rossi${n % 1000}@gmail.com`, dns: false }) },
   contact: { path: '/api/v1/contact', body: () => JSON.stringify({ address: 'Via del Faggiolo 7', postcode: '40132', city: 'Bologna' }) },
-  // the same call answered in Italian (Italian keys and codes, as the legacy host answers)
-  'contact-it': { path: '/api/v1/contact', body: () => JSON.stringify({ address: 'Via del Faggiolo 7', postcode: '40132', city: 'Bologna', language: 'it' }) },
   suggest: { path: '/api/v1/suggest', body: (n) => JSON.stringify({ session: sessionOf(Math.floor(n / 30)), q: 'via del fag', city: 'Bologna' }) },
   // distinct streets typed in 200 municipalities: what the streets-phase memo cannot answer (bench/suggest-fresh.ts)
   'suggest-fresh': { path: '/api/v1/suggest', body: freshSuggestBody, prepare: prepareFreshSuggest },
 };
+
+// each call answered in Italian as well (`phone-it`…: Italian keys and codes, as the legacy host answers)
+for (const [name, scenario] of Object.entries(SCENARIOS)) {
+  SCENARIOS[`${name}-it`] = { ...scenario, body: (n) => `${scenario.body(n).slice(0, -1)},"language":"it"}` };
+}
 
 const sessions = new Map<number, string>();
 function sessionOf(i: number): string {
