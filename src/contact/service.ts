@@ -129,6 +129,16 @@ async function processOne(item: ContactItem, language: Language, countryLine: La
 /** Verifies a batch: one call to the core per set of options (usually one), in request order. */
 export async function processContacts(items: ContactItem[], language: Language, countryLine: Language = language): Promise<ItemResult[]> {
   if (items.length === 1) return [await processOne(items[0] as ContactItem, language, countryLine)];
+  return verifyBatch(items, (r, options) => presented(r, language, options.postal_form, countryLine));
+}
+
+/** A synchronous batch: Italian addresses as finished text (`answerText`), foreign ones as `present`'s objects. */
+function batchContacts(items: ContactItem[], language: Language, countryLine: Language): Promise<(ItemResult | ResultText)[]> {
+  return verifyBatch(items, (r, options) => (isParts(r) ? answerText(r, language, OUTCOMES) : present(r, language, options.postal_form, countryLine)));
+}
+
+/** The core's answers of a batch, each shaped by `shape`: one call to the core per set of options, in request order. */
+async function verifyBatch<R>(items: ContactItem[], shape: (r: CoreAnswer, options: Required<VerifyOptions>) => R): Promise<R[]> {
   const groups = new Map<string, { options: Required<VerifyOptions>; at: number[] }>();
   items.forEach((item, i) => {
     const options = nativeOptions(item);
@@ -137,7 +147,7 @@ export async function processContacts(items: ContactItem[], language: Language, 
     g.at.push(i);
     groups.set(key, g);
   });
-  const results: ItemResult[] = new Array<ItemResult>(items.length);
+  const results: R[] = new Array<R>(items.length);
   for (const { options, at } of groups.values()) {
     const out = readAnswers(
       await verifyContactAnswers({
@@ -146,7 +156,7 @@ export async function processContacts(items: ContactItem[], language: Language, 
       }),
     );
     out.forEach((r, k) => {
-      results[at[k] as number] = presented(r, language, options.postal_form, countryLine);
+      results[at[k] as number] = shape(r, options);
     });
   }
   return results;
@@ -176,6 +186,9 @@ export const capability: Capability<ContactItem> = {
   },
   single(item: ContactItem, ctx: ProcessContext): Promise<ItemResult | ResultText> {
     return singleContact(item, ctx.language, countryLineOf(ctx));
+  },
+  batch(items: ContactItem[], ctx: ProcessContext): Promise<(ItemResult | ResultText)[]> {
+    return batchContacts(items, ctx.language, countryLineOf(ctx));
   },
   csvColumns: [
     'address=normalized.address',

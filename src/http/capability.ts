@@ -61,6 +61,12 @@ export interface Capability<Item = unknown> {
    * a job or another route takes `process`.
    */
   single?(item: Item, ctx: ProcessContext): Promise<ItemResult | ResultText>;
+  /**
+   * A synchronous batch's results (`process` otherwise), each finished JSON text where the capability has it,
+   * an object (finished by the caller) where it has not: the batch's answer is then written as text, without
+   * parsing each result into objects and writing them out again. Synchronous batches only: a job takes `process`.
+   */
+  batch?(items: Item[], ctx: ProcessContext): Promise<(ItemResult | ResultText)[]>;
   /** Columns of `GET ?job=&format=csv`, English names (Italian with language it). */
   csvColumns: string[];
   /** The fields of one result, for the OpenAPI document only (answers are not validated against it). */

@@ -10,7 +10,7 @@ import { ApiError } from './errors.js';
 import type { Language } from './language.js';
 import { completeInto, copyFields, finishResult, isFinished } from './outcomes.js';
 import type { PluginOptions, ServicePlugin } from './plugin.js';
-import { ResultText, sendResultText } from './result-text.js';
+import { ResultText, sendBatchText, sendResultText } from './result-text.js';
 import { isPlainObject, validate } from './validation.js';
 
 /** Items per asynchronous call (spec, Common shapes). */
@@ -51,10 +51,16 @@ function tooMany(cap: Capability<unknown>, received: number, limit: number, mode
  * them (the caller finishes them from the capability's outcome table). Not an async function: the
  * charged sequence's own promise is handed on, without one more promise and tick per call.
  */
-function processCharged<Item>(services: Services, req: FastifyRequest, cap: Capability<Item>, items: Item[]): Promise<Charged<ItemResult[]>> {
+function processCharged<Item, R = ItemResult>(
+  services: Services,
+  req: FastifyRequest,
+  cap: Capability<Item>,
+  items: Item[],
+  run: (items: Item[], ctx: ProcessContext) => Promise<R[]> = cap.process as unknown as (items: Item[], ctx: ProcessContext) => Promise<R[]>,
+): Promise<Charged<R[]>> {
   let units = 0;
   for (const item of items) units += cap.units(item);
-  const work = () => cap.process(items, processContext(services, req)).then((results) => {
+  const work = () => run.call(cap, items, processContext(services, req)).then((results) => {
     if (results.length !== items.length) throw new Error(`${cap.name} answered ${results.length} results for ${items.length} items`);
     return results;
   });
@@ -108,8 +114,13 @@ function capabilityRoutes<Item>(cap: Capability<Item>, services: Services, jobs:
     const received = Array.isArray(body.items) ? body.items.length : 0;
     if (received > cap.batchCap) throw tooMany(cap as Capability<unknown>, received, cap.batchCap, 'synchronous');
     const { items, ids } = readItems(cap, body);
-    const { value: results, charge } = await processCharged(services, req, cap, items);
     const language = req.ctx.language;
+    if (cap.batch) {
+      const { value: results, charge } = await processCharged(services, req, cap, items, cap.batch);
+      chargeHeaders(reply, charge);
+      return sendBatchText(req, reply, results, ids, (result) => finishResult(result, language, cap.outcomes), charge);
+    }
+    const { value: results, charge } = await processCharged(services, req, cap, items);
     chargeHeaders(reply, charge);
     return answer(req, reply, { count: results.length, results: results.map((result, i) => ({ id: ids[i], result: finishResult(result, language, cap.outcomes) })), credit: charge });
   };

@@ -42,8 +42,32 @@ export function latin1Json(value: unknown): string {
  * Italian keys and codes worked on the text where the request asks for them (`italianJson`).
  */
 export function sendResultText(req: FastifyRequest, reply: FastifyReply, result: ResultText, charge: CreditCharge): FastifyReply {
-  contentLanguage(req, reply);
+  return sendText(req, reply, `${result.text},"credit":${creditJson(req, charge)}}`);
+}
+
+/**
+ * Sends a synchronous batch's answer as text: the value `answer` sends for `{ count, results: [{ id, result }],
+ * credit }`, each result's finished text written as it is (an object result finished by `finish` and
+ * serialised), so that 500 results are not parsed into objects and written out again.
+ */
+export function sendBatchText(req: FastifyRequest, reply: FastifyReply, results: (ItemResult | ResultText)[], ids: unknown[], finish: (result: ItemResult) => ItemResult, charge: CreditCharge): FastifyReply {
+  let text = `{"count":${results.length},"results":[`;
+  for (let i = 0; i < results.length; i++) {
+    const result = results[i]!;
+    const written = result instanceof ResultText ? `${result.text}}` : JSON.stringify(finish(result));
+    text += `${i === 0 ? '' : ','}{"id":${JSON.stringify(ids[i])},"result":${written}}`;
+  }
+  return sendText(req, reply, `${text}],"credit":${creditJson(req, charge)}}`);
+}
+
+/** The credit object in the request's language, as JSON. */
+function creditJson(req: FastifyRequest, charge: CreditCharge): string {
   const { credit } = creditInLanguage({ credit: charge }, req.ctx.language) as { credit: unknown };
-  const text = `${result.text},"credit":${JSON.stringify(credit)}}`;
+  return JSON.stringify(credit);
+}
+
+/** An answer written as English JSON text, sent in the request's key set. */
+function sendText(req: FastifyRequest, reply: FastifyReply, text: string): FastifyReply {
+  contentLanguage(req, reply);
   return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(req.ctx.italian ? italianJson(text) : text);
 }
