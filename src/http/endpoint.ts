@@ -47,17 +47,11 @@ function tooMany(cap: Capability<unknown>, received: number, limit: number, mode
 }
 
 /**
- * A synchronous call of a capability through the charged sequence: its results as the capability gave
- * them (the caller finishes them from the capability's outcome table). Not an async function: the
+ * A synchronous call of a capability through the charged sequence: its results as `run` (the capability's
+ * `process`, or its `batch`) gave them (the caller finishes them from the capability's outcome table). Not an async function: the
  * charged sequence's own promise is handed on, without one more promise and tick per call.
  */
-function processCharged<Item, R = ItemResult>(
-  services: Services,
-  req: FastifyRequest,
-  cap: Capability<Item>,
-  items: Item[],
-  run: (items: Item[], ctx: ProcessContext) => Promise<R[]> = cap.process as unknown as (items: Item[], ctx: ProcessContext) => Promise<R[]>,
-): Promise<Charged<R[]>> {
+function processCharged<Item, R>(services: Services, req: FastifyRequest, cap: Capability<Item>, items: Item[], run: (items: Item[], ctx: ProcessContext) => Promise<R[]>): Promise<Charged<R[]>> {
   let units = 0;
   for (const item of items) units += cap.units(item);
   const work = () => run.call(cap, items, processContext(services, req)).then((results) => {
@@ -70,7 +64,7 @@ function processCharged<Item, R = ItemResult>(
 /** A single call through the charged sequence: `Capability.single` where the capability has it. */
 function processSingle<Item>(services: Services, req: FastifyRequest, cap: Capability<Item>, item: Item): Promise<Charged<(ItemResult | ResultText)[]>> {
   const single = cap.single;
-  if (single === undefined) return processCharged(services, req, cap, [item]);
+  if (single === undefined) return processCharged(services, req, cap, [item], cap.process);
   const work = () => single.call(cap, item, processContext(services, req)).then((result) => [result]);
   return chargedWork(services.state, { payer: requirePayer(req), counter: cap.counter, units: cap.units(item) }, work);
 }
@@ -120,7 +114,7 @@ function capabilityRoutes<Item>(cap: Capability<Item>, services: Services, jobs:
       chargeHeaders(reply, charge);
       return sendBatchText(req, reply, results, ids, (result) => finishResult(result, language, cap.outcomes), charge);
     }
-    const { value: results, charge } = await processCharged(services, req, cap, items);
+    const { value: results, charge } = await processCharged(services, req, cap, items, cap.process);
     chargeHeaders(reply, charge);
     return answer(req, reply, { count: results.length, results: results.map((result, i) => ({ id: ids[i], result: finishResult(result, language, cap.outcomes) })), credit: charge });
   };
