@@ -124,8 +124,8 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
   try {
     await claimRegister(state, buildId);
   } catch (error) {
+    releaseDataDir?.();
     await state.close();
-    await releaseDataDir?.();
     throw error;
   }
   const services: Services = { config, db, state };
@@ -234,8 +234,8 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
       await webConsole.close();
       await app.close();
       await jobs.close();
+      releaseDataDir?.();
       await state.close();
-      await releaseDataDir?.();
     },
     shutdown: async () => {
       readiness.serving = false;
@@ -243,8 +243,8 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
       await webConsole.close();
       await app.close();
       await jobs.stop();
+      releaseDataDir?.();
       await state.close();
-      await releaseDataDir?.();
     },
   };
 }

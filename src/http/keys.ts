@@ -461,6 +461,16 @@ class ItalianText {
     return raw.includes('\\') ? (JSON.parse(this.text.slice(i, end)) as string) : raw;
   }
 
+  /** The string at `i`, replaced by its translation where `translate` gives another: its end. */
+  private string(i: number, translate: ((value: string) => string | undefined) | undefined): number {
+    const end = this.stringEnd(i);
+    if (translate === undefined) return end;
+    const value = this.stringAt(i, end);
+    const italian = translate(value);
+    if (italian !== undefined && italian !== value) this.splice(i, end, JSON.stringify(italian));
+    return end;
+  }
+
   /**
    * The value at `i` under the key `parentKey` (as `toItalianOutput`'s): its end. `asIs`: an element of an
    * outcome array that is not a string, which `toItalianOutput` leaves as it is.
@@ -470,12 +480,8 @@ class ItalianText {
     if (c === 123 /* { */) return this.object(i, asIs);
     if (c === 91 /* [ */) return this.array(i, parentKey, asIs);
     if (c === 34 /* " */) {
-      const end = this.stringEnd(i);
       const values = asIs ? undefined : ITALIAN_VALUES.get(parentKey);
-      if (values === undefined) return end;
-      const italian = values.get(this.stringAt(i, end));
-      if (italian !== undefined) this.splice(i, end, JSON.stringify(italian));
-      return end;
+      return this.string(i, values && ((v) => values.get(v)));
     }
     // a number, true, false or null: up to the next delimiter
     let end = i;
@@ -515,11 +521,7 @@ class ItalianText {
     if (text.charCodeAt(at) === 93 /* ] */) return at + 1;
     for (;;) {
       if (outcomes && text.charCodeAt(at) === 34) {
-        const end = this.stringEnd(at);
-        const code = this.stringAt(at, end);
-        const italian = italianCode(code);
-        if (italian !== code) this.splice(at, end, JSON.stringify(italian));
-        at = end;
+        at = this.string(at, italianCode);
       } else {
         at = this.value(at, parentKey, asIs || outcomes);
       }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-import { closeState, openState } from './db.js';
+import { openState } from './db.js';
 
 /**
  * One `recapito serve` per LMDB data dir. On the embedded back end a node keeps its queue of job units in
@@ -45,17 +45,17 @@ function running(owner: ServeOwner): boolean {
 
 /**
  * Claims `dataDir` for this process's service, or throws the message the operator reads (the same process
- * may claim it again: a test's services, one after another). Returns the
- * release, called on a graceful stop once the service has closed its store (so that a successor cannot
- * start while this one still finishes its work); a record left by a crash is taken over at the next start.
+ * may claim it again: a test's services, one after another). Returns the release, called on a graceful stop
+ * once the service's work has stopped, before it closes its store; a record left by a crash is taken over at
+ * the next start.
  */
-export function claimServe(dataDir: string): () => Promise<void> {
+export function claimServe(dataDir: string): () => void {
   const db = openState(dataDir);
   const me: ServeOwner = { pid: process.pid, started: startTimeOf(process.pid) ?? '', since: new Date().toISOString() };
+  const isMe = (owner: ServeOwner | undefined) => owner?.pid === me.pid && owner.started === me.started;
   const holder = db.root.transactionSync(() => {
     const recorded = db.kv.get(OWNER_KEY) as ServeOwner | undefined;
-    const mine = recorded?.pid === me.pid && recorded.started === me.started;
-    if (recorded && !mine && running(recorded)) return recorded;
+    if (recorded && !isMe(recorded) && running(recorded)) return recorded;
     void db.kv.put(OWNER_KEY, me);
     return undefined;
   });
@@ -65,13 +65,9 @@ export function claimServe(dataDir: string): () => Promise<void> {
         'another --data-dir (several nodes share their state through PostgreSQL: RECAPITO_STATE_URL, docs/operations.md)',
     );
   }
-  return async () => {
-    // the service's stop closed the environment: opened again for this one write
-    const reopened = openState(dataDir);
-    reopened.root.transactionSync(() => {
-      const recorded = reopened.kv.get(OWNER_KEY) as ServeOwner | undefined;
-      if (recorded?.pid === me.pid && recorded.started === me.started) void reopened.kv.remove(OWNER_KEY);
+  return () => {
+    db.root.transactionSync(() => {
+      if (isMe(db.kv.get(OWNER_KEY) as ServeOwner | undefined)) void db.kv.remove(OWNER_KEY);
     });
-    await closeState(dataDir);
   };
 }
