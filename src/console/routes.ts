@@ -7,13 +7,13 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
 import fastifySession, { type SessionStore } from '@fastify/session';
-import { stringify } from 'csv-stringify/sync';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import { createToken, getAccount, listTokens, regenerateToken, revokeToken } from '../account/tokens.js';
 import { PROJECT_ROOT } from '../config.js';
 import type { Counter } from '../http/capability.js';
 import type { Services } from '../http/context.js';
+import { csvText } from '../http/csv.js';
 import { toEnglishInput } from '../http/keys.js';
 import { englishCode, outcomeDefinition } from '../http/outcomes.js';
 import { isLanguage, languageFromAcceptHeader } from '../http/language.js';
@@ -615,5 +615,5 @@ export function dedupeExport(records: Record<string, unknown>[], groups: Omit<Gr
     const group = groups.find((g) => g.members.map(String).includes(id));
     rows.push([id, group ? String(group.group) : '', group?.level ?? '', group ? 'split' : '', '', ...EXPORT_FIELDS.map((k) => flat(r[k]))]);
   }
-  return stringify(rows);
+  return csvText(rows);
 }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { stringify } from 'csv-stringify';
 
+import { csvStream } from '../http/csv.js';
 import { fieldName } from '../http/keys.js';
 import { italianCode } from '../http/outcomes.js';
 import { isGroups, type CoreResult } from './service.js';
@@ -33,7 +33,7 @@ function rows(result: CoreResult, processed: Record<string, string>): { columns:
 export function dedupeCsv(saved: SavedDedupe, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   const italian = req.ctx.italian;
   const table = saved.result ? rows(saved.result, saved.processed) : { columns: ['id', 'group', 'level', 'main_record', 'reasons', 'processed', 'outcome'], rows: [] };
-  const stream = stringify({ header: true, columns: table.columns.map((c) => fieldName(c, italian)) });
+  const stream = csvStream(table.columns.map((c) => fieldName(c, italian)));
   for (const row of table.rows) {
     stream.write(table.columns.map((c) => (c === 'outcome' && italian ? String(row[c] ?? '').split(' ').filter(Boolean).map(italianCode).join(' ') : String(row[c] ?? ''))));
   }

@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Piscina } from 'piscina';
-import { stringify } from 'csv-stringify';
 
 import { consume, refund, type ChargeTicket, type CreditCharge } from '../credit/ledger.js';
 import type { Capability, ItemResult } from '../http/capability.js';
 import { answer, requireAccount, type RequestContext, type Services } from '../http/context.js';
+import { csvStream } from '../http/csv.js';
 import { ApiError, isStorageError } from '../http/errors.js';
 import { fieldName } from '../http/keys.js';
 import { italianCode } from '../http/outcomes.js';
@@ -232,7 +232,7 @@ export class JobService {
       const [name = spec, path = name] = spec.split('=');
       return { name, path: path.split('.') };
     });
-    const stream = stringify({ header: true, columns: columns.map((c) => fieldName(c.name, italian)) });
+    const stream = csvStream(columns.map((c) => fieldName(c.name, italian)));
     const write = async () => {
       for (let i = 0; i < record.chunks; i++) {
         for (const row of ((await this.store.chunkOutput(record.job, i)) as StoredResult[] | undefined) ?? []) {
@@ -353,8 +353,9 @@ function pick(result: ItemResult, path: string[]): unknown {
   return v;
 }
 
-function cell(value: unknown, column: string, italian: boolean): string {
+function cell(value: unknown, column: string, italian: boolean): string | number {
   if (value === undefined || value === null) return '';
+  if (typeof value === 'number') return value;
   if (Array.isArray(value)) {
     const items = column === 'outcome' && italian ? value.map((c) => italianCode(String(c))) : value;
     return items.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(' ');
