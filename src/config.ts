@@ -33,8 +33,30 @@ export interface ServiceConfig {
   rateLimits: { single: number; batch: number; autocomplete: number };
   /** Asynchronous jobs (any capability, dedupe included) one account may have queued or running at once. */
   maxActiveJobsPerAccount: number;
+  /**
+   * The proxies whose X-Forwarded-For / -Proto / -Host are believed (RECAPITO_TRUST_PROXY): false (the
+   * default: the socket's address is the client), or their addresses, CIDR ranges and proxy-addr's names
+   * (`loopback`, `uniquelocal`...). Sign-in throttling and the console's Secure cookie read them.
+   */
+  trustProxy: TrustProxy;
   /** When new requests get 503 overloaded with Retry-After (src/http/overload.ts). */
   overload: { maxInFlight: number; maxEventLoopDelayMs: number; maxHeapUsedBytes: number; sampleIntervalMs: number };
+}
+
+export type TrustProxy = false | string[];
+
+/**
+ * RECAPITO_TRUST_PROXY: unset, empty, `0`, `false` or `off` trust nobody; else a comma list of addresses,
+ * CIDR ranges or names. Neither `true` nor a hop count: both believe whoever connects directly and sends
+ * the header (the forged X-Forwarded-For of issue 33).
+ */
+export function trustProxyOf(value: string | undefined): TrustProxy {
+  const text = (value ?? '').trim();
+  if (['', '0', 'false', 'off', 'no'].includes(text.toLowerCase())) return false;
+  if (/^\d+$/.test(text) || ['true', 'on', 'yes', 'all', '*'].includes(text.toLowerCase())) {
+    throw new Error(`RECAPITO_TRUST_PROXY=${text}: name the proxy addresses (e.g. loopback or 10.0.0.0/8), not a count or everyone`);
+  }
+  return text.split(',').map((part) => part.trim()).filter(Boolean);
 }
 
 export function defaultDataDir(): string {
@@ -63,6 +85,7 @@ export function configFromEnv(overrides: Partial<ServiceConfig> = {}): ServiceCo
       batch: Number(process.env.RECAPITO_RATE_BATCH ?? 10),
       autocomplete: Number(process.env.RECAPITO_RATE_AUTOCOMPLETE ?? 300),
     },
+    trustProxy: trustProxyOf(process.env.RECAPITO_TRUST_PROXY),
     maxActiveJobsPerAccount: Number(process.env.RECAPITO_MAX_ACTIVE_JOBS ?? 10),
     overload: {
       maxInFlight: Number(process.env.RECAPITO_MAX_IN_FLIGHT ?? 256),

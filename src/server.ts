@@ -131,7 +131,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
   const services: Services = { config, db, state };
   const readiness: Readiness = { serving: true };
   const jobs = await createJobService(services);
-  const app = Fastify({ logger: process.env.RECAPITO_LOG === '1', bodyLimit: BODY_LIMITS.bytes, trustProxy: true });
+  const app = Fastify({ logger: process.env.RECAPITO_LOG === '1', bodyLimit: BODY_LIMITS.bytes, trustProxy: config.trustProxy });
   // JSON bodies checked for prototype keys, depth and string length before any handler walks them
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
@@ -150,19 +150,33 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
     methodsByPath.set(route.url, set);
   });
 
+  /**
+   * A request no route matched: 405 with Allow when the path has routes for other methods, else 404. Answered
+   * from onRequest (outside the console, which has its own pages): no body is read for a path that takes none.
+   */
+  const unmatched = (req: FastifyRequest, reply: FastifyReply): ApiError => {
+    const path = pathOf(req.url);
+    const allowed = methodsByPath.get(path);
+    if (!allowed) return new ApiError('not_found', { what: path });
+    reply.header('Allow', [...allowed].join(', '));
+    return new ApiError('method_not_allowed', { method: req.method, path, allowed: [...allowed].join(', ') });
+  };
+
   const admit = overloadGuard(app, config);
   const limiter = rateLimiter(config, state);
   app.decorateRequest('ctx', null as never);
   // One callback hook per stage, not async ones: no promise and no extra tick each (issue 14). onRequest:
-  // the overload guard, then the token (answered at once when cached on LMDB).
+  // the overload guard, then the token (answered at once when cached on LMDB). Everything is decided on the
+  // route the router matched (the decoded path), never on the raw URL (`/api/v1/%63ountries`, issue 33), and
+  // before any body is read: a request without a token costs no parse.
   app.addHook('onRequest', (req, reply, done) => {
     const refused = admit(reply);
     if (refused) return done(refused);
     req.ctx = startContext();
-    const path = pathOf(req.url);
-    if (PUBLIC.has(path) || req.method === 'OPTIONS') return done();
-    if (path.startsWith('/console') || path.startsWith('/widget/')) return done(); // people sign in there; no bearer token
-    if (!methodsByPath.has(path)) return done(); // 404/405 are answered without asking for a token
+    const route = req.routeOptions.url;
+    if (route === undefined) return pathOf(req.url).startsWith('/console') ? done() : done(unmatched(req, reply)); // 404/405 without asking for a token
+    if (PUBLIC.has(route) || req.method === 'OPTIONS') return done();
+    if (route.startsWith('/console') || route.startsWith('/widget/')) return done(); // people sign in there (src/console/routes.ts); no bearer token
     let caller: Caller | Promise<Caller>;
     try {
       caller = authenticateNow(state, req.headers.authorization);
@@ -208,15 +222,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
     if (apiError.status === 500 || apiError.code === 'storage_unavailable') console.error(error);
     return sendError(req, reply, apiError);
   });
-  app.setNotFoundHandler((req, reply) => {
-    const path = pathOf(req.url);
-    const allowed = methodsByPath.get(path);
-    if (allowed) {
-      reply.header('Allow', [...allowed].join(', '));
-      return sendError(req, reply, new ApiError('method_not_allowed', { method: req.method, path, allowed: [...allowed].join(', ') }));
-    }
-    return sendError(req, reply, new ApiError('not_found', { what: path }));
-  });
+  app.setNotFoundHandler((req, reply) => sendError(req, reply, unmatched(req, reply)));
 
   const counters: Record<string, Counter> = Object.assign({}, ...PLUGINS.map((p) => p.counters));
   const webConsole = await registerConsole(app, services, counters, jobs.store);

@@ -1,3 +1,4 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -24,7 +25,9 @@ import type { Html } from './html.js';
 import {
   addConsoleJob,
   addUsage,
+  beginLogin,
   checkPassword,
+  clearLoginFailures,
   consoleJob,
   consoleJobs,
   decoyHash,
@@ -37,13 +40,14 @@ import {
   sessionSecret,
   sessionStore,
   splitGroups,
+  sweepLoginFailures,
   sweepSessions,
   sweepUploads,
   usageKey,
   usageOfMonth,
   type ConsoleJob,
 } from './store.js';
-import { BATCH_FIELDS, CAPABILITY_PATHS, MAX_UPLOAD_BYTES, TableError, isBatchCapability, itemsOf, readTable, suggestCapability, suggestMapping } from './tables.js';
+import { BATCH_FIELDS, CAPABILITY_PATHS, MAX_UPLOAD_BYTES, TableError, isBatchCapability, itemsOf, suggestCapability, suggestMapping, tableReaders } from './tables.js';
 import { consoleLanguage, translator, type ConsoleLanguage } from './texts.js';
 import { recordUsage } from './usage.js';
 import { creditPage, duplicatesPage, errorPage, listsPage, loginPage, tokensPage, verifyPage, type CounterView, type GroupView, type JobView, type PageContext } from './views.js';
@@ -54,6 +58,12 @@ export const SESSION_MAX_MS = 12 * 3600_000;
 /** Failed or not, sign-in attempts per address and e-mail in a minute. */
 export const LOGIN_ATTEMPTS_PER_MINUTE = 5;
 const COOKIE = 'recapito_console';
+/** The sign-in form's CSRF token, signed and bound to a cookie: the sign-in page stores no session. */
+const LOGIN_COOKIE = 'recapito_login';
+const LOGIN_TOKEN_MS = 2 * 3600_000;
+/** Bodies of the console's forms and script calls; the sign-in form's; an upload has its own limit. */
+const CONSOLE_BODY_LIMIT = 1024 * 1024;
+const LOGIN_BODY_LIMIT = 16 * 1024;
 
 declare module 'fastify' {
   interface Session {
@@ -131,10 +141,27 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
   // browsers would drop a Secure cookie sent over http. RECAPITO_CONSOLE_SECURE_COOKIE=1|0 decides.
   const secureEnv = process.env.RECAPITO_CONSOLE_SECURE_COOKIE;
   const secure = secureEnv === undefined ? !isLoopback(config.host) : secureEnv === '1';
+  // on loopback behind a TLS proxy (RECAPITO_TRUST_PROXY naming it), a request the proxy says came over https
+  // gets a Secure cookie too; unless RECAPITO_CONSOLE_SECURE_COOKIE=0 says never
+  const secureFor = (req: FastifyRequest): boolean => secure || (secureEnv !== '0' && req.protocol === 'https');
+  const readers = tableReaders();
+  const loginMac = (issued: string, nonce: string) => createHmac('sha256', `login-form:${secret}`).update(`${issued}.${nonce}`).digest('base64url');
+  const newLoginToken = (): string => {
+    const issued = String(Date.now());
+    const nonce = randomBytes(16).toString('base64url');
+    return `${issued}.${nonce}.${loginMac(issued, nonce)}`;
+  };
+  const goodLoginToken = (token: string): boolean => {
+    const [issued = '', nonce = '', mac = ''] = token.split('.');
+    const want = Buffer.from(loginMac(issued, nonce));
+    const got = Buffer.from(mac);
+    return got.length === want.length && timingSafeEqual(got, want) && Date.now() - Number(issued) < LOGIN_TOKEN_MS;
+  };
 
   const sweeper = setInterval(() => {
     void sweepSessions(state).catch(() => undefined);
     void sweepUploads(state).catch(() => undefined);
+    void sweepLoginFailures(state).catch(() => undefined);
   }, 10 * 60_000);
   sweeper.unref();
 
@@ -165,14 +192,19 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
       });
       await scope.register(fastifyFormbody);
       scope.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES }, (_req, body, done) => done(null, body));
+      // a route's own limit wins over its parser's: every console route without one gets the small default
+      scope.addHook('onRoute', (route) => {
+        route.bodyLimit ??= CONSOLE_BODY_LIMIT;
+      });
 
       scope.addHook('onSend', async (_req, reply) => {
         reply.headers(SECURITY_HEADERS);
         if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
       });
-      // every form and every script call that changes something carries the session's CSRF token
+      // every form and every script call that changes something carries the session's CSRF token (the
+      // sign-in form its own signed one: there is no session before it)
       scope.addHook('preHandler', (req, reply, done) => {
-        if (req.method === 'POST' || req.method === 'DELETE') scope.csrfProtection(req, reply, done);
+        if ((req.method === 'POST' || req.method === 'DELETE') && req.routeOptions.url !== '/console/login') scope.csrfProtection(req, reply, done);
         else done();
       });
 
@@ -186,8 +218,10 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
       const languageOf = (req: FastifyRequest): ConsoleLanguage => {
         const asked = (req.query as Record<string, unknown> | undefined)?.lang;
         if (typeof asked === 'string' && isLanguage(asked)) {
-          req.session.lang = consoleLanguage(asked);
-          return req.session.lang;
+          const chosen = consoleLanguage(asked);
+          // a visitor who has not signed in keeps the choice in the URL: no session is stored for it
+          if (req.session.user) req.session.lang = chosen;
+          return chosen;
         }
         if (req.session.lang) return req.session.lang;
         const header = languageFromAcceptHeader(req.headers['accept-language']);
@@ -195,15 +229,21 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         return consoleLanguage(accountLanguages.get(req));
       };
 
+      /** The session's CSRF token, made only for a signed-in session: an anonymous page view stores nothing. */
+      const csrfOf = (req: FastifyRequest, reply: FastifyReply): string => (req.session?.user ? reply.generateCsrf() : '');
+
       const pageContext = (req: FastifyRequest, reply: FastifyReply, user?: SignedIn): PageContext => {
         const language = languageOf(req);
-        return { t: translator(language), language, csrf: reply.generateCsrf(), path: req.url.split('?')[0] ?? '/console/', user };
+        return { t: translator(language), language, csrf: csrfOf(req, reply), path: req.url.split('?')[0] ?? '/console/', user };
       };
 
       const sendPage = (reply: FastifyReply, page: Html, status = 200) => reply.code(status).header('content-type', 'text/html; charset=utf-8').send(page.value);
 
+      /** Requests whose session was already checked (before the body): the page handler asks no second time. */
+      const checked = new WeakMap<FastifyRequest, SignedIn | null>();
       /** The signed-in user, or null when there is none or the session is no longer good. */
       const signedIn = async (req: FastifyRequest): Promise<SignedIn | null> => {
+        if (checked.has(req)) return checked.get(req) ?? null;
         const s = req.session.user;
         if (!s) return null;
         const user = await getUser(state, s.email);
@@ -213,16 +253,30 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
 
       const hadSession = (req: FastifyRequest) => typeof req.cookies?.[COOKIE] === 'string';
 
+      /** What a request without a good session gets: 401 for the page scripts, the sign-in page for a page. */
+      const refuseSignedOut = (req: FastifyRequest, reply: FastifyReply) => {
+        if (req.url.startsWith('/console/api/')) return reply.code(401).send({ ok: false, code: 'session_expired', message: translator(languageOf(req))('session_expired') });
+        const expired = hadSession(req) ? '?expired=1' : '';
+        return reply.redirect(`/console/login${expired}`, 303);
+      };
+
+      // onRequest, after the session is loaded and before any body is read: a request that sends one (a form,
+      // a script call, an upload) needs a good session, the sign-in form aside. Nobody signed out makes the
+      // server read 32 MiB (issue 33). The Secure cookie is decided here too, on the proxy's word if trusted.
+      scope.addHook('onRequest', async (req, reply) => {
+        if (req.session && secureFor(req)) req.session.cookie.secure = true;
+        if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' || req.routeOptions.url === '/console/login') return;
+        const user = await signedIn(req);
+        checked.set(req, user);
+        if (!user) return refuseSignedOut(req, reply);
+      });
+
       /** Pages: a missing or expired session goes to the sign-in page; script calls get 401. */
       const page =
         (handler: (req: FastifyRequest, reply: FastifyReply, user: SignedIn) => Promise<unknown>) =>
         async (req: FastifyRequest, reply: FastifyReply) => {
           const user = await signedIn(req);
-          if (!user) {
-            if (req.url.startsWith('/console/api/')) return reply.code(401).send({ ok: false, code: 'session_expired', message: translator(languageOf(req))('session_expired') });
-            const expired = hadSession(req) ? '?expired=1' : '';
-            return reply.redirect(`/console/login${expired}`, 303);
-          }
+          if (!user) return refuseSignedOut(req, reply);
           return handler(req, reply, user);
         };
 
@@ -255,14 +309,14 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         }
         if (isApi) return reply.code(status).send({ ok: false, code: error.code ?? 'console_error', message });
         const language = consoleLanguage(req.session?.lang);
-        const ctx: PageContext = { t: translator(language), language, csrf: req.session ? reply.generateCsrf() : '', path: req.url.split('?')[0] ?? '/console/' };
+        const ctx: PageContext = { t: translator(language), language, csrf: csrfOf(req, reply), path: req.url.split('?')[0] ?? '/console/' };
         return sendPage(reply, errorPage(ctx, status, message), status);
       });
       scope.setNotFoundHandler((req, reply) => {
         const language = languageOf(req);
         const t = translator(language);
         if (req.url.startsWith('/console/api/')) return reply.code(404).send({ ok: false, code: 'not_found', message: t('not_found') });
-        return sendPage(reply, errorPage({ t, language, csrf: reply.generateCsrf(), path: req.url.split('?')[0] ?? '' }, 404, t('not_found')), 404);
+        return sendPage(reply, errorPage({ t, language, csrf: csrfOf(req, reply), path: req.url.split('?')[0] ?? '' }, 404, t('not_found')), 404);
       });
 
       // ---- assets ---------------------------------------------------------------------------------
@@ -275,17 +329,31 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
       // ---- sign-in --------------------------------------------------------------------------------
       scope.get('/', async (req, reply) => reply.redirect((await signedIn(req)) ? '/console/verify' : '/console/login', 303));
 
+      /**
+       * The sign-in page with its form's token: signed, bound to a cookie of its own (double submit), so an
+       * anonymous visit stores no session; a language asked in the URL stays in the form's address.
+       */
+      const sendLogin = (req: FastifyRequest, reply: FastifyReply, email: string, notice: { kind: 'info' | 'error'; text: string } | undefined, status: number, token?: string) => {
+        const csrf = token ?? newLoginToken();
+        if (!token) reply.setCookie(LOGIN_COOKIE, csrf, { path: '/console/login', httpOnly: true, sameSite: 'strict', secure: secureFor(req), maxAge: LOGIN_TOKEN_MS / 1000 });
+        const ctx = { ...pageContext(req, reply), csrf };
+        const asked = (req.query as Record<string, unknown> | undefined)?.lang;
+        const action = typeof asked === 'string' && isLanguage(asked) ? `/console/login?lang=${asked}` : '/console/login';
+        return sendPage(reply, loginPage(ctx, email, notice, action), status);
+      };
+
       scope.get('/login', async (req, reply) => {
         if (await signedIn(req)) return reply.redirect('/console/verify', 303);
-        const ctx = pageContext(req, reply);
+        const t = translator(languageOf(req));
         const q = req.query as Record<string, string | undefined>;
-        const notice = q.expired ? { kind: 'info' as const, text: ctx.t('session_expired') } : q.out ? { kind: 'info' as const, text: ctx.t('signed_out') } : undefined;
-        return sendPage(reply, loginPage(ctx, '', notice));
+        const notice = q.expired ? { kind: 'info' as const, text: t('session_expired') } : q.out ? { kind: 'info' as const, text: t('signed_out') } : undefined;
+        return sendLogin(req, reply, '', notice, 200);
       });
 
       scope.post(
         '/login',
         {
+          bodyLimit: LOGIN_BODY_LIMIT,
           config: {
             rateLimit: {
               max: LOGIN_ATTEMPTS_PER_MINUTE,
@@ -298,20 +366,30 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         },
         async (req, reply) => {
           const body = (req.body ?? {}) as Record<string, unknown>;
+          const token = typeof body._csrf === 'string' ? body._csrf : '';
+          if (!token || token !== req.cookies?.[LOGIN_COOKIE] || !goodLoginToken(token)) throw new ConsoleError(403, translator(languageOf(req))('csrf_refused'));
           const email = String(body.email ?? '').trim();
           const password = String(body.password ?? '');
+          const t = translator(languageOf(req));
+          // per e-mail, from whatever address: after LOGIN_FREE_FAILURES wrong passwords the e-mail waits,
+          // 1 minute doubling to an hour; counted before the password is checked (docs/console.md)
+          const waitMs = email ? await beginLogin(state, email) : 0;
+          if (waitMs > 0) {
+            reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
+            return sendLogin(req, reply, email, { kind: 'error', text: t('login_limited') }, 429, token);
+          }
           const user = email ? await getUser(state, email) : undefined;
           // the same scrypt work whether or not the user exists: timing tells nothing
           const good = (await checkPassword(password, user?.password ?? (await decoyHash()))) && !!user && !user.disabled;
-          if (!good || !user) {
-            const ctx = pageContext(req, reply);
-            return sendPage(reply, loginPage(ctx, email, { kind: 'error', text: ctx.t('login_failed') }), 401);
-          }
-          const lang = req.session.lang;
+          if (!good || !user) return sendLogin(req, reply, email, { kind: 'error', text: t('login_failed') }, 401, token);
+          await clearLoginFailures(state, email);
+          const asked = (req.query as Record<string, unknown> | undefined)?.lang;
+          const lang = typeof asked === 'string' && isLanguage(asked) ? consoleLanguage(asked) : req.session.lang;
           await req.session.regenerate(); // a new id at sign-in: a session fixed before cannot be taken over
+          if (secureFor(req)) req.session.cookie.secure = true;
           req.session.user = { email: user.email, account: user.account, generation: user.generation, login_at: Date.now() };
           if (lang) req.session.lang = lang;
-          await noteLogin(state, user.email);
+          await noteLogin(state, user.email, password);
           return reply.redirect('/console/verify', 303);
         },
       );
@@ -369,11 +447,12 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
 
       scope.post(
         '/api/upload',
+        { bodyLimit: MAX_UPLOAD_BYTES },
         page(async (req, _reply, user) => {
           const data = req.body;
           if (!Buffer.isBuffer(data)) throw new ConsoleError(400, 'send the file as application/octet-stream');
           const name = String((req.query as Record<string, unknown>).name ?? 'list.csv').slice(0, 200);
-          const table = await readTable(name, data);
+          const table = await readers.read(name, data);
           const upload = await putUpload(state, { account: user.account, name, headers: table.headers, rows: table.rows });
           const mappings = Object.fromEntries(Object.keys(BATCH_FIELDS).map((cap) => [cap, suggestMapping(cap, table.headers)]));
           return { ok: true, upload: upload.id, file: name, rows: table.rows.length, headers: table.headers, preview: table.rows.slice(0, 5), capability: suggestCapability(table.headers), mappings };
@@ -574,6 +653,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
   return {
     close: async () => {
       clearInterval(sweeper);
+      await readers.close();
       await usage.stop();
       await client.close();
     },

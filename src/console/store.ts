@@ -60,16 +60,30 @@ const SESSION = 'session/';
 
 // ---- passwords ---------------------------------------------------------------------------------
 
-/** OWASP's scrypt floor is N=2^17, r=8, p=1 (128 MiB); 2^15 keeps a login near 100 ms on this 2-core box. */
-const SCRYPT = { N: 2 ** 15, r: 8, p: 1 } as const;
+/**
+ * OWASP's scrypt floor: N=2^17, r=8, p=1 (128 MiB and a few hundred ms a hash). Hashes made with a lower
+ * cost (2^15 before issue 33) still verify and are made again at this cost on the next good sign-in.
+ */
+const SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
 export const MIN_PASSWORD = 10;
+/** Hashes computed at once: each holds 128 MiB, so a burst of sign-ins waits rather than multiplying that. */
+const HASHES_AT_ONCE = 2;
+let hashing = 0;
+const hashQueue: (() => void)[] = [];
 
-function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+async function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   const maxmem = 256 * (options.N ?? SCRYPT.N) * (options.r ?? SCRYPT.r);
-  return new Promise((resolve, reject) =>
-    scryptCallback(password.normalize('NFC'), salt, KEY_LENGTH, { ...options, maxmem }, (err, key) => (err ? reject(err) : resolve(key))),
-  );
+  while (hashing >= HASHES_AT_ONCE) await new Promise<void>((resume) => hashQueue.push(resume));
+  hashing += 1;
+  try {
+    return await new Promise((resolve, reject) =>
+      scryptCallback(password.normalize('NFC'), salt, KEY_LENGTH, { ...options, maxmem }, (err, key) => (err ? reject(err) : resolve(key))),
+    );
+  } finally {
+    hashing -= 1;
+    hashQueue.shift()?.();
+  }
 }
 
 export async function hashPassword(password: string): Promise<string> {
@@ -84,6 +98,12 @@ export async function checkPassword(password: string, stored: string): Promise<b
   const expected = Buffer.from(hash, 'base64');
   const key = await scrypt(password, Buffer.from(salt, 'base64'), { N: Number(n), r: Number(r), p: Number(p) });
   return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** A stored hash made at a lower cost than today's (rehashed on the next good sign-in). */
+export function weakerHash(stored: string): boolean {
+  const [, n, r, p] = stored.split('$');
+  return Number(n) < SCRYPT.N || Number(r) < SCRYPT.r || Number(p) < SCRYPT.p;
 }
 
 /** A hash to compare against when the e-mail is unknown: a login costs the same whether the user exists or not. */
@@ -130,15 +150,66 @@ function change(store: StateStore, email: string, edit: (u: ConsoleUser) => Cons
 export async function resetPassword(store: StateStore, email: string, password: string): Promise<ConsoleUser> {
   if (password.length < MIN_PASSWORD) throw new Error(`the password needs at least ${MIN_PASSWORD} characters`);
   const hash = await hashPassword(password);
-  return change(store, email, (u) => ({ ...u, password: hash, disabled: null, generation: u.generation + 1 }));
+  const user = await change(store, email, (u) => ({ ...u, password: hash, disabled: null, generation: u.generation + 1 }));
+  await clearLoginFailures(store, email); // the operator's reset lifts the sign-in backoff too
+  return user;
 }
 
 export function disableUser(store: StateStore, email: string): Promise<ConsoleUser> {
   return change(store, email, (u) => ({ ...u, disabled: u.disabled ?? new Date().toISOString(), generation: u.generation + 1 }));
 }
 
-export function noteLogin(store: StateStore, email: string): Promise<ConsoleUser> {
-  return change(store, email, (u) => ({ ...u, last_login: new Date().toISOString() }));
+/** A good sign-in: noted, and the password hashed again at today's cost when it was stored at a lower one. */
+export async function noteLogin(store: StateStore, email: string, password?: string): Promise<ConsoleUser> {
+  const user = await getUser(store, email);
+  const rehash = password !== undefined && user && weakerHash(user.password) ? await hashPassword(password) : undefined;
+  return change(store, email, (u) => ({ ...u, last_login: new Date().toISOString(), ...(rehash && u.password === user?.password ? { password: rehash } : {}) }));
+}
+
+// ---- sign-in backoff (per e-mail, whatever address the attempts come from) -------------------------
+
+const FAILURES = 'login-failures/';
+/** Wrong passwords for one e-mail before it waits; then 1 minute, doubling each time, 1 hour at most. */
+export const LOGIN_FREE_FAILURES = 5;
+const BACKOFF_FIRST_MS = 60_000;
+const BACKOFF_MAX_MS = 3600_000;
+/** A record of failures is forgotten a day after the last one. */
+const FAILURES_TTL_MS = 24 * 3600_000;
+
+interface LoginFailures {
+  failures: number;
+  /** Epoch ms before which a sign-in for this e-mail is refused (0: not waiting). */
+  until: number;
+  last: number;
+}
+
+/**
+ * An attempt to sign in as `email`: refused (the milliseconds left to wait) while the e-mail waits, else
+ * counted as a failure before the password is checked, so attempts in flight at once cannot slip past the
+ * count; a good password then clears it (`clearLoginFailures`). Kept for any e-mail, known or not: the
+ * answer tells nothing about who has an account.
+ */
+export function beginLogin(store: StateStore, email: string, now = Date.now()): Promise<number> {
+  const key = FAILURES + normalizeEmail(email);
+  return store.update([doc(NS, key)], ([stored]) => {
+    const known = stored as LoginFailures | undefined;
+    const seen = known && now - known.last < FAILURES_TTL_MS ? known : { failures: 0, until: 0, last: 0 };
+    if (seen.until > now) return { result: seen.until - now };
+    const failures = seen.failures + 1;
+    const wait = failures >= LOGIN_FREE_FAILURES ? Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (failures - LOGIN_FREE_FAILURES)) : 0;
+    const next: LoginFailures = { failures, until: wait ? now + wait : 0, last: now };
+    return { result: 0, write: [{ ns: NS, key, doc: next }] };
+  }).durable;
+}
+
+export function clearLoginFailures(store: StateStore, email: string): Promise<void> {
+  return remove(store, [FAILURES + normalizeEmail(email)]);
+}
+
+/** Forgets failure records a day old (called on a timer). */
+export async function sweepLoginFailures(store: StateStore, now = Date.now()): Promise<void> {
+  const old = (await store.list<LoginFailures>(NS, { prefix: FAILURES })).filter(({ value }) => now - value.last >= FAILURES_TTL_MS && value.until <= now);
+  await remove(store, old.map((e) => e.key));
 }
 
 export async function listUsers(store: StateStore, account?: string): Promise<ConsoleUser[]> {

@@ -1,3 +1,6 @@
+import { Readable } from 'node:stream';
+import { Worker } from 'node:worker_threads';
+
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 
@@ -127,21 +130,39 @@ function cellText(value: ExcelJS.CellValue): string {
   return String(value);
 }
 
+/** Reads rows until the cap: one row past MAX_ROWS (the header included) is enough to refuse the file. */
+const ROWS_READ = MAX_ROWS + 2;
+
+function tooManyRows(): TableError {
+  return new TableError(`the file has more than ${MAX_ROWS} rows; at most ${MAX_ROWS} per list`);
+}
+
+/**
+ * The first sheet of a workbook, streamed: exceljs' WorkbookReader parses the sheet XML as the zip
+ * inflates it, row by row, and reading stops at the row cap. Cells are taken from each row's own values
+ * (never the sheet's column count, which exceljs recomputes by walking every row: quadratic, issue 33).
+ */
 async function readXlsx(data: Buffer): Promise<string[][]> {
-  const book = new ExcelJS.Workbook();
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([data]), { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
+  const rows: string[][] = [];
+  let sheets = 0;
   try {
-    await book.xlsx.load(data as unknown as ArrayBuffer);
+    for await (const sheet of reader) {
+      sheets += 1;
+      for await (const row of sheet) {
+        const values = (row as ExcelJS.Row).values as ExcelJS.CellValue[];
+        const cells: string[] = [];
+        for (let c = 1; c < values.length; c++) cells.push(cellText(values[c]).trim());
+        if (cells.some((v) => v !== '')) rows.push(cells);
+        if (rows.length >= ROWS_READ) throw tooManyRows();
+      }
+      break; // the first sheet only
+    }
   } catch (error) {
+    if (error instanceof TableError) throw error;
     throw new TableError(`not a readable XLSX file (${error instanceof Error ? error.message : String(error)})`);
   }
-  const sheet = book.worksheets[0];
-  if (!sheet) throw new TableError('the workbook has no sheet');
-  const rows: string[][] = [];
-  sheet.eachRow({ includeEmpty: false }, (row) => {
-    const cells: string[] = [];
-    for (let c = 1; c <= sheet.columnCount; c++) cells.push(cellText(row.getCell(c).value).trim());
-    rows.push(cells);
-  });
+  if (sheets === 0) throw new TableError('the workbook has no sheet');
   return rows;
 }
 
@@ -151,14 +172,15 @@ function readCsv(data: Buffer): string[][] {
   // Italian spreadsheets save CSV with semicolons; the first line's count decides
   const delimiter = [';', '\t', ','].reduce((best, d) => (firstLine.split(d).length > firstLine.split(best).length ? d : best), ',');
   try {
-    return parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, trim: true }) as string[][];
+    // `to`: the parser stops at the cap instead of reading every record of an oversized file
+    return parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, trim: true, to: ROWS_READ }) as string[][];
   } catch (error) {
     throw new TableError(`not a readable CSV file (${error instanceof Error ? error.message : String(error)})`);
   }
 }
 
-/** A CSV or XLSX file as a header row and data rows of strings; the first row is the header. */
-export async function readTable(name: string, data: Buffer): Promise<Table> {
+/** A CSV or XLSX file as a header row and data rows of strings, read on the calling thread (the table worker's work). */
+export async function parseTable(name: string, data: Buffer): Promise<Table> {
   if (data.length === 0) throw new TableError('the file is empty');
   if (data.length > MAX_UPLOAD_BYTES) throw new TableError(`the file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
   const isZip = data[0] === 0x50 && data[1] === 0x4b;
@@ -168,9 +190,71 @@ export async function readTable(name: string, data: Buffer): Promise<Table> {
   const [headers, ...rows] = all;
   if (!headers || headers.every((h) => h === '')) throw new TableError('the first row must hold the column names');
   if (rows.length === 0) throw new TableError('the file has a header but no rows');
-  if (rows.length > MAX_ROWS) throw new TableError(`the file has ${rows.length} rows; at most ${MAX_ROWS} per list`);
+  if (rows.length > MAX_ROWS) throw tooManyRows();
   const width = headers.length;
   return { headers: headers.map((h, i) => h || `column ${i + 1}`), rows: rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? '')) };
+}
+
+/** Tables read at once; more uploads wait their turn (each reader holds its file and its rows). */
+const READERS = 2;
+/** A reader's heap: a file that inflates past it (a zip bomb, a sheet of endless columns) is refused, not the process. */
+const READER_HEAP_MB = 512;
+/** A read that takes longer is stopped (100,000 rows take a few seconds). */
+const READ_TIMEOUT_MS = 120_000;
+
+function readInWorker(name: string, data: Buffer, running: Set<Worker>): Promise<Table> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./table-worker.js', import.meta.url), { workerData: { name, data }, resourceLimits: { maxOldGenerationSizeMb: READER_HEAP_MB } });
+    running.add(worker);
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      running.delete(worker);
+      void worker.terminate();
+      fn();
+    };
+    const timer = setTimeout(() => settle(() => reject(new TableError('the file took too long to read'))), READ_TIMEOUT_MS);
+    worker.once('message', (answer: { table?: Table; error?: string; tableError?: boolean }) =>
+      settle(() => (answer.table ? resolve(answer.table) : reject(answer.tableError ? new TableError(answer.error) : new Error(answer.error)))),
+    );
+    worker.once('error', (error: Error & { code?: string }) => settle(() => reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new TableError('the file is too large to read') : error)));
+    worker.once('exit', () => settle(() => reject(new Error('the table reader stopped (the service is stopping)'))));
+  });
+}
+
+export interface TableReaders {
+  /**
+   * A CSV or XLSX file as a header row and data rows of strings; the first row is the header. Read in a
+   * worker thread (at most READERS at once, the others wait their turn): a large workbook never holds
+   * the event loop, so every other request (and SIGTERM) is answered while it is read.
+   */
+  read(name: string, data: Buffer): Promise<Table>;
+  /** Stops the readers at work (the service is closing). */
+  close(): Promise<void>;
+}
+
+export function tableReaders(): TableReaders {
+  const running = new Set<Worker>();
+  const waiting: (() => void)[] = [];
+  let closed = false;
+  return {
+    async read(name, data) {
+      while (running.size >= READERS && !closed) await new Promise<void>((resume) => waiting.push(resume));
+      if (closed) throw new Error('the service is stopping');
+      try {
+        return await readInWorker(name, data, running);
+      } finally {
+        waiting.shift()?.();
+      }
+    },
+    async close() {
+      closed = true;
+      await Promise.all([...running].map((w) => w.terminate()));
+      waiting.splice(0).forEach((resume) => resume());
+    },
+  };
 }
 
 /**

@@ -81,7 +81,7 @@ function tableOrEmpty(t: Translate, id: string, columns: TextKey[], rows: Html[]
 <tbody>${rows}</tbody></table></div>`;
 }
 
-export function loginPage(ctx: PageContext, email: string, notice?: { kind: 'error' | 'info'; text: string }): Html {
+export function loginPage(ctx: PageContext, email: string, notice?: { kind: 'error' | 'info'; text: string }, action = '/console/login'): Html {
   const { t } = ctx;
   return layout(
     ctx,
@@ -89,7 +89,7 @@ export function loginPage(ctx: PageContext, email: string, notice?: { kind: 'err
     html`<section class="card narrow">
 <h1>${t('login_title')}</h1>
 <p>${t('login_intro')}</p>
-<form method="post" action="/console/login">
+<form method="post" action="${action}">
   <input type="hidden" name="_csrf" value="${ctx.csrf}">
   <label for="email">${t('email')}</label>
   <input id="email" name="email" type="email" autocomplete="username" required value="${email}">
