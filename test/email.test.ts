@@ -185,6 +185,59 @@ test('syntax by the RFC parser: quoted local parts, IDN, length limits', async (
   t.deepEqual((await verify({})).outcome, ['EMAIL_EMPTY']);
 });
 
+test('RFC 5321/6531 syntax: literals, quoted and UTF-8 local parts, a ? kept; comments, bad literals and TLDs refused', async (t) => {
+  for (const valid of ['a@[192.0.2.1]', 'a@[IPv6:2001:db8::1]', 'a@[IPv6:::]', 'a@[IPv6:2001:db8::192.0.2.1]', '"a b"@example.it', '"a\\"b"@example.it', '""@example.it', 'mario?rossi@example.it', "!#$%&'*+-/=?^_`{|}~@example.it", 'josé@example.it', '用户@例子.广告', 'anna@xn--perch-fsa.it']) {
+    const r = await verify({ email: valid, dns: false });
+    t.deepEqual(r.outcome, [], valid);
+    t.is(r.email, valid, `${valid} kept as written`);
+  }
+  const literal = await verify({ email: 'a@[192.0.2.1]' });
+  t.is(literal.domain_checked, false, 'a literal is not looked up');
+  t.is(literal.domain_exists, null);
+  for (const invalid of [
+    'test@(comment)example.it', '(comment)test@example.it', 'test(comment)@example.it', 'test@example.it(comment)',
+    'a@[192.0.2.256]', 'a@[1.2.3]', 'a@[IPv6:2001:db8::g]', 'a@[IPv6:1::2::3]', 'a@[IPv6:fe80::1%eth0]', 'a@[2001:db8::1]', 'a@[tag:text]', 'a@[192.0.2.1',
+    'me@bad.tld-2', 'me@example.x123', 'me@yy--0.it', 'me@xn--0.it', 'me@example.123',
+    '"unclosed@example.it', 'a"b@example.it', '"a\\©"@example.it', '.a@example.it', 'a..b@example.it', 'a.@example.it', '≮me@example.it',
+  ]) {
+    t.deepEqual((await verify({ email: invalid, dns: false })).outcome, ['EMAIL_INVALID'], invalid);
+  }
+  // a mailto: URI still loses its query
+  t.is((await verify({ email: 'mailto:mario.rossi@example.it?subject=ciao', dns: false })).email, 'mario.rossi@example.it');
+});
+
+test('hidden characters are refused, never cleaned away: controls, zero-width, BIDI overrides, private use', async (t) => {
+  for (const c of ['\u200b', '\u200d', '\u202e', '\u2066', '\u00ad', '\ufeff', '\ue000', '\u{10fdef}', '\ufdef', '\u0000', '\u009c', '\u0007', '\n', '\r', '\t', '\u2028', '\ud800', '\ufffd']) {
+    const code = `U+${c.codePointAt(0)!.toString(16).toUpperCase()}`;
+    for (const written of [`mario${c}rossi@example.it`, `mario.rossi@exam${c}ple.it`, `mario.rossi@example.it${c}`, `"mario${c}"@example.it`]) {
+      t.deepEqual((await verify({ email: written, dns: false })).outcome, ['EMAIL_INVALID'], `${code} in ${JSON.stringify(written)}`);
+    }
+  }
+  // ordinary spaces around and typed inside are still cleaned, a no-break space too
+  t.is((await verify({ email: '\u00a0mario.rossi@example.it ', dns: false })).email, 'mario.rossi@example.it');
+  // a combining mark may follow a letter, not open the local part
+  t.deepEqual((await verify({ email: 'jose\u0301@example.it', dns: false })).outcome, []);
+  t.deepEqual((await verify({ email: '\u0301jose@example.it', dns: false })).outcome, ['EMAIL_INVALID']);
+});
+
+test('over HTTP: a domain literal and a ? kept, a comment and unsafe characters refused (a lone surrogate too)', async (t) => {
+  const { call, startServer } = await import('./helpers/server.js');
+  const server = await startServer({ dnsServer: dns.server });
+  try {
+    const res = await call(server, 'POST', '/api/v1/email', { items: ['a@[192.0.2.1]', 'mario?rossi@example.it', 'a@[IPv6:2001:db8::1]', 'test@(comment)example.it', 'ma\u200brio@example.it', 'ma\u202erio@example.it', 'ma\ue000rio@example.it', 'ma\ud800rio@example.it'].map((email) => ({ email })) });
+    t.is(res.status, 200);
+    const results = res.body.results.map((r: { result: ItemResult }) => r.result);
+    t.deepEqual(results.slice(0, 3).map((r: ItemResult) => [r.email, r.ok, r.outcome]), [
+      ['a@[192.0.2.1]', true, []],
+      ['mario?rossi@example.it', true, []],
+      ['a@[IPv6:2001:db8::1]', true, []],
+    ]);
+    t.deepEqual(results.slice(3).map((r: ItemResult) => [r.ok, r.outcome]), Array.from({ length: 5 }, () => [false, ['EMAIL_INVALID']]));
+  } finally {
+    await server.close();
+  }
+});
+
 test('a batch keeps order and the schema rejects a non-boolean dns', async (t) => {
   const results = await capability.process(
     ['a@example.it', 'b@libero,it', ''].map((email) => capability.item.parse({ email, dns: true })),

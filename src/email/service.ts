@@ -59,7 +59,7 @@ export async function verifyEmail(item: EmailItem, data: ContactData, dnsServer?
   const dict = dictionariesOf(data);
   const useDns = item.dns !== false;
   const cleaned = cleanEmail(raw);
-  const parsed = parseEmail(cleaned.address);
+  const parsed = cleaned.unsafe ? undefined : parseEmail(cleaned.address);
   if (!parsed) {
     return { ok: false, email: cleaned.address, domain_checked: false, domain_exists: null, outcome: ['EMAIL_INVALID'] };
   }

@@ -1,6 +1,5 @@
+import { isIPv6 } from 'node:net';
 import { domainToASCII } from 'node:url';
-
-import emailAddresses from 'email-addresses';
 
 /** The written address after form cleaning, and which certain repairs were needed to make it an address. */
 export interface CleanedEmail {
@@ -9,6 +8,8 @@ export interface CleanedEmail {
   formChanged: boolean;
   /** Commas for dots or doubled dots in the domain: the written text was not an address at all. */
   domainRepaired: boolean;
+  /** A control, format, private-use or unassigned character anywhere in the field (edges too): never cleaned away. */
+  unsafe: boolean;
 }
 
 /** Drops the given characters from both ends; linear, unlike an anchored `[…]+$` regex that rescans long junk. */
@@ -21,14 +22,23 @@ export function trimEdges(text: string, leading: string, trailing: string): stri
 }
 
 /**
+ * Characters no address carries and no cleaning should hide: controls (a line break, a tab, NUL: a second line can
+ * smuggle a header), format characters (zero-width, BIDI overrides, soft hyphen, BOM), surrogates, private use,
+ * unassigned code points and noncharacters, line and paragraph separators, and U+FFFD (a character lost in decoding:
+ * what the HTTP layer makes of a lone surrogate).
+ */
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\ufffd]/u;
+
+/**
  * An address already in its clean form: lower-case ASCII, one @, no space, quote, bracket, comma or doubled dot in
  * the domain, nothing to trim at either end. Every step of `cleanEmail` leaves such a text as it is.
  */
 const CLEAN = /^[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
 
 export function cleanEmail(raw: string): CleanedEmail {
-  if (CLEAN.test(raw)) return { address: raw, formChanged: false, domainRepaired: false };
+  if (CLEAN.test(raw)) return { address: raw, formChanged: false, domainRepaired: false, unsafe: false };
   const original = raw.normalize('NFC').trim();
+  if (HIDDEN.test(raw)) return { address: original, formChanged: false, domainRepaired: false, unsafe: true };
   let s = original;
   // a field holding several addresses keeps the first
   if ((s.match(/@/g)?.length ?? 0) > 1) {
@@ -45,23 +55,26 @@ export function cleanEmail(raw: string): CleanedEmail {
     if (at > 0 && words.slice(0, at).every((w) => /^\p{Lu}/u.test(w)) && at === words.length - 1) s = words[at]!;
   }
   s = s.replace(/@{2,}/g, '@');
-  s = trimEdges(s, `'(<[`, `'")>].,;:`)
-    .replace(/^mailto:/i, '')
-    .replace(/\?.*$/, '')
-
-    // spaces go, except inside a quoted local part ("mario rossi"@…)
-    .replace(/("[^"]*")|\s+/g, (_m, quoted: string | undefined) => quoted ?? '');
+  // a domain literal (`a@[192.0.2.1]`) keeps its closing bracket
+  const literal = /@\[[^@]*\]$/.test(s);
+  s = trimEdges(s, `'(<[`, literal ? `'")>.,;:` : `'")>].,;:`);
+  // a mailto: URI's ?query (subject, body) is not part of the address; a `?` in an address is an ordinary character
+  if (/^mailto:/i.test(s)) s = s.slice('mailto:'.length).replace(/\?.*$/, '');
+  // spaces go, except inside a quoted local part ("mario rossi"@…)
+  s = s.replace(/("[^"]*")|\s+/g, (_m, quoted: string | undefined) => quoted ?? '');
   const at = s.lastIndexOf('@');
-  if (at <= 0) return { address: s, formChanged: s !== original, domainRepaired: false };
+  if (at <= 0) return { address: s, formChanged: s !== original, domainRepaired: false, unsafe: false };
   let local = s.slice(0, at);
-  let domain = s.slice(at + 1).toLowerCase();
+  let domain = s.slice(at + 1);
   const quoted = local.length > 1 && local.startsWith('"') && local.endsWith('"');
   if (!quoted) local = local.replace(/,/g, '.').toLowerCase();
+  // a literal is kept as written (the `IPv6:` tag); a host name is case-insensitive
+  if (!literal) domain = domain.toLowerCase();
   const formChanged = `${local}@${domain}` !== original;
-  const repaired = domain.replace(/,/g, '.').replace(/\.{2,}/g, '.').replace(/^\./, '');
+  const repaired = literal ? domain : domain.replace(/,/g, '.').replace(/\.{2,}/g, '.').replace(/^\./, '');
   const domainRepaired = repaired !== domain;
   domain = repaired;
-  return { address: `${local}@${domain}`, formChanged, domainRepaired };
+  return { address: `${local}@${domain}`, formChanged, domainRepaired, unsafe: false };
 }
 
 export interface ParsedEmail {
@@ -78,22 +91,58 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
 /**
  * A host name `domainToASCII` gives back as it is: lower-case letters, digits and hyphens, a top-level label of
- * letters (a last label of digits or 0x… would be read as an IPv4 address), no punycode label to decode.
+ * letters, no punycode label to decode.
  */
 const ASCII_DOMAIN = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]+$/;
 
 /**
- * An ASCII dot-atom local part at an LDH host name: exactly RFC 5322's dot-atom grammar, a strict subset of what the
- * full parser accepts. Most addresses are this simple; everything else goes to the parser.
+ * An ASCII dot-atom local part at an LDH host name: exactly RFC 5322's dot-atom grammar, a strict subset of what
+ * the full grammar accepts. Most addresses are this simple.
  */
 const DOT_ATOM = /^([a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*)@([a-z0-9-]+(?:\.[a-z0-9-]+)+)$/i;
 
+/** RFC 5321 Dot-string, with RFC 6531's UTF-8 (any non-ASCII character) in atext. */
+const DOT_STRING = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~\-\u0080-\u{10FFFF}]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~\-\u0080-\u{10FFFF}]+)*$/u;
+
+/** RFC 5321 Quoted-string: qtextSMTP (printable ASCII but `"` and `\`, and RFC 6531's UTF-8) or a quoted pair of printable ASCII. */
+const QUOTED_STRING = /^"(?:[\x20\x21\x23-\x5b\x5d-\x7e\u0080-\u{10FFFF}]|\\[\x20-\x7e])*"$/u;
+
 /**
- * RFC 5321/5322 (with RFC 6531 UTF-8) addr-spec, then a hostname domain. Strict: the obsolete RFC 5322 forms
- * (`a . b@…`) are not valid in SMTP, and allowing them makes the parser backtrack for milliseconds on junk.
+ * Spaces other than U+0020, which only a quoted local part may hold (cleaning removes them everywhere else), and
+ * the hidden characters below.
+ */
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\ufffd\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/u;
+
+const IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/**
+ * RFC 5321 address-literal: an IPv4 address, or `IPv6:` and an IPv6 address as RFC 4291 writes it (`node:net`; no
+ * zone). The General-address-literal of another tag names no standardised tag and is refused.
+ */
+function isAddressLiteral(domain: string): boolean {
+  const inside = domain.slice(1, -1);
+  if (IPV4.test(inside)) return true;
+  const ipv6 = inside.slice('IPv6:'.length);
+  return /^IPv6:/i.test(inside) && !ipv6.includes('%') && isIPv6(ipv6);
+}
+
+/**
+ * A top-level label of letters only (ICANN's rule for ASCII TLDs) or an IDNA A-label. Any other label with `--` in
+ * its third and fourth places is reserved by IDNA 2008 (only `xn--` is assigned).
+ */
+function validLabels(labels: string[]): boolean {
+  if (labels.length < 2 || !labels.every((l) => LABEL.test(l) && (l.slice(2, 4) !== '--' || l.startsWith('xn--')))) return false;
+  const tld = labels[labels.length - 1]!;
+  return /^[a-z]+$/.test(tld) || tld.startsWith('xn--');
+}
+
+/**
+ * An RFC 5321 Mailbox with RFC 6531 UTF-8: a Dot-string or Quoted-string local part, then a host name (IDNA, LDH
+ * labels) or an address literal. No comments and no folding white space: SMTP has neither (RFC 5322's CFWS and
+ * obsolete forms are message-header syntax).
  */
 export function parseEmail(address: string): ParsedEmail | undefined {
-  // the SMTP limits first, in UTF-16 units (never more than octets): they also keep the full parser's input short
+  // the SMTP limits first, in UTF-16 units (never more than octets): they also keep every later step short
   const at = address.lastIndexOf('@');
   if (address.length > 254 || at < 1 || at > 64) return undefined;
   let local: string;
@@ -101,18 +150,21 @@ export function parseEmail(address: string): ParsedEmail | undefined {
   const simple = DOT_ATOM.exec(address);
   if (simple?.[1] && simple[2]) [local, domain] = [simple[1], simple[2]];
   else {
-    const parsed = emailAddresses.parseOneAddress({ input: address, rfc6532: true, rejectTLD: true, strict: true });
-    if (!parsed || parsed.type !== 'mailbox' || parsed.name) return undefined;
-    // the local part as written (a quoted one keeps its quotes: it is what SMTP sends and counts)
-    [local, domain] = [address.slice(0, address.lastIndexOf('@')), parsed.domain];
+    if (UNSAFE.test(address)) return undefined;
+    [local, domain] = [address.slice(0, at), address.slice(at + 1)];
+    if (QUOTED_STRING.test(local)) {
+      // a quoted local part as SMTP sends it
+    } else if (!DOT_STRING.test(local) || !DOT_STRING.test(local.normalize('NFD')) || /^\p{M}/u.test(local)) {
+      // an unquoted one also decomposed: `≮` is `<` and a combining mark, a look-alike of a character atext
+      // excludes; a combining mark cannot open it (it would join the character before it)
+      return undefined;
+    }
   }
   if (Buffer.byteLength(local, 'utf8') > 64) return undefined;
-  if (/^\[.*\]$/.test(domain)) return { local, domain, asciiDomain: domain, literal: true };
+  if (domain.startsWith('[')) return domain.endsWith(']') && isAddressLiteral(domain) ? { local, domain, asciiDomain: domain, literal: true } : undefined;
   const asciiDomain = ASCII_DOMAIN.test(domain) && !domain.includes('xn--') ? domain : domainToASCII(domain);
   if (!asciiDomain || asciiDomain.length > 253) return undefined;
-  if (Buffer.byteLength(local, 'utf8') + 1 + asciiDomain.length > 254) return undefined;
-  const labels = asciiDomain.split('.');
-  if (labels.length < 2 || !labels.every((l) => LABEL.test(l))) return undefined;
-  if (/^\d+$/.test(labels[labels.length - 1]!)) return undefined;
+  if (Buffer.byteLength(local, 'utf8') + 1 + Math.max(asciiDomain.length, Buffer.byteLength(domain, 'utf8')) > 254) return undefined;
+  if (!validLabels(asciiDomain.split('.'))) return undefined;
   return { local, domain, asciiDomain, literal: false };
 }
