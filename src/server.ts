@@ -179,7 +179,7 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
     if (route.startsWith('/console') || route.startsWith('/widget/')) return done(); // people sign in there (src/console/routes.ts); no bearer token
     let caller: Caller | Promise<Caller>;
     try {
-      caller = authenticateNow(state, req.headers.authorization);
+      caller = authenticateNow(state, req.headers.authorization, req.routeOptions.url);
     } catch (error) {
       return done(error as Error);
     }

@@ -6,8 +6,9 @@ import type { Counter } from '../http/capability.js';
 import { ApiError } from '../http/errors.js';
 import { isLanguage, type Language } from '../http/language.js';
 import { isoNow } from '../state/clock.js';
-import type { AccountRecord, TokenRecord, TrialRecord } from '../state/db.js';
+import type { AccountRecord, TokenKind, TokenRecord, TrialRecord } from '../state/db.js';
 import { doc, type DocChange, type StateStore } from '../state/store.js';
+import { SUGGEST_PATHS } from '../suggest/paths.js';
 
 /** Tokens are stored only as their SHA-256: the store never holds a usable token. */
 export function hashToken(token: string): string {
@@ -58,13 +59,48 @@ export interface NewTokenOptions {
   expiry?: string | null;
   /** Trial allowance of a token without an account (default DEFAULT_TRIAL); ignored with an account. */
   trial?: Partial<Record<Counter, number>>;
+  /** `suggest`: a token for a widget proxy, refused by every endpoint but autocomplete (default `full`). */
+  kind?: TokenKind;
+  /** With `kind: 'suggest'`: charged selects a UTC day (none: no cap beyond the credit). */
+  dailySelects?: number;
+  /** The console's own token (src/console/client.ts): outside the account's limit and not counted in it. */
+  internal?: boolean;
 }
+
+/**
+ * Live tokens (neither revoked nor expired) one account may hold: every token has its own rate limits, so
+ * unlimited tokens would multiply them. RECAPITO_MAX_TOKENS_PER_ACCOUNT, default 10 (docs/operations.md).
+ */
+export function maxTokensPerAccount(): number {
+  const value = Number(process.env.RECAPITO_MAX_TOKENS_PER_ACCOUNT ?? 10);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`RECAPITO_MAX_TOKENS_PER_ACCOUNT must be a whole number ≥ 1, not ${process.env.RECAPITO_MAX_TOKENS_PER_ACCOUNT}`);
+  return value;
+}
+
+/** A token refused because its account holds the most live tokens allowed (409 in the console). */
+export class TokenLimitError extends Error {
+  readonly statusCode = 409;
+  constructor(account: string, max: number) {
+    super(`account ${account} has ${max} live tokens, the most allowed (RECAPITO_MAX_TOKENS_PER_ACCOUNT): revoke one first`);
+  }
+}
+
+/** A token counted against its account's limit: a customer's, neither revoked nor expired. */
+const counts = (t: TokenRecord, now: number): boolean => !t.internal && t.revoked === null && (t.expiry === null || Date.parse(t.expiry) > now);
 
 export async function createToken(store: StateStore, account: string | null, expiryOrOptions: string | null | NewTokenOptions = null): Promise<{ token: string; record: TokenRecord }> {
   const options: NewTokenOptions = typeof expiryOrOptions === 'object' && expiryOrOptions !== null ? expiryOrOptions : { expiry: expiryOrOptions };
   const expiry = options.expiry ?? null;
   if (account !== null && !(await getAccount(store, account))) throw new Error(`no account ${account}`);
   if (expiry !== null && Number.isNaN(Date.parse(expiry))) throw new Error(`expiry is not an ISO-8601 date: ${expiry}`);
+  const kind = options.kind ?? 'full';
+  const daily = options.dailySelects;
+  if (daily !== undefined && (kind !== 'suggest' || !Number.isInteger(daily) || daily < 1)) throw new Error('a daily cap on selects is for suggest tokens, a whole number ≥ 1');
+  if (account !== null && !options.internal) {
+    const max = maxTokensPerAccount();
+    const now = Date.now();
+    if ((await listTokens(store, account)).filter((t) => counts(t, now)).length >= max) throw new TokenLimitError(account, max);
+  }
   const token = newToken();
   const hash = hashToken(token);
   const record: TokenRecord = {
@@ -75,6 +111,9 @@ export async function createToken(store: StateStore, account: string | null, exp
     revoked: null,
     last_used: null,
     requests: 0,
+    ...(kind === 'suggest' ? { kind } : {}),
+    ...(daily === undefined ? {} : { daily_selects: daily }),
+    ...(options.internal ? { internal: true } : {}),
   };
   const trial = account === null ? (options.trial ?? DEFAULT_TRIAL) : {};
   const trialKeys = Object.keys(trial).map((c) => doc('trials', trialKey(record.id, c)));
@@ -138,7 +177,7 @@ export async function revokeToken(store: StateStore, tokenOrId: string): Promise
 /** A new token for the same account and expiry; the old one stops working at once. */
 export async function regenerateToken(store: StateStore, tokenOrId: string): Promise<{ token: string; record: TokenRecord }> {
   const old = await revokeToken(store, tokenOrId);
-  const fresh = await createToken(store, old.account, { expiry: old.expiry, trial: {} });
+  const fresh = await createToken(store, old.account, { expiry: old.expiry, trial: {}, kind: old.kind, dailySelects: old.daily_selects });
   if (old.account === null) await moveTrial(store, old.id, fresh.record.id);
   return fresh;
 }
@@ -149,6 +188,9 @@ export interface Caller {
   account: AccountRecord | null;
   /** Whose credit the caller's calls consume: the account, or the token's own trial allowance. */
   payer: Payer;
+  /** `suggest` tokens call autocomplete only, with `dailySelects` charged selects a UTC day (null: no cap). */
+  kind: TokenKind;
+  dailySelects: number | null;
   /** Settles when this request is counted on disk (requests, last_used): await before answering; null when it is already. */
   counted: () => Promise<void> | null;
 }
@@ -276,16 +318,23 @@ function lookup(store: StateStore, token: string): KnownToken | undefined | Prom
   return typeof generation === 'number' ? inCache(generation) : generation.then(inCache);
 }
 
-/** The caller of a known token, or the 401 that explains why not. Counts the request. */
-function callerOf(store: StateStore, known: KnownToken | undefined): Caller {
+const SUGGEST_ROUTES: ReadonlySet<string> = new Set(SUGGEST_PATHS);
+
+/**
+ * The caller of a known token, or the 401 that explains why not; a suggest token on another route than
+ * autocomplete is 403 (`route`: the route the router matched). Counts the request.
+ */
+function callerOf(store: StateStore, known: KnownToken | undefined, route: string | undefined): Caller {
   if (!known) throw new ApiError('token_invalid');
   const { record } = known;
   if (record.revoked) throw new ApiError('token_revoked');
   if (known.expires <= Date.now()) {
     throw new ApiError('token_expired', { expiry: record.expiry ?? '' });
   }
+  const kind = record.kind ?? 'full';
+  if (kind === 'suggest' && route !== undefined && !SUGGEST_ROUTES.has(route)) throw new ApiError('token_scope', { path: SUGGEST_PATHS[0] });
   const counted = store.countRequest(known.hash, isoNow());
-  return { tokenId: record.id, tokenHash: known.hash, account: known.account, payer: known.payer, counted };
+  return { tokenId: record.id, tokenHash: known.hash, account: known.account, payer: known.payer, kind, dailySelects: record.daily_selects ?? null, counted };
 }
 
 /**
@@ -293,16 +342,53 @@ function callerOf(store: StateStore, known: KnownToken | undefined): Caller {
  * cached token on LMDB is answered at once, without a promise: the request path's hook goes on in the
  * same turn.
  */
-export function authenticateNow(store: StateStore, header: string | undefined): Caller | Promise<Caller> {
+export function authenticateNow(store: StateStore, header: string | undefined, route?: string): Caller | Promise<Caller> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   if (!match?.[1]) throw new ApiError('unauthorized');
   const found = lookup(store, match[1]);
-  return found instanceof Promise ? found.then((known) => callerOf(store, known)) : callerOf(store, found);
+  return found instanceof Promise ? found.then((known) => callerOf(store, known, route)) : callerOf(store, found, route);
 }
 
 /** `authenticateNow` as a promise. */
-export async function authenticate(store: StateStore, header: string | undefined): Promise<Caller> {
-  return authenticateNow(store, header);
+export async function authenticate(store: StateStore, header: string | undefined, route?: string): Promise<Caller> {
+  return authenticateNow(store, header, route);
+}
+
+interface DailySelects {
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  used: number;
+}
+
+const selectsDoc = (tokenId: string) => doc('kv', `daily-selects/${tokenId}`);
+
+/**
+ * Takes one of a suggest token's daily charged selects (the 429 `select_cap` when the day's are used up,
+ * with the seconds to the next UTC midnight); gives back the function that returns it when the select is
+ * not charged after all. Nothing to take for a token without a cap. One document per token, its day and
+ * count: a new day starts again at zero.
+ */
+export async function takeDailySelect(store: StateStore, caller: Caller, now = new Date()): Promise<(() => Promise<void>) | undefined> {
+  const cap = caller.dailySelects;
+  if (cap === null) return undefined;
+  const key = selectsDoc(caller.tokenId);
+  const day = now.toISOString().slice(0, 10);
+  await store.update([key], ([stored]) => {
+    const today = stored as DailySelects | undefined;
+    const used = today?.day === day ? today.used : 0;
+    if (used >= cap) {
+      const retryAfter = Math.max(1, Math.ceil((Date.parse(`${day}T00:00:00Z`) + 86_400_000 - now.getTime()) / 1000));
+      throw new ApiError('select_cap', { max: cap, retry_after: retryAfter }, null, { retry_after: retryAfter });
+    }
+    return { result: undefined, write: [{ ...key, doc: { day, used: used + 1 } satisfies DailySelects }] };
+  }).durable;
+  return async () => {
+    await store.update([key], ([stored]) => {
+      const today = stored as DailySelects | undefined;
+      if (today?.day !== day || today.used === 0) return { result: undefined };
+      return { result: undefined, write: [{ ...key, doc: { day, used: today.used - 1 } satisfies DailySelects }] };
+    }).durable;
+  };
 }
 
 export function accountLanguage(caller: Caller | undefined): Language | undefined {

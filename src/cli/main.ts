@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { Command } from 'commander';
@@ -9,6 +9,7 @@ import { createAccount, createToken, findToken, listTokens, regenerateToken, rev
 import { DEFAULT_TRIAL, grantTrial, trialsOf } from '../credit/trial.js';
 import { defaultDataDir, defaultSourceDir } from '../config.js';
 import type { Counter } from '../http/capability.js';
+import type { TokenKind } from '../state/db.js';
 import { importContactData } from '../import/contact.js';
 import { dictionariesFile, importMarker } from '../import/integrity.js';
 import { native, openRegister } from '../native.js';
@@ -86,17 +87,55 @@ function trialArg(value: string): Partial<Record<Counter, number>> {
   return out;
 }
 
+function kindArg(value: string): TokenKind {
+  if (value !== 'full' && value !== 'suggest') throw new Error('--kind is full or suggest');
+  return value;
+}
+
+function wholeArg(value: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new Error(`${value} is not a whole number ≥ 1`);
+  return Number(value);
+}
+
+/**
+ * The token (or its public id) a command acts on: from `--token-file`, or from standard input (no argument,
+ * or `-`); an id as the argument is fine (it is not a secret). A raw token as the argument still works but
+ * warns: it stays in the shell history and is visible to every user in `ps` (deprecated; docs/operations.md).
+ */
+async function tokenInput(arg: string | undefined, opts: { tokenFile?: string }): Promise<string> {
+  const firstLine = (text: string) => text.split(/\r?\n/)[0]?.trim() ?? '';
+  let value: string;
+  if (opts.tokenFile !== undefined) {
+    if (arg !== undefined) throw new Error('give the token either as --token-file or as an argument, not both');
+    value = firstLine(readFileSync(opts.tokenFile, 'utf8'));
+  } else if (arg === undefined || arg === '-') {
+    if (process.stdin.isTTY) throw new Error('no token: pipe it on standard input, or give --token-file FILE or the token id');
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    value = firstLine(Buffer.concat(chunks).toString('utf8'));
+  } else {
+    value = arg.trim();
+    if (value.startsWith('rk_')) console.error('warning: a token on the command line stays in the shell history and in ps; give its id, --token-file FILE or standard input instead (deprecated)');
+  }
+  if (value === '') throw new Error('no token given');
+  return value;
+}
+
 token
   .command('create')
   .option('--account <name>', 'account the token belongs to')
   .option('--expires <iso>', 'expiry, ISO-8601')
   .option('--trial <counter=n,...>', `without --account: trial allowance (default ${Object.entries(DEFAULT_TRIAL).map(([c, n]) => `${c}=${n}`).join(',')})`, trialArg)
-  .action(async (opts: { account?: string; expires?: string; trial?: Partial<Record<Counter, number>> }) => {
+  .option('--kind <kind>', 'full (every endpoint, the default) or suggest (autocomplete only: a widget proxy’s token)', kindArg)
+  .option('--daily-selects <n>', 'with --kind suggest: charged selects a UTC day, then 429 select_cap', wholeArg)
+  .action(async (opts: { account?: string; expires?: string; trial?: Partial<Record<Counter, number>>; kind?: TokenKind; dailySelects?: number }) => {
     if (opts.account && opts.trial) throw new Error('--trial is for tokens without an account (an account has its own credit)');
+    if (opts.dailySelects !== undefined && opts.kind !== 'suggest') throw new Error('--daily-selects is for --kind suggest');
     const db = await state();
-    const { token: t, record } = await createToken(db, opts.account ?? null, { expiry: opts.expires ?? null, trial: opts.trial });
+    const { token: t, record } = await createToken(db, opts.account ?? null, { expiry: opts.expires ?? null, trial: opts.trial, kind: opts.kind, dailySelects: opts.dailySelects });
     const trial = record.account ? '' : `, trial ${(await trialsOf(db, record.id)).map((r) => `${r.counter}=${r.left}`).join(',')}`;
-    console.log(`token ${record.id} for ${record.account ?? '(no account)'}${record.expiry ? `, expires ${record.expiry}` : ''}${trial}`);
+    const kind = record.kind === 'suggest' ? `, suggest only${record.daily_selects ? ` (${record.daily_selects} charged selects a day)` : ''}` : '';
+    console.log(`token ${record.id} for ${record.account ?? '(no account)'}${record.expiry ? `, expires ${record.expiry}` : ''}${kind}${trial}`);
     console.log(t);
   });
 token
@@ -109,6 +148,8 @@ token
     console.table(
       tokens.map((t, i) => ({
         id: t.id,
+        kind: t.kind ?? 'full',
+        daily_selects: t.daily_selects ?? '',
         created: t.created,
         expiry: t.expiry ?? '',
         revoked: t.revoked ?? '',
@@ -118,25 +159,36 @@ token
       })),
     );
   });
+const TOKEN_ARG = 'the token id; without it, the token is read from standard input (or --token-file)';
+
 token
-  .command('trial <token>')
-  .description('sets what a token without an account may still consume on a counter (token or its id)')
+  .command('trial [id]')
+  .description('sets what a token without an account may still consume on a counter')
+  .option('--token-file <file>', 'read the token from this file (first line)')
   .requiredOption('--counter <counter>', 'contact | dedupe | light', counterArg)
   .requiredOption('--size <n>', 'operations', Number)
-  .action(async (t: string, opts: { counter: Counter; size: number }) => {
+  .action(async (t: string | undefined, opts: { counter: Counter; size: number; tokenFile?: string }) => {
     const db = await state();
-    const found = await findToken(db, t);
+    const found = await findToken(db, await tokenInput(t, opts));
     if (!found) throw new Error('no such token');
     if (found[1].account) throw new Error(`token ${found[1].id} belongs to account ${found[1].account}: use the credit commands`);
     await grantTrial(db, found[1].id, { [opts.counter]: opts.size });
     console.log(`token ${found[1].id}: trial ${opts.counter} ${opts.size} operations`);
   });
-token.command('revoke <token>').action(async (t: string) => console.log(`token ${(await revokeToken(await state(), t)).id} revoked`));
-token.command('regenerate <token>').action(async (t: string) => {
-  const { token: fresh, record } = await regenerateToken(await state(), t);
-  console.log(`old token revoked; new token ${record.id}`);
-  console.log(fresh);
-});
+token
+  .command('revoke [id]')
+  .description(TOKEN_ARG)
+  .option('--token-file <file>', 'read the token from this file (first line)')
+  .action(async (t: string | undefined, opts: { tokenFile?: string }) => console.log(`token ${(await revokeToken(await state(), await tokenInput(t, opts))).id} revoked`));
+token
+  .command('regenerate [id]')
+  .description(TOKEN_ARG)
+  .option('--token-file <file>', 'read the token from this file (first line)')
+  .action(async (t: string | undefined, opts: { tokenFile?: string }) => {
+    const { token: fresh, record } = await regenerateToken(await state(), await tokenInput(t, opts));
+    console.log(`old token revoked; new token ${record.id}`);
+    console.log(fresh);
+  });
 
 registerUserCommands(program, state);
 

@@ -33,7 +33,7 @@ export class ApiClient {
     const known = this.tokens.get(account);
     if (known && known.expires - RENEW_BEFORE_MS > Date.now()) return known.token;
     const expires = Date.now() + TOKEN_LIFE_MS;
-    const { token, record } = await createToken(this.state, account, new Date(expires).toISOString());
+    const { token, record } = await createToken(this.state, account, { expiry: new Date(expires).toISOString(), internal: true });
     await noteInternalToken(this.state, record.id, true);
     if (known) await revokeToken(this.state, known.id);
     this.tokens.set(account, { token, id: record.id, expires });

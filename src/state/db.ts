@@ -1,3 +1,4 @@
+import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { open, type Database, type RootDatabase } from 'lmdb';
@@ -35,7 +36,16 @@ export interface TokenRecord {
   revoked: string | null;
   last_used: string | null;
   requests: number;
+  /** `suggest`: the autocomplete endpoint only (a widget proxy's token, docs/widget.md); absent: every endpoint. */
+  kind?: TokenKind;
+  /** Suggest tokens: charged selects a UTC day; absent: no cap beyond the credit. */
+  daily_selects?: number;
+  /** The console's own token for an account (src/console/client.ts): not counted against the account's limit. */
+  internal?: boolean;
 }
+
+/** What a token may call: `full` every endpoint (the default), `suggest` only autocomplete. */
+export type TokenKind = 'full' | 'suggest';
 
 export interface CreditRecord {
   account: string;
@@ -94,12 +104,25 @@ export interface JobRecord {
 
 const opened = new Map<string, StateDb>();
 
+/**
+ * The state holds session ids, the console's cookie secret, password and token hashes and uploaded lists:
+ * its folder is 0700 and its files 0600 (the owner alone), whatever the umask, also when a data dir made
+ * before (0644, issue 33) is opened again. The folder is private before LMDB makes a file in it.
+ */
+function privateState(dir: string, files: boolean): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  if (files) for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isFile()) chmodSync(path.join(dir, entry.name), 0o600);
+}
+
 export function openState(dataDir: string): StateDb {
   const dir = path.join(dataDir, 'state');
   const known = opened.get(dir);
   if (known) return known;
+  privateState(dir, false);
   // maxDbs: lmdb-js allows 12 named databases by default; the service has about a dozen already
   const root = open({ path: dir, compression: false, maxDbs: 32 });
+  privateState(dir, true);
   const db: StateDb = {
     root,
     accounts: root.openDB({ name: 'accounts' }),

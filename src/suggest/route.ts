@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 
+import { takeDailySelect } from '../account/tokens.js';
 import { capability as contactCapability } from '../contact/service.js';
 import type { ContactItem } from '../contact/schema.js';
 import { resolveCountry } from '../countries/resolve.js';
@@ -11,12 +12,13 @@ import { ApiError } from '../http/errors.js';
 import { finishResult } from '../http/outcomes.js';
 import type { PluginOptions } from '../http/plugin.js';
 import { validate } from '../http/validation.js';
+import { SUGGEST_PATHS } from './paths.js';
 import { suggestRequest, type SuggestRequest } from './schema.js';
 import { attributionFor, displayName, houseNumbers, parsedOf, readQuery, streetsPhase } from './service.js';
 import { foreignAttribution, foreignHouseNumbers, foreignStreets, foreignSuggestCountries } from './foreign.js';
 import { checkSession, enterSession, flushSessions, markSelected, readSession, sweepSessions, unmarkSelected, type OfferedStreet, type SessionRead, type SuggestSession } from './session.js';
 
-export const SUGGEST_PATHS = ['/api/v1/suggest', '/api/v1/suggerisci'] as const;
+export { SUGGEST_PATHS };
 
 /** Countries whose street register is loaded: the only ones autocomplete serves. */
 export const SUGGEST_COUNTRIES = new Set(['IT']);
@@ -36,6 +38,22 @@ function requireField(value: string | undefined, field: string): string {
   return (value as string).trim();
 }
 
+/**
+ * One of the caller's daily charged selects (suggest tokens with a cap, src/account/tokens.ts), or the 429
+ * `select_cap` with Retry-After after `unmark` gave the street back; the function that returns the select.
+ */
+async function capped(services: Services, req: FastifyRequest, reply: FastifyReply, unmark: () => Promise<void>): Promise<(() => Promise<void>) | undefined> {
+  const caller = req.ctx.caller;
+  if (!caller) return undefined;
+  try {
+    return await takeDailySelect(services.state, caller);
+  } catch (error) {
+    await unmark();
+    if (error instanceof ApiError) reply.header('Retry-After', String(error.extra.retry_after ?? 60));
+    throw error;
+  }
+}
+
 /** Select: the contact engine on the chosen street; one contact verification per session and street. */
 async function select(services: Services, req: FastifyRequest, reply: FastifyReply, r: SuggestRequest, session: SuggestSession): Promise<FastifyReply> {
   const payer = requirePayer(req);
@@ -53,8 +71,15 @@ async function select(services: Services, req: FastifyRequest, reply: FastifyRep
     country_code: session.country,
     ...(blank(r.postcode) ? {} : { postcode: r.postcode?.trim() }),
   };
+  // a suggest token's daily cap counts the charged selects (a refined repeat of a street is free)
+  const giveBack = first ? await capped(services, req, reply, () => unmarkSelected(services.state, session, streetId)) : undefined;
   // the street's first select is charged; a refused charge or a failed verification leaves it unselected
-  const undo = first ? () => unmarkSelected(services.state, session, streetId) : undefined;
+  const undo = first
+    ? async () => {
+        await giveBack?.();
+        await unmarkSelected(services.state, session, streetId);
+      }
+    : undefined;
   const { value: result, charge } = await chargedWork(
     services.state,
     { payer, counter: 'contact', units: first ? 1 : 0 },
