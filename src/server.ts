@@ -10,8 +10,8 @@ import { emailPlugin } from './email/plugin.js';
 import { enrichmentPlugin } from './enrichment/plugin.js';
 import type { Counter } from './http/capability.js';
 import { negotiate, startContext, type Services } from './http/context.js';
-import { ApiError, ERROR_MESSAGES, fill, isStorageError, storageError } from './http/errors.js';
-import { languageFromAcceptHeader } from './http/language.js';
+import { sendError } from './http/error-body.js';
+import { ApiError, badRequest, isStorageError, storageError } from './http/errors.js';
 import { overloadedError, overloadGuard } from './http/overload.js';
 import type { ServicePlugin } from './http/plugin.js';
 import { rateLimiter, registerRouteRateLimits } from './http/rate-limit.js';
@@ -72,14 +72,6 @@ function pathOf(url: string): string {
   return q < 0 ? url : url.slice(0, q);
 }
 
-function sendError(req: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
-  const language = req.ctx?.language ?? languageFromAcceptHeader(req.headers['accept-language']) ?? 'en';
-  const message = fill(ERROR_MESSAGES[error.code][language], error.params);
-  if (error.code === 'rate_limited' || error.code === 'session_budget' || error.code === 'too_many_jobs' || error.code === 'overloaded' || error.code === 'storage_unavailable') reply.header('Retry-After', String(error.extra.retry_after ?? 60));
-  reply.header('Content-Language', language);
-  return reply.code(error.status).send({ ok: false, code: error.code, message, details: error.details ?? null, ...error.extra });
-}
-
 /** Fastify's own errors (bad JSON, body too large, wrong content type) in our error body. */
 function asApiError(error: FastifyError): ApiError {
   if (error instanceof ApiError) return error;
@@ -88,7 +80,9 @@ function asApiError(error: FastifyError): ApiError {
   if (status === 503) return overloadedError();
   if (status === 413) return new ApiError('payload_too_large');
   if (status === 400 && (error instanceof SyntaxError || /JSON/i.test(error.code ?? '') || /JSON/.test(error.message))) return new ApiError('invalid_json');
-  if (status >= 400 && status < 500) return new ApiError('bad_request', { detail: error.message });
+  // Fastify's own messages are English: ours say what is wrong in the answer's language
+  if (status === 415) return badRequest('media_type');
+  if (status >= 400 && status < 500) return badRequest('unreadable');
   return new ApiError('internal_error');
 }
 
@@ -220,9 +214,9 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
     const apiError = asApiError(error);
     // the client sees a stable 500 body; the operator sees what happened
     if (apiError.status === 500 || apiError.code === 'storage_unavailable') console.error(error);
-    return sendError(req, reply, apiError);
+    return sendError(services, req, reply, apiError);
   });
-  app.setNotFoundHandler((req, reply) => sendError(req, reply, unmatched(req, reply)));
+  app.setNotFoundHandler((req, reply) => sendError(services, req, reply, unmatched(req, reply)));
 
   const counters: Record<string, Counter> = Object.assign({}, ...PLUGINS.map((p) => p.counters));
   const webConsole = await registerConsole(app, services, counters, jobs.store);

@@ -477,7 +477,7 @@ test('a single call\'s answer text is, as JSON, what the presented and finished 
     // the batch's answer is written as text (result-text.ts, sendBatchText): the object path of a job and of
     // `process` (presented objects, finished, serialised) gives the same value
     const item = contactCapability.item.parse(body);
-    const ctx = { language: language as 'en', languageNamed: true, dataDir: server.dataDir, allowPrivateNetwork: false };
+    const ctx = { language: language as 'en', dataDir: server.dataDir, allowPrivateNetwork: false };
     const viaObjects = finishResult((await contactCapability.process([item, item], ctx))[0]!, ctx.language, contactCapability.outcomes);
     t.is(JSON.stringify(result), JSON.stringify(viaObjects), `objects: ${JSON.stringify(body)}`);
     // the same keys in the same order and the same values; the bytes differ only where the text path

@@ -69,7 +69,7 @@ test.serial('a completed dedupe job: CSV one row per record (Italian headers), c
   t.is(lines[0], 'id,gruppo,livello,principale,motivi,lavorato,esito');
   t.is(lines.length, 41, 'a header and one row per record');
   t.is(new Set(lines.slice(1).map((l) => l.split(',')[0])).size, 40);
-  t.is(lines.slice(1).filter((l) => l.split(',')[3] === 'yes').length, 20, 'one main record per group');
+  t.is(lines.slice(1).filter((l) => l.split(',')[3] === 'sì').length, 20, 'one main record per group (Italian: sì)');
 
   const cancel = await call(server, 'DELETE', `/api/v1/dedupe?job=${job}`);
   t.is(cancel.body.state, 'completed');

@@ -243,8 +243,9 @@ test('the legacy host answers Italian keys and codes by default, English when th
     t.is(byDefault.status, 200);
     t.truthy(byDefault.body.telefono);
     t.deepEqual(byDefault.body.esito, ['TELEFONO_ESTERO']);
-    // keys and codes are Italian; texts still follow the account's language (en here), as the order says
-    t.is(byDefault.language, 'en');
+    // keys, codes and texts are Italian, whatever the account's language (en here): they never disagree (issue 34)
+    t.is(byDefault.language, 'it');
+    t.is(byDefault.body.motivo, 'Numero estero: forma controllata in E.164');
     const english = await post({ phone: '+41 44 668 18 00', language: 'en' }, 'legacy.example.it');
     t.truthy(english.body.phone);
     t.deepEqual(english.body.outcome, ['PHONE_FOREIGN']);

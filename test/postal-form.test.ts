@@ -71,10 +71,14 @@ test('Italian clients get FOREIGN first, Italian codes and keys; English clients
   const en = await contact({ ...body, language: 'en' });
   t.deepEqual(en.body.outcome, ['MODIFIED', 'POSTCODE', 'STREET_FORM']);
   t.deepEqual(en.body.normalized_postal.lines, ['Hauptstraße 5', '10827 Berlin', 'GERMANY']);
-  // UPU: with no language named, the country line is in the language of the country of origin
+  // the default language: the country line is in it too (issue 34: no Italian line in an English answer)
   const plain = await contact(body);
   t.is(plain.body.normalized.country, 'Germany', 'the answer is in the default language');
-  t.deepEqual(plain.body.normalized_postal.lines, ['Hauptstraße 5', '10827 Berlin', 'GERMANIA']);
+  t.deepEqual(plain.body.normalized_postal.lines, ['Hauptstraße 5', '10827 Berlin', 'GERMANY']);
+  // UPU: the language of the country of origin or one known internationally; a German answer's line is English
+  const de = await contact({ ...body, language: 'de' });
+  t.is(de.body.normalized.country, 'Deutschland');
+  t.deepEqual(de.body.normalized_postal.lines, ['Hauptstraße 5', '10827 Berlin', 'GERMANY']);
 });
 
 test('foreign: detect reads a foreign postcode form in a record without country', async (t) => {

@@ -46,7 +46,7 @@ test('a prefix in Bologna finds Via del Faggiolo; hints carry no postcode nor ho
   t.regex(res.body.attribution, /ANNCSU/);
   t.regex(res.body.attribution, /Comune di Bologna/);
   t.deepEqual(res.body.parsed, { street: 'via del fag', house_number: null, postcode: null });
-  t.is(res.body.credit, undefined, 'suggest is free');
+  t.like(res.body.credit, { counter: 'contact', charged: 0 }, 'a keystroke is free: the contact counter as it stands');
 });
 
 test('one field as people write it: street, number, postcode and city', async (t) => {
@@ -158,7 +158,7 @@ test('another country in a session is 409; a country not in service is 200, unsu
   t.is(unsupported.status, 200);
   t.false(unsupported.body.supported);
   t.deepEqual(unsupported.body.hints, []);
-  t.is(unsupported.body.credit, undefined);
+  t.is(unsupported.body.credit.charged, 0);
   // no session was opened: the same UUID can still start an Italian one
   t.is((await suggest({ session: fresh, q: 'via del fag', city: 'Bologna' })).status, 200);
 });

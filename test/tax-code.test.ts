@@ -138,7 +138,7 @@ test('29 February exists only in leap years', async (t) => {
   }
   for (const y of common) {
     const g = await one('generate', { ...person, birth_date: `${y}-02-29` });
-    t.deepEqual([g.ok, g.error, g.outcome], [false, 'birth_date', ['TAX_CODE_NOT_GENERATED']], String(y));
+    t.deepEqual([g.ok, g.error, g.outcome], [false, 'birth_date', ['INCOMPLETE_DATA']], String(y));
   }
   // A code saying 29 February of a year whose 19xx and 20xx are both common years.
   const g = await one('generate', { ...person, birth_date: '1996-02-29' });
@@ -322,7 +322,7 @@ test('generate names each missing or unresolved datum, in English and Italian', 
   ];
   for (const [item, en, it] of cases) {
     const r = await one('generate', item);
-    t.deepEqual([r.ok, r.error, r.outcome], [false, en, ['TAX_CODE_NOT_GENERATED']], en);
+    t.deepEqual([r.ok, r.error, r.outcome], [false, en, ['INCOMPLETE_DATA']], en);
     t.true((r.reason as string).includes(':'), en);
     t.is((await one('genera', item, 'it')).error, it);
   }
@@ -442,7 +442,7 @@ test('HTTP: one item, English; Italian alias, keys and codes; charged one light 
   t.is(wrong.body.suggerimento, code);
   const nonLatin = await call(server, 'POST', '/api/v1/codicefiscale', { azione: 'genera', cognome: 'Петров', nome: 'Ivan', sesso: 'M', data_nascita: '1980-01-01', comune_nascita: 'Russia', lingua: 'it' });
   t.is(nonLatin.body.errore, 'cognome_non_latino');
-  t.deepEqual(nonLatin.body.esito, ['CODICE_FISCALE_NON_GENERATO']);
+  t.deepEqual(nonLatin.body.esito, ['DATI_INCOMPLETI']);
 });
 
 test('HTTP: a batch keeps order and ids, the action applies to all, the cap is 2,000', async (t) => {

@@ -15,7 +15,7 @@ const flag = z
     const s = String(v).trim().toLowerCase();
     if (['1', 'true', 'yes', 'si', 'sì'].includes(s)) return true;
     if (['0', 'false', 'no', ''].includes(s)) return false;
-    ctx.addIssue({ code: 'custom', message: 'must be a boolean' });
+    ctx.addIssue({ code: 'custom', message: 'type_boolean' });
     return z.NEVER;
   })
   .optional();

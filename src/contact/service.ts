@@ -162,9 +162,15 @@ async function verifyBatch<R>(items: ContactItem[], shape: (r: CoreAnswer, optio
   return results;
 }
 
-/** The language of a foreign envelope's country line: the one the request named, else Italian (UPU). */
+/**
+ * UPU: the country line in the language of the country of origin (Italian) or in a language known
+ * internationally (English, French): the answer's own language when it is one of these, else English — never
+ * a language other than the answer's where the answer's will do (docs/foreign.md).
+ */
+const ENVELOPE_LANGUAGES: ReadonlySet<Language> = new Set(['it', 'en', 'fr']);
+
 function countryLineOf(ctx: ProcessContext): Language {
-  return ctx.languageNamed === false ? 'it' : ctx.language;
+  return ENVELOPE_LANGUAGES.has(ctx.language) ? ctx.language : 'en';
 }
 
 /** What a contact's `outcome` can say (its `tax_code_outcome` holds the tax code's codes, mapped by key). */

@@ -33,7 +33,8 @@ export const countryRoutes: FastifyPluginAsync = async (app) => {
     const q = typeof query.q === 'string' ? query.q : undefined;
     const served = await coverage();
     const countries = searchCountries(q).map((e) => view(e, req, served));
-    return answer(req, reply, { ok: true, count: countries.length, countries });
+    // consumes nothing and charges no counter: `outcome` empty, no `credit` (spec: every response carries `outcome`)
+    return answer(req, reply, { ok: true, count: countries.length, countries, outcome: [] });
   };
   for (const path of COUNTRIES_PATHS) app.get(path, handler);
 };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import type { Counter } from '../http/capability.js';
 import { ApiError } from '../http/errors.js';
+import { problem } from '../http/problems.js';
 import type { CreditRecord, TrialRecord } from '../state/db.js';
 import { isoString } from '../state/clock.js';
 import { doc, updateListened, type Decision, type DocChange, type DocKey, type StateStore, type UpdateListener } from '../state/store.js';
@@ -136,7 +137,8 @@ function freeLeft(r: CreditRecord): number {
   return Math.max(0, FREE_MONTHLY[r.counter as Counter] - r.free_used);
 }
 
-function packPrice(counter: Counter, size: number): number {
+/** What one pack of `size` operations costs, in euro. */
+export function packPrice(counter: Counter, size: number): number {
   return Math.round(size * UNIT_PRICE_EUR[counter] * 100) / 100;
 }
 
@@ -184,11 +186,22 @@ export function payerName(payer: Payer): string {
 }
 
 /** What a charge attempt decided inside its transaction: taken (and written), or refused (nothing written). */
-export type Taken = { ok: true; charge: CreditCharge; ticket: ChargeTicket } | { ok: false; counter: Counter; needed: number; available: number };
+export type Taken = { ok: true; charge: CreditCharge; ticket: ChargeTicket } | Refused;
 
-export function paymentRequired(refused: { counter: Counter; needed: number; available: number }): ApiError {
-  const { counter, needed, available } = refused;
-  return new ApiError('payment_required', { counter, needed, available }, { counter, needed, available });
+/** A charge refused: what it needed and had; `topup_cap` when an active auto top-up was stopped by its monthly cap (euro). */
+export interface Refused {
+  ok: false;
+  counter: Counter;
+  needed: number;
+  available: number;
+  topup_cap?: number;
+}
+
+/** The 402; after an auto top-up stopped by its monthly cap, the message and `details.auto_topup` say it failed. */
+export function paymentRequired(refused: Omit<Refused, 'ok'>): ApiError {
+  const { counter, needed, available, topup_cap: cap } = refused;
+  if (cap === undefined) return new ApiError('payment_required', { counter, needed, available }, { counter, needed, available });
+  return new ApiError('payment_required', { counter, needed, available, also: problem('topup_cap', { cap }) }, { counter, needed, available, auto_topup: 'monthly_cap_reached' });
 }
 
 /**
@@ -235,7 +248,7 @@ function takeFromAccount(stored: CreditRecord | undefined, account: string, coun
     ticket.packs.push({ id: pack.id, n });
   }
   // refused: nothing is written, so report what the stored record holds
-  if (need > 0) return { result: { ok: false, counter, needed: units, available: before } };
+  if (need > 0) return { result: { ok: false, counter, needed: units, available: before, ...(a.active && a.size > 0 ? { topup_cap: a.monthly_cap_eur } : {}) } };
   if (units > 0) {
     r.used_month += units;
     r.used_total += units;
@@ -280,6 +293,17 @@ export async function consumeFor(store: StateStore, payer: Payer, counter: Count
   const taken = await store.update(keys, decide).durable;
   if (!taken.ok) throw paymentRequired(taken);
   return taken;
+}
+
+/**
+ * The `credit` object of an answer that charged nothing (an error, a keystroke of suggest): the payer's
+ * counter as it stands, read through the same decision as a charge of 0 operations (nothing written).
+ */
+export async function creditState(store: StateStore, payer: Payer, counter: Counter, now = new Date()): Promise<CreditCharge> {
+  const { keys, decide } = takeDecision(payer, counter, 0, now);
+  const taken = decide(await store.getMany(keys)).result;
+  if (!taken.ok) throw paymentRequired(taken);
+  return taken.charge;
 }
 
 /** Told the moments of a request's charge (see `UpdateListener`); refused with the 402 when not covered. */

@@ -1,9 +1,17 @@
 import { say, type Language, type Texts } from '../http/language.js';
+import { textIn, type SomeTexts } from '../http/problems.js';
 
 /** Why a counter needs attention: the report's `warning`, by kind. */
-export type CounterWarning = 'auto_topup_next' | 'awaiting_renewal' | 'nothing_left' | 'low';
+export type CounterWarning = 'auto_topup_next' | 'auto_topup_cap' | 'awaiting_renewal' | 'nothing_left' | 'low';
 
-const WARNINGS: Record<CounterWarning, Texts> = {
+const WARNINGS: Record<CounterWarning, SomeTexts> = {
+  auto_topup_cap: {
+    it: 'credito esaurito e tetto mensile dell’auto-ricarica raggiunto: nessun pacchetto sarà acquistato fino al mese prossimo; alza il tetto o acquista un pacchetto',
+    en: 'nothing left and the auto top-up’s monthly cap is reached: no pack will be bought until next month; raise the cap or buy a pack',
+    de: 'nichts mehr übrig und die Monatsgrenze der automatischen Aufladung ist erreicht: bis zum nächsten Monat wird kein Paket gekauft; Grenze erhöhen oder ein Paket kaufen',
+    fr: 'plus rien et le plafond mensuel de la recharge automatique est atteint : aucun pack ne sera acheté avant le mois prochain ; relevez le plafond ou achetez un pack',
+    es: 'no queda nada y se alcanzó el tope mensual de la recarga automática: no se comprará ningún paquete hasta el mes próximo; suba el tope o compre un paquete',
+  },
   auto_topup_next: {
     it: 'credito esaurito: la prossima chiamata acquista un pacchetto con l’auto-ricarica se il tetto mensile lo consente',
     en: 'nothing left: the next call buys a pack through auto top-up if the monthly cap allows',
@@ -83,7 +91,7 @@ const AUTO_TOPUP_NOTE: Texts = {
 };
 
 export function warningText(kind: CounterWarning | null, language: Language): string | null {
-  return kind ? say(WARNINGS[kind], language) : null;
+  return kind ? textIn(WARNINGS[kind], language) : null;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -2,7 +2,7 @@ import type { Counter } from '../http/capability.js';
 import type { Language } from '../http/language.js';
 import type { CreditRecord } from '../state/db.js';
 import type { StateStore } from '../state/store.js';
-import { COUNTERS, FREE_MONTHLY, availableOf, current, nextMonthFirst, packsBought } from './ledger.js';
+import { COUNTERS, FREE_MONTHLY, availableOf, current, nextMonthFirst, packPrice, packsBought } from './ledger.js';
 import { warningText, type CounterWarning } from './messages.js';
 
 export type CounterState = 'never_used' | 'free' | 'free_used_up' | 'active' | 'awaiting_renewal' | 'used_up';
@@ -22,7 +22,8 @@ function warningOf(r: CreditRecord, state: CounterState): CounterWarning | null 
   const available = availableOf(r);
   if (state === 'never_used') return null;
   if (available === 0) {
-    if (r.auto_topup.active) return 'auto_topup_next';
+    // a pack the monthly cap no longer allows is not promised
+    if (r.auto_topup.active) return r.auto_topup.spent_month_eur + packPrice(r.counter as Counter, r.auto_topup.size) > r.auto_topup.monthly_cap_eur + 1e-9 ? 'auto_topup_cap' : 'auto_topup_next';
     return state === 'awaiting_renewal' ? 'awaiting_renewal' : 'nothing_left';
   }
   const month = FREE_MONTHLY[r.counter as Counter] + (r.subscription?.size ?? 0) + r.packs.reduce((s, p) => s + p.left, 0);

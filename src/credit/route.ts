@@ -10,7 +10,8 @@ export const CREDIT_PATHS = ['/api/v1/credit', '/api/v1/credito'];
 export function registerCredit(app: FastifyInstance, services: Services, endpointCounters: Record<string, Counter>): void {
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     const account = requireAccount(req);
-    return answer(req, reply, await creditReport(services.state, account, endpointCounters, new Date(), req.ctx.language));
+    // consumes nothing: `outcome` empty (spec: every response carries it)
+    return answer(req, reply, { ...(await creditReport(services.state, account, endpointCounters, new Date(), req.ctx.language)), outcome: [] });
   };
   for (const path of CREDIT_PATHS) app.get(path, handler);
 }

@@ -1,8 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { csvStream } from '../http/csv.js';
-import { fieldName } from '../http/keys.js';
+import { fieldName, italianValue } from '../http/keys.js';
 import { italianCode } from '../http/outcomes.js';
+import { REASON_TEXTS } from './outcomes.js';
 import { isGroups, type CoreResult } from './service.js';
 import type { SavedDedupe } from './store.js';
 
@@ -29,13 +30,26 @@ function rows(result: CoreResult, processed: Record<string, string>): { columns:
   return { columns: ['id', 'reference_id', 'level', 'score', 'reasons'], rows: out };
 }
 
+/**
+ * A cell under Italian headers in Italian (issue 34): outcome codes in their Italian form, the level's value
+ * (`certo`), the main record's mark (`sì`), the reasons as their Italian texts.
+ */
+function italianCell(column: string, value: unknown): string {
+  const text = String(value ?? '');
+  const words = () => text.split(' ').filter(Boolean);
+  if (column === 'outcome') return words().map(italianCode).join(' ');
+  if (column === 'main_record') return text === 'yes' ? 'sì' : text;
+  if (column === 'reasons') return words().map((code) => REASON_TEXTS[code]?.it ?? code).join('; ');
+  return italianValue(column, text);
+}
+
 /** GET /api/v1/dedupe?job=CODE&format=csv: the saved result as CSV (a header only while the job runs). */
 export function dedupeCsv(saved: SavedDedupe, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   const italian = req.ctx.italian;
   const table = saved.result ? rows(saved.result, saved.processed) : { columns: ['id', 'group', 'level', 'main_record', 'reasons', 'processed', 'outcome'], rows: [] };
   const stream = csvStream(table.columns.map((c) => fieldName(c, italian)));
   for (const row of table.rows) {
-    stream.write(table.columns.map((c) => (c === 'outcome' && italian ? String(row[c] ?? '').split(' ').filter(Boolean).map(italianCode).join(' ') : String(row[c] ?? ''))));
+    stream.write(table.columns.map((c) => (italian ? italianCell(c, row[c]) : String(row[c] ?? ''))));
   }
   stream.end();
   reply.header('Content-Language', req.ctx.language);

@@ -3,8 +3,9 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { consume, type ChargeTicket } from '../credit/ledger.js';
 import { chargeHeaders, chargedWork } from '../http/billing.js';
 import { answer, requireAccount, requirePayer, type Services } from '../http/context.js';
-import { ASYNC_CAP } from '../http/endpoint.js';
-import { ApiError } from '../http/errors.js';
+import { ASYNC_CAP, itemsOver } from '../http/endpoint.js';
+import { ApiError, badRequest, invalidField } from '../http/errors.js';
+import { problem } from '../http/problems.js';
 import { overloadedError } from '../http/overload.js';
 import type { JobService } from '../jobs/service.js';
 import { newJobCode } from '../jobs/store.js';
@@ -30,19 +31,22 @@ export const SYNC_CAP = 500;
  */
 export const DEDUPE_ASYNC_CAP = Math.max(ASYNC_CAP, Number(process.env.RECAPITO_DEDUPE_ASYNC_CAP) || ASYNC_CAP);
 
+const RECORD_LISTS = [['records', 'anagrafiche'], ['reference', 'riferimento']] as const;
+const overCap = (body: Record<string, unknown>) => itemsOver(body, RECORD_LISTS, SYNC_CAP, DEDUPE_ASYNC_CAP);
+
 function tooMany(received: number, cap: number, mode: 'synchronous' | 'asynchronous'): ApiError {
   return new ApiError('too_many_items', { received, cap, endpoint: DEDUPE_PATHS[0], mode }, { field: 'records', cap, received });
 }
 
 /** A core refusal of the input (code `bad_input`) is the caller's 400, not our 500. */
 function coreError(error: unknown): unknown {
-  if (coreErrorCode(error) === 'bad_input') return new ApiError('bad_request', { detail: (error as Error).message });
+  if (coreErrorCode(error) === 'bad_input') return badRequest('records_unreadable', { detail: (error as Error).message });
   return error;
 }
 
 function jobCode(value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') {
-    throw new ApiError('validation_failed', { field: 'job', problem: 'the job code is required' }, [{ field: 'job', problem: 'required' }]);
+    throw invalidField('job', 'job_required');
   }
   return value.trim();
 }
@@ -87,7 +91,7 @@ async function review(services: Services, jobs: JobService, req: FastifyRequest,
 /** A saved one-list job new records can join: completed, with groups. */
 function joinable(saved: SavedDedupe): SavedDedupe & { result: CoreGroups } {
   if (saved.state !== 'completed' || !saved.result || !isGroups(saved.result)) {
-    throw new ApiError('bad_request', { detail: `job ${saved.job} is ${saved.state === 'completed' ? 'a two-list job' : saved.state}: new records can join only a completed one-list job` });
+    throw badRequest('job_not_extendable', { job: saved.job, state: saved.state === 'completed' ? problem('two_list_job') : saved.state });
   }
   return saved as SavedDedupe & { result: CoreGroups };
 }
@@ -119,8 +123,8 @@ function oneAfterAnother<T>(job: string, run: () => Promise<T>): Promise<T> {
  * charge is taken once; if no try lands, it is given back and the caller gets `overloaded`, 503, to retry).
  */
 async function incremental(services: Services, jobs: JobService, req: FastifyRequest, reply: FastifyReply, r: CompareRequest & { job: string }): Promise<FastifyReply> {
-  if (r.reference) throw new ApiError('bad_request', { detail: 'reference cannot be combined with job (incremental matching works on a one-list job)' });
-  if (r.async) throw new ApiError('bad_request', { detail: 'incremental matching is synchronous (up to 500 new records)' });
+  if (r.reference) throw badRequest('reference_with_job');
+  if (r.async) throw badRequest('incremental_async');
   const account = requireAccount(req);
   // read once per try (a 100,000-record job's result is large): in the queue, so the first read is current
   return oneAfterAnother(r.job, async () => {
@@ -281,14 +285,14 @@ export const dedupeRoutes: FastifyPluginAsync<PluginOptions> = async (app, { ser
     const saved = await owned(services, jobs, req, jobCode(query.job ?? query.lavoro));
     const format = String(query.format ?? query.formato ?? 'json').toLowerCase();
     if (format === 'csv') return dedupeCsv(saved, req, reply);
-    if (format !== 'json') throw new ApiError('validation_failed', { field: 'format', problem: 'json or csv' }, [{ field: 'format', problem: 'json or csv' }]);
+    if (format !== 'json') throw invalidField('format', 'json_or_csv');
     return answer(req, reply, view(saved, req.ctx.language));
   };
   // an asynchronous dedupe still queued or running is cancelled like any job, its charge given back
   const cancel = async (req: FastifyRequest, reply: FastifyReply) => jobs.cancel(DEDUPE_KIND, req, reply);
 
   for (const path of DEDUPE_PATHS) {
-    app.post(path, post);
+    app.post(path, { config: { counter: 'dedupe', overCap } }, post);
     app.get(path, get);
     app.delete(path, cancel);
   }

@@ -52,8 +52,8 @@ export type MinLevel = z.infer<typeof minLevel>;
 
 /** The compare request (and, with `job`, the incremental one). Sizes are checked before this. */
 export const compareRequest = z.object({
-  records: z.array(dedupeRecord).min(1, 'must hold at least one record'),
-  reference: z.array(dedupeRecord).min(1, 'must hold at least one record').optional(),
+  records: z.array(dedupeRecord).min(1, 'records_at_least_one'),
+  reference: z.array(dedupeRecord).min(1, 'records_at_least_one').optional(),
   min_level: minLevel.default('probable'),
   foreign: z.enum(['declared', 'detect']).default('declared'),
   save: z.boolean().default(true),
@@ -65,7 +65,7 @@ export type CompareRequest = z.infer<typeof compareRequest>;
 
 /** POST {job, group, processed: true}: a group marked reviewed. */
 export const reviewRequest = z.object({
-  job: z.string({ error: 'the job code is required' }).trim().min(1, 'the job code is required'),
+  job: z.string({ error: 'job_required' }).trim().min(1, 'job_required'),
   group: z.coerce.number({ error: 'the group number is required' }).int().positive(),
   processed: z.literal(true, { error: 'must be true' }),
   language: z.string().optional(),

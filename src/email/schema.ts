@@ -8,7 +8,7 @@ export const looseBoolean = z.union([
     const v = s.trim().toLowerCase();
     if (['true', '1', 'yes', 'si', 'sì', 'y'].includes(v)) return true;
     if (['false', '0', 'no', 'n'].includes(v)) return false;
-    ctx.addIssue({ code: 'custom', message: 'must be true or false' });
+    ctx.addIssue({ code: 'custom', message: 'type_boolean' });
     return z.NEVER;
   }),
 ]);

@@ -24,5 +24,5 @@ export const enrichmentResult = z.object({
   formal_salutation: z.string().nullable().optional(),
   informal_salutation: z.string().nullable().optional(),
   detail: z.record(z.string(), z.string()).optional(),
-  comments: z.array(z.string()).optional().describe('in the request language'),
+  comments: z.array(z.string()).describe('in the request language; empty when there is nothing to say'),
 });

@@ -94,6 +94,7 @@ export function enrich(item: EnrichmentItem, data: ContactData, language: Langua
       ...(marker ? { detail: { legal_form: marker.form.form, description: marker.form.description } } : {}),
       ...(s.formal ? { formal_salutation: s.formal } : {}),
       outcome: ['LEGAL_PERSON'],
+      comments,
     };
   }
 
@@ -150,7 +151,8 @@ export function enrich(item: EnrichmentItem, data: ContactData, language: Langua
     ...(married ? { detail: married } : {}),
     outcome: complete || (gender === 'G' && s.formal) ? ['ENRICHED'] : ['PARTIAL'],
   };
-  if (comments.length) result.comments = comments;
+  // always, empty when there is nothing to say (spec, Enrichment: the result carries comments)
+  result.comments = comments;
   return result;
 }
 
@@ -173,7 +175,7 @@ export const capability: Capability<EnrichmentItem> = {
       try {
         return enrich(item, data, ctx.language);
       } catch {
-        return { ok: false, gender: null, subject_type: null, outcome: ['PARTIAL'] };
+        return { ok: false, gender: null, subject_type: null, outcome: ['PARTIAL'], comments: [] };
       }
     });
   },

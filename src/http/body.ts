@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 
-import { ApiError } from './errors.js';
+import { invalidField } from './errors.js';
 import { toEnglishInput } from './keys.js';
 import { isPlainObject } from './validation.js';
 
@@ -10,6 +10,6 @@ import { isPlainObject } from './validation.js';
  */
 export function englishBody(req: FastifyRequest): Record<string, unknown> {
   const body = toEnglishInput(req.body ?? {});
-  if (!isPlainObject(body)) throw new ApiError('validation_failed', { field: '(body)', problem: 'must be a JSON object' }, [{ field: '(body)', problem: 'must be a JSON object' }]);
+  if (!isPlainObject(body)) throw invalidField('(body)', 'body_object');
   return body;
 }

@@ -9,8 +9,6 @@ export type Counter = 'contact' | 'dedupe' | 'light';
 /** What a capability's `process` knows about the call it serves. */
 export interface ProcessContext {
   language: Language;
-  /** The request named its language: the UPU country line of a foreign envelope is then in it, else in Italian. */
-  languageNamed?: boolean;
   dataDir: string;
   /** Tests only: lets website/email checks reach 127.0.0.1 (SSRF guard off). */
   allowPrivateNetwork: boolean;

@@ -7,8 +7,8 @@ import type { Payer } from '../credit/ledger.js';
 import { creditInLanguage } from '../credit/messages.js';
 import type { StateDb } from '../state/db.js';
 import type { StateStore } from '../state/store.js';
-import { ApiError } from './errors.js';
-import { isLanguage, languageFromAcceptHeader, type Language } from './language.js';
+import { ApiError, invalidField } from './errors.js';
+import { isLanguage, languageFromAcceptHeader, LANGUAGES, type Language } from './language.js';
 import { toItalianOutput } from './keys.js';
 
 /** What every handler knows about the request it serves. */
@@ -17,8 +17,8 @@ export interface RequestContext {
   language: Language;
   /** Italian keys and codes in the answer: language it, or the legacy host without an explicit language. */
   italian: boolean;
-  /** The request named its language (body, query or Accept-Language): not the account's or the default. */
-  languageNamed?: boolean;
+  /** `negotiate` ran: the language above is the request's (an error before it reads the language itself). */
+  negotiated?: boolean;
 }
 
 declare module 'fastify' {
@@ -55,7 +55,36 @@ function isLegacyHost(req: FastifyRequest, config: ServiceConfig): boolean {
 
 /** The context a request starts with, before its body is read: one shape for every request. */
 export function startContext(): RequestContext {
-  return { caller: undefined, language: 'en', italian: false, languageNamed: false };
+  return { caller: undefined, language: 'en', italian: false, negotiated: false };
+}
+
+interface Chosen {
+  language: Language;
+  italian: boolean;
+}
+
+/**
+ * The order of the spec: `language` in the body, then the query, then Accept-Language, then the account's
+ * language; English otherwise. On the legacy host a request without `language` (body or query) is Italian
+ * throughout — keys, codes and texts — so that its keys and its texts never disagree. `strict`: an
+ * unsupported explicit language is a 400 (an error answer ignores it instead).
+ */
+function choose(req: FastifyRequest, config: ServiceConfig, strict: boolean): Chosen {
+  const legacy = isLegacyHost(req, config);
+  let explicit = explicitLanguage(req)?.trim().toLowerCase();
+  if (explicit !== undefined && !isLanguage(explicit)) {
+    if (strict) throw invalidField('language', 'language', { values: LANGUAGES.join(', ') });
+    explicit = undefined;
+  }
+  if (legacy && explicit === undefined) return { language: 'it', italian: true };
+  const language = (explicit as Language | undefined) ?? languageFromAcceptHeader(req.headers['accept-language']) ?? accountLanguage(req.ctx?.caller) ?? 'en';
+  return { language, italian: language === 'it' };
+}
+
+/** The language of an error answer: the request's when it was negotiated, else read as far as the request allows. */
+export function errorLanguage(req: FastifyRequest, config: ServiceConfig): { language: Language; italian: boolean } {
+  if (req.ctx?.negotiated) return req.ctx;
+  return choose(req, config, false);
 }
 
 /**
@@ -64,19 +93,11 @@ export function startContext(): RequestContext {
  * Written into the request's context (no second context object per request).
  */
 export function negotiate(req: FastifyRequest, config: ServiceConfig): void {
-  const legacy = isLegacyHost(req, config);
-  const explicit = explicitLanguage(req);
-  if (explicit !== undefined && !isLanguage(explicit.trim().toLowerCase())) {
-    throw new ApiError('validation_failed', { field: 'language', problem: `one of it en de fr es nl pt sv no fi da is el` }, [
-      { field: 'language', problem: 'unsupported language' },
-    ]);
-  }
-  const named = (explicit?.trim().toLowerCase() as Language | undefined) ?? languageFromAcceptHeader(req.headers['accept-language']);
+  const chosen = choose(req, config, true);
   const ctx = req.ctx;
-  const chosen = named ?? accountLanguage(ctx.caller) ?? (legacy ? 'it' : 'en');
-  ctx.language = chosen;
-  ctx.italian = chosen === 'it' || (legacy && explicit === undefined);
-  ctx.languageNamed = named !== undefined;
+  ctx.language = chosen.language;
+  ctx.italian = chosen.italian;
+  ctx.negotiated = true;
 }
 
 /** The answer's language header: in lower case, as Fastify stores and sends it (no lower-casing per call). */

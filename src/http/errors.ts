@@ -1,4 +1,5 @@
 import type { Texts } from './language.js';
+import { problem, type Problem, type ProblemKey } from './problems.js';
 
 /** Stable error codes of the error body, with their HTTP status. */
 export const ERROR_STATUS = {
@@ -37,7 +38,8 @@ export class ApiError extends Error {
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
-    readonly params: Record<string, string | number> = {},
+    /** Values of the message: a `Problem` is written in the answer's language; `also`, a problem, follows the message. */
+    readonly params: Record<string, string | number | Problem> = {},
     readonly details: unknown = null,
     readonly extra: Record<string, unknown> = {},
   ) {
@@ -49,7 +51,24 @@ export class ApiError extends Error {
 export interface ValidationIssue {
   /** Field path in the request as the client sent it, e.g. `items.3.tax_code`. */
   field: string;
-  problem: string;
+  /** Written in the answer's language when the error is sent (src/http/error-body.ts). */
+  problem: Problem;
+}
+
+/** A 400 naming every field refused, the first in the message. */
+export function invalidFields(issues: ValidationIssue[]): ApiError {
+  const first = issues[0] ?? { field: '(body)', problem: problem('invalid') };
+  return new ApiError('validation_failed', { field: first.field, problem: first.problem }, issues);
+}
+
+/** A 400 for one field. */
+export function invalidField(field: string, key: ProblemKey, values?: Record<string, string | number | Problem>): ApiError {
+  return invalidFields([{ field, problem: problem(key, values) }]);
+}
+
+/** A 400 for the request as a whole (`bad_request`), its detail written in the answer's language. */
+export function badRequest(key: ProblemKey, values?: Record<string, string | number | Problem>): ApiError {
+  return new ApiError('bad_request', { detail: problem(key, values) });
 }
 
 /** Error messages in every language; `{name}` placeholders are filled from the error's params. */
@@ -100,7 +119,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, Texts> = {
   },
   payment_required: {
     en: 'Not enough {counter} credit: {needed} needed, {available} available; nothing was processed',
-    it: 'Credito {counter} insufficiente: necessarie {needed}, disponibili {available}; nulla è stato elaborato',
+    it: 'Credito insufficiente per {counter}: necessarie {needed}, disponibili {available}; nulla è stato elaborato',
     de: 'Nicht genug {counter}-Guthaben: {needed} nötig, {available} verfügbar; nichts wurde verarbeitet',
     fr: 'Crédit {counter} insuffisant : {needed} nécessaires, {available} disponibles ; rien n’a été traité',
     es: 'Crédito {counter} insuficiente: se necesitan {needed}, hay {available}; no se procesó nada',
@@ -291,10 +310,6 @@ export const ERROR_MESSAGES: Record<ErrorCode, Texts> = {
     el: 'Εσωτερικό σφάλμα· δεν χρεώνεται ό,τι δεν επεξεργάστηκε',
   },
 };
-
-export function fill(template: string, params: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
-}
 
 /** Seconds a client is asked to wait when the state store cannot write (a full disk). */
 export const STORAGE_RETRY_AFTER_S = 30;

@@ -533,6 +533,11 @@ class ItalianText {
   }
 }
 
+/** An enumerated value of `field` as Italian answers write it (the value itself where it has no Italian form). */
+export function italianValue(field: string, value: string): string {
+  return ITALIAN_VALUES.get(field)?.get(value) ?? value;
+}
+
 /** A CSV header or field name in the response language. */
 export function fieldName(key: string, italian: boolean): string {
   return italian ? (ITALIAN_KEY.get(key) ?? key) : key;

@@ -12,6 +12,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A route that is not single/batch by its body: autocomplete (suggest). */
     rateClass?: RateClass;
+    /**
+     * The body holds more items than the route takes: such a call is refused with 413 by its handler and
+     * does not use one of the minute's calls (the route knows its caps; the raw body, Italian keys included).
+     */
+    overCap?: (body: Record<string, unknown>) => boolean;
   }
 }
 
@@ -102,6 +107,7 @@ export function rateLimiter(config: ServiceConfig, state?: StateStore): RateLimi
       // requests without a token (public pages, the console) are not limited here
       if (!caller) return done();
       const cls = rateClass(req);
+      if (cls === 'batch' && req.routeOptions.config.overCap?.(req.body as Record<string, unknown>)) return done();
       const max = config.rateLimits[cls] ?? config.rateLimits.single;
       if (!shared) return settle(reply, cls, max, local.hit(caller.tokenId, cls, WINDOW_MS, Date.now()), done);
       shared(`${caller.tokenId}:${cls}`, WINDOW_MS).then(

@@ -1,18 +1,28 @@
 import secureJson from 'secure-json-parse';
 import type { z } from 'zod';
 
-import { ApiError, type ValidationIssue } from './errors.js';
+import { ApiError, badRequest, invalidFields, type ValidationIssue } from './errors.js';
+import { problem, problemOfIssue, type Problem } from './problems.js';
 
-/** Validates with a zod schema; a failure is a 400 naming every field path, the first in the message. */
+/** The value at `path` inside `value` (undefined where the path leaves it). */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let v = value;
+  for (const p of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[p] : undefined;
+  return v;
+}
+
+/**
+ * Validates with a zod schema; a failure is a 400 naming every field path, the first in the message. The
+ * problems are ours, from zod's issue codes (src/http/problems.ts): zod's English messages never reach a client.
+ */
 export function validate<T>(schema: z.ZodType<T>, value: unknown, prefix: (string | number)[] = []): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const details: ValidationIssue[] = parsed.error.issues.map((issue) => ({
     field: [...prefix, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))].join('.') || '(body)',
-    problem: issue.message,
+    problem: problemOfIssue(issue, valueAt(value, issue.path)),
   }));
-  const first = details[0] ?? { field: '(body)', problem: 'invalid' };
-  throw new ApiError('validation_failed', { field: first.field, problem: first.problem }, details);
+  throw invalidFields(details);
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -42,7 +52,7 @@ function describePath(path: (string | number)[]): string {
 
 interface OverLimit {
   path: (string | number)[];
-  problem: string;
+  problem: Problem;
   deep: boolean;
 }
 
@@ -54,10 +64,10 @@ interface OverLimit {
  */
 function overLimit(value: unknown, depth: number): OverLimit | null {
   if (typeof value === 'string') {
-    return value.length > BODY_LIMITS.stringChars ? { path: [], problem: `is longer than ${BODY_LIMITS.stringChars} characters (${value.length})`, deep: false } : null;
+    return value.length > BODY_LIMITS.stringChars ? { path: [], problem: problem('string_too_long', { limit: BODY_LIMITS.stringChars, length: value.length }), deep: false } : null;
   }
   if (typeof value !== 'object' || value === null) return null;
-  if (depth >= BODY_LIMITS.depth) return { path: [], problem: `is nested deeper than ${BODY_LIMITS.depth} levels`, deep: true };
+  if (depth >= BODY_LIMITS.depth) return { path: [], problem: problem('too_deep', { limit: BODY_LIMITS.depth }), deep: true };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = overLimit(value[i], depth + 1);
@@ -67,7 +77,7 @@ function overLimit(value: unknown, depth: number): OverLimit | null {
   }
   const record = value as Record<string, unknown>;
   for (const key in record) {
-    if (key.length > BODY_LIMITS.stringChars) return { path: [], problem: `has a key longer than ${BODY_LIMITS.stringChars} characters`, deep: false };
+    if (key.length > BODY_LIMITS.stringChars) return { path: [], problem: problem('key_too_long', { limit: BODY_LIMITS.stringChars }), deep: false };
   }
   for (const key in record) {
     const found = overLimit(record[key], depth + 1);
@@ -80,11 +90,7 @@ function overLimit(value: unknown, depth: number): OverLimit | null {
 export function bodyShapeError(body: unknown): ApiError | null {
   const found = overLimit(body, 0);
   if (!found) return null;
-  return fieldError(found.deep ? describePath(found.path.slice(0, 3)) + '…' : describePath(found.path), found.problem);
-}
-
-function fieldError(field: string, problem: string): ApiError {
-  return new ApiError('validation_failed', { field, problem }, [{ field, problem }]);
+  return invalidFields([{ field: found.deep ? describePath(found.path.slice(0, 3)) + '…' : describePath(found.path), problem: found.problem }]);
 }
 
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
@@ -111,7 +117,7 @@ export function parseJsonBody(text: string): unknown {
     value = secureJson.parse(wellFormedEscapes(text), undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (error) {
     if (error instanceof SyntaxError && /prototype property/.test(error.message)) {
-      throw new ApiError('bad_request', { detail: 'the keys __proto__ and constructor.prototype are refused' });
+      throw badRequest('proto_keys');
     }
     throw new ApiError('invalid_json');
   }

@@ -5,9 +5,10 @@ import { consume, refund, type ChargeTicket, type CreditCharge } from '../credit
 import type { Capability, ItemResult } from '../http/capability.js';
 import { answer, requireAccount, type RequestContext, type Services } from '../http/context.js';
 import { csvStream } from '../http/csv.js';
-import { ApiError, isStorageError } from '../http/errors.js';
-import { fieldName } from '../http/keys.js';
-import { italianCode } from '../http/outcomes.js';
+import { ApiError, invalidField, isStorageError } from '../http/errors.js';
+import { fieldName, italianValue } from '../http/keys.js';
+import type { Language } from '../http/language.js';
+import { italianCode, reasonOf } from '../http/outcomes.js';
 import type { JobRecord } from '../state/db.js';
 import { assertJobSlot } from './quota.js';
 import { isActive, itemChunks, LmdbJobStore, type Charged, type JobStore, type NewJob, type StoredResult, type Tally } from './store.js';
@@ -180,7 +181,7 @@ export class JobService {
     const query = (req.query ?? {}) as Record<string, unknown>;
     const code = query.job ?? query.lavoro;
     if (typeof code !== 'string' || code.trim() === '') {
-      throw new ApiError('validation_failed', { field: 'job', problem: 'the job code is required' }, [{ field: 'job', problem: 'required' }]);
+      throw invalidField('job', 'job_required');
     }
     const account = requireAccount(req);
     const record = await this.store.get(code.trim());
@@ -193,7 +194,7 @@ export class JobService {
     const record = await this.owned(cap.name, req);
     const format = String((req.query as Record<string, unknown>).format ?? (req.query as Record<string, unknown>).formato ?? 'json').toLowerCase();
     if (format === 'csv') return this.csv(cap, record, req, reply);
-    if (format !== 'json') throw new ApiError('validation_failed', { field: 'format', problem: 'json or csv' }, [{ field: 'format', problem: 'json or csv' }]);
+    if (format !== 'json') throw invalidField('format', 'json_or_csv');
     const body: Record<string, unknown> = {
       ok: record.state !== 'failed',
       job: record.job,
@@ -236,7 +237,8 @@ export class JobService {
     const write = async () => {
       for (let i = 0; i < record.chunks; i++) {
         for (const row of ((await this.store.chunkOutput(record.job, i)) as StoredResult[] | undefined) ?? []) {
-          const ok = stream.write(columns.map((c) => cell(c.name === 'id' ? row.id : pick(row.result, c.path), c.name, italian)));
+          const result = inLanguage(row.result, record.language, req.ctx.language, cap);
+          const ok = stream.write(columns.map((c) => cell(c.name === 'id' ? row.id : pick(result, c.path), c.name, italian)));
           if (!ok) await new Promise((resolve) => stream.once('drain', resolve));
         }
       }
@@ -361,5 +363,16 @@ function cell(value: unknown, column: string, italian: boolean): string | number
     return items.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(' ');
   }
   if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  // an enumerated value (outcome_label, class…) in Italian under Italian headers, as in the JSON answers
+  const text = String(value);
+  return italian ? italianValue(column, text) : text;
+}
+
+/**
+ * A stored result read in another language than the job's: its reason written again from its codes in the
+ * reader's language, so that no line of the file is in a language its headers are not (issue 34).
+ */
+function inLanguage(result: ItemResult, jobLanguage: string, language: Language, cap: Capability<unknown>): ItemResult {
+  if (jobLanguage === language || !Array.isArray(result.outcome)) return result;
+  return { ...result, reason: reasonOf(result.outcome, language, cap.outcomes) };
 }

@@ -16,7 +16,7 @@ export const phoneItem = z.object({
     .transform((v, ctx) => {
       const f = FORMATS[v.trim().toLowerCase()];
       if (!f) {
-        ctx.addIssue({ code: 'custom', message: 'must be national or international (nazionale, internazionale)' });
+        ctx.addIssue({ code: 'custom', message: 'phone_format' });
         return z.NEVER;
       }
       return f;

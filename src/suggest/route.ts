@@ -4,11 +4,12 @@ import { takeDailySelect } from '../account/tokens.js';
 import { capability as contactCapability } from '../contact/service.js';
 import type { ContactItem } from '../contact/schema.js';
 import { resolveCountry } from '../countries/resolve.js';
+import { creditState } from '../credit/ledger.js';
 import { chargeHeaders, chargedWork } from '../http/billing.js';
 import { englishBody } from '../http/body.js';
 import { answer, requirePayer, type Services } from '../http/context.js';
 import { processContext } from '../http/endpoint.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError, invalidField } from '../http/errors.js';
 import { finishResult } from '../http/outcomes.js';
 import type { PluginOptions } from '../http/plugin.js';
 import { validate } from '../http/validation.js';
@@ -34,7 +35,7 @@ function tokenOf(req: FastifyRequest): string {
 }
 
 function requireField(value: string | undefined, field: string): string {
-  if (blank(value)) throw new ApiError('validation_failed', { field, problem: 'is required for select' }, [{ field, problem: 'required' }]);
+  if (blank(value)) throw invalidField(field, 'required_for_select');
   return (value as string).trim();
 }
 
@@ -60,7 +61,7 @@ async function select(services: Services, req: FastifyRequest, reply: FastifyRep
   const streetId = requireField(r.street_id, 'street_id');
   const street = session.offered[streetId];
   if (!street) {
-    throw new ApiError('validation_failed', { field: 'street_id', problem: 'not among the streets suggested in this session' }, [{ field: 'street_id', problem: 'not suggested in this session' }]);
+    throw invalidField('street_id', 'not_suggested');
   }
   const first = await markSelected(services.state, session, streetId);
   const foreign = session.country !== 'IT';
@@ -94,6 +95,16 @@ async function select(services: Services, req: FastifyRequest, reply: FastifyRep
   return answer(req, reply, { ...result, credit: charge });
 }
 
+/**
+ * A keystroke's answer (nothing charged): `outcome` empty and `credit`, the contact counter that a select
+ * charges, as it stands (spec: every response carries both).
+ */
+async function uncharged(services: Services, req: FastifyRequest, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  body.outcome = [];
+  body.credit = await creditState(services.state, requirePayer(req), 'contact');
+  return body;
+}
+
 function sameStreet(a: OfferedStreet | undefined, b: OfferedStreet): boolean {
   return a !== undefined && a.cadastral_code === b.cadastral_code && a.index === b.index && a.name === b.name;
 }
@@ -115,7 +126,7 @@ async function suggest(services: Services, req: FastifyRequest, reply: FastifyRe
     const street = session.offered[streetId];
     if (!street || !session.selected.includes(streetId)) throw new ApiError('selection_required', {}, { street_id: streetId });
     const { hints, exists } = await (early && sameStreet(known, street) ? early : numbersOf(street));
-    return answer(req, reply, {
+    return answer(req, reply, await uncharged(services, req, {
       ok: true,
       phase: 'house_numbers',
       hints,
@@ -123,7 +134,7 @@ async function suggest(services: Services, req: FastifyRequest, reply: FastifyRe
       attribution: foreign ? foreignAttribution(country) : await attributionFor([street.municipality]),
       supported: true,
       exists: typed !== '' && exists,
-    });
+    }));
   }
   // refused calls fail before the search; the call is counted with the streets it offers in one update
   checkSession(stored, country);
@@ -134,14 +145,14 @@ async function suggest(services: Services, req: FastifyRequest, reply: FastifyRe
     const found = await foreignStreets(country, read.street, city, postcode);
     const entered = enterSession(services.state, token, r.session, country, Date.now(), found.offered);
     if (entered instanceof Promise) await entered;
-    return answer(req, reply, { ok: true, phase: 'streets', hints: found.hints, parsed: { ...parsedOf(read), postcode }, attribution: found.attribution, supported: true });
+    return answer(req, reply, await uncharged(services, req, { ok: true, phase: 'streets', hints: found.hints, parsed: { ...parsedOf(read), postcode }, attribution: found.attribution, supported: true }));
   }
   const trimmed = (s: string | undefined) => (blank(s) ? undefined : (s as string).trim());
   const found = await streetsPhase(r.q ?? '', { city: trimmed(r.city), postcode: trimmed(r.postcode), province: trimmed(r.province) });
   // counted in the book at once on LMDB: no promise to wait for (a keystroke's tick fewer)
   const entered = enterSession(services.state, token, r.session, country, Date.now(), found.offered);
   if (entered instanceof Promise) await entered;
-  return answer(req, reply, { ok: true, phase: 'streets', hints: found.hints, parsed: found.parsed, attribution: found.attribution, supported: true });
+  return answer(req, reply, await uncharged(services, req, { ok: true, phase: 'streets', hints: found.hints, parsed: found.parsed, attribution: found.attribution, supported: true }));
 }
 
 /**
@@ -171,13 +182,13 @@ export const suggestRoutes: FastifyPluginAsync<PluginOptions> = async (app, { se
     if (live && live.country !== country) throw new ApiError('session_country', {}, { session_country: live.country, requested: country });
     if (!SUGGEST_COUNTRIES.has(country) && !foreignSuggestCountries().has(country)) {
       const read = readQuery(r.q ?? '');
-      return answer(req, reply, { ok: true, phase: 'streets', hints: [], parsed: parsedOf(read), attribution: null, supported: false });
+      return answer(req, reply, await uncharged(services, req, { ok: true, phase: 'streets', hints: [], parsed: parsedOf(read), attribution: null, supported: false }));
     }
     if (r.action === 'select') return select(services, req, reply, r, await enterSession(services.state, token, r.session, country));
     // awaited, not returned: an async function handing on another's promise takes two more ticks
     return await suggest(services, req, reply, r, token, country, stored);
   };
-  for (const path of SUGGEST_PATHS) app.post(path, { config: { rateClass: 'autocomplete' }, onRequest: askCommit }, post);
+  for (const path of SUGGEST_PATHS) app.post(path, { config: { rateClass: 'autocomplete', counter: 'contact' }, onRequest: askCommit }, post);
 
   // every node sweeps the shared sessions now and then; a failed sweep is tried again at the next
   const sweep = () => void sweepSessions(services.state).catch(() => undefined);

@@ -14,7 +14,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * before validation). `session` is the client's UUID (any version, canonical 8-4-4-4-12 form).
  */
 export const suggestRequest = z.object({
-  session: z.string().trim().regex(UUID, 'must be a UUID (8-4-4-4-12 hexadecimal)'),
+  session: z.string().trim().regex(UUID, 'uuid_form'),
   q: text(300),
   action: z.enum(['suggest', 'select']).default('suggest'),
   city: text(200),

@@ -78,7 +78,7 @@ export const DATUM_TEXTS: Record<string, Texts> = {
     el: 'ο τόπος γέννησης λείπει ή δεν βρέθηκε για την ημερομηνία γέννησης',
   },
   ambiguous_place: {
-    it: 'più comuni hanno questo nome: indicare la provincia (vedi options)',
+    it: 'più comuni hanno questo nome: indicare la provincia (vedi opzioni)',
     en: 'several municipalities bear this name: add the province (see options)',
     de: 'mehrere Gemeinden tragen diesen Namen: Provinz angeben (siehe options)',
     fr: 'plusieurs communes portent ce nom : indiquer la province (voir options)',

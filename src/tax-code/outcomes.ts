@@ -1,4 +1,5 @@
-import type { OutcomeTable } from '../http/outcomes.js';
+import { CONTACT_OUTCOMES } from '../contact/outcomes.js';
+import type { OutcomeDefinition, OutcomeTable } from '../http/outcomes.js';
 
 /** Outcome codes of /tax-code (and of the tax_code field of a contact), with their Italian forms. */
 export const TAX_CODE_OUTCOMES: OutcomeTable = {
@@ -287,25 +288,8 @@ export const TAX_CODE_OUTCOMES: OutcomeTable = {
       el: 'Ο φορολογικός κωδικός είναι κενός',
     },
   },
-  TAX_CODE_NOT_GENERATED: {
-    it: 'CODICE_FISCALE_NON_GENERATO',
-    label: 'error',
-    reason: {
-      it: 'Codice fiscale non generato',
-      en: 'Tax code not generated',
-      de: 'Steuernummer nicht erzeugt',
-      fr: 'Code fiscal non généré',
-      es: 'Código fiscal no generado',
-      nl: 'Fiscale code niet gegenereerd',
-      pt: 'Código fiscal não gerado',
-      sv: 'Skattekoden genererades inte',
-      no: 'Skattekoden ble ikke generert',
-      fi: 'Verotunnistetta ei luotu',
-      da: 'Skattekoden blev ikke genereret',
-      is: 'Skattkóði ekki búinn til',
-      el: 'Ο φορολογικός κωδικός δεν δημιουργήθηκε',
-    },
-  },
+  // a generate that failed: the contract's code for too little information, defined once (`error` names the datum)
+  INCOMPLETE_DATA: CONTACT_OUTCOMES.INCOMPLETE_DATA as OutcomeDefinition,
   TAX_CODE_DATA_MISSING: {
     it: 'CODICE_FISCALE_DATI_MANCANTI',
     label: 'error',

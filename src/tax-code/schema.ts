@@ -30,7 +30,7 @@ export const taxCodeItem = z.object({
   action: z.string().transform((v, ctx) => {
     const action = ACTIONS[v.trim().toLowerCase() as keyof typeof ACTIONS];
     if (!action) {
-      ctx.addIssue({ code: 'custom', message: 'must be generate, validate, extract or compare (genera, valida, estrai, confronta)' });
+      ctx.addIssue({ code: 'custom', message: 'tax_code_action' });
       return z.NEVER;
     }
     return action;

@@ -339,7 +339,7 @@ fn generated(register: &Register, person: &Person, today: NaiveDate) -> ItemResu
         }
         Err(e) => {
             let mut r = ItemResult {
-                outcome: vec!["TAX_CODE_NOT_GENERATED"],
+                outcome: vec!["INCOMPLETE_DATA"],
                 error: Some(e.datum()),
                 ..Default::default()
             };
