@@ -307,6 +307,8 @@ test('an Italian job’s CSV: Italian headers over Italian rows, whatever langua
       if (state.body.state === 'completed') break;
       await new Promise((r) => setTimeout(r, 100));
     }
+    const read = await call(server, 'GET', `/api/v1/telefono?lavoro=${job}&lingua=it`, undefined, { token });
+    t.deepEqual(read.body.esito, [], 'a job read verifies nothing: outcome empty');
     const csv = await call(server, 'GET', `/api/v1/telefono?lavoro=${job}&formato=csv&lingua=it`, undefined, { token });
     t.is(csv.status, 200);
     const lines = String(csv.body).trim().split('\n');

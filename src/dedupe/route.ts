@@ -85,7 +85,8 @@ async function review(services: Services, jobs: JobService, req: FastifyRequest,
     s.processed[String(r.group)] = s.processed[String(r.group)] ?? at;
   });
   if (!marked) throw new ApiError('job_not_found', { job: r.job });
-  return answer(req, reply, { ok: true, job: saved.job, group: r.group, processed: true, processed_at: marked.processed[String(r.group)] ?? at });
+  // a review verifies and charges nothing: `outcome` empty (spec: every response carries it)
+  return answer(req, reply, { ok: true, job: saved.job, group: r.group, processed: true, processed_at: marked.processed[String(r.group)] ?? at, outcome: [] });
 }
 
 /** A saved one-list job new records can join: completed, with groups. */

@@ -206,6 +206,8 @@ export class JobService {
       refunded: record.refunded,
       created: record.created,
       updated: record.updated,
+      // the job's read verifies and charges nothing: `outcome` empty; its results carry their own
+      outcome: [],
     };
     if (record.error) body.error = record.error;
     if (record.rows < INLINE_RESULTS_MAX) body.results = await this.results(record);
@@ -217,7 +219,7 @@ export class JobService {
     const record = await this.owned(kind, req);
     const refunded = await this.stopJob(record.job, 'cancelled', null);
     const now = (await this.store.get(record.job)) ?? record;
-    return answer(req, reply, { ok: true, job: now.job, state: now.state, rows: now.rows, done: now.done, refunded });
+    return answer(req, reply, { ok: true, job: now.job, state: now.state, rows: now.rows, done: now.done, refunded, outcome: [] });
   }
 
   private async results(record: JobRecord): Promise<StoredResult[]> {
