@@ -303,7 +303,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
           message = t('csrf_refused');
         } else if (error instanceof TableError) {
           status = 400;
-        } else if (status >= 500) {
+        } else if (status >= 500 && status !== 503) {
           console.error(error);
           message = t('error');
         }
@@ -453,9 +453,9 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
           if (!Buffer.isBuffer(data)) throw new ConsoleError(400, 'send the file as application/octet-stream');
           const name = String((req.query as Record<string, unknown>).name ?? 'list.csv').slice(0, 200);
           const table = await readers.read(name, data);
-          const upload = await putUpload(state, { account: user.account, name, headers: table.headers, rows: table.rows });
+          const upload = await putUpload(state, { account: user.account, name, headers: table.headers, rowsJson: table.rowsJson });
           const mappings = Object.fromEntries(Object.keys(BATCH_FIELDS).map((cap) => [cap, suggestMapping(cap, table.headers)]));
-          return { ok: true, upload: upload.id, file: name, rows: table.rows.length, headers: table.headers, preview: table.rows.slice(0, 5), capability: suggestCapability(table.headers), mappings };
+          return { ok: true, upload, file: name, rows: table.rowCount, headers: table.headers, preview: table.preview, capability: suggestCapability(table.headers), mappings };
         }),
       );
 

@@ -36,6 +36,16 @@ export interface UploadRecord {
   rows: string[][];
 }
 
+/**
+ * What is stored: the rows as the JSON text the table worker wrote, so the event loop neither copies
+ * 100,000 rows out of the worker nor encodes them for the store (issue 33); read back at the mapping step.
+ * Uploads stored before kept `rows` itself.
+ */
+interface StoredUpload extends Omit<UploadRecord, 'rows'> {
+  rows_json?: string;
+  rows?: string[][];
+}
+
 /** A job started from the console, listed on the Lists and Duplicates pages. */
 export interface ConsoleJob {
   job: string;
@@ -273,20 +283,23 @@ export function newId(): string {
   return randomBytes(9).toString('base64url');
 }
 
-export async function putUpload(store: StateStore, upload: Omit<UploadRecord, 'id' | 'created'>): Promise<UploadRecord> {
-  const record: UploadRecord = { ...upload, id: newId(), created: new Date().toISOString() };
+/** Stores an uploaded list (its rows as JSON text, `rowsJson`); the upload's id. */
+export async function putUpload(store: StateStore, upload: { account: string; name: string; headers: string[]; rowsJson: string }): Promise<string> {
+  const { rowsJson, ...rest } = upload;
+  const record: StoredUpload = { ...rest, rows_json: rowsJson, id: newId(), created: new Date().toISOString() };
   await put(store, `upload/${record.id}`, record);
-  return record;
+  return record.id;
 }
 
 export async function getUpload(store: StateStore, id: string, account: string): Promise<UploadRecord | undefined> {
-  const u = await store.get<UploadRecord>(NS, `upload/${id}`);
+  const u = await store.get<StoredUpload>(NS, `upload/${id}`);
   if (!u || u.account !== account || Date.parse(u.created) + UPLOAD_TTL_MS < Date.now()) return undefined;
-  return u;
+  const { rows_json: rowsJson, rows, ...rest } = u;
+  return { ...rest, rows: rowsJson !== undefined ? (JSON.parse(rowsJson) as string[][]) : (rows ?? []) };
 }
 
 export async function sweepUploads(store: StateStore, now = Date.now()): Promise<void> {
-  const old = (await store.list<UploadRecord>(NS, { prefix: 'upload/' })).filter(({ value }) => Date.parse(value.created) + UPLOAD_TTL_MS < now);
+  const old = (await store.list<StoredUpload>(NS, { prefix: 'upload/' })).filter(({ value }) => Date.parse(value.created) + UPLOAD_TTL_MS < now);
   await remove(store, old.map((e) => e.key));
 }
 
