@@ -202,6 +202,27 @@ test('SSRF guard: private addresses are not contacted, also when a redirect lead
   t.is(probe.redirects.length, 1);
 });
 
+test('over HTTP: a private address is said to be private, not a server that does not answer, in both languages', async (t) => {
+  const { call, startServer } = await import('./helpers/server.js');
+  const server = await startServer({ dnsServer: dns.server, allowPrivateNetwork: false });
+  try {
+    const en = await call(server, 'POST', '/api/v1/website', { website: `http://site.test:${port.http}/ok` });
+    t.deepEqual(en.body.outcome, ['WEBSITE_NOT_RESPONDING']);
+    t.is(en.body.reason, 'The site’s address is private, not on the public Internet: not contacted');
+    t.is(en.body.outcome_label, 'error');
+    const it = await call(server, 'POST', '/api/v1/sito', { sito: `http://127.0.0.1:${port.http}/ok`, lingua: 'it' });
+    t.is(it.body.motivo, 'L’indirizzo del sito è privato, non su Internet pubblico: non contattato');
+    // a batch and a row of two sites say it too; a public domain that does not answer keeps the contract's text
+    const batch = await call(server, 'POST', '/api/v1/website', { items: [{ website: `http://site.test:${port.http}/ok http://10.0.0.1/` }, { website: `http://nowhere.test:${port.http}/ok` }] });
+    t.is(batch.body.results[0].result.reason, 'The site’s address is private, not on the public Internet: not contacted');
+    t.is(batch.body.results[1].result.reason, 'The domain has no DNS record');
+  } finally {
+    await server.close();
+  }
+  const closed = await check(`http://closed.test:${port.closed}/ok`);
+  t.is(closed.reason, undefined, 'left to the table: the domain exists and no server responds');
+});
+
 test('the guard knows private, loopback, link-local and mapped addresses', (t) => {
   for (const a of ['10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '127.0.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '224.0.0.1']) {
     t.true(isPrivateAddress(a), a);

@@ -11,7 +11,7 @@ import { labelOf, reasonOf, type OutcomeTable } from '../http/outcomes.js';
 import { latin1Json, ResultText } from '../http/result-text.js';
 import { LANGUAGES, type Language } from '../http/language.js';
 import type { ContactResult } from '../native.js';
-import { CITY_TYPE, italyEntry, VERIFIED } from './texts.js';
+import { CHECKED, CITY_TYPE, italyEntry, VERIFIED, verifiedOutcome } from './texts.js';
 
 /** Ends every field of the core's records (`address::answer::FIELD`). */
 const FIELD = '\u0001';
@@ -59,6 +59,8 @@ export function readAnswers(text: string): CoreAnswer[] {
 interface LanguageTexts {
   country: string;
   messageHead: string;
+  /** The head when the outcome leaves something to check (`CHECKED`). */
+  checkedHead: string;
   cityTypes: Map<string, string>;
 }
 
@@ -68,6 +70,7 @@ function languageTexts(language: Language): LanguageTexts {
   return {
     country: latin1Json(italy.names[language]),
     messageHead: latin1Json(VERIFIED[language]).slice(1, -1),
+    checkedHead: latin1Json(CHECKED[language]).slice(1, -1),
     cityTypes: new Map(Object.entries(CITY_TYPE).map(([key, texts]) => [key, latin1Json(texts[language])])),
   };
 }
@@ -97,11 +100,25 @@ function finish(codes: string, language: Language, table: OutcomeTable): string 
   return text;
 }
 
-/** The presented result's text in a language, without its closing brace: the country's name, the city type's label (null for a kind without texts, as `present`), the message. */
+/** Whether an outcome's codes (joined by commas) leave the address verified, remembered: answers repeat a few. */
+const verifiedCodes = new Map<string, boolean>();
+
+function verified(codes: string): boolean {
+  let v = verifiedCodes.get(codes);
+  if (v === undefined) {
+    v = verifiedOutcome(codes === '' ? [] : codes.split(','));
+    if (verifiedCodes.size >= FINISHES_CAP) verifiedCodes.clear();
+    verifiedCodes.set(codes, v);
+  }
+  return v;
+}
+
+/** The presented result's text in a language, without its closing brace: the country's name, the city type's label (null for a kind without texts, as `present`), the message (verified, or only checked when the outcome leaves something to check). */
 function presentedText(p: AnswerParts, language: Language): string {
   const t = textsOf(language);
   const label = p.cityType === '' ? '' : (t.cityTypes.get(p.cityType) ?? 'null');
-  return `${p.head}${t.country}${p.middle}${label}${p.rest},"message":"${t.messageHead}${p.message}"`;
+  const head = verified(p.codes) ? t.messageHead : t.checkedHead;
+  return `${p.head}${t.country}${p.middle}${label}${p.rest},"message":"${head}${p.message}"`;
 }
 
 /** The single call's finished result: the presented text, then outcome_label and reason. */

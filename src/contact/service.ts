@@ -7,7 +7,7 @@ import { verifyContactAnswers, type ContactInput, type ContactResult, type Verif
 import { answerText, isParts, presentedObject, readAnswers, type CoreAnswer } from './answer.js';
 import { CONTACT_OUTCOMES } from './outcomes.js';
 import { CONTACT_BATCH_OPTIONS, contactItem, contactResult, type ContactItem } from './schema.js';
-import { CITY_TYPE, FORM_ONLY, REGISTER_VERIFIED } from './texts.js';
+import { CITY_TYPE, FORM_ONLY, MAP_CHECKED, REGISTER_CHECKED, REGISTER_VERIFIED, verifiedOutcome } from './texts.js';
 import { optionsKey, verifyInTurn } from './turn-batch.js';
 
 function blank(s: string | undefined): boolean {
@@ -66,7 +66,9 @@ export function present(r: ContactResult, language: Language, postalForm = false
       (result.normalized_postal as Record<string, unknown>).lines = [...(postalLines ?? []), line];
     }
   }
-  result.message = verifiedIn ? `${REGISTER_VERIFIED[language]} (${verifiedIn}). ${attribution.join('; ')}.` : FORM_ONLY[language];
+  // OpenStreetMap stands in where a country publishes no register (the core names such registers "OpenStreetMap…")
+  const head = verifiedIn?.startsWith('OpenStreetMap') ? MAP_CHECKED : verifiedOutcome(r.outcome) ? REGISTER_VERIFIED : REGISTER_CHECKED;
+  result.message = verifiedIn ? `${head[language]} (${verifiedIn}). ${attribution.join('; ')}.` : FORM_ONLY[language];
   if (r.city_type) {
     const texts = CITY_TYPE[r.city_type.label];
     result.city_type = { provincial_capital: r.city_type.provincial_capital, label: texts ? texts[language] : null };

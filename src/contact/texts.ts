@@ -4,7 +4,9 @@
  * and `answer.ts` (Italian ones).
  */
 import { countryByCode } from '../countries/resolve.js';
+import { labelOf } from '../http/outcomes.js';
 import type { Texts } from '../http/language.js';
+import { CONTACT_OUTCOMES } from './outcomes.js';
 
 export const VERIFIED: Texts = {
   it: 'Indirizzo verificato sui registri italiani',
@@ -20,6 +22,26 @@ export const VERIFIED: Texts = {
   da: 'Adressen kontrolleret mod de italienske registre',
   is: 'Heimilisfang staðfest í ítölskum skrám',
   el: 'Η διεύθυνση ελέγχθηκε στα ιταλικά μητρώα',
+};
+
+/**
+ * The head of an Italian answer whose outcome is a warning or an error (a municipality not found, too little data, a
+ * street not registered): the registers were consulted, the address is not verified by them.
+ */
+export const CHECKED: Texts = {
+  it: 'Indirizzo controllato sui registri italiani',
+  en: 'Address checked against the Italian registers',
+  de: 'Adresse mit den italienischen Registern abgeglichen',
+  fr: 'Adresse contrôlée sur les registres italiens',
+  es: 'Dirección comprobada con los registros italianos',
+  nl: 'Adres vergeleken met de Italiaanse registers',
+  pt: 'Endereço comparado com os registos italianos',
+  sv: 'Adressen jämförd med de italienska registren',
+  no: 'Adressen sammenlignet med de italienske registrene',
+  fi: 'Osoitetta verrattu Italian rekistereihin',
+  da: 'Adressen sammenlignet med de italienske registre',
+  is: 'Heimilisfang borið saman við ítalskar skrár',
+  el: 'Η διεύθυνση συγκρίθηκε με τα ιταλικά μητρώα',
 };
 
 /** Rule 4: a country without a register in service gets its postal form, nothing more. */
@@ -54,6 +76,49 @@ export const REGISTER_VERIFIED: Texts = {
   is: 'Heimilisfang staðfest í þjóðskrá landsins',
   el: 'Η διεύθυνση ελέγχθηκε στο εθνικό μητρώο της χώρας',
 };
+
+/** A foreign answer with a warning or an error, against the country's official register. */
+export const REGISTER_CHECKED: Texts = {
+  it: 'Indirizzo controllato sul registro nazionale del paese',
+  en: 'Address checked against the national register of its country',
+  de: 'Adresse mit dem nationalen Register des Landes abgeglichen',
+  fr: 'Adresse contrôlée sur le registre national du pays',
+  es: 'Dirección comprobada con el registro nacional del país',
+  nl: 'Adres vergeleken met het nationale register van het land',
+  pt: 'Endereço comparado com o registo nacional do país',
+  sv: 'Adressen jämförd med landets nationella register',
+  no: 'Adressen sammenlignet med landets nasjonale register',
+  fi: 'Osoitetta verrattu maan kansalliseen rekisteriin',
+  da: 'Adressen sammenlignet med landets nationale register',
+  is: 'Heimilisfang borið saman við þjóðskrá landsins',
+  el: 'Η διεύθυνση συγκρίθηκε με το εθνικό μητρώο της χώρας',
+};
+
+/**
+ * A country whose addresses come from OpenStreetMap (it publishes no address register): a map its contributors keep,
+ * never taken as complete, so never "verified".
+ */
+export const MAP_CHECKED: Texts = {
+  it: 'Indirizzo controllato su una mappa collaborativa, non su un registro ufficiale',
+  en: 'Address checked against a collaborative map, not an official register',
+  de: 'Adresse mit einer gemeinschaftlich gepflegten Karte abgeglichen, nicht mit einem amtlichen Register',
+  fr: 'Adresse contrôlée sur une carte collaborative, pas sur un registre officiel',
+  es: 'Dirección comprobada con un mapa colaborativo, no con un registro oficial',
+  nl: 'Adres vergeleken met een gezamenlijk bijgehouden kaart, niet met een officieel register',
+  pt: 'Endereço comparado com um mapa colaborativo, não com um registo oficial',
+  sv: 'Adressen jämförd med en gemensamt redigerad karta, inte med ett officiellt register',
+  no: 'Adressen sammenlignet med et dugnadsbasert kart, ikke med et offisielt register',
+  fi: 'Osoitetta verrattu yhteisön ylläpitämään karttaan, ei viralliseen rekisteriin',
+  da: 'Adressen sammenlignet med et fællesskabskort, ikke med et officielt register',
+  is: 'Heimilisfang borið saman við samvinnukort, ekki opinbera skrá',
+  el: 'Η διεύθυνση συγκρίθηκε με συνεργατικό χάρτη, όχι με επίσημο μητρώο',
+};
+
+/** Verified only when nothing is left to check: every condition of the outcome is labelled ok (changes aside). */
+export function verifiedOutcome(outcome: readonly string[]): boolean {
+  const label = labelOf(outcome, CONTACT_OUTCOMES);
+  return label === 'ok' || label === 'modified';
+}
 
 export const CITY_TYPE: Record<string, Texts> = {
   provincial_capital: {

@@ -5,6 +5,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import tls from 'node:tls';
 
 import { lookupAddresses } from '../email/dns.js';
+import { PRIVATE_NOTE } from './messages.js';
 
 /** One request may wait this long for its response headers. */
 export const HOP_TIMEOUT_MS = 5000;
@@ -144,7 +145,7 @@ export async function probeWebsite(start: URL, options: ProbeOptions): Promise<P
       addresses = dns.value;
     }
     const address = addresses.find((a) => !options.isBlocked(a));
-    if (!address) return { ...base(), reachable: false, final_url: url.href, outcome: 'WEBSITE_NOT_RESPONDING', note: 'private address not contacted' };
+    if (!address) return { ...base(), reachable: false, final_url: url.href, outcome: 'WEBSITE_NOT_RESPONDING', note: PRIVATE_NOTE };
 
     let answer = await request(url, address, true, Math.min(HOP_TIMEOUT_MS, left));
     if (url.protocol === 'https:') {

@@ -1,5 +1,25 @@
 import { say, type Language, type Texts } from '../http/language.js';
 
+/** The note of a site whose every address is private (src/website/fetch.ts): never contacted. */
+export const PRIVATE_NOTE = 'private address not contacted';
+
+/** WEBSITE_NOT_RESPONDING's reason when the site's address is private: nothing was asked, nothing failed to answer. */
+export const PRIVATE_ADDRESS: Texts = {
+  it: 'L’indirizzo del sito è privato, non su Internet pubblico: non contattato',
+  en: 'The site’s address is private, not on the public Internet: not contacted',
+  de: 'Die Adresse der Website ist privat, nicht im öffentlichen Internet: nicht kontaktiert',
+  fr: 'L’adresse du site est privée, hors de l’Internet public : non contactée',
+  es: 'La dirección del sitio es privada, fuera de Internet público: no contactada',
+  nl: 'Het adres van de site is privé, niet op het openbare internet: niet benaderd',
+  pt: 'O endereço do site é privado, fora da Internet pública: não contactado',
+  sv: 'Webbplatsens adress är privat, inte på det publika internet: kontaktades inte',
+  no: 'Nettstedets adresse er privat, ikke på det offentlige internett: ikke kontaktet',
+  fi: 'Sivuston osoite on yksityinen, ei julkisessa internetissä: ei otettu yhteyttä',
+  da: 'Webstedets adresse er privat, ikke på det offentlige internet: ikke kontaktet',
+  is: 'Vistfang vefsins er einkavistfang, ekki á opna netinu: ekki haft samband',
+  el: 'Η διεύθυνση του ιστότοπου είναι ιδιωτική, εκτός δημόσιου διαδικτύου: δεν έγινε επικοινωνία',
+};
+
 /** The notes the website check writes (src/website/fetch.ts), as English keys, in every language. */
 const NOTES: Record<string, Texts> = {
   'time limit': {

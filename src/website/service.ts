@@ -1,11 +1,11 @@
 import { mapConcurrent } from '../email/concurrency.js';
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
-import { outcomeTable } from '../http/outcomes.js';
+import { labelOf, outcomeTable, reasonOf } from '../http/outcomes.js';
 import type { Language } from '../http/language.js';
 import { probeWebsite, type ProbeResult } from './fetch.js';
 import { normaliseWebsite, splitWebsites, type WebsiteForm } from './form.js';
 import { WEBSITE_OUTCOMES } from './outcomes.js';
-import { noteText } from './messages.js';
+import { noteText, PRIVATE_ADDRESS, PRIVATE_NOTE } from './messages.js';
 import { websiteItem, websiteResult, type WebsiteItem } from './schema.js';
 import { isPrivateAddress } from './ssrf.js';
 
@@ -20,6 +20,10 @@ interface Checked {
   form?: WebsiteForm;
   probe?: ProbeResult;
 }
+
+const OUTCOMES = outcomeTable(WEBSITE_OUTCOMES);
+/** The table with WEBSITE_NOT_RESPONDING's reason for a private address. */
+const PRIVATE_OUTCOMES = outcomeTable({ ...WEBSITE_OUTCOMES, WEBSITE_NOT_RESPONDING: { ...WEBSITE_OUTCOMES.WEBSITE_NOT_RESPONDING!, reason: PRIVATE_ADDRESS } });
 
 function conditionsOf(c: Checked): string[] {
   if (!c.form) return ['WEBSITE_INVALID'];
@@ -58,6 +62,12 @@ function rowResult(checked: Checked[], language: Language): ItemResult {
     outcome,
   };
   if (checked.length > 1) result.websites = checked.map((c) => ({ ...describe(c, language), outcome: conditionsOf(c) }));
+  const silent = checked.filter((c) => c.probe?.outcome === 'WEBSITE_NOT_RESPONDING');
+  if (silent.length && silent.every((c) => c.probe?.note === PRIVATE_NOTE)) {
+    // the contract's code stays; its reason says why nothing answered: the address was never asked
+    result.outcome_label = labelOf(outcome, OUTCOMES);
+    result.reason = reasonOf(outcome, language, PRIVATE_OUTCOMES);
+  }
   return result;
 }
 
@@ -82,7 +92,6 @@ export async function verifyWebsites(items: WebsiteItem[], ctx: ProcessContext):
   return rows.map((row) => (row.length ? rowResult(row, ctx.language) : { ok: false, website: '', outcome: ['WEBSITE_EMPTY'] }));
 }
 
-const OUTCOMES = outcomeTable(WEBSITE_OUTCOMES);
 
 export const capability: Capability<WebsiteItem> = {
   name: 'website',
