@@ -50,7 +50,7 @@ async function loginForm(url: string, headers: Record<string, string> = {}): Pro
   return { cookie: setCookie.map((c) => c.split(';')[0]).join('; '), csrf, setCookie };
 }
 
-async function signIn(url: string, email: string, password: string, headers: Record<string, string> = {}): Promise<{ status: number; setCookie: string[] }> {
+async function signIn(url: string, email: string, password: string, headers: Record<string, string> = {}): Promise<{ status: number; setCookie: string[]; text: string; retryAfter: string | null }> {
   const form = await loginForm(url, headers);
   const res = await fetch(`${url}/console/login`, {
     method: 'POST',
@@ -58,8 +58,7 @@ async function signIn(url: string, email: string, password: string, headers: Rec
     headers: { ...headers, cookie: form.cookie, 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ _csrf: form.csrf, email, password }).toString(),
   });
-  await res.arrayBuffer();
-  return { status: res.status, setCookie: res.headers.getSetCookie() };
+  return { status: res.status, setCookie: res.headers.getSetCookie(), text: await res.text(), retryAfter: res.headers.get('retry-after') };
 }
 
 const sessions = async (server: TestServer) => (await server.state.list('console', { prefix: 'session/' })).length;
@@ -145,6 +144,9 @@ test.serial('behind trusted proxies, attempts from many addresses still meet the
     t.true(statuses.slice(5).every((s) => s === 429), statuses.join(' '));
     const meanwhile = await signIn(proxied.url, EMAIL, PASSWORD, { 'x-forwarded-for': '198.51.100.200' });
     t.is(meanwhile.status, 429, 'the e-mail waits, whoever asks');
+    t.regex(meanwhile.text, /try again in \d+ min/);
+    // attempts refused while it waits are not counted: the first wait (a minute) is not stretched by them
+    t.true(Number(meanwhile.retryAfter) >= 1 && Number(meanwhile.retryAfter) <= 60, `Retry-After ${meanwhile.retryAfter}`);
     // and another e-mail is not held by this one's failures
     await createUser(proxied.state, proxied.account, 'bea@example.it', PASSWORD);
     t.is((await signIn(proxied.url, 'bea@example.it', PASSWORD, { 'x-forwarded-for': '198.51.100.201' })).status, 303);

@@ -376,7 +376,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
           const waitMs = email ? await beginLogin(state, email) : 0;
           if (waitMs > 0) {
             reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
-            return sendLogin(req, reply, email, { kind: 'error', text: t('login_limited') }, 429, token);
+            return sendLogin(req, reply, email, { kind: 'error', text: t('login_wait', { minutes: Math.ceil(waitMs / 60_000) }) }, 429, token);
           }
           const user = email ? await getUser(state, email) : undefined;
           // the same scrypt work whether or not the user exists: timing tells nothing
