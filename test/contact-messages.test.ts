@@ -61,3 +61,11 @@ test('a foreign register: verified when found, checked when the number is not; O
     t.regex(message, /© OpenStreetMap contributors/);
   }
 });
+
+test('a locality the register does not list keeps the accent of its type: Località', async (t) => {
+  for (const address of ['Loc. Pian di Mare 1', 'localita Pian di Mare 1']) {
+    const r = await contact({ address, city: 'Milano' });
+    t.true((r.outcome as string[]).includes('LOCALITY_WITHOUT_STREET'), JSON.stringify(r.outcome));
+    t.is((r.normalized as { address: string }).address, 'Località Pian di Mare 1', address);
+  }
+});

@@ -1018,7 +1018,8 @@ fn written_line(parsed: &ParsedAddress, number: &str) -> String {
     let mut parts: Vec<String> = Vec::new();
     if !parsed.street_type_raw.is_empty() {
         parts.push(match parsed.street_type {
-            Some(t) => title_case(t),
+            // the type's display form: the folded `LOCALITA` is `Località`
+            Some(t) => display_name(t),
             None => parsed.street_type_raw.clone(),
         });
     }

@@ -71,6 +71,26 @@ fn exact_address_with_house_number_is_ok() {
 }
 
 #[test]
+fn a_locality_not_in_the_register_keeps_the_accent_of_its_type() {
+    if register().is_none() {
+        return;
+    }
+    // the type is matched folded (`LOCALITA`) but shown as Italian writes it
+    for written in [
+        "Loc. Pian di Mare 1",
+        "localita Pian di Mare 1",
+        "Località Pian di Mare 1",
+    ] {
+        let r = check(written, "", "Milano", "MI");
+        assert!(
+            r.outcome.contains(&"LOCALITY_WITHOUT_STREET".to_string()),
+            "{r:?}"
+        );
+        assert_eq!(r.normalized.address, "Località Pian di Mare 1", "{written}");
+    }
+}
+
+#[test]
 fn abbreviations_and_case_are_form_changes() {
     if register().is_none() {
         return;
