@@ -140,6 +140,11 @@ export function problemOfIssue(issue: ZodIssue, input: unknown): Problem {
       return problem('one_of', { values: issue.values.map(String).join(', ') });
     case 'unrecognized_keys':
       return problem('unknown_keys', { keys: issue.keys.join(', ') });
+    case 'invalid_union': {
+      // a value none of the accepted forms takes: what the first form expected (a phone: a text)
+      const first = issue.errors[0]?.[0];
+      return first && first.code !== 'invalid_union' ? problemOfIssue(first, input) : problem('invalid');
+    }
     default:
       return problem('invalid');
   }
