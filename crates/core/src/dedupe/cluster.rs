@@ -128,7 +128,7 @@ impl UnionFind {
 /// Share of the pairs between two groups that must be linked for a link below certain to join
 /// them (average linkage on the links): a record joins a group through one weak link only when
 /// the group is small.
-const SUPPORT: f64 = 0.34;
+const SUPPORT: f64 = 0.3;
 
 /// Groups from the pairs at or above `min_level`; a group's level is its weakest link. Seeds are
 /// saved groups that keep their number; new groups are numbered after `numbered` and the seeds.
