@@ -125,6 +125,12 @@ function npm() {
   }
   for (const [reviewed, keys] of binaries) console.log(`  pinned ${keys.length} prebuilt binaries (${keys.join(', ')}): ${reviewed}`);
   for (const key of Object.keys(explained.npm.native)) if (!found.has(key)) console.log(`  note: ${key} is pinned in audit.json but no longer in package-lock.json: remove it`);
+  // npm's install-script policy (package.json `allowScripts`) approves exactly the reviewed packages with an install script
+  const allowed = Object.keys(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).allowScripts ?? {});
+  const scripted = [...found].filter(([, why]) => why.includes('install script')).map(([key]) => key.slice(0, key.lastIndexOf('@')));
+  for (const name of scripted) if (!allowed.includes(name)) fail(`${name} runs an install script but is not in package.json allowScripts: review it, pin it in audit.json, then approve it (npm approve-scripts ${name})`);
+  for (const name of allowed) if (!scripted.includes(name)) console.log(`  note: ${name} is in package.json allowScripts but runs no install script: remove it`);
+  console.log(`  allowScripts approves ${allowed.join(', ')}`);
   console.log('  npm advisories need the registry: where it is reachable, run `npm audit --omit=dev` (and `npm audit` for the tools)');
 }
 
