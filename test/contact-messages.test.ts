@@ -69,3 +69,25 @@ test('a locality the register does not list keeps the accent of its type: Locali
     t.is((r.normalized as { address: string }).address, 'Località Pian di Mare 1', address);
   }
 });
+
+test('the registers\' attribution lines open with the answer\'s word for source, their wording kept', async (t) => {
+  const words = { en: 'Source', it: 'Fonte', de: 'Quelle', fr: 'Source', el: 'Πηγή' } as const;
+  for (const [language, word] of Object.entries(words)) {
+    const r = await contact({ ...VERIFIED_ADDRESS, language });
+    const message = (r.message ?? r.messaggio) as string;
+    // ISTAT's line word for word after the lead word, as its licence asks (CC BY 4.0)
+    t.true(message.includes(`${word}: ISTAT – Elenco comuni italiani (novembre 2023), CC BY 4.0`), `${language}: ${message}`);
+    t.true(message.includes(`${word}: ANNCSU – `), `${language}: ${message}`);
+    if (language !== 'it') t.false(message.includes('Fonte'), `${language}: ${message}`);
+  }
+  // a batch writes its messages through the same text
+  const batch = await call(server, 'POST', '/api/v1/contact', { items: [VERIFIED_ADDRESS, UNKNOWN_CITY] });
+  for (const { result } of batch.body.results as { result: { message: string } }[]) t.false(result.message.includes('Fonte'), result.message);
+  // and the suggestions' attribution
+  const suggest = await call(server, 'POST', '/api/v1/suggest', { session: '0b6f1a2e-3c4d-4e5f-8a9b-0c1d2e3f4a5b', q: 'via del fag', city: 'Bologna' });
+  t.is(suggest.status, 200);
+  t.regex(suggest.body.attribution as string, /^Source: ANNCSU – /);
+  t.false((suggest.body.attribution as string).includes('Fonte'));
+  const suggerisci = await call(server, 'POST', '/api/v1/suggest', { session: '1b6f1a2e-3c4d-4e5f-8a9b-0c1d2e3f4a5b', q: 'via del fag', city: 'Bologna', language: 'it' });
+  t.regex(suggerisci.body.attribution as string, /^Fonte: ANNCSU – /);
+});

@@ -80,7 +80,10 @@ export function maxTokensPerAccount(): number {
 /** A token refused because its account holds the most live tokens allowed (409 in the console). */
 export class TokenLimitError extends Error {
   readonly statusCode = 409;
-  constructor(account: string, max: number) {
+  constructor(
+    account: string,
+    readonly max: number,
+  ) {
     super(`account ${account} has ${max} live tokens, the most allowed (RECAPITO_MAX_TOKENS_PER_ACCOUNT): revoke one first`);
   }
 }

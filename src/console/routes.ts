@@ -10,7 +10,7 @@ import fastifyFormbody from '@fastify/formbody';
 import fastifySession, { type SessionStore } from '@fastify/session';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { createToken, getAccount, listTokens, regenerateToken, revokeToken } from '../account/tokens.js';
+import { createToken, getAccount, listTokens, regenerateToken, revokeToken, TokenLimitError } from '../account/tokens.js';
 import { PROJECT_ROOT } from '../config.js';
 import type { Counter } from '../http/capability.js';
 import type { Services } from '../http/context.js';
@@ -48,7 +48,7 @@ import {
   type ConsoleJob,
 } from './store.js';
 import { BATCH_FIELDS, CAPABILITY_PATHS, MAX_UPLOAD_BYTES, TableError, isBatchCapability, itemsOf, suggestCapability, suggestMapping, tableReaders } from './tables.js';
-import { consoleLanguage, translator, type ConsoleLanguage } from './texts.js';
+import { consoleLanguage, translator, type ConsoleLanguage, type TextKey } from './texts.js';
 import { recordUsage } from './usage.js';
 import { creditPage, duplicatesPage, errorPage, listsPage, loginPage, tokensPage, verifyPage, type CounterView, type GroupView, type JobView, type PageContext } from './views.js';
 
@@ -77,13 +77,25 @@ interface SignedIn {
   account: string;
 }
 
+/**
+ * A refusal of the console's: its text by key, written in the page's language by the error handler; `said`
+ * is a message the API already wrote in the request's language (passed on as it is).
+ */
 class ConsoleError extends Error {
   constructor(
     readonly status: number,
-    message: string,
+    readonly key: TextKey,
+    readonly values: Record<string, string | number> = {},
+    readonly said?: string,
   ) {
-    super(message);
+    super(said ?? key);
   }
+}
+
+/** The API's message of a refused call the console made, else the console's own text. */
+function refusedCall(res: { status: number; body: unknown }, key: TextKey): ConsoleError {
+  const message = (res.body as Record<string, unknown> | null)?.message;
+  return new ConsoleError(res.status, key, {}, typeof message === 'string' ? message : undefined);
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -229,6 +241,15 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         return consoleLanguage(accountLanguages.get(req));
       };
 
+      /** The language of an error page: as `languageOf`, without storing a choice (the session may not be read yet). */
+      const errorLanguageOf = (req: FastifyRequest): ConsoleLanguage => {
+        const asked = (req.query as Record<string, unknown> | undefined)?.lang;
+        if (typeof asked === 'string' && isLanguage(asked)) return consoleLanguage(asked);
+        if (req.session?.lang) return req.session.lang;
+        const header = languageFromAcceptHeader(req.headers['accept-language']);
+        return consoleLanguage(header ?? accountLanguages.get(req));
+      };
+
       /** The session's CSRF token, made only for a signed-in session: an anonymous page view stores nothing. */
       const csrfOf = (req: FastifyRequest, reply: FastifyReply): string => (req.session?.user ? reply.generateCsrf() : '');
 
@@ -295,10 +316,18 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
 
       scope.setErrorHandler((error: FastifyError, req, reply) => {
         const isApi = req.url.startsWith('/console/api/');
-        const t = translator(consoleLanguage(req.session?.lang ?? languageFromAcceptHeader(req.headers['accept-language'])));
+        const language = errorLanguageOf(req);
+        const t = translator(language);
         let status = error instanceof ConsoleError ? error.status : (error.statusCode ?? 500);
         let message = error.message;
-        if (error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET') {
+        if (error instanceof ConsoleError) {
+          message = error.said ?? t(error.key, error.values);
+        } else if (error instanceof TokenLimitError) {
+          message = t('token_limit', { max: error.max });
+        } else if (error.code === 'login_limited') {
+          // the per-address sign-in limit (the rate limit's own answer carries no language)
+          message = t('login_limited');
+        } else if (error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET') {
           status = 403;
           message = t('csrf_refused');
         } else if (error instanceof TableError) {
@@ -308,7 +337,6 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
           message = t('error');
         }
         if (isApi) return reply.code(status).send({ ok: false, code: error.code ?? 'console_error', message });
-        const language = consoleLanguage(req.session?.lang);
         const ctx: PageContext = { t: translator(language), language, csrf: csrfOf(req, reply), path: req.url.split('?')[0] ?? '/console/' };
         return sendPage(reply, errorPage(ctx, status, message), status);
       });
@@ -322,7 +350,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
       // ---- assets ---------------------------------------------------------------------------------
       scope.get('/assets/:name', async (req, reply) => {
         const asset = assets.get((req.params as { name: string }).name);
-        if (!asset) throw new ConsoleError(404, 'no such asset');
+        if (!asset) throw new ConsoleError(404, 'no_asset');
         return reply.header('content-type', asset.type).header('cache-control', 'public, max-age=3600').send(asset.body);
       });
 
@@ -367,7 +395,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         async (req, reply) => {
           const body = (req.body ?? {}) as Record<string, unknown>;
           const token = typeof body._csrf === 'string' ? body._csrf : '';
-          if (!token || token !== req.cookies?.[LOGIN_COOKIE] || !goodLoginToken(token)) throw new ConsoleError(403, translator(languageOf(req))('csrf_refused'));
+          if (!token || token !== req.cookies?.[LOGIN_COOKIE] || !goodLoginToken(token)) throw new ConsoleError(403, 'csrf_refused');
           const email = String(body.email ?? '').trim();
           const password = String(body.password ?? '');
           const t = translator(languageOf(req));
@@ -406,7 +434,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         '/api/suggest',
         page(async (req, reply, user) => {
           const body = req.body;
-          if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ConsoleError(400, 'a JSON object is expected');
+          if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ConsoleError(400, 'json_object_expected');
           const { _csrf: _ignored, ...payload } = body as Record<string, unknown>;
           const res = await client.call(user.account, 'POST', '/api/v1/suggest', apiLanguage(req), payload);
           return reply.code(res.status).send(explained(english(res.body, res.headers), apiLanguage(req)));
@@ -450,7 +478,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         { bodyLimit: MAX_UPLOAD_BYTES },
         page(async (req, _reply, user) => {
           const data = req.body;
-          if (!Buffer.isBuffer(data)) throw new ConsoleError(400, 'send the file as application/octet-stream');
+          if (!Buffer.isBuffer(data)) throw new ConsoleError(400, 'upload_octet_stream');
           const name = String((req.query as Record<string, unknown>).name ?? 'list.csv').slice(0, 200);
           const table = await readers.read(name, data);
           const upload = await putUpload(state, { account: user.account, name, headers: table.headers, rowsJson: table.rowsJson });
@@ -464,15 +492,15 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         page(async (req, reply, user) => {
           const b = (req.body ?? {}) as { upload?: unknown; capability?: unknown; mapping?: unknown; action?: unknown };
           const capability = String(b.capability ?? '');
-          if (!isBatchCapability(capability)) throw new ConsoleError(400, `unknown capability ${capability}`);
+          if (!isBatchCapability(capability)) throw new ConsoleError(400, 'unknown_capability', { capability: String(capability) });
           const upload = await getUpload(state, String(b.upload ?? ''), user.account);
-          if (!upload) throw new ConsoleError(404, 'the uploaded file is gone: upload it again');
+          if (!upload) throw new ConsoleError(404, 'upload_gone');
           const allowed = new Set(BATCH_FIELDS[capability]);
           const mapping: Record<number, string> = {};
           for (const [col, field] of Object.entries((b.mapping ?? {}) as Record<string, unknown>)) {
             if (typeof field === 'string' && allowed.has(field) && Number(col) >= 0 && Number(col) < upload.headers.length) mapping[Number(col)] = field;
           }
-          if (Object.values(mapping).filter((f) => f !== 'id').length === 0) throw new ConsoleError(400, 'map at least one column to a field');
+          if (Object.values(mapping).filter((f) => f !== 'id').length === 0) throw new ConsoleError(400, 'map_one_column');
           const items = itemsOf(upload, mapping);
           const language = apiLanguage(req);
           const payload: Record<string, unknown> =
@@ -488,7 +516,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
 
       const ownedJob = async (user: SignedIn, job: string): Promise<ConsoleJob> => {
         const j = await consoleJob(state, user.account, job);
-        if (!j) throw new ConsoleError(404, `no list ${job}`);
+        if (!j) throw new ConsoleError(404, 'no_list', { job });
         return j;
       };
 
@@ -504,7 +532,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         '/api/jobs/:job/cancel',
         page(async (req, reply, user) => {
           const j = await ownedJob(user, (req.params as { job: string }).job);
-          if (j.capability === 'dedupe') throw new ConsoleError(400, 'a dedupe list runs as one piece and cannot be cancelled');
+          if (j.capability === 'dedupe') throw new ConsoleError(400, 'dedupe_not_cancellable');
           const res = await client.call<{ refunded?: number; rimborsate?: number }>(user.account, 'DELETE', `${CAPABILITY_PATHS[j.capability]}?job=${encodeURIComponent(j.job)}`, apiLanguage(req));
           const refunded = Number(res.body.refunded ?? res.body.rimborsate ?? 0);
           const counter = counters[j.capability];
@@ -520,7 +548,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
           const { file } = req.params as { capability: string; file: string };
           const j = await ownedJob(user, file.replace(/\.csv$/, ''));
           const res = await client.call(user.account, 'GET', `${CAPABILITY_PATHS[j.capability]}?job=${encodeURIComponent(j.job)}&format=csv`, apiLanguage(req));
-          if (res.status !== 200) throw new ConsoleError(res.status, String((res.body as Record<string, unknown>).message ?? 'the result is not ready'));
+          if (res.status !== 200) throw refusedCall(res, 'result_not_ready');
           const base = j.file.replace(/\.(csv|xlsx|txt)$/i, '').replace(/[^\w.-]+/g, '_');
           return reply
             .header('content-type', 'text/csv; charset=utf-8')
@@ -533,7 +561,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
       const dedupeJob = async (req: FastifyRequest, user: SignedIn, job: string) => {
         await ownedJob(user, job);
         const res = await client.call(user.account, 'GET', `/api/v1/dedupe?job=${encodeURIComponent(job)}`, apiLanguage(req));
-        if (res.status !== 200) throw new ConsoleError(res.status, String((res.body as Record<string, unknown>).message ?? 'dedupe list not found'));
+        if (res.status !== 200) throw refusedCall(res, 'dedupe_list_not_found');
         return english(res.body, res.headers) as { state: string; groups?: Omit<GroupView, 'split_at'>[]; singles?: { id: string | number }[] };
       };
 
@@ -565,7 +593,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
           await ownedJob(user, job);
           // both decisions are the spec's review (the group is processed); a split is also kept here
           const res = await client.call(user.account, 'POST', '/api/v1/dedupe', apiLanguage(req), { job, group, processed: true });
-          if (res.status !== 200) throw new ConsoleError(res.status, String((res.body as Record<string, unknown>).message ?? 'review refused'));
+          if (res.status !== 200) throw refusedCall(res, 'review_refused');
           await markSplit(state, user.account, job, group, decision === 'split');
           return reply.redirect(`/console/duplicates?job=${encodeURIComponent(job)}#g-${group}`, 303);
         }),
@@ -588,7 +616,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         page(async (req, reply, user) => {
           const ctx = pageContext(req, reply, user);
           const res = await client.call<{ counters: Record<string, Omit<CounterView, 'name'>> }>(user.account, 'GET', '/api/v1/credit', 'en');
-          if (res.status !== 200) throw new ConsoleError(res.status, 'credit report unavailable');
+          if (res.status !== 200) throw new ConsoleError(res.status, 'credit_unavailable');
           await usage.flush();
           const now = new Date();
           const month = now.toISOString().slice(0, 7);
@@ -605,7 +633,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
       };
       const ownToken = async (user: SignedIn, id: string) => {
         const tk = (await visibleTokens(user.account)).find((x) => x.id === id);
-        if (!tk) throw new ConsoleError(404, `no token ${id}`);
+        if (!tk) throw new ConsoleError(404, 'no_token', { id });
         return tk;
       };
 
@@ -622,8 +650,8 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         '/tokens/create',
         page(async (req, reply, user) => {
           const expiry = String((req.body as Record<string, unknown>).expiry ?? '').trim();
-          if (expiry && !/^\d{4}-\d{2}-\d{2}$/.test(expiry)) throw new ConsoleError(400, 'the expiry is a date, YYYY-MM-DD');
-          if (expiry && Date.parse(`${expiry}T23:59:59Z`) <= Date.now()) throw new ConsoleError(400, 'the expiry is in the past');
+          if (expiry && !/^\d{4}-\d{2}-\d{2}$/.test(expiry)) throw new ConsoleError(400, 'expiry_form');
+          if (expiry && Date.parse(`${expiry}T23:59:59Z`) <= Date.now()) throw new ConsoleError(400, 'expiry_past');
           const { token, record } = await createToken(services.state, user.account, expiry ? `${expiry}T23:59:59Z` : null);
           return sendPage(reply, tokensPage(pageContext(req, reply, user), await visibleTokens(user.account), { token, id: record.id }));
         }),

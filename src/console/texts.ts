@@ -160,6 +160,23 @@ const en = {
   // errors
   error: 'Error',
   not_found: 'Page not found.',
+  // refusals (the error page, or the message of a script call)
+  no_asset: 'No such file.',
+  json_object_expected: 'A JSON object is expected.',
+  upload_octet_stream: 'Send the file as application/octet-stream.',
+  unknown_capability: 'Unknown verification: {capability}.',
+  upload_gone: 'The uploaded file is gone: upload it again.',
+  map_one_column: 'Map at least one column to a field.',
+  no_list: 'No list {job}.',
+  dedupe_not_cancellable: 'A duplicates list runs as one piece and cannot be cancelled.',
+  result_not_ready: 'The result is not ready.',
+  dedupe_list_not_found: 'Duplicates list not found.',
+  review_refused: 'The review was refused.',
+  credit_unavailable: 'The credit report is unavailable.',
+  no_token: 'No token {id}.',
+  expiry_form: 'The expiry is a date, YYYY-MM-DD.',
+  expiry_past: 'The expiry is in the past.',
+  token_limit: 'This account already has {max} live tokens, the most allowed: revoke one first.',
 } as const;
 
 export type TextKey = keyof typeof en;
@@ -314,6 +331,22 @@ const it: TextSet = {
   token_revoked: 'Token {id} revocato.',
   error: 'Errore',
   not_found: 'Pagina non trovata.',
+  no_asset: 'File inesistente.',
+  json_object_expected: 'Serve un oggetto JSON.',
+  upload_octet_stream: 'Invia il file come application/octet-stream.',
+  unknown_capability: 'Verifica sconosciuta: {capability}.',
+  upload_gone: 'Il file caricato non c’è più: caricalo di nuovo.',
+  map_one_column: 'Associa almeno una colonna a un campo.',
+  no_list: 'Nessuna lista {job}.',
+  dedupe_not_cancellable: 'Una lista di doppioni si elabora in un solo passo e non si può annullare.',
+  result_not_ready: 'Il risultato non è pronto.',
+  dedupe_list_not_found: 'Lista di doppioni non trovata.',
+  review_refused: 'La revisione è stata rifiutata.',
+  credit_unavailable: 'Il resoconto del credito non è disponibile.',
+  no_token: 'Nessun token {id}.',
+  expiry_form: 'La scadenza è una data, AAAA-MM-GG.',
+  expiry_past: 'La scadenza è nel passato.',
+  token_limit: 'Questo account ha già {max} token attivi, il massimo consentito: revocane uno prima.',
 };
 
 const SETS: Partial<Record<Language, TextSet>> = { en, it };

@@ -8,6 +8,7 @@
  */
 import type { ItemResult } from '../http/capability.js';
 import { labelOf, reasonOf, type OutcomeTable } from '../http/outcomes.js';
+import { attributionIn } from '../http/attribution.js';
 import { latin1Json, ResultText } from '../http/result-text.js';
 import { LANGUAGES, type Language } from '../http/language.js';
 import type { ContactResult } from '../native.js';
@@ -113,12 +114,15 @@ function verified(codes: string): boolean {
   return v;
 }
 
+/** A word as JSON string content, Latin-1 as the core writes (the attribution's lead word). */
+const content = (word: string): string => latin1Json(word).slice(1, -1);
+
 /** The presented result's text in a language, without its closing brace: the country's name, the city type's label (null for a kind without texts, as `present`), the message (verified, or only checked when the outcome leaves something to check). */
 function presentedText(p: AnswerParts, language: Language): string {
   const t = textsOf(language);
   const label = p.cityType === '' ? '' : (t.cityTypes.get(p.cityType) ?? 'null');
   const head = verified(p.codes) ? t.messageHead : t.checkedHead;
-  return `${p.head}${t.country}${p.middle}${label}${p.rest},"message":"${head}${p.message}"`;
+  return `${p.head}${t.country}${p.middle}${label}${p.rest},"message":"${head}${attributionIn(p.message, language, content)}"`;
 }
 
 /** The single call's finished result: the presented text, then outcome_label and reason. */

@@ -1,5 +1,6 @@
 import { countryByCode, countryNamedIn, resolveCountry } from '../countries/resolve.js';
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
+import { attributionIn } from '../http/attribution.js';
 import { outcomeTable } from '../http/outcomes.js';
 import type { Language } from '../http/language.js';
 import type { ResultText } from '../http/result-text.js';
@@ -68,7 +69,7 @@ export function present(r: ContactResult, language: Language, postalForm = false
   }
   // OpenStreetMap stands in where a country publishes no register (the core names such registers "OpenStreetMap…")
   const head = verifiedIn?.startsWith('OpenStreetMap') ? MAP_CHECKED : verifiedOutcome(r.outcome) ? REGISTER_VERIFIED : REGISTER_CHECKED;
-  result.message = verifiedIn ? `${head[language]} (${verifiedIn}). ${attribution.join('; ')}.` : FORM_ONLY[language];
+  result.message = verifiedIn ? `${head[language]} (${verifiedIn}). ${attributionIn(attribution.join('; '), language)}.` : FORM_ONLY[language];
   if (r.city_type) {
     const texts = CITY_TYPE[r.city_type.label];
     result.city_type = { provincial_capital: r.city_type.provincial_capital, label: texts ? texts[language] : null };

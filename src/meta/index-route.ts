@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
+import { attributionIn } from '../http/attribution.js';
 import { answer } from '../http/context.js';
 import { ERROR_STATUS } from '../http/errors.js';
 import { ASYNC_CAP } from '../http/endpoint.js';
@@ -42,7 +43,7 @@ export function indexHandler(plugins: readonly ServicePlugin[], attribution: () 
         { 200: ['processed (a single contact with INCOMPLETE_DATA answers ok:false with 200)'] },
       ),
       error_body: '{"ok": false, "code": "<stable code>", "message": "<text in the request language>", "details": <field paths or limits>}',
-      attribution: attribution(),
+      attribution: attribution().map((a) => attributionIn(a, req.ctx.language)),
     });
   };
 }

@@ -5,6 +5,7 @@ import { capability as contactCapability } from '../contact/service.js';
 import type { ContactItem } from '../contact/schema.js';
 import { resolveCountry } from '../countries/resolve.js';
 import { creditState } from '../credit/ledger.js';
+import { attributionIn } from '../http/attribution.js';
 import { chargeHeaders, chargedWork } from '../http/billing.js';
 import { englishBody } from '../http/body.js';
 import { answer, requirePayer, type Services } from '../http/context.js';
@@ -131,7 +132,7 @@ async function suggest(services: Services, req: FastifyRequest, reply: FastifyRe
       phase: 'house_numbers',
       hints,
       parsed: { street: foreign ? street.name : displayName(`${street.street_type} ${street.name}`), house_number: typed || null, postcode: blank(r.postcode) ? null : (r.postcode as string).trim() },
-      attribution: foreign ? foreignAttribution(country) : await attributionFor([street.municipality]),
+      attribution: foreign ? foreignAttribution(country) : attributionIn(await attributionFor([street.municipality]), req.ctx.language),
       supported: true,
       exists: typed !== '' && exists,
     }));
@@ -152,7 +153,7 @@ async function suggest(services: Services, req: FastifyRequest, reply: FastifyRe
   // counted in the book at once on LMDB: no promise to wait for (a keystroke's tick fewer)
   const entered = enterSession(services.state, token, r.session, country, Date.now(), found.offered);
   if (entered instanceof Promise) await entered;
-  return answer(req, reply, await uncharged(services, req, { ok: true, phase: 'streets', hints: found.hints, parsed: found.parsed, attribution: found.attribution, supported: true }));
+  return answer(req, reply, await uncharged(services, req, { ok: true, phase: 'streets', hints: found.hints, parsed: found.parsed, attribution: attributionIn(found.attribution, req.ctx.language), supported: true }));
 }
 
 /**
