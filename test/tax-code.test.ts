@@ -410,13 +410,17 @@ test('compare lists differences; a name difference abroad carries the transliter
   const diff = await one('compare', { tax_code: it, last_name: 'Bianchi', first_name: 'Mario', gender: 'F', birth_date: '1980-01-02' }, 'it');
   t.deepEqual(diff.outcome, ['MISMATCH']);
   t.deepEqual(diff.differences, ['cognome', 'sesso', 'data_nascita']);
-  t.is(diff.notes, undefined);
+  t.deepEqual([diff.notes, diff.comments], [[], []]);
   const abroad = (await one('generate', { last_name: 'Kowalczyk', first_name: 'Anna', gender: 'F', birth_date: '1985-03-03', birth_place: 'Polonia' })).tax_code;
   const translit = await one('compare', { tax_code: abroad, last_name: 'Kovalchik', first_name: 'Anna', gender: 'F', birth_date: '1985-03-03' });
   t.deepEqual(translit.differences, ['last_name']);
   t.deepEqual(translit.notes, [NOTE_TEXTS.transliteration!.en]);
   const nothing = await one('compare', { tax_code: abroad });
-  t.deepEqual([nothing.outcome, nothing.error], [['TAX_CODE_DATA_MISSING'], 'last_name']);
+  t.deepEqual([nothing.outcome, nothing.error], [['INCOMPLETE_DATA'], 'personal_data']);
+  t.is(nothing.reason, 'Too little information: no personal data to compare with the tax code');
+  const niente = await one('compare', { tax_code: abroad }, 'it');
+  t.deepEqual([niente.outcome, niente.error], [['INCOMPLETE_DATA'], 'dati_persona']);
+  t.is(niente.reason, 'Dati insufficienti: mancano i dati della persona da confrontare con il codice fiscale');
 });
 
 test('HTTP: one item, English; Italian alias, keys and codes; charged one light operation', async (t) => {
@@ -531,7 +535,7 @@ test('HTTP: extract names a place as on the birth date, with the province of tha
   t.is(n.body.commenti[1], 'Oggi Nuxis è un comune della provincia di Sud Sardegna (SU)');
   // a place unchanged since the birth date: nothing to comment
   const roma = await call(server, 'POST', '/api/v1/tax-code', { action: 'extract', tax_code: (await one('generate', { last_name: 'Rossi', first_name: 'Mario', gender: 'M', birth_date: '1980-01-01', birth_place: 'Roma' })).tax_code });
-  t.is(roma.body.comments, undefined);
+  t.deepEqual(roma.body.comments, []);
   t.is(roma.body.current_province, undefined);
   // every language has its text
   for (const language of ['de', 'fr', 'el'] as const) {

@@ -2,6 +2,22 @@ import type { Texts } from '../http/language.js';
 
 /** Why a code was not generated or compared: the datum named in `error`. */
 export const DATUM_TEXTS: Record<string, Texts> = {
+  // a compare given no datum of the person (`error: personal_data`)
+  personal_data: {
+    it: 'mancano i dati della persona da confrontare con il codice fiscale',
+    en: 'no personal data to compare with the tax code',
+    de: 'keine Personendaten zum Vergleich mit der Steuernummer',
+    fr: 'aucune donnée de la personne à comparer avec le code fiscal',
+    es: 'no hay datos de la persona para comparar con el código fiscal',
+    nl: 'geen persoonsgegevens om met de fiscale code te vergelijken',
+    pt: 'não há dados da pessoa para comparar com o código fiscal',
+    sv: 'inga personuppgifter att jämföra med skattekoden',
+    no: 'ingen personopplysninger å sammenligne med skattekoden',
+    fi: 'ei henkilötietoja verrattavaksi verotunnisteeseen',
+    da: 'ingen personoplysninger at sammenligne med skattekoden',
+    is: 'engar persónuupplýsingar til að bera saman við skattkóðann',
+    el: 'δεν υπάρχουν στοιχεία προσώπου για σύγκριση με τον φορολογικό κωδικό',
+  },
   last_name: {
     it: 'manca il cognome',
     en: 'the last name is missing',
@@ -302,6 +318,7 @@ export const VALUE_IT: Record<string, string> = {
   birth_place: 'comune_nascita',
   ambiguous_place: 'luogo_ambiguo',
   last_name_non_latin: 'cognome_non_latino',
+  personal_data: 'dati_persona',
   first_name_non_latin: 'nome_non_latino',
   check_digit: 'controllo',
   length: 'lunghezza',

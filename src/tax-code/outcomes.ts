@@ -288,25 +288,7 @@ export const TAX_CODE_OUTCOMES: OutcomeTable = {
       el: 'Ο φορολογικός κωδικός είναι κενός',
     },
   },
-  // a generate that failed: the contract's code for too little information, defined once (`error` names the datum)
+  // a generate that failed, a compare with nothing to compare: the contract's code for too little information,
+  // defined once (`error` names the datum, the reason says it)
   INCOMPLETE_DATA: CONTACT_OUTCOMES.INCOMPLETE_DATA as OutcomeDefinition,
-  TAX_CODE_DATA_MISSING: {
-    it: 'CODICE_FISCALE_DATI_MANCANTI',
-    label: 'error',
-    reason: {
-      it: 'Mancano i dati della persona da confrontare con il codice fiscale',
-      en: 'No personal data to compare with the tax code',
-      de: 'Keine Personendaten zum Vergleich mit der Steuernummer',
-      fr: 'Aucune donnée de la personne à comparer avec le code fiscal',
-      es: 'No hay datos de la persona para comparar con el código fiscal',
-      nl: 'Geen persoonsgegevens om met de fiscale code te vergelijken',
-      pt: 'Não há dados da pessoa para comparar com o código fiscal',
-      sv: 'Inga personuppgifter att jämföra med skattekoden',
-      no: 'Ingen personopplysninger å sammenligne med skattekoden',
-      fi: 'Ei henkilötietoja verrattavaksi verotunnisteeseen',
-      da: 'Ingen personoplysninger at sammenligne med skattekoden',
-      is: 'Engar persónuupplýsingar til að bera saman við skattkóðann',
-      el: 'Δεν υπάρχουν στοιχεία προσώπου για σύγκριση με τον φορολογικό κωδικό',
-    },
-  },
 };

@@ -69,9 +69,8 @@ export const taxCodeResult = z.object({
   current_province: z.string().optional().describe('province today, when the place is named or placed otherwise than on the birth date'),
   differences: z.array(z.string()).optional(),
   options: z.array(z.object({ cadastral_code: z.string(), name: z.string(), province: z.string().nullable().optional() })).optional(),
-  notes: z.array(z.string()).optional().describe('what the service noticed about the code (homocode, ceased place, ambiguous year…), in the request language'),
+  notes: z.array(z.string()).describe('what the service noticed about the code (homocode, ceased place, ambiguous year…), in the request language; empty when nothing'),
   comments: z
     .array(z.string())
-    .optional()
-    .describe('the place of birth then and today (not yet a municipality, part of another, its province then and now), in the request language'),
+    .describe('the place of birth then and today (not yet a municipality, part of another, its province then and now), in the request language; empty when nothing'),
 });

@@ -59,6 +59,7 @@ export function present(r: CoreItemResult, language: Language): ItemResult {
   const italian = language === 'it';
   const result = {} as ItemResult;
   for (const key in r) if (!TEXT_SOURCES.has(key)) result[key] = r[key as keyof CoreItemResult];
+  // `notes` and `comments` always, empty when there is nothing to say (spec, Tax code: the result carries them)
   if (r.notes.length > 0) {
     const otherYear = r.birth_date ? String(Number(r.birth_date.slice(0, 4)) - 100) : undefined;
     const values = { place: r.place, current_name: r.current_name, decoded: r.decoded, other_year: otherYear };
@@ -66,8 +67,8 @@ export function present(r: CoreItemResult, language: Language): ItemResult {
       const texts = NOTE_TEXTS[n];
       return texts ? say(texts, language, values) : n;
     });
-  }
-  if (r.comments.length > 0) result.comments = commentTexts(r, language);
+  } else result.notes = [];
+  result.comments = r.comments.length > 0 ? commentTexts(r, language) : [];
   if (r.born_abroad && r.iso3) {
     const country = resolveCountry(r.iso3);
     if (country) result.country_code = country.iso2;
@@ -82,7 +83,7 @@ export function present(r: CoreItemResult, language: Language): ItemResult {
 }
 
 function failed(): ItemResult {
-  return { ok: false, outcome: ['TAX_CODE_INVALID'] };
+  return { ok: false, outcome: ['TAX_CODE_INVALID'], notes: [], comments: [] };
 }
 
 /**

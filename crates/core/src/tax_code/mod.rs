@@ -377,9 +377,10 @@ fn compared(c: &Comparison) -> ItemResult {
         return r;
     }
     if c.compared.is_empty() {
+        // the contract's code for too little information, as a failed generate; `error` says what is missing
         r.ok = false;
-        r.outcome = vec!["TAX_CODE_DATA_MISSING"];
-        r.error = Some("last_name");
+        r.outcome = vec!["INCOMPLETE_DATA"];
+        r.error = Some("personal_data");
         return r;
     }
     let mut outcome = vec![if c.differences.is_empty() {

@@ -667,7 +667,7 @@ fn compare_lists_differences_and_notes_transliteration_abroad() {
     );
     assert_eq!(
         (res.outcome, res.error),
-        (vec!["TAX_CODE_DATA_MISSING"], Some("last_name"))
+        (vec!["INCOMPLETE_DATA"], Some("personal_data"))
     );
 }
 
