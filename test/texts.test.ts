@@ -113,7 +113,11 @@ import { PROBLEMS, WORDS } from '../src/http/problems.js';
 import { ENRICHMENT_COMMENTS } from '../src/enrichment/messages.js';
 import { PHONE_COMMENTS } from '../src/phone/messages.js';
 import { COMMENT_TEXTS, DATUM_TEXTS, NOTE_TEXTS } from '../src/tax-code/messages.js';
-import { CITY_TYPE, FORM_ONLY, REGISTER_VERIFIED, VERIFIED } from '../src/contact/texts.js';
+import { CHECKED, CITY_TYPE, FORM_ONLY, MAP_CHECKED, REGISTER_CHECKED, REGISTER_VERIFIED, VERIFIED } from '../src/contact/texts.js';
+import { CONNECTION_FAILED, DNS_FAILED, NETWORK, NOTES as WEBSITE_NOTES, PRIVATE_ADDRESS } from '../src/website/messages.js';
+import { AUTO_TOPUP_NOTE } from '../src/credit/messages.js';
+import { POSTAL_FORMATS, SOURCE } from '../src/http/attribution.js';
+import { JOB_ERRORS } from '../src/jobs/service.js';
 import { REASON_TEXTS } from '../src/dedupe/outcomes.js';
 import { warningText, type CounterWarning } from '../src/credit/messages.js';
 import { clientTexts } from '../src/console/texts.js';
@@ -170,7 +174,13 @@ function italianTables(): [string, string][] {
   add('tax-code.data', DATUM_TEXTS);
   add('tax-code.notes', NOTE_TEXTS);
   add('contact.city_type', CITY_TYPE);
-  add('contact', { VERIFIED, FORM_ONLY, REGISTER_VERIFIED });
+  add('contact', { VERIFIED, CHECKED, FORM_ONLY, REGISTER_VERIFIED, REGISTER_CHECKED, MAP_CHECKED });
+  add('website.notes', WEBSITE_NOTES);
+  add('website.network', NETWORK);
+  add('website', { PRIVATE_ADDRESS, CONNECTION_FAILED, DNS_FAILED });
+  add('credit', { AUTO_TOPUP_NOTE });
+  add('attribution', { SOURCE, POSTAL_FORMATS });
+  add('jobs.errors', JOB_ERRORS);
   add('dedupe.reasons', REASON_TEXTS);
   for (const kind of ['auto_topup_next', 'auto_topup_cap', 'awaiting_renewal', 'nothing_left', 'low'] as CounterWarning[]) out.push([`credit.${kind}`, warningText(kind, 'it') ?? '']);
   for (const [key, text] of Object.entries(clientTexts('it'))) out.push([`console.${key}`, text]);
@@ -363,4 +373,52 @@ test('auto top-up stopped by its monthly cap: the warning promises no pack, the 
   t.is(refused.body.details.auto_topup, 'monthly_cap_reached');
   const en = await call(server, 'POST', '/api/v1/phone', { phone: '06 1234567' }, { token });
   t.regex(en.body.message, /auto top-up could not buy a pack/);
+});
+
+test('a failed job says why in the reader’s language; the cause stays in the log', async (t) => {
+  await server.newToken('texts-failed');
+  // a chunk no capability can read (not a list of items): the worker throws on every attempt, the job fails
+  const record = await server.service.jobs.adopt(
+    { kind: 'phone', account: 'texts-failed', language: 'it', italian: true, counter: 'light', chunks: [{ rows: 1, units: 0, input: 42 }] },
+    { account: 'texts-failed', counter: 'light', month: new Date().toISOString().slice(0, 7), free: 0, subscription: 0, packs: [] },
+  );
+  const token = await server.newToken('texts-failed');
+  let read = await call(server, 'GET', `/api/v1/telefono?lavoro=${record.job}&lingua=it`, undefined, { token });
+  for (let i = 0; i < 200 && read.body.stato !== 'fallito' && read.body.stato !== 'failed'; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    read = await call(server, 'GET', `/api/v1/telefono?lavoro=${record.job}&lingua=it`, undefined, { token });
+  }
+  t.is(read.status, 200);
+  t.is(read.body.ok, false, JSON.stringify(read.body));
+  t.is(read.body.errore, 'Una parte del lavoro non è stata elaborata dopo 2 tentativi: le operazioni non elaborate sono state restituite.');
+  t.deepEqual(englishWords(read.body.errore), []);
+  const en = await call(server, 'GET', `/api/v1/phone?job=${record.job}`, undefined, { token });
+  t.is(en.body.error, 'Part of the job could not be processed after 2 attempts: the operations not processed were given back.');
+});
+
+test('a compare with no personal data: the contract’s INCOMPLETE_DATA, the detail in the reason, in Italian', async (t) => {
+  const token = await server.newToken('texts-compare');
+  const r = await call(server, 'POST', '/api/v1/codicefiscale', { azione: 'confronta', codice_fiscale: 'RSSMRA80A01H501U', lingua: 'it' }, { token });
+  t.is(r.status, 200);
+  t.deepEqual([r.body.esito, r.body.errore], [['DATI_INCOMPLETI'], 'dati_persona']);
+  t.is(r.body.motivo, 'Dati insufficienti: mancano i dati della persona da confrontare con il codice fiscale');
+  t.deepEqual([r.body.note, r.body.commenti], [[], []]);
+});
+
+test('the other eleven languages fall back per string: a problem without its own text is English inside a message in the language asked', async (t) => {
+  const token = await server.newToken('texts-fallback');
+  // `at_most` is written in Italian, English, German, French and Spanish: Dutch gets the English problem in a Dutch sentence
+  const over = await call(server, 'POST', '/api/v1/contact', { address: 'Via Roma 1', city: 'Bologna', precision: 9, language: 'nl' }, { token });
+  t.is(over.status, 400);
+  t.is(over.headers.get('content-language'), 'nl');
+  t.is(over.body.message, 'Ongeldig veld precision: must be at most 5');
+  const de = await call(server, 'POST', '/api/v1/contact', { address: 'Via Roma 1', city: 'Bologna', precision: 9, language: 'de' }, { token });
+  t.is(de.body.message, 'Ungültiges Feld precision: darf höchstens 5 sein');
+  // a problem written in Dutch: the whole message is Dutch
+  const type = await call(server, 'POST', '/api/v1/phone', { phone: { x: 1 }, language: 'nl' }, { token });
+  t.is(type.body.message, 'Ongeldig veld phone: moet een tekst zijn');
+  // and Greek, by Accept-Language
+  const greek = await call(server, 'POST', '/api/v1/phone', { items: [1] }, { token, headers: { 'accept-language': 'el' } });
+  t.is(greek.status, 400);
+  t.true((greek.body.message as string).endsWith(': πρέπει να είναι αντικείμενο'), greek.body.message as string);
 });

@@ -74,7 +74,7 @@ const WARNINGS: Record<CounterWarning, SomeTexts> = {
   },
 };
 
-const AUTO_TOPUP_NOTE: Texts = {
+export const AUTO_TOPUP_NOTE: Texts = {
   it: 'pacchetti acquistati dall’auto-ricarica per questa chiamata: {count}',
   en: 'packs bought by auto top-up for this call: {count}',
   de: 'für diesen Aufruf per automatischer Aufladung gekaufte Pakete: {count}',

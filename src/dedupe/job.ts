@@ -101,11 +101,11 @@ export async function settled(services: Services, jobs: JobService, saved: Saved
 async function settle(jobs: JobService, services: Services, record: JobRecord): Promise<void> {
   const output = record.state === 'completed' ? await jobs.store.chunkOutput(record.job, 0) : undefined;
   const text = output === undefined || typeof output === 'string' ? output : JSON.stringify(output);
-  const given = record.refunded ? `; ${record.refunded} operations returned` : '';
   await updateHead(services.state, record.job, (s) => {
     if (!isActive(s.state)) return;
     s.state = record.state;
-    if (record.error) s.error = `${record.error}${given}`;
+    // the job's key: its read writes it in the reader's language (jobErrorText), the give-back said there
+    if (record.error) s.error = record.error;
     return text;
   });
 }

@@ -7,7 +7,7 @@ import { ASYNC_CAP, itemsOver } from '../http/endpoint.js';
 import { ApiError, badRequest, invalidField } from '../http/errors.js';
 import { problem } from '../http/problems.js';
 import { overloadedError } from '../http/overload.js';
-import type { JobService } from '../jobs/service.js';
+import { jobErrorText, type JobService } from '../jobs/service.js';
 import { newJobCode } from '../jobs/store.js';
 import type { Language } from '../http/language.js';
 import type { PluginOptions } from '../http/plugin.js';
@@ -68,7 +68,7 @@ function view(saved: SavedDedupe, language: Language): Record<string, unknown> {
     expires: saved.expires,
   };
   if (saved.result) Object.assign(body, present(saved.result, language, saved.processed));
-  if (saved.error) body.error = saved.error;
+  if (saved.error) body.error = jobErrorText(saved.error, language);
   return body;
 }
 

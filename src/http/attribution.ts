@@ -7,12 +7,12 @@
  */
 import type { Language, Texts } from './language.js';
 
-const SOURCE: Texts = {
+export const SOURCE: Texts = {
   it: 'Fonte', en: 'Source', de: 'Quelle', fr: 'Source', es: 'Fuente', nl: 'Bron', pt: 'Fonte', sv: 'Källa',
   no: 'Kilde', fi: 'Lähde', da: 'Kilde', is: 'Heimild', el: 'Πηγή',
 };
 
-const POSTAL_FORMATS: Texts = {
+export const POSTAL_FORMATS: Texts = {
   it: 'Formati postali', en: 'Postal formats', de: 'Postalische Formate', fr: 'Formats postaux', es: 'Formatos postales',
   nl: 'Postformaten', pt: 'Formatos postais', sv: 'Postformat', no: 'Postformater', fi: 'Postiosoitteiden muodot',
   da: 'Postformater', is: 'Póstsnið', el: 'Ταχυδρομικές μορφές',

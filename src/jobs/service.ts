@@ -7,7 +7,7 @@ import { answer, requireAccount, type RequestContext, type Services } from '../h
 import { csvStream } from '../http/csv.js';
 import { ApiError, invalidField, isStorageError } from '../http/errors.js';
 import { fieldName, italianValue } from '../http/keys.js';
-import type { Language } from '../http/language.js';
+import { say, type Language, type Texts } from '../http/language.js';
 import { italianCode, reasonOf } from '../http/outcomes.js';
 import type { JobRecord } from '../state/db.js';
 import { assertJobSlot } from './quota.js';
@@ -21,6 +21,31 @@ export const INLINE_RESULTS_MAX = 5_000;
 export const UNIT_ATTEMPTS = 2;
 /** A job paused by a failed state write (a full disk) is tried again after this long. */
 const STORAGE_RETRY_MS = 5_000;
+
+/** Why a job failed, as its read says it: stored by key, written in the reader's language. */
+export const JOB_ERRORS: Record<string, Texts> = {
+  unit_failed: {
+    en: 'Part of the job could not be processed after {attempts} attempts: the operations not processed were given back.',
+    it: 'Una parte del lavoro non è stata elaborata dopo {attempts} tentativi: le operazioni non elaborate sono state restituite.',
+    de: 'Ein Teil des Auftrags konnte nach {attempts} Versuchen nicht verarbeitet werden: die nicht verarbeiteten Operationen wurden zurückgebucht.',
+    fr: 'Une partie de la tâche n’a pas pu être traitée après {attempts} tentatives : les opérations non traitées ont été rendues.',
+    es: 'Una parte del trabajo no se pudo procesar tras {attempts} intentos: las operaciones no procesadas se han devuelto.',
+    nl: 'Een deel van de taak kon na {attempts} pogingen niet worden verwerkt: de niet verwerkte bewerkingen zijn teruggegeven.',
+    pt: 'Uma parte do trabalho não pôde ser processada após {attempts} tentativas: as operações não processadas foram devolvidas.',
+    sv: 'En del av jobbet kunde inte behandlas efter {attempts} försök: de obehandlade operationerna har återförts.',
+    no: 'En del av jobben kunne ikke behandles etter {attempts} forsøk: de ubehandlede operasjonene er tilbakeført.',
+    fi: 'Osaa työstä ei voitu käsitellä {attempts} yrityksen jälkeen: käsittelemättömät toiminnot on palautettu.',
+    da: 'En del af jobbet kunne ikke behandles efter {attempts} forsøg: de ubehandlede operationer er ført tilbage.',
+    is: 'Ekki tókst að vinna hluta verksins eftir {attempts} tilraunir: óunnar aðgerðir hafa verið endurgreiddar.',
+    el: 'Μέρος της εργασίας δεν μπόρεσε να επεξεργαστεί μετά από {attempts} προσπάθειες: οι μη επεξεργασμένες λειτουργίες επιστράφηκαν.',
+  },
+};
+
+/** A job's stored error in `language`; a text stored before errors were keys stays as it was written. */
+export function jobErrorText(error: string, language: Language): string {
+  const texts = JOB_ERRORS[error];
+  return texts ? say(texts, language, { attempts: UNIT_ATTEMPTS }) : error;
+}
 
 /** What the job system needs to know of one kind of job beyond its stored chunks. */
 export interface JobKind {
@@ -166,7 +191,9 @@ export class JobService {
     } catch (error) {
       // the data, not the disk: after the last attempt the job fails and gives back what it did not do
       if (attempt >= UNIT_ATTEMPTS && !isStorageError(error)) {
-        await this.stopJob(job, 'failed', error instanceof Error ? error.message : String(error));
+        // the cause is the operator's (the log); the job keeps the key of what its reader is told
+        console.error(`job ${job}: unit ${chunk} failed after ${attempt} attempts: ${error instanceof Error ? error.message : String(error)}`);
+        await this.stopJob(job, 'failed', 'unit_failed');
         return;
       }
       throw error;
@@ -209,7 +236,7 @@ export class JobService {
       // the job's read verifies and charges nothing: `outcome` empty; its results carry their own
       outcome: [],
     };
-    if (record.error) body.error = record.error;
+    if (record.error) body.error = jobErrorText(record.error, req.ctx.language);
     if (record.rows < INLINE_RESULTS_MAX) body.results = await this.results(record);
     return answer(req, reply, body);
   }

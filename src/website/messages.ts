@@ -21,7 +21,7 @@ export const PRIVATE_ADDRESS: Texts = {
 };
 
 /** The notes the website check writes (src/website/fetch.ts), as English keys, in every language. */
-const NOTES: Record<string, Texts> = {
+export const NOTES: Record<string, Texts> = {
   'time limit': {
     it: 'tempo massimo superato', en: 'time limit reached', de: 'Zeitlimit erreicht', fr: 'délai maximal atteint',
     es: 'tiempo máximo alcanzado', nl: 'tijdslimiet bereikt', pt: 'tempo máximo atingido', sv: 'tidsgränsen nådd',
@@ -74,7 +74,7 @@ const NOTES: Record<string, Texts> = {
 };
 
 /** Network failures by system code; any other code gets the generic text with the code. */
-const NETWORK: Record<string, Texts> = {
+export const NETWORK: Record<string, Texts> = {
   ECONNREFUSED: {
     it: 'connessione rifiutata', en: 'connection refused', de: 'Verbindung abgelehnt', fr: 'connexion refusée',
     es: 'conexión rechazada', nl: 'verbinding geweigerd', pt: 'ligação recusada', sv: 'anslutningen nekades',
@@ -104,7 +104,7 @@ const NETWORK: Record<string, Texts> = {
 };
 NETWORK.ENETUNREACH = NETWORK.EHOSTUNREACH!;
 
-const CONNECTION_FAILED: Texts = {
+export const CONNECTION_FAILED: Texts = {
   it: 'connessione non riuscita ({code})', en: 'connection failed ({code})', de: 'Verbindung fehlgeschlagen ({code})',
   fr: 'échec de la connexion ({code})', es: 'conexión fallida ({code})', nl: 'verbinding mislukt ({code})',
   pt: 'falha na ligação ({code})', sv: 'anslutningen misslyckades ({code})', no: 'tilkoblingen mislyktes ({code})',
@@ -112,7 +112,7 @@ const CONNECTION_FAILED: Texts = {
   el: 'η σύνδεση απέτυχε ({code})',
 };
 
-const DNS_FAILED: Texts = {
+export const DNS_FAILED: Texts = {
   it: 'ricerca DNS non riuscita ({code})', en: 'DNS lookup failed ({code})', de: 'DNS-Abfrage fehlgeschlagen ({code})',
   fr: 'échec de la résolution DNS ({code})', es: 'consulta DNS fallida ({code})', nl: 'DNS-opzoeking mislukt ({code})',
   pt: 'falha na consulta DNS ({code})', sv: 'DNS-uppslagningen misslyckades ({code})', no: 'DNS-oppslaget mislyktes ({code})',
