@@ -64,6 +64,12 @@ test('form cleaning: spaces, case, mailto:, angle brackets and display name', as
   const clean = await verify({ email: 'mario.rossi@example.it' });
   t.deepEqual(clean.outcome, []);
   t.true(clean.domain_checked as boolean);
+  // a name's words are letters: an escaped space (a quoted pair without its quotes) is not a name before the address
+  const escaped = await verify({ email: 'Fred\\ Bloggs@example.it' });
+  t.true((escaped.outcome as string[]).includes('EMAIL_INVALID'), JSON.stringify(escaped));
+  t.not(escaped.email, 'bloggs@example.it');
+  const named = await verify({ email: "Anna-Maria D'Amico anna@example.it" });
+  t.deepEqual([named.email, named.outcome], ['anna@example.it', ['MODIFIED', 'EMAIL_FORM']]);
 });
 
 test('a comma for a dot is a certain correction with corrected_from', async (t) => {

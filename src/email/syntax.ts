@@ -35,6 +35,9 @@ const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\ufffd]/u;
  */
 const CLEAN = /^[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
 
+/** A word of a display name: a capital, then letters, marks and a name's punctuation (D'Amico, Anna-Maria, G.). */
+const NAME_WORD = /^\p{Lu}[\p{L}\p{M}'’.-]*$/u;
+
 export function cleanEmail(raw: string): CleanedEmail {
   if (CLEAN.test(raw)) return { address: raw, formChanged: false, domainRepaired: false, unsafe: false };
   const original = raw.normalize('NFC').trim();
@@ -49,10 +52,12 @@ export function cleanEmail(raw: string): CleanedEmail {
   if (angle?.[1]) s = angle[1];
   else {
     // "Mario Rossi mario@x.it": capitalised words before a whole address are a display name without brackets;
-    // other spaces ("mario @ x.it", "mario rossi@x.it") were typed inside the address and are removed below
+    // other spaces ("mario @ x.it", "mario rossi@x.it") were typed inside the address and are removed below. A
+    // name's word holds letters and a name's punctuation only: `Fred\ Bloggs@x.it` escapes its space (a quoted
+    // pair written without the quotes), so it is one local part, not a name before `bloggs@x.it`
     const words = s.split(/\s+/);
     const at = words.findIndex((w) => /^[^@]+@[^@]+$/.test(w));
-    if (at > 0 && words.slice(0, at).every((w) => /^\p{Lu}/u.test(w)) && at === words.length - 1) s = words[at]!;
+    if (at > 0 && words.slice(0, at).every((w) => NAME_WORD.test(w)) && at === words.length - 1) s = words[at]!;
   }
   s = s.replace(/@{2,}/g, '@');
   // a domain literal (`a@[192.0.2.1]`) keeps its closing bracket
