@@ -227,27 +227,25 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
         if (account) accountLanguages.set(req, (await getAccount(services.state, account))?.language);
       });
 
-      const languageOf = (req: FastifyRequest): ConsoleLanguage => {
-        const asked = (req.query as Record<string, unknown> | undefined)?.lang;
-        if (typeof asked === 'string' && isLanguage(asked)) {
-          const chosen = consoleLanguage(asked);
-          // a visitor who has not signed in keeps the choice in the URL: no session is stored for it
-          if (req.session.user) req.session.lang = chosen;
-          return chosen;
-        }
-        if (req.session.lang) return req.session.lang;
-        const header = languageFromAcceptHeader(req.headers['accept-language']);
-        if (header) return consoleLanguage(header);
-        return consoleLanguage(accountLanguages.get(req));
-      };
-
-      /** The language of an error page: as `languageOf`, without storing a choice (the session may not be read yet). */
+      /**
+       * The console's language: `?lang=`, the session's, Accept-Language, the account's. Reads only: an error page
+       * asks it too, where the session may not be read yet.
+       */
       const errorLanguageOf = (req: FastifyRequest): ConsoleLanguage => {
         const asked = (req.query as Record<string, unknown> | undefined)?.lang;
         if (typeof asked === 'string' && isLanguage(asked)) return consoleLanguage(asked);
         if (req.session?.lang) return req.session.lang;
         const header = languageFromAcceptHeader(req.headers['accept-language']);
         return consoleLanguage(header ?? accountLanguages.get(req));
+      };
+
+      /** The console's language (`errorLanguageOf`); a choice by `?lang=` is kept in a signed-in session. */
+      const languageOf = (req: FastifyRequest): ConsoleLanguage => {
+        const language = errorLanguageOf(req);
+        const asked = (req.query as Record<string, unknown> | undefined)?.lang;
+        // a visitor who has not signed in keeps the choice in the URL: no session is stored for it
+        if (typeof asked === 'string' && isLanguage(asked) && req.session.user) req.session.lang = language;
+        return language;
       };
 
       /** The session's CSRF token, made only for a signed-in session: an anonymous page view stores nothing. */
