@@ -100,6 +100,15 @@ test('an account at its limit of live tokens is told so in Italian, with the lim
   const text = visible(await refused!.text());
   t.true(text.includes('Questo account ha già 3 token attivi, il massimo consentito: revocane uno prima.'), text);
   t.notRegex(text, /live tokens|RECAPITO_MAX_TOKENS|revoke one/);
+  // a refused upload, from the page's script: the console's text in the session's language
+  const csrfToken = /name="csrf-token" content="([^"]+)"/.exec(page)?.[1] ?? '';
+  const upload = async (name: string, data: Buffer) => {
+    const res = await fetch(`${server.url}/console/api/upload?name=${encodeURIComponent(name)}`, { method: 'POST', headers: { cookie: signed.cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/octet-stream' }, body: data });
+    return { status: res.status, message: ((await res.json()) as { message: string }).message };
+  };
+  t.deepEqual(await upload('vuoto.csv', Buffer.alloc(0)), { status: 400, message: 'Il file è vuoto.' });
+  t.deepEqual(await upload('vecchio.xls', Buffer.from('whatever')), { status: 400, message: 'Le vecchie cartelle .xls non si leggono: salva il foglio come .xlsx o .csv.' });
+  t.deepEqual(await upload('rotto.xlsx', Buffer.from('PK not a zip')), { status: 400, message: 'Il file non è una cartella XLSX leggibile.' });
 });
 
 test('the wait of an e-mail after wrong passwords, in Italian', async (t) => {

@@ -330,6 +330,7 @@ export async function registerConsole(app: FastifyInstance, services: Services, 
           message = t('csrf_refused');
         } else if (error instanceof TableError) {
           status = 400;
+          message = t(error.key, error.values);
         } else if (status >= 500 && status !== 503) {
           console.error(error);
           message = t('error');

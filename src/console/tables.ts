@@ -5,6 +5,7 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 
 import { englishKey } from '../http/keys.js';
+import type { TextKey } from './texts.js';
 
 /** Rows a console list may have: the asynchronous cap of the API. */
 export const MAX_ROWS = 100_000;
@@ -16,7 +17,15 @@ export interface Table {
   rows: string[][];
 }
 
-export class TableError extends Error {}
+/** A file refused, by the key of its console text (written in the page's language by the error handler). */
+export class TableError extends Error {
+  constructor(
+    readonly key: TextKey,
+    readonly values: Record<string, string | number> = {},
+  ) {
+    super(key);
+  }
+}
 
 /**
  * A table as the reader hands it over: headers, the row count, the first rows, and every row as JSON text
@@ -161,7 +170,7 @@ function cellText(value: ExcelJS.CellValue): string {
 const ROWS_READ = MAX_ROWS + 2;
 
 function tooManyRows(): TableError {
-  return new TableError(`the file has more than ${MAX_ROWS} rows; at most ${MAX_ROWS} per list`);
+  return new TableError('table_too_many_rows', { max: MAX_ROWS });
 }
 
 /**
@@ -187,9 +196,9 @@ async function readXlsx(data: Buffer): Promise<string[][]> {
     }
   } catch (error) {
     if (error instanceof TableError) throw error;
-    throw new TableError(`not a readable XLSX file (${error instanceof Error ? error.message : String(error)})`);
+    throw new TableError('table_bad_xlsx');
   }
-  if (sheets === 0) throw new TableError('the workbook has no sheet');
+  if (sheets === 0) throw new TableError('table_no_sheet');
   return rows;
 }
 
@@ -202,21 +211,21 @@ function readCsv(data: Buffer): string[][] {
     // `to`: the parser stops at the cap instead of reading every record of an oversized file
     return parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, trim: true, to: ROWS_READ }) as string[][];
   } catch (error) {
-    throw new TableError(`not a readable CSV file (${error instanceof Error ? error.message : String(error)})`);
+    throw new TableError('table_bad_csv');
   }
 }
 
 /** A CSV or XLSX file as a header row and data rows of strings, read on the calling thread (the table worker's work). */
 export async function parseTable(name: string, data: Buffer): Promise<Table> {
-  if (data.length === 0) throw new TableError('the file is empty');
-  if (data.length > MAX_UPLOAD_BYTES) throw new TableError(`the file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
+  if (data.length === 0) throw new TableError('table_empty');
+  if (data.length > MAX_UPLOAD_BYTES) throw new TableError('table_too_large', { mb: MAX_UPLOAD_BYTES / 1024 / 1024 });
   const isZip = data[0] === 0x50 && data[1] === 0x4b;
   const lower = name.toLowerCase();
-  if (lower.endsWith('.xls')) throw new TableError('old .xls workbooks are not read: save the sheet as .xlsx or .csv');
+  if (lower.endsWith('.xls')) throw new TableError('table_xls');
   const all = isZip || lower.endsWith('.xlsx') ? await readXlsx(data) : readCsv(data);
   const [headers, ...rows] = all;
-  if (!headers || headers.every((h) => h === '')) throw new TableError('the first row must hold the column names');
-  if (rows.length === 0) throw new TableError('the file has a header but no rows');
+  if (!headers || headers.every((h) => h === '')) throw new TableError('table_no_headers');
+  if (rows.length === 0) throw new TableError('table_no_rows');
   if (rows.length > MAX_ROWS) throw tooManyRows();
   const width = headers.length;
   return { headers: headers.map((h, i) => h || `column ${i + 1}`), rows: rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? '')) };
@@ -242,11 +251,11 @@ function readInWorker(name: string, data: Buffer, running: Set<Worker>): Promise
       void worker.terminate();
       fn();
     };
-    const timer = setTimeout(() => settle(() => reject(new TableError('the file took too long to read'))), READ_TIMEOUT_MS);
-    worker.once('message', (answer: { table?: ReadTable; error?: string; tableError?: boolean }) =>
-      settle(() => (answer.table ? resolve(answer.table) : reject(answer.tableError ? new TableError(answer.error) : new Error(answer.error)))),
+    const timer = setTimeout(() => settle(() => reject(new TableError('table_slow'))), READ_TIMEOUT_MS);
+    worker.once('message', (answer: { table?: ReadTable; error?: string; tableError?: { key: TextKey; values: Record<string, string | number> } }) =>
+      settle(() => (answer.table ? resolve(answer.table) : reject(answer.tableError ? new TableError(answer.tableError.key, answer.tableError.values) : new Error(answer.error)))),
     );
-    worker.once('error', (error: Error & { code?: string }) => settle(() => reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new TableError('the file is too large to read') : error)));
+    worker.once('error', (error: Error & { code?: string }) => settle(() => reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new TableError('table_unreadable_size') : error)));
     worker.once('exit', () => settle(() => reject(new ReaderStopped())));
   });
 }

@@ -177,6 +177,17 @@ const en = {
   expiry_form: 'The expiry is a date, YYYY-MM-DD.',
   expiry_past: 'The expiry is in the past.',
   token_limit: 'This account already has {max} live tokens, the most allowed: revoke one first.',
+  table_too_many_rows: 'The file has more than {max} rows; at most {max} per list.',
+  table_bad_xlsx: 'The file is not a readable XLSX workbook.',
+  table_no_sheet: 'The workbook has no sheet.',
+  table_bad_csv: 'The file is not a readable CSV file.',
+  table_empty: 'The file is empty.',
+  table_too_large: 'The file is larger than {mb} MB.',
+  table_xls: 'Old .xls workbooks are not read: save the sheet as .xlsx or .csv.',
+  table_no_headers: 'The first row must hold the column names.',
+  table_no_rows: 'The file has a header but no rows.',
+  table_slow: 'The file took too long to read.',
+  table_unreadable_size: 'The file is too large to read.',
 } as const;
 
 export type TextKey = keyof typeof en;
@@ -347,6 +358,17 @@ const it: TextSet = {
   expiry_form: 'La scadenza è una data, AAAA-MM-GG.',
   expiry_past: 'La scadenza è nel passato.',
   token_limit: 'Questo account ha già {max} token attivi, il massimo consentito: revocane uno prima.',
+  table_too_many_rows: 'Il file ha più di {max} righe; al massimo {max} per lista.',
+  table_bad_xlsx: 'Il file non è una cartella XLSX leggibile.',
+  table_no_sheet: 'La cartella di lavoro non ha fogli.',
+  table_bad_csv: 'Il file non è un CSV leggibile.',
+  table_empty: 'Il file è vuoto.',
+  table_too_large: 'Il file supera i {mb} MB.',
+  table_xls: 'Le vecchie cartelle .xls non si leggono: salva il foglio come .xlsx o .csv.',
+  table_no_headers: 'La prima riga deve contenere i nomi delle colonne.',
+  table_no_rows: 'Il file ha l’intestazione ma nessuna riga.',
+  table_slow: 'La lettura del file ha richiesto troppo tempo.',
+  table_unreadable_size: 'Il file è troppo grande per essere letto.',
 };
 
 const SETS: Partial<Record<Language, TextSet>> = { en, it };
