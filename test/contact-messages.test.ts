@@ -5,6 +5,7 @@
  */
 import test from 'ava';
 
+import { attributionIn } from '../src/http/attribution.js';
 import { call, startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -90,4 +91,14 @@ test('the registers\' attribution lines open with the answer\'s word for source,
   t.false((suggest.body.attribution as string).includes('Fonte'));
   const suggerisci = await call(server, 'POST', '/api/v1/suggest', { session: '1b6f1a2e-3c4d-4e5f-8a9b-0c1d2e3f4a5b', q: 'via del fag', city: 'Bologna', language: 'it' });
   t.regex(suggerisci.body.attribution as string, /^Fonte: ANNCSU – /);
+});
+
+test('the lead word Fonte is translated whichever register it opens; a publisher\'s own lead word stays', (t) => {
+  t.is(attributionIn('Fonte: CTT – Correios de Portugal, códigos postais', 'en'), 'Source: CTT – Correios de Portugal, códigos postais');
+  t.is(attributionIn('Fonte: CTT – Correios de Portugal, códigos postais', 'pt'), 'Fonte: CTT – Correios de Portugal, códigos postais');
+  t.is(attributionIn('Bron: Basisregistratie Adressen en Gebouwen (BAG), Kadaster', 'en'), 'Bron: Basisregistratie Adressen en Gebouwen (BAG), Kadaster');
+  t.is(attributionIn('Formati postali: libaddressinput © Google Inc. (Apache-2.0)', 'de'), 'Postalische Formate: libaddressinput © Google Inc. (Apache-2.0)');
+  // a word inside a line is not a lead word
+  t.is(attributionIn('Comune di Bologna – Fonte: SIT', 'en'), 'Comune di Bologna – Fonte: SIT');
+  t.is(attributionIn(null, 'en'), null);
 });

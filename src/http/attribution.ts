@@ -1,9 +1,9 @@
 /**
  * The registers' attribution lines in the answer's language. The lines are stored as the import wrote them
  * (`Fonte: ANNCSU – … , CC BY 4.0`, crates/core/src/register/import): what a licence requires — the source's
- * name, its authors, the licence — stays word for word; only the Italian word that introduces it is the
- * answer's ("Source: ANNCSU – …" in English). A foreign register's own line (`Bron: BAG, Kadaster`) is its
- * publisher's wording and stays as it is.
+ * name, its authors, the licence — stays word for word; only the word `Fonte` that introduces it is the
+ * answer's ("Source: ANNCSU – …" in English), whichever register's line it opens (Portugal's CTT too). A line
+ * with its publisher's own lead word (`Bron: BAG, Kadaster`, `Lähde: Posti Oy`) stays as it is.
  */
 import type { Language, Texts } from './language.js';
 
@@ -26,7 +26,9 @@ const LEAD = /(^|[.;] )(Fonte|Formati postali): /g;
  * `language`; `write` writes the word as the text around it is written (JSON string content for the core's
  * Latin-1 answers, src/contact/answer.ts).
  */
-export function attributionIn(text: string, language: Language, write: (word: string) => string = (w) => w): string {
-  if (language === 'it') return text;
+export function attributionIn(text: string, language: Language, write?: (word: string) => string): string;
+export function attributionIn(text: string | null, language: Language, write?: (word: string) => string): string | null;
+export function attributionIn(text: string | null, language: Language, write: (word: string) => string = (w) => w): string | null {
+  if (text === null || language === 'it') return text;
   return text.replace(LEAD, (_, before: string, word: string) => `${before}${write((word === 'Fonte' ? SOURCE : POSTAL_FORMATS)[language])}: `);
 }

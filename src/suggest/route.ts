@@ -132,7 +132,7 @@ async function suggest(services: Services, req: FastifyRequest, reply: FastifyRe
       phase: 'house_numbers',
       hints,
       parsed: { street: foreign ? street.name : displayName(`${street.street_type} ${street.name}`), house_number: typed || null, postcode: blank(r.postcode) ? null : (r.postcode as string).trim() },
-      attribution: foreign ? foreignAttribution(country) : attributionIn(await attributionFor([street.municipality]), req.ctx.language),
+      attribution: attributionIn(foreign ? foreignAttribution(country) : await attributionFor([street.municipality]), req.ctx.language),
       supported: true,
       exists: typed !== '' && exists,
     }));
@@ -146,7 +146,7 @@ async function suggest(services: Services, req: FastifyRequest, reply: FastifyRe
     const found = await foreignStreets(country, read.street, city, postcode);
     const entered = enterSession(services.state, token, r.session, country, Date.now(), found.offered);
     if (entered instanceof Promise) await entered;
-    return answer(req, reply, await uncharged(services, req, { ok: true, phase: 'streets', hints: found.hints, parsed: { ...parsedOf(read), postcode }, attribution: found.attribution, supported: true }));
+    return answer(req, reply, await uncharged(services, req, { ok: true, phase: 'streets', hints: found.hints, parsed: { ...parsedOf(read), postcode }, attribution: attributionIn(found.attribution, req.ctx.language), supported: true }));
   }
   const trimmed = (s: string | undefined) => (blank(s) ? undefined : (s as string).trim());
   const found = await streetsPhase(r.q ?? '', { city: trimmed(r.city), postcode: trimmed(r.postcode), province: trimmed(r.province) });
