@@ -91,6 +91,11 @@ test('the registers\' attribution lines open with the answer\'s word for source,
   t.false((suggest.body.attribution as string).includes('Fonte'));
   const suggerisci = await call(server, 'POST', '/api/v1/suggest', { session: '1b6f1a2e-3c4d-4e5f-8a9b-0c1d2e3f4a5b', q: 'via del fag', city: 'Bologna', language: 'it' });
   t.regex(suggerisci.body.attribution as string, /^Fonte: ANNCSU – /);
+  // and the index's list of every register's line
+  const index = await call(server, 'GET', '/api/v1/', undefined, { token: null });
+  const lines = index.body.attribution as string[];
+  t.true(lines.some((l) => l.startsWith('Source: ISTAT')), lines.join('\n'));
+  t.false(lines.some((l) => /^(Fonte|Formati postali):/.test(l)), lines.join('\n'));
 });
 
 test('the lead word Fonte is translated whichever register it opens; a publisher\'s own lead word stays', (t) => {
