@@ -17,7 +17,8 @@
  * addresses drawn from the national register (a third written the ways customer files write
  * them), verified in a child process per register (warm: every municipality of the batch loaded
  * once first, as a running service has them), registers alternated ABABAB, the medians compared;
- * items per CPU second too, which the machine's other load barely moves.
+ * items per CPU second too, which the machine's other load barely moves; and autocomplete (a street
+ * prefix in the municipality, then the house numbers of the first hit) per second.
  * The machine is shared: times are upper bounds.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -29,7 +30,7 @@ import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 
 import { PROJECT_ROOT, defaultSourceDir } from '../src/config.js';
-import { openRegister, sampleStreets, streetHouseNumbers, verifyContacts, verifyContactsSync, type SampledAddress } from '../src/native.js';
+import { openRegister, sampleStreets, searchStreetsSync, streetHouseNumbers, verifyContacts, verifyContactsSync, type SampledAddress } from '../src/native.js';
 import { contactBenchDataDir } from './contact-register.js';
 import { DIRTY_KINDS, PERTURBATIONS, rng } from './contact-perturb.js';
 
@@ -206,10 +207,16 @@ interface ContactItem {
   province: string;
 }
 
-/** Child mode: verifies `items` on `dataDir` for `seconds`, warm, and prints items per second. */
+interface Probe {
+  cadastral_code: string;
+  query: string;
+}
+
+/** Child mode: verifies `items` on `dataDir` for `seconds`, warm, and prints items per second; then
+ * autocomplete the same way (a street prefix in the municipality, then the house numbers of the first hit). */
 async function measure(dataDir: string, itemsFile: string, seconds: number): Promise<void> {
   openRegister(dataDir, true);
-  const items = JSON.parse(readFileSync(itemsFile, 'utf8')) as ContactItem[];
+  const { items, probes } = JSON.parse(readFileSync(itemsFile, 'utf8')) as { items: ContactItem[]; probes: Probe[] };
   const c0 = performance.now();
   verifyContactsSync({ items, options: {} });
   const cold = performance.now() - c0;
@@ -221,14 +228,27 @@ async function measure(dataDir: string, itemsFile: string, seconds: number): Pro
     n += items.length;
   }
   const cpu = process.cpuUsage(cpu0);
+  const wall = (performance.now() - t0) / 1000;
+  let q = 0;
+  const s0 = performance.now();
+  while (performance.now() - s0 < (seconds / 2) * 1000) {
+    for (const p of probes) {
+      const [hit] = searchStreetsSync({ cadastral_code: p.cadastral_code, query: p.query, limit: 10 });
+      if (hit) await streetHouseNumbers({ cadastral_code: hit.cadastral_code, index: hit.index });
+      q++;
+    }
+  }
+  const suggest = q / ((performance.now() - s0) / 1000);
   // per CPU second too: what the machine's other load does not change
-  console.log(JSON.stringify({ rate: n / ((performance.now() - t0) / 1000), perCpu: n / ((cpu.user + cpu.system) / 1e6), coldMs: cold }));
+  console.log(JSON.stringify({ rate: n / wall, perCpu: n / ((cpu.user + cpu.system) / 1e6), coldMs: cold, suggest }));
 }
 
 interface Rate {
   rate: number;
   perCpu: number;
   coldMs: number;
+  /** street prefix + house numbers of the first hit, per second */
+  suggest: number;
 }
 
 function childRate(dataDir: string, itemsFile: string, seconds: number): Rate {
@@ -277,7 +297,9 @@ async function main(): Promise<void> {
     return PERTURBATIONS[kind]?.(s, random, all[(i + 17) % all.length] as SampledAddress, i) ?? base;
   });
   const itemsFile = path.join(root, 'contact-items.json');
-  writeFileSync(itemsFile, JSON.stringify(items));
+  // what a user types: the first 6 letters of the last word of the street's name (`Garib` for Giuseppe Garibaldi)
+  const probes: Probe[] = sampled.slice(0, BATCH).map((s) => ({ cadastral_code: s.cadastral_code, query: s.name.split(' ').at(-1)!.slice(0, 6) }));
+  writeFileSync(itemsFile, JSON.stringify({ items, probes }));
   const on: Record<'national' | 'default', Rate[]> = { national: [], default: [] };
   for (let round = 0; round < 3; round++) {
     on.default.push(childRate(defaultDir, itemsFile, 6));
@@ -294,6 +316,7 @@ async function main(): Promise<void> {
       'register GiB': +gib.toFixed(2),
       'contact/s national (warm)': Math.round(v),
       'contact/s default (warm)': Math.round(w),
+      'suggest/s national / default': `${Math.round(median(on.national.map((r) => r.suggest)))} / ${Math.round(median(on.default.map((r) => r.suggest)))}`,
       'per CPU s national / default': `${Math.round(median(on.national.map((r) => r.perCpu)))} / ${Math.round(median(on.default.map((r) => r.perCpu)))}`,
       'first batch ms national / default (cold)': `${Math.round(median(on.national.map((r) => r.coldMs)))} / ${Math.round(median(on.default.map((r) => r.coldMs)))}`,
       'bars: ≥20M in ≤1800 s, ≤4096 MiB, ≤10 GiB, ≥80%': [rows >= 20e6 && imported.seconds <= 1800, imported.peakMiB <= 4096, gib <= 10, v >= 0.8 * w].map((b) => (b ? 'met' : 'NOT')).join(' '),
