@@ -107,8 +107,12 @@ export declare function registerInfoSync(): import('./core-types.js').Json<impor
 export declare function importRegister(source: string, dataDir: string): Promise<import('./core-types.js').Json<import('./core-types.js').ImportSummary>>
 export interface ImportProgress {
   stage: string
+  /** How far the stage is, in its unit (rows, municipalities, or bytes of a big file). */
   done: number
+  /** 0 when unknown. */
   total: number
+  /** Rows the stage has read. */
+  rows: number
 }
 /** Progress of the import running in this process. */
 export declare function importProgress(): ImportProgress

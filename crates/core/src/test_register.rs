@@ -58,7 +58,7 @@ pub fn import(subset: Option<&Subset>) -> Option<Register> {
     Some(register)
 }
 
-fn link_subset(shared: &Path, subset: &Subset, into: &Path) -> std::io::Result<()> {
+pub fn link_subset(shared: &Path, subset: &Subset, into: &Path) -> std::io::Result<()> {
     let it = shared.join("it");
     std::fs::create_dir_all(into.join("it"))?;
     if subset.contact && shared.join("contact").exists() {

@@ -90,17 +90,22 @@ pub fn import_register(source: String, data_dir: String) -> AsyncTask<ImportTask
 #[napi(object)]
 pub struct ImportProgress {
     pub stage: String,
+    /// How far the stage is, in its unit (rows, municipalities, or bytes of a big file).
     pub done: f64,
+    /// 0 when unknown.
     pub total: f64,
+    /// Rows the stage has read.
+    pub rows: f64,
 }
 
 /// Progress of the import running in this process.
 #[napi]
 pub fn import_progress() -> ImportProgress {
-    let (stage, done, total) = import::PROGRESS.snapshot();
+    let p = import::PROGRESS.snapshot();
     ImportProgress {
-        stage,
-        done: done as f64,
-        total: total as f64,
+        stage: p.stage,
+        done: p.done as f64,
+        total: p.total as f64,
+        rows: p.rows as f64,
     }
 }

@@ -12,7 +12,8 @@ use super::street::CityStreetsRecord;
 use super::ImportSummary;
 use crate::{Error, Result};
 
-pub const MAP_SIZE: usize = 8 << 30;
+/// Address space, not memory: the national register (25 million house numbers) is ~1.1 GiB.
+pub const MAP_SIZE: usize = 32 << 30;
 const MAX_DBS: u32 = 32;
 
 pub fn register_dir(data_dir: &Path) -> PathBuf {

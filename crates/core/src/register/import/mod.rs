@@ -5,6 +5,7 @@
 
 pub mod be;
 pub mod ch;
+pub mod checkpoint;
 pub mod cz;
 pub mod de;
 pub mod dk;
@@ -22,6 +23,7 @@ pub mod pt;
 pub mod reproject;
 pub mod si;
 pub mod source;
+pub mod spill;
 pub mod street_builder;
 pub mod world;
 pub mod xml;
@@ -35,45 +37,85 @@ use super::store::{self, Databases};
 use super::{DatasetSummary, ImportSummary};
 use crate::{Error, Result};
 
-/// Shared progress of the import running in this process, read by the CLI's progress bar.
+/// Shared progress of the import running in this process, read by the CLI's progress bar:
+/// the stage, how far it is (`done` of `total`, in the stage's unit: rows, municipalities, or the
+/// bytes of a big file, whose size is known before its rows are), and the rows it has read.
 pub struct Progress {
     stage: Mutex<String>,
     done: AtomicU64,
     total: AtomicU64,
+    rows: AtomicU64,
 }
 
 pub static PROGRESS: Progress = Progress {
     stage: Mutex::new(String::new()),
     done: AtomicU64::new(0),
     total: AtomicU64::new(0),
+    rows: AtomicU64::new(0),
 };
+
+/// What the CLI shows: stage, done, total, rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProgressSnapshot {
+    pub stage: String,
+    pub done: u64,
+    pub total: u64,
+    pub rows: u64,
+}
 
 impl Progress {
     pub fn start(&self, stage: &str, total: u64) {
         *self.stage.lock().unwrap_or_else(|e| e.into_inner()) = stage.to_string();
         self.total.store(total, Ordering::Relaxed);
         self.done.store(0, Ordering::Relaxed);
+        self.rows.store(0, Ordering::Relaxed);
     }
 
+    /// `n` more rows done, in a stage whose unit is rows.
     pub fn advance(&self, n: u64) {
+        self.done.fetch_add(n, Ordering::Relaxed);
+        self.rows.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// `n` more bytes read, in a stage whose unit is the bytes of its file.
+    pub fn advance_bytes(&self, n: u64) {
         self.done.fetch_add(n, Ordering::Relaxed);
     }
 
-    pub fn snapshot(&self) -> (String, u64, u64) {
-        (
-            self.stage.lock().unwrap_or_else(|e| e.into_inner()).clone(),
-            self.done.load(Ordering::Relaxed),
-            self.total.load(Ordering::Relaxed),
-        )
+    /// `n` more rows read, in a stage whose unit is bytes.
+    pub fn advance_rows(&self, n: u64) {
+        self.rows.fetch_add(n, Ordering::Relaxed);
+    }
+
+    pub fn snapshot(&self) -> ProgressSnapshot {
+        ProgressSnapshot {
+            stage: self.stage.lock().unwrap_or_else(|e| e.into_inner()).clone(),
+            done: self.done.load(Ordering::Relaxed),
+            total: self.total.load(Ordering::Relaxed),
+            rows: self.rows.load(Ordering::Relaxed),
+        }
     }
 }
 
-/// Everything an importer module needs: the source folder, the write transaction, the summary.
+/// A reader that counts its bytes into `PROGRESS.done` (a big file's progress is its bytes).
+pub struct CountingReader<R>(pub R);
+
+impl<R: std::io::Read> std::io::Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.0.read(buf)?;
+        PROGRESS.advance_bytes(n as u64);
+        Ok(n)
+    }
+}
+
+/// Everything an importer module needs: the source folder, the write transaction, the summary,
+/// and the work area of a big import (its checkpoint and sorted runs).
 pub struct ImportContext<'a> {
     pub source: &'a Path,
     pub env: &'a heed::Env,
     pub dbs: &'a Databases,
     pub datasets: Vec<DatasetSummary>,
+    pub work: checkpoint::Work,
 }
 
 impl ImportContext<'_> {
@@ -92,14 +134,31 @@ impl ImportContext<'_> {
 }
 
 /// Builds the register from `source` into `<data_dir>/register`, replacing any previous one
-/// only once the new one is complete.
+/// only once the new one is complete; continues an interrupted import of the same source
+/// (`checkpoint.rs`).
 pub fn run(source: &Path, data_dir: &Path) -> Result<ImportSummary> {
+    run_with(source, data_dir, checkpoint::Options::default())
+}
+
+pub fn run_with(
+    source: &Path,
+    data_dir: &Path,
+    options: checkpoint::Options,
+) -> Result<ImportSummary> {
     let started = Instant::now();
     source::check(source)?;
     std::fs::create_dir_all(data_dir)?;
-    let building: PathBuf = data_dir.join(format!("register.building-{}", std::process::id()));
-    if building.exists() {
-        std::fs::remove_dir_all(&building)?;
+    // one import at a time per data dir: a second waits (they share the work area below)
+    let lock = std::fs::File::create(data_dir.join("register.import.lock"))?;
+    lock.lock()?;
+    let building: PathBuf = data_dir.join("register.building");
+    let work = checkpoint::Work::open(source, data_dir, &building, options)?;
+    if work.resumed {
+        eprintln!(
+            "import: continuing the interrupted import in {} ({} runs of house numbers committed)",
+            building.display(),
+            work.checkpoint.runs.len()
+        );
     }
     let env = store::create(&building)?;
     let mut wtxn = env.write_txn()?;
@@ -111,6 +170,7 @@ pub fn run(source: &Path, data_dir: &Path) -> Result<ImportSummary> {
         env: &env,
         dbs: &dbs,
         datasets: Vec::new(),
+        work,
     };
     it::comuni::import(&mut ctx)?;
     it::esteri::import(&mut ctx)?;
@@ -118,6 +178,7 @@ pub fn run(source: &Path, data_dir: &Path) -> Result<ImportSummary> {
     names::import(&mut ctx)?;
     formats::import(&mut ctx)?;
 
+    let work = ctx.work;
     let mut summary = ImportSummary {
         imported_at: chrono::Utc::now().to_rfc3339(),
         source: source.display().to_string(),
@@ -139,6 +200,8 @@ pub fn run(source: &Path, data_dir: &Path) -> Result<ImportSummary> {
         std::fs::remove_dir_all(&target)?;
     }
     std::fs::rename(&building, &target)?;
+    work.finish()?;
+    drop(lock);
     Ok(summary)
 }
 

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use super::spill::{pack_code, SpilledNumber};
 use super::{ImportContext, PROGRESS};
 use crate::address::key::{full_key, loose_key, loose_tokens, sorted_key};
 use crate::register::street::{
@@ -210,15 +211,29 @@ impl StreetBuilder {
     }
 }
 
+/// The last municipality written by the transactions committed so far (`checkpoint.rs`).
+const WRITTEN_THROUGH: &str = "import_written_through";
+
 /// Writes every municipality's streets, their fuzzy index and the `hamlets` table: the names of
 /// places people write as their city (localities, districts, and streets of a `hamlet_types` type)
-/// with the municipalities they belong to.
+/// with the municipalities they belong to. Municipalities go in cadastral order, each with the
+/// house numbers the spill's runs hold for it, in transactions of bounded size; each transaction
+/// records the last municipality it holds, and a resumed import starts after it.
 pub fn write(ctx: &mut ImportContext, builder: StreetBuilder, hamlet_types: &[&str]) -> Result<()> {
     PROGRESS.start("streets: writing indexes", builder.cities.len() as u64);
     let mut cities: Vec<(String, CityBuild)> = builder.cities.into_iter().collect();
     cities.sort_by(|a, b| a.0.cmp(&b.0));
+    let written_through: Option<String> = {
+        let rtxn = ctx.env.read_txn()?;
+        ctx.dbs
+            .meta
+            .get(&rtxn, WRITTEN_THROUGH)?
+            .and_then(|v| v.as_str().map(str::to_string))
+    };
+    let mut merge = ctx.work.merge()?;
     let mut hamlets: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     let mut wtxn = ctx.env.write_txn()?;
+    let mut pending = 0usize;
     for (code, city) in cities {
         for s in &city.streets {
             let mut names: Vec<&str> = vec![s.locality.as_str(), s.district.as_str()];
@@ -232,7 +247,20 @@ pub fn write(ctx: &mut ImportContext, builder: StreetBuilder, hamlet_types: &[&s
                 }
             }
         }
+        let spilled = match pack_code(&code) {
+            Some(p) => merge.take_city(p)?,
+            None => Vec::new(),
+        };
+        if written_through
+            .as_deref()
+            .is_some_and(|w| code.as_str() <= w)
+        {
+            PROGRESS.advance(1);
+            continue;
+        }
         let mut streets = city.streets;
+        attach(&mut streets, spilled);
+        let numbers: usize = streets.iter().map(|s| s.numbers.len()).sum();
         for s in &mut streets {
             finish_street(s);
         }
@@ -249,12 +277,49 @@ pub fn write(ctx: &mut ImportContext, builder: StreetBuilder, hamlet_types: &[&s
             .street_fsts
             .put(&mut wtxn, &code, fst.as_fst().as_bytes())?;
         PROGRESS.advance(1);
+        // a house number is ~50 bytes of record, a street ~150 with its fst keys
+        pending += numbers * 50 + record.streets.len() * 150;
+        if pending >= ctx.work.options.commit_bytes {
+            ctx.dbs
+                .meta
+                .put(&mut wtxn, WRITTEN_THROUGH, &serde_json::Value::from(code))?;
+            wtxn.commit()?;
+            ctx.work.chunk_done()?;
+            wtxn = ctx.env.write_txn()?;
+            pending = 0;
+        }
     }
     ctx.dbs
         .meta
         .put(&mut wtxn, "hamlets", &serde_json::to_value(&hamlets)?)?;
+    ctx.dbs.meta.delete(&mut wtxn, WRITTEN_THROUGH)?;
     wtxn.commit()?;
     Ok(())
+}
+
+/// The spilled numbers (sorted by street) go before the ones read into memory, as they were read.
+fn attach(streets: &mut [Street], spilled: Vec<SpilledNumber>) {
+    if spilled.is_empty() {
+        return;
+    }
+    let mut by_street: Vec<Vec<HouseNumberEntry>> = Vec::new();
+    for n in spilled {
+        let i = n.street as usize;
+        if i >= streets.len() {
+            continue;
+        }
+        if by_street.len() <= i {
+            by_street.resize_with(i + 1, Vec::new);
+        }
+        by_street[i].push(n.entry);
+    }
+    for (s, mut numbers) in streets.iter_mut().zip(by_street) {
+        if numbers.is_empty() {
+            continue;
+        }
+        numbers.append(&mut s.numbers);
+        s.numbers = numbers;
+    }
 }
 
 /// Numbers sorted and deduplicated, postcodes counted, a point for the street.
