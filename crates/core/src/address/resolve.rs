@@ -8,7 +8,7 @@ use super::key::{
 use super::parse::ParsedAddress;
 use super::street_type;
 use crate::normalize::{compact, fold};
-use crate::register::municipality::MunicipalityRecord;
+use crate::register::municipality::{name_key, short_keys, MunicipalityRecord};
 use crate::register::street::{
     edit_distance, CityStreets, DeletionIndex, HouseNumberEntry, KeyKind, Street,
 };
@@ -24,6 +24,8 @@ pub struct CityNames {
     index: DeletionIndex,
     slots: Vec<Vec<usize>>,
     provinces: std::collections::HashMap<String, String>,
+    /// Province names as people write them (`name_key` form) → code.
+    province_keys: std::collections::HashMap<String, String>,
 }
 
 fn city_names(register: &Register) -> &CityNames {
@@ -49,6 +51,34 @@ impl CityNames {
             provinces.insert(fold(&c.province_name), c.province.clone());
             provinces.insert(c.province.clone(), c.province.clone());
         }
+        // the names people write for a province: each language of `Bolzano/Bozen`, the name
+        // without its joining words (`Reggio Emilia`), and its leading words where only one
+        // province starts so (`Monza`, `Pesaro`) — never a code, never a key two provinces share
+        let mut written: std::collections::HashMap<String, Vec<String>> = Default::default();
+        for c in register
+            .municipalities
+            .records
+            .iter()
+            .filter_map(|r| r.current.as_ref())
+        {
+            let mut forms: Vec<String> = vec![c.province_name.clone()];
+            forms.extend(c.province_name.split('/').map(str::to_string));
+            let mut keys: Vec<String> = forms.iter().map(|f| name_key(f)).collect();
+            for f in &forms {
+                keys.extend(short_keys(f));
+            }
+            for k in keys.into_iter().filter(|k| k.len() > 2) {
+                let v = written.entry(k).or_default();
+                if !v.contains(&c.province) {
+                    v.push(c.province.clone());
+                }
+            }
+        }
+        let province_keys: std::collections::HashMap<String, String> = written
+            .into_iter()
+            .filter(|(_, v)| v.len() == 1)
+            .map(|(k, mut v)| (k, v.remove(0)))
+            .collect();
         let mut keys = Vec::with_capacity(by_key.len());
         let mut slots = Vec::with_capacity(by_key.len());
         for (k, v) in by_key {
@@ -59,6 +89,7 @@ impl CityNames {
             index: DeletionIndex::build(keys, 3),
             slots,
             provinces,
+            province_keys,
         }
     }
 
@@ -79,7 +110,10 @@ impl CityNames {
         if f.is_empty() {
             return None;
         }
-        self.provinces.get(&f).cloned()
+        self.provinces
+            .get(&f)
+            .or_else(|| self.province_keys.get(&name_key(text)))
+            .cloned()
     }
 }
 
@@ -94,14 +128,33 @@ pub enum CityMatch {
 }
 
 pub enum CityResolution<'r> {
-    Found(&'r MunicipalityRecord, &'r Municipality, CityMatch),
+    /// The municipality, how the written city reached it, and the hamlet (or merged municipality)
+    /// written as the city, by its name.
+    Found(
+        &'r MunicipalityRecord,
+        &'r Municipality,
+        CityMatch,
+        Option<&'r str>,
+    ),
+    /// More than one municipality fits as well: CITY_AMBIGUOUS with them as candidates.
     Ambiguous(Vec<&'r MunicipalityRecord>),
+    /// Only a weak match (a typo, a short form or hamlet the postcode and province contradict):
+    /// CITY_NOT_FOUND with what it might be.
+    Suggested(Vec<&'r MunicipalityRecord>),
     NotFound,
     Missing,
 }
 
+type Cand<'r> = (&'r MunicipalityRecord, &'r Municipality, Option<&'r str>);
+
 /// The city as written, the postcode and province; `street_probe` tells candidates apart when
 /// the name alone cannot (the municipality that has the street wins).
+///
+/// Names are tried in two tiers: today's and former names of a municipality first; then the short
+/// forms (`Montecatini`), hamlets (`Mestre`) and merged municipalities (`Rossano`). Where a
+/// postcode or province is written, a tier's candidates that agree with it win; the first tier
+/// also stands when nothing agrees (the province written is then corrected). A name reached only
+/// by a typo must agree with the postcode or province to be taken: otherwise it is only suggested.
 pub fn municipality<'r>(
     register: &'r Register,
     city: &str,
@@ -119,27 +172,69 @@ pub fn municipality<'r>(
     };
     let province = names.province_code(&province);
     let records = &register.municipalities.records;
-    let active = |r: &'r MunicipalityRecord| r.current.as_ref().map(|c| (r, c));
+    let pc = normalize_postcode(postcode);
+    let pc = (pc.len() == 5 && pc.bytes().all(|b| b.is_ascii_digit())).then_some(pc);
+    let constrained = pc.is_some() || province.is_some();
+    let agreement = |c: &Municipality| -> u8 {
+        u8::from(province.as_deref() == Some(c.province.as_str()))
+            + u8::from(pc.as_ref().is_some_and(|p| c.postcodes.contains(p)))
+    };
+    // the candidates of a tier that agree best with what else was written (all when nothing was)
+    let agreeing = |tier: &[Cand<'r>]| -> Vec<Cand<'r>> {
+        if !constrained {
+            return tier.to_vec();
+        }
+        let best = tier.iter().map(|(_, c, _)| agreement(c)).max().unwrap_or(0);
+        if best == 0 {
+            return Vec::new();
+        }
+        tier.iter()
+            .copied()
+            .filter(|(_, c, _)| agreement(c) == best)
+            .collect()
+    };
 
-    let mut how = CityMatch::Same;
-    let mut cands: Vec<(&MunicipalityRecord, &Municipality)>;
+    let mut how: CityMatch;
+    let mut cands: Vec<Cand<'r>>;
+    let mut probe = true;
     if !fold(&city).is_empty() {
-        cands = register
-            .municipalities
-            .by_name(&city)
+        let (first, second) = tiers(register, &city);
+        // a short form or hamlet whose municipality does not have the postcode written, when that
+        // postcode is some municipality's today, is contradicted by it (`SALA` 25087 is no hamlet
+        // Sala of another municipality of the province: 25087 is Salò's)
+        let pc_known = pc
+            .as_ref()
+            .is_some_and(|p| !register.municipalities.by_postcode(p).is_empty());
+        let second: Vec<Cand<'r>> = second
             .into_iter()
-            .filter_map(active)
+            .filter(|(_, c, _)| !pc_known || pc.as_ref().is_some_and(|p| c.postcodes.contains(p)))
             .collect();
+        cands = agreeing(&first);
+        how = official_match(&cands, &city);
         if cands.is_empty() {
-            // a frazione or località written as the city: its municipality
-            cands = register
-                .streets
-                .hamlet(&city)
-                .iter()
-                .filter_map(|c| register.municipalities.by_cadastral(c))
-                .filter_map(active)
-                .collect();
+            cands = agreeing(&second);
             how = CityMatch::Changed;
+            // a short form or hamlet is not told from its namesakes by a street they may all have
+            probe = false;
+        }
+        if cands.is_empty() && !first.is_empty() {
+            // the name is a municipality's: the province or postcode written is what is wrong
+            cands = first.clone();
+            how = official_match(&cands, &city);
+        }
+        if cands.is_empty() && first.is_empty() && province.is_none() {
+            // the old name of one municipality merged away, with its old postcode (`Pieve di
+            // Coriano` 46020 is Borgo Mantovano's now)
+            if let Some(found) = merged_alone(register, &city) {
+                return found;
+            }
+        }
+        if cands.is_empty() && !second.is_empty() {
+            // only a short form, hamlet or old name, and the postcode or province say otherwise
+            if let Some(found) = by_postcode_alone(register, pc.as_deref(), province.as_deref()) {
+                return found;
+            }
+            return CityResolution::Suggested(distinct(second.iter().map(|(r, _, _)| *r)));
         }
         if cands.is_empty() {
             let c = compact(&city);
@@ -158,54 +253,51 @@ pub fn municipality<'r>(
                     .collect();
                 idx.sort();
                 idx.dedup();
-                cands = idx
+                let fuzzy: Vec<Cand<'r>> = idx
                     .into_iter()
-                    .filter_map(|i| active(&records[i]))
+                    .filter_map(|i| records[i].current.as_ref().map(|c| (&records[i], c, None)))
                     .collect();
                 how = if best == 0 {
                     CityMatch::Form
                 } else {
                     CityMatch::Changed
                 };
-            }
-        } else {
-            let written = fold(&city);
-            let canonical = cands.iter().any(|(_, c)| fold(&c.name) == written);
-            how = if canonical {
-                if cands
-                    .iter()
-                    .any(|(_, c)| c.name.to_lowercase() == city.trim().to_lowercase())
-                {
-                    CityMatch::Same
+                // the same letters spaced otherwise stand alone; a typo needs the postcode or
+                // province to agree
+                cands = if best == 0 {
+                    let agree = agreeing(&fuzzy);
+                    if agree.is_empty() {
+                        fuzzy.clone()
+                    } else {
+                        agree
+                    }
+                } else if constrained {
+                    agreeing(&fuzzy)
                 } else {
-                    CityMatch::Form
+                    Vec::new()
+                };
+                if cands.is_empty() {
+                    if let Some(found) =
+                        by_postcode_alone(register, pc.as_deref(), province.as_deref())
+                    {
+                        return found;
+                    }
+                    return CityResolution::Suggested(distinct(fuzzy.iter().map(|(r, _, _)| *r)));
                 }
-            } else {
-                CityMatch::Changed
-            };
-        }
-        // a city found only approximately (typo, frazione) must agree with what else was written:
-        // "Paris" with postcode 75001 is not an Italian frazione
-        if how == CityMatch::Changed || how == CityMatch::Form {
-            let pc = normalize_postcode(postcode);
-            if pc.len() == 5 {
-                cands.retain(|(_, c)| c.postcodes.is_empty() || c.postcodes.contains(&pc));
-            }
-            if let Some(p) = &province {
-                cands.retain(|(_, c)| &c.province == p);
             }
         }
         if cands.is_empty() {
             // the city may be unknown while the postcode is certain
-            let by_pc = by_postcode(register, postcode, province.as_deref());
-            if by_pc.len() == 1 {
-                let (r, c) = by_pc[0];
-                return CityResolution::Found(r, c, CityMatch::Changed);
+            if let Some(found) = by_postcode_alone(register, pc.as_deref(), province.as_deref()) {
+                return found;
             }
             return CityResolution::NotFound;
         }
-    } else if !postcode.trim().is_empty() {
-        cands = by_postcode(register, postcode, province.as_deref());
+    } else if pc.is_some() {
+        cands = by_postcode(register, postcode, province.as_deref())
+            .into_iter()
+            .map(|(r, c)| (r, c, None))
+            .collect();
         how = CityMatch::Changed;
         if cands.is_empty() {
             return CityResolution::NotFound;
@@ -219,7 +311,7 @@ pub fn municipality<'r>(
         let exact: Vec<_> = cands
             .iter()
             .copied()
-            .filter(|(_, c)| c.name.to_lowercase() == city.trim().to_lowercase())
+            .filter(|(_, c, _)| c.name.to_lowercase() == city.trim().to_lowercase())
             .collect();
         if exact.len() == 1 && how != CityMatch::Changed && !city.is_ascii() {
             cands = exact;
@@ -230,7 +322,7 @@ pub fn municipality<'r>(
             let same: Vec<_> = cands
                 .iter()
                 .copied()
-                .filter(|(_, c)| &c.province == p)
+                .filter(|(_, c, _)| &c.province == p)
                 .collect();
             if !same.is_empty() {
                 cands = same;
@@ -242,28 +334,152 @@ pub fn municipality<'r>(
         let same: Vec<_> = cands
             .iter()
             .copied()
-            .filter(|(_, c)| c.postcodes.iter().any(|p| p == pc))
+            .filter(|(_, c, _)| c.postcodes.iter().any(|p| p == pc))
             .collect();
         if !same.is_empty() {
             cands = same;
         }
     }
     if cands.len() > 1 {
+        // one municipality reached several ways (a hamlet and a short form of it): one answer
+        let mut seen: Vec<&str> = Vec::new();
+        cands.retain(|(r, _, _)| {
+            let new = !seen.contains(&r.cadastral_code.as_str());
+            seen.push(&r.cadastral_code);
+            new
+        });
+    }
+    if cands.len() > 1 && probe {
         let with_street: Vec<_> = cands
             .iter()
             .copied()
-            .filter(|(r, _)| street_probe(&r.cadastral_code))
+            .filter(|(r, _, _)| street_probe(&r.cadastral_code))
             .collect();
         if with_street.len() == 1 {
             cands = with_street;
         }
     }
     if cands.len() > 1 {
-        // a typo that lands on several names is no answer
-        return CityResolution::Ambiguous(cands.into_iter().map(|(r, _)| r).collect());
+        // a name that lands on several municipalities is no answer
+        return CityResolution::Ambiguous(cands.into_iter().map(|(r, _, _)| r).collect());
     }
-    let (r, c) = cands[0];
-    CityResolution::Found(r, c, how)
+    let (r, c, hamlet) = cands[0];
+    CityResolution::Found(r, c, how, hamlet)
+}
+
+/// The two tiers of `municipality`: today's and former names (and the old key, which also holds
+/// names the register lists only in its history); then short forms, hamlets and merged
+/// municipalities, with the frazioni and località of the street register.
+fn tiers<'r>(register: &'r Register, city: &str) -> (Vec<Cand<'r>>, Vec<Cand<'r>>) {
+    use crate::register::municipality::NameKind;
+    let ms = &register.municipalities;
+    let mut first: Vec<Cand<'r>> = Vec::new();
+    let mut second: Vec<Cand<'r>> = Vec::new();
+    for r in ms.by_name(city) {
+        if let Some(c) = &r.current {
+            first.push((r, c, None));
+        }
+    }
+    for hit in ms.named(city) {
+        let Some(c) = &hit.record.current else {
+            continue;
+        };
+        match hit.kind {
+            NameKind::Official | NameKind::Former => {
+                if !first.iter().any(|(r, _, _)| std::ptr::eq(*r, hit.record)) {
+                    first.push((hit.record, c, None));
+                }
+            }
+            NameKind::Short => second.push((hit.record, c, None)),
+            NameKind::Place => second.push((hit.record, c, hit.place.map(|p| p.name.as_str()))),
+        }
+    }
+    if first.is_empty() {
+        for code in register.streets.hamlet(city) {
+            if let Some(r) = ms.by_cadastral(code) {
+                if let Some(c) = &r.current {
+                    if !second.iter().any(|(o, _, _)| std::ptr::eq(*o, r)) {
+                        second.push((r, c, None));
+                    }
+                }
+            }
+        }
+    }
+    (first, second)
+}
+
+/// How a city found among today's and former names was written: as the register writes it, in
+/// another form (accents, spacing, `S.` for `San`, one language of two), or another name.
+fn official_match(cands: &[Cand], city: &str) -> CityMatch {
+    if cands.is_empty() {
+        return CityMatch::Same;
+    }
+    let written = fold(city);
+    if cands
+        .iter()
+        .any(|(_, c, _)| c.name.to_lowercase() == city.trim().to_lowercase())
+    {
+        return CityMatch::Same;
+    }
+    let key = name_key(city);
+    let official = |c: &Municipality| {
+        fold(&c.name) == written
+            || name_key(&c.name) == key
+            || (!c.alt_name.is_empty()
+                && (name_key(&c.alt_name) == key
+                    || name_key(&format!("{} {}", c.name, c.alt_name)) == key))
+    };
+    if cands.iter().any(|(_, c, _)| official(c)) {
+        CityMatch::Form
+    } else {
+        CityMatch::Changed
+    }
+}
+
+fn distinct<'r>(
+    records: impl Iterator<Item = &'r MunicipalityRecord>,
+) -> Vec<&'r MunicipalityRecord> {
+    let mut out: Vec<&MunicipalityRecord> = Vec::new();
+    for r in records {
+        if !out.iter().any(|o| std::ptr::eq(*o, r)) {
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// The municipality an old municipality's name names, when it names only one and nothing else.
+fn merged_alone<'r>(register: &'r Register, city: &str) -> Option<CityResolution<'r>> {
+    use crate::register::municipality::{NameKind, PlaceKind};
+    let hits = register.municipalities.named(city);
+    let merged = hits
+        .iter()
+        .all(|h| h.kind == NameKind::Place && h.place.is_some_and(|p| p.kind == PlaceKind::Merged));
+    match hits.as_slice() {
+        [h] if merged => {
+            let c = h.record.current.as_ref()?;
+            Some(CityResolution::Found(
+                h.record,
+                c,
+                CityMatch::Changed,
+                h.place.map(|p| p.name.as_str()),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The one municipality a postcode names (within the province written), whatever the city says.
+fn by_postcode_alone<'r>(
+    register: &'r Register,
+    pc: Option<&str>,
+    province: Option<&str>,
+) -> Option<CityResolution<'r>> {
+    let by_pc = by_postcode(register, pc?, province);
+    match by_pc.as_slice() {
+        [(r, c)] => Some(CityResolution::Found(r, c, CityMatch::Changed, None)),
+        _ => None,
+    }
 }
 
 fn by_postcode<'r>(
