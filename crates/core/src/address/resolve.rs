@@ -198,17 +198,12 @@ pub fn municipality<'r>(
     let mut cands: Vec<Cand<'r>>;
     let mut probe = true;
     if !fold(&city).is_empty() {
-        let (first, second) = tiers(register, &city);
-        // a short form or hamlet whose municipality does not have the postcode written, when that
-        // postcode is some municipality's today, is contradicted by it (`SALA` 25087 is no hamlet
-        // Sala of another municipality of the province: 25087 is Salò's)
         let pc_known = pc
             .as_ref()
             .is_some_and(|p| !register.municipalities.by_postcode(p).is_empty());
-        let second: Vec<Cand<'r>> = second
-            .into_iter()
-            .filter(|(_, c, _)| !pc_known || pc.as_ref().is_some_and(|p| c.postcodes.contains(p)))
-            .collect();
+        let contradicted =
+            |c: &Municipality| pc_known && !pc.as_ref().is_some_and(|p| c.postcodes.contains(p));
+        let (first, second) = tiers(register, &city, &contradicted);
         cands = agreeing(&first);
         how = official_match(&cands, &city);
         if cands.is_empty() {
@@ -230,10 +225,8 @@ pub fn municipality<'r>(
             }
         }
         if cands.is_empty() && !second.is_empty() {
-            // only a short form, hamlet or old name, and the postcode or province say otherwise
-            if let Some(found) = by_postcode_alone(register, pc.as_deref(), province.as_deref()) {
-                return found;
-            }
+            // only a short form, hamlet or old name, and the postcode or province say otherwise:
+            // the name written is not dropped for the postcode's municipality, only suggested
             return CityResolution::Suggested(distinct(second.iter().map(|(r, _, _)| *r)));
         }
         if cands.is_empty() {
@@ -370,8 +363,17 @@ pub fn municipality<'r>(
 /// The two tiers of `municipality`: today's and former names (and the old key, which also holds
 /// names the register lists only in its history); then short forms, hamlets and merged
 /// municipalities, with the frazioni and località of the street register.
-fn tiers<'r>(register: &'r Register, city: &str) -> (Vec<Cand<'r>>, Vec<Cand<'r>>) {
-    use crate::register::municipality::NameKind;
+///
+/// A hamlet whose municipality does not have the postcode written, when that postcode is some
+/// municipality's today, is left out (`contradicted`): hamlet names repeat everywhere (`Sala`),
+/// and the postcode says which place is meant. Short forms and merged municipalities stay: their
+/// writers often keep the old postcode (`Ruino` 27040, now Colli Verdi).
+fn tiers<'r>(
+    register: &'r Register,
+    city: &str,
+    contradicted: &dyn Fn(&Municipality) -> bool,
+) -> (Vec<Cand<'r>>, Vec<Cand<'r>>) {
+    use crate::register::municipality::{NameKind, PlaceKind};
     let ms = &register.municipalities;
     let mut first: Vec<Cand<'r>> = Vec::new();
     let mut second: Vec<Cand<'r>> = Vec::new();
@@ -391,13 +393,18 @@ fn tiers<'r>(register: &'r Register, city: &str) -> (Vec<Cand<'r>>, Vec<Cand<'r>
                 }
             }
             NameKind::Short => second.push((hit.record, c, None)),
-            NameKind::Place => second.push((hit.record, c, hit.place.map(|p| p.name.as_str()))),
+            NameKind::Place => {
+                let hamlet = hit.place.is_some_and(|p| p.kind == PlaceKind::Hamlet);
+                if !(hamlet && contradicted(c)) {
+                    second.push((hit.record, c, hit.place.map(|p| p.name.as_str())));
+                }
+            }
         }
     }
     if first.is_empty() {
         for code in register.streets.hamlet(city) {
             if let Some(r) = ms.by_cadastral(code) {
-                if let Some(c) = &r.current {
+                if let Some(c) = r.current.as_ref().filter(|c| !contradicted(c)) {
                     if !second.iter().any(|(o, _, _)| std::ptr::eq(*o, r)) {
                         second.push((r, c, None));
                     }
