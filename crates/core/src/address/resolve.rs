@@ -692,9 +692,17 @@ fn street_steps(
         } else {
             ""
         };
+        // only names the words written stand for (`Via Lodi` for Via Luigi Lodi; `Via Dante` is
+        // not Via Dante Chiasserini)
+        let named: Vec<u32> = covering(city, name, precision, is_first_name, false)
+            .into_iter()
+            .filter(|c| c.typos == 0 && c.tier == 0 && c.dropped == 0)
+            .map(|c| c.street)
+            .collect();
         let others: Vec<u32> = containing(city, name, of_type)
             .into_iter()
-            .filter(|&j| j != i && find_number(city.street(j), n, suffix).is_some())
+            .filter(|&j| j != i && named.contains(&j))
+            .filter(|&j| find_number(city.street(j), n, suffix).is_some())
             .collect();
         (!others.is_empty()).then(|| {
             let mut v = vec![i];
@@ -733,12 +741,20 @@ fn street_steps(
             }
         }
     }
-    // a name that begins with a type the parser did not take ("Vecchia" of "Via Vecchia X")
-    if ty.is_empty() {
+    // a name that begins with a type the parser did not take ("Vecchia" of "Via Vecchia X"); a
+    // type written before the name's own (`Via Bastioni di Porta Nuova`, `Via Corso Italia`)
+    if ty.is_empty() || !street_type::split(name).0.is_empty() {
         if let Some(v) = pick(city.by_key(KeyKind::Full, &full_key(name))) {
             if v.len() == 1 {
                 step.name = "name_with_type_word";
-                return StreetResolution::Found(v[0], StreetMatch::Form);
+                return StreetResolution::Found(
+                    v[0],
+                    if ty.is_empty() {
+                        StreetMatch::Form
+                    } else {
+                        StreetMatch::Changed
+                    },
+                );
             }
         }
     }
@@ -776,12 +792,25 @@ fn street_steps(
                     }
                 }
             }
+            // streets of the name under other types only, while one street of the type written
+            // holds every word as written (`Piazza De Ferrari`: Piazza Raffaele De Ferrari, not
+            // Vico Ferrari or Sottopassaggio de Ferrari)
+            if !ty.is_empty() && precision >= 2 && !matches!(r, StreetResolution::Found(..)) {
+                if let Some((StreetResolution::Found(j, how), 0)) =
+                    partial(city, name, ty, precision, &pick, &pick_near, is_first_name)
+                {
+                    if city.street(j).street_type == ty {
+                        step.name = "partial";
+                        return StreetResolution::Found(j, how);
+                    }
+                }
+            }
             // the same name under another type, while a street of the type written has the
             // name in full (`Via Canefri`: Vicolo Canefri, or Via Cesare Canefri?): ambiguous
             if let StreetResolution::Found(i, _) = r {
                 if !ty.is_empty() && city.street(i).street_type != ty && precision >= 2 {
                     if let Some((StreetResolution::Found(j, _), _)) =
-                        partial(city, name, ty, precision, &pick, is_first_name)
+                        partial(city, name, ty, precision, &pick, &pick_near, is_first_name)
                     {
                         if j != i && city.street(j).street_type == ty {
                             return StreetResolution::Ambiguous(vec![i, j]);
@@ -796,10 +825,19 @@ fn street_steps(
         return StreetResolution::NotFound;
     }
 
-    // 4. typos, and 5. partial names (first names and titles left out): when both answer and
-    // disagree, the answer is an ambiguity rather than either guess
+    // 4. partial names with every word as written (first names, titles, regnal numbers left
+    // out): what was written beats any edit (`Via Corti` is Via Alfonso or Via Costantino Corti,
+    // never Via Orti; `Via C. Colombo` is Via Cristoforo Colombo, not Via dei Colombi)
+    let part = partial(city, name, ty, precision, &pick, &pick_near, is_first_name);
+    if let Some((r, 0)) = part {
+        if let StreetResolution::Found(..) = r {
+            step.name = "partial";
+        }
+        return r;
+    }
+    // 5. typos, and partial names with a typo: when both answer and disagree, the answer is an
+    // ambiguity rather than either guess
     let typo = typo_match(city, name, ty, precision, &pick_near);
-    let part = partial(city, name, ty, precision, &pick_near, is_first_name);
     let typo_edits = typo.as_ref().map_or(0, |(_, d)| *d);
     let part_edits = part.as_ref().map_or(0, |(_, d)| *d);
     let typo = typo.map(|(r, _)| r);
@@ -821,6 +859,29 @@ fn street_steps(
             StreetResolution::Found(a, StreetMatch::Changed)
         }
         (Some(StreetResolution::Found(a, _)), _) => {
+            // one word written, one edit from a whole name and as near a word of other names
+            // (`Via Mandolfo`: Via Landolfo, or Via Ugo Guido Mondolfo?): the streets that fit as
+            // well are told apart by the postcode and house number, else an ambiguity
+            let doubt: Vec<u32> = covering(city, name, precision, is_first_name, true)
+                .into_iter()
+                .filter(|c| c.street != a && c.tier == 0 && c.dropped == 0)
+                .filter(|c| c.typos as u32 <= typo_edits)
+                .filter(|c| ty.is_empty() || city.street(c.street).street_type == ty)
+                .map(|c| c.street)
+                .collect();
+            if !doubt.is_empty() && loose_tokens(name).len() == 1 {
+                let mut v = vec![a];
+                v.extend(doubt);
+                let v = disambiguate(city, v, postcode, number);
+                if v.len() > 1 {
+                    return StreetResolution::Ambiguous(v);
+                }
+                *step = Step {
+                    name: "typo_or_partial",
+                    edits: typo_edits,
+                };
+                return StreetResolution::Found(v[0], StreetMatch::Changed);
+            }
             *step = Step {
                 name: "typo",
                 edits: typo_edits,
@@ -930,20 +991,53 @@ fn by_name(
     Some(StreetResolution::Ambiguous(v))
 }
 
-fn partial(
+/// How the words of one street's name hold the words written (`covering`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Cover {
+    street: u32,
+    /// Words written that fit a word of the name only with a typo.
+    typos: usize,
+    /// First names and titles written that the name, all of whose words were written, lacks
+    /// (`Via Giuseppe Mazzini` for Via Mazzini, `Piazza Cardinale Pietro Gasparri` for Piazza
+    /// Pietro Gasparri).
+    dropped: usize,
+    /// What the name has that was not written: 0, nothing but first names, titles and regnal
+    /// numbers (`Garibaldi` for Giuseppe Garibaldi, `Vittorio Emanuele` for Vittorio Emanuele II);
+    /// 1, one leading word of unknown kind that names no place (`Prisco` for Tarquinio Prisco);
+    /// 2, other words that name no place (`Sparano` for Sparano da Bari): taken only when one
+    /// street fits so.
+    tier: u8,
+}
+
+/// The streets whose name holds every word written (an initial stands for a word it begins, a
+/// word of five letters or more may carry one typo beside another word written right, or alone
+/// with `single_typo`), with how they hold them. Numbers are words (`XXII`, `22` and `Ventidue`
+/// are one), so `Via Marzo` never holds `Via XXII Marzo`.
+fn covering(
     city: &CityStreets,
     name: &str,
-    ty: &str,
     precision: u8,
-    pick: &dyn Fn(&[u32]) -> Option<Vec<u32>>,
     is_first_name: &dyn Fn(&str) -> bool,
-) -> Option<(StreetResolution, u32)> {
+    single_typo: bool,
+) -> Vec<Cover> {
     let tokens = loose_tokens(name);
-    let words: Vec<&String> = tokens.iter().filter(|t| t.len() >= 3).collect();
-    let anchor = words.iter().max_by_key(|t| t.len())?;
+    // first names and titles written may be missing from the name: the anchor is another word
+    let droppable = |t: &str| is_title(t) || is_first_name(t);
+    let long = |t: &&String| t.len() >= 3;
+    let Some(anchor) = tokens
+        .iter()
+        .filter(long)
+        .filter(|t| !droppable(t))
+        .max_by_key(|t| t.len())
+        .or_else(|| tokens.iter().filter(long).max_by_key(|t| t.len()))
+        // `R. Settimo`: SETTIMO is the number 7
+        .or_else(|| tokens.iter().max_by_key(|t| t.len()))
+    else {
+        return Vec::new();
+    };
     // one word with a typo inside a longer name is too little to go on (`Romaa` is not
-    // `Lucrezia Romana`): a typo is tolerated only beside another word written right
-    let single = tokens.len() == 1;
+    // `Lucrezia Romana`): a typo is tolerated only beside another word written right, unless asked
+    let single = tokens.len() == 1 && !single_typo;
     let typo = |t: &str| -> usize {
         if precision < 3 || t.len() < 5 || single {
             0
@@ -955,9 +1049,12 @@ fn partial(
     for near in city.tokens_near(anchor, typo(anchor) as u32) {
         cands.extend_from_slice(city.by_token(near));
     }
-    cands.sort();
+    cands.sort_unstable();
     cands.dedup();
-    let exact = |t: &str, w: &str| -> bool { w == t || (t.len() == 1 && w.starts_with(t)) };
+    // an initial stands for a word it begins, written or in the register (`Via A. Volta`)
+    let exact = |t: &str, w: &str| -> bool {
+        w == t || (t.len() == 1 && w.starts_with(t)) || (w.len() == 1 && t.starts_with(w))
+    };
     let matches = |t: &str, w: &str| -> bool {
         exact(t, w) || (typo(t) > 0 && edit_distance(w, t, typo(t)).is_some())
     };
@@ -980,70 +1077,136 @@ fn partial(
                 .zip(written.iter().skip(1))
                 .any(|(p, w)| Some(p) == full.get(first - 1) && matches(w, &full[first]))
     };
-    // every word written is in the name, and every word of the name left out is a first name
-    // or a title: `Garibaldi` is `Giuseppe Garibaldi`, never `Porta Garibaldi`. The answer is
-    // how many words written fit only with a typo.
-    // the words left out are first names or titles (rank 0), or else words of unknown kind before
-    // every word written that do not name a place (rank 1: `Via Velino` for Via Monte Velino is
-    // not taken, `Via Prisco` for Via Tarquinio Prisco is)
-    let covers = |i: u32| -> Option<usize> {
+    let long_word = tokens.iter().any(|t| t.len() >= 4);
+    let cover = |i: u32| -> Option<Cover> {
         city.name_tokens(i)
             .iter()
             .filter_map(|st| {
-                let all = tokens.iter().all(|t| st.iter().any(|w| matches(t, w)));
                 let hit = |w: &String| tokens.iter().any(|t| matches(t, w));
-                let extra: Vec<&String> = st.iter().filter(|w| !hit(w)).collect();
-                let known = extra.iter().all(|w| is_title(w) || is_first_name(w));
+                // an initial stands for a word no other word written is (`C. Colombo` is not
+                // Emilio Colombo for the C of Colombo)
+                let held = |t: &String| {
+                    st.iter().any(|w| {
+                        matches(t, w)
+                            && (t.len() > 1 || !tokens.iter().any(|u| u.len() > 1 && matches(u, w)))
+                    })
+                };
+                let missing: Vec<&String> = tokens.iter().filter(|t| !held(t)).collect();
+                // a first name or title written that the name lacks, only where every word of the
+                // name was written (`Via Giuseppe Verdi` is never Via Giovanni Verdi)
+                let dropped = missing.len();
+                if dropped > 0
+                    && (!missing.iter().all(|t| droppable(t))
+                        || !st.iter().all(hit)
+                        || dropped == tokens.len()
+                        || !st.iter().any(|w| w.len() >= 4 && !droppable(w)))
+                {
+                    return None;
+                }
+                let typos = tokens
+                    .iter()
+                    .filter(|t| held(t) && !st.iter().any(|w| exact(t, w)))
+                    .count();
+                // a number right after a first name or title is a regnal one (`Umberto I`,
+                // `Papa Giovanni XXIII`): left out as people leave it out
+                let regnal = |j: usize| -> bool {
+                    st[j].bytes().all(|b| b.is_ascii_digit())
+                        && j >= 1
+                        && (is_first_name(&st[j - 1]) || is_title(&st[j - 1]))
+                };
+                let extra: Vec<usize> = (0..st.len()).filter(|&j| !hit(&st[j])).collect();
                 let first_hit = st.iter().position(hit).unwrap_or(0);
-                let leading = !extra.is_empty()
-                    && st[..first_hit].len() == extra.len()
-                    && extra.len() == 1
-                    && extra.iter().all(|w| w.len() >= 3 && !names_a_place(w));
-                let rank = if known {
+                let tier = if extra
+                    .iter()
+                    .all(|&j| is_title(&st[j]) || is_first_name(&st[j]) || regnal(j))
+                {
                     0
-                } else if leading && tokens.iter().any(|t| t.len() >= 4) {
+                } else if extra == [0]
+                    && first_hit == 1
+                    && st[0].len() >= 3
+                    && !names_a_place(&st[0])
+                    && long_word
+                {
                     1
+                } else if typos == 0 && long_word && extra.iter().all(|&j| !names_a_place(&st[j])) {
+                    2
                 } else {
                     return None;
                 };
-                let typos = tokens
-                    .iter()
-                    .filter(|t| !st.iter().any(|w| exact(t, w)))
-                    .count();
-                // a first name left out and a word of unknown kind left out rank alike: two
-                // streets that fit so are an ambiguity, not a choice
-                let _ = rank;
-                (all && !after_particle(i)).then_some(typos)
+                Some((typos, dropped, tier))
             })
             .min()
+            .map(|(typos, dropped, tier)| Cover {
+                street: i,
+                typos,
+                dropped,
+                tier,
+            })
     };
-    let mut scored: Vec<(u32, usize)> = cands
+    cands
         .into_iter()
-        .filter_map(|i| covers(i).map(|typos| (i, typos)))
-        .collect();
-    // a name that has the words as written beats one that needs a typo: `Via G. Mazzini` is Via
-    // Giuseppe Mazzini, not Via Giovanni Mazzoni
-    let fewest = scored.iter().map(|(_, n)| *n).min()?;
-    scored.retain(|(_, n)| *n == fewest);
+        .filter_map(cover)
+        .filter(|c| !after_particle(c.street))
+        .collect()
+}
+
+/// Partial names: the streets whose name holds every word written (`covering`). The fewest typos
+/// win (`Via G. Mazzini` is Via Giuseppe Mazzini, not Via Giovanni Mazzoni), then the fewest words
+/// of unknown kind left out, then the type written. Streets that fit as well are told apart by the
+/// postcode and house number (`pick`), else they are an ambiguity with candidates. A street of
+/// another type than the one written, reached by a partial name, is two differences: an ambiguity.
+/// Answers the street(s) and how many written words needed a typo.
+fn partial(
+    city: &CityStreets,
+    name: &str,
+    ty: &str,
+    precision: u8,
+    pick: &dyn Fn(&[u32]) -> Option<Vec<u32>>,
+    pick_near: &dyn Fn(&[u32]) -> Option<Vec<u32>>,
+    is_first_name: &dyn Fn(&str) -> bool,
+) -> Option<(StreetResolution, u32)> {
+    let mut scored = covering(city, name, precision, is_first_name, false);
+    let fewest = scored.iter().map(|c| c.typos).min()?;
+    scored.retain(|c| c.typos == fewest);
+    let dropped = scored.iter().map(|c| c.dropped).min()?;
+    scored.retain(|c| c.dropped == dropped);
+    // a first name left out and a word of unknown kind left out rank alike (two streets that fit
+    // so are an ambiguity, not a choice); other words left out only where nothing else fits
+    let rank = |c: &Cover| u8::from(c.tier == 2);
+    let best = scored.iter().map(rank).min()?;
+    scored.retain(|c| rank(c) == best);
     if !ty.is_empty() {
-        let same: Vec<(u32, usize)> = scored
+        let same: Vec<Cover> = scored
             .iter()
             .copied()
-            .filter(|(i, _)| city.street(*i).street_type == ty)
+            .filter(|c| city.street(c.street).street_type == ty)
             .collect();
         if !same.is_empty() {
             scored = same;
         }
     }
-    let v: Vec<u32> = scored.iter().map(|(i, _)| *i).collect();
-    let v = pick(&v)?;
+    let v: Vec<u32> = scored.iter().map(|c| c.street).collect();
+    // streets of other names, found through a typo, are never chosen by their postcode or number
+    let v = if fewest == 0 {
+        pick(&v)?
+    } else {
+        pick_near(&v)?
+    };
     let edits = fewest as u32;
     if v.len() == 1 {
+        // another type and a partial name: two differences, not a confident match
+        if !ty.is_empty() && city.street(v[0]).street_type != ty {
+            return Some((StreetResolution::Ambiguous(v), edits));
+        }
         return Some((StreetResolution::Found(v[0], StreetMatch::Changed), edits));
     }
     // a handful of streets the words fit is an ambiguity; many is no answer at all
-    (v.len() <= 3).then_some((StreetResolution::Ambiguous(v), edits))
+    (v.len() <= MAX_CANDIDATES).then_some((StreetResolution::Ambiguous(v), edits))
 }
+
+/// The most streets an ambiguous partial name is answered with (`Via Caracciolo` in Napoli fits
+/// five); more is no answer.
+const MAX_CANDIDATES: usize = 8;
 
 /// Streets of type `ty` (any type when empty) whose name holds every word written, as written
 /// (an initial stands for a word it begins), whatever else the name has.
