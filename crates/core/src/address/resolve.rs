@@ -743,7 +743,9 @@ fn street_steps(
     }
     // a name that begins with a type the parser did not take ("Vecchia" of "Via Vecchia X"); a
     // type written before the name's own (`Via Bastioni di Porta Nuova`, `Via Corso Italia`)
-    if ty.is_empty() || !street_type::split(name).0.is_empty() {
+    // (only after a plain `Via`: `Vico Via Calia` is Vico di Via Calia, not Via Calia)
+    let own_type = street_type::split(name).0;
+    if ty.is_empty() || (ty == "VIA" && !own_type.is_empty() && own_type != "VIA") {
         if let Some(v) = pick(city.by_key(KeyKind::Full, &full_key(name))) {
             if v.len() == 1 {
                 step.name = "name_with_type_word";
@@ -1005,7 +1007,8 @@ struct Cover {
     /// numbers (`Garibaldi` for Giuseppe Garibaldi, `Vittorio Emanuele` for Vittorio Emanuele II);
     /// 1, one leading word of unknown kind that names no place (`Prisco` for Tarquinio Prisco);
     /// 2, other words that name no place (`Sparano` for Sparano da Bari): taken only when one
-    /// street fits so.
+    /// street fits so; 3, words that name a place (`Vecchio` in Via Molino Vecchio): never taken,
+    /// but a street of tier 2 is not the only one that fits beside it.
     tier: u8,
 }
 
@@ -1128,8 +1131,12 @@ fn covering(
                     && long_word
                 {
                     1
-                } else if typos == 0 && long_word && extra.iter().all(|&j| !names_a_place(&st[j])) {
-                    2
+                } else if typos == 0 && long_word {
+                    if extra.iter().all(|&j| !names_a_place(&st[j])) {
+                        2
+                    } else {
+                        3
+                    }
                 } else {
                     return None;
                 };
@@ -1172,7 +1179,7 @@ fn partial(
     scored.retain(|c| c.dropped == dropped);
     // a first name left out and a word of unknown kind left out rank alike (two streets that fit
     // so are an ambiguity, not a choice); other words left out only where nothing else fits
-    let rank = |c: &Cover| u8::from(c.tier == 2);
+    let rank = |c: &Cover| u8::from(c.tier >= 2);
     let best = scored.iter().map(rank).min()?;
     scored.retain(|c| rank(c) == best);
     if !ty.is_empty() {
@@ -1193,6 +1200,10 @@ fn partial(
         pick_near(&v)?
     };
     let edits = fewest as u32;
+    // a street that names a place beside the words written is never the answer, only a candidate
+    if v.len() == 1 && scored.iter().any(|c| c.street == v[0] && c.tier == 3) {
+        return Some((StreetResolution::Ambiguous(v), edits));
+    }
     if v.len() == 1 {
         // another type and a partial name: two differences, not a confident match
         if !ty.is_empty() && city.street(v[0]).street_type != ty {
