@@ -43,9 +43,13 @@ birth_place_iso3?: string, };
 
 export type Candidate = { 
 /**
- * Type and name in the form people read: `Via Giuseppe Mazzini`.
+ * Type and name in the form people read: `Via Giuseppe Mazzini` (empty for a municipality).
  */
-street: string, 
+street?: string, 
+/**
+ * With `CITY_AMBIGUOUS` or `CITY_NOT_FOUND`: a municipality the city may name, and its province.
+ */
+municipality?: string, province?: string, 
 /**
  * The frazione or district the street lies in, where the register says.
  */
@@ -107,7 +111,11 @@ postal_lines?: Array<string>,
 /**
  * The register's address and city, with `preserve_original` (normalized keeps what was written).
  */
-canonical_address?: string, canonical_city?: string, municipality: string | null, district: string | null, address_key: string, geo: Geo | null, territory: Territory | null, city_type: CityType | null, postcode_check: PostcodeCheck | null, sub_address: Array<SubAddress>, 
+canonical_address?: string, canonical_city?: string, municipality: string | null, 
+/**
+ * The frazione (or merged municipality) written as the city, by its name: `Mestre` of Venezia.
+ */
+hamlet?: string, district: string | null, address_key: string, geo: Geo | null, territory: Territory | null, city_type: CityType | null, postcode_check: PostcodeCheck | null, sub_address: Array<SubAddress>, 
 /**
  * true or null, never false: the register holds no units, so never true today.
  */
