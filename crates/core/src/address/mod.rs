@@ -452,7 +452,13 @@ fn answer_abroad(
     options: &VerifyOptions,
     foreign: ForeignCountry,
 ) -> ContactResult {
-    if let Some(verified) = crate::foreign::verify(&foreign.code, input, &r) {
+    // a register reads fields: the parts the country's format reads off a one-line address
+    let read = crate::foreign::has_register(&foreign.code)
+        .then(|| crate::postal::contact::read_input(register, &foreign.code, input))
+        .flatten();
+    if let Some(verified) =
+        crate::foreign::verify(&foreign.code, read.as_ref().unwrap_or(input), &r)
+    {
         return verified;
     }
     foreign_result(register, r, input, options, foreign)
@@ -531,6 +537,20 @@ fn locate_municipality<'r>(
             )
         })
     };
+    let abroad = || {
+        detect
+            .then(|| {
+                detect_country(
+                    register,
+                    input,
+                    &written.city,
+                    written.address,
+                    &written.postcode,
+                    &written.province,
+                )
+            })
+            .flatten()
+    };
     match resolve::municipality(
         register,
         &written.city,
@@ -539,24 +559,24 @@ fn locate_municipality<'r>(
         precision,
         &probe,
     ) {
-        CityResolution::Found(record, m, how) => Located::Found(record, m, how),
-        CityResolution::Ambiguous(_) => Located::Stop("CITY_AMBIGUOUS"),
-        CityResolution::NotFound => {
-            // `foreign: detect`: a city no Italian register knows may name a foreign place
-            let abroad = detect
-                .then(|| {
-                    detect_country(
-                        register,
-                        input,
-                        &written.city,
-                        written.address,
-                        &written.postcode,
-                    )
-                })
-                .flatten();
-            abroad.map_or(Located::Stop("CITY_NOT_FOUND"), Located::Abroad)
+        // `foreign: detect`: a city Italy has not, put right by an Italian postcode alone
+        // (`Calle Mayor 1, 28013 Madrid`), is abroad when the record's signals say so
+        CityResolution::Found(record, m, how) => {
+            let changed = matches!(how, CityMatch::Changed) && !written.city.is_empty();
+            match changed.then(abroad).flatten() {
+                Some(country) => Located::Abroad(country),
+                None => Located::Found(record, m, how),
+            }
         }
-        CityResolution::Missing => Located::Stop("INCOMPLETE_DATA"),
+        CityResolution::Ambiguous(_) => Located::Stop("CITY_AMBIGUOUS"),
+        // `foreign: detect`: a city no Italian register knows may name a foreign place, and a
+        // one-line address with no Italian city in it may be abroad
+        CityResolution::NotFound => {
+            abroad().map_or(Located::Stop("CITY_NOT_FOUND"), Located::Abroad)
+        }
+        CityResolution::Missing => {
+            abroad().map_or(Located::Stop("INCOMPLETE_DATA"), Located::Abroad)
+        }
     }
 }
 
