@@ -23,6 +23,42 @@ house_number?: Text, postcode?: Text, city?: Text, province?: Text, country?: Te
  */
 country_named?: Text, };
 
+export type AddressParts = { 
+/**
+ * The street with its number, as the country writes it (number moved by the template later).
+ */
+street: string, number: string, 
+/**
+ * Street and number as written (the segment they were read from).
+ */
+street_written: string, 
+/**
+ * What is left of the line once the place was read off it, as written (`Ridehusgade 49, 2. th`).
+ */
+line: string, 
+/**
+ * Flat, floor, building: what is neither street nor place.
+ */
+unit: string, 
+/**
+ * As written (the postal form canonicalises it).
+ */
+postcode: string, city: string, region: string, 
+/**
+ * The postcode was read off the line or the city field.
+ */
+postcode_read: boolean, 
+/**
+ * The city was read off the line.
+ */
+city_read: boolean, 
+/**
+ * The region was read off the line or the city field.
+ */
+region_read: boolean, };
+
+export type AddressToRead = { country: string, address?: string, postcode?: string, city?: string, province?: string, };
+
 export type AddressMerged = { provenance: Array<JsonValue>, type?: string, type_normalized: string, address: string, postcode: string, city: string, province: string, country_code: string, address_key: string, };
 
 export type BatchInput = { 

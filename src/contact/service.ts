@@ -1,4 +1,4 @@
-import { countryByCode, countryNamedIn, resolveCountry } from '../countries/resolve.js';
+import { countryByCode, countryNamedIn, resolveCountry, withoutCountryName } from '../countries/resolve.js';
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
 import { outcomeTable } from '../http/outcomes.js';
 import type { Language } from '../http/language.js';
@@ -20,15 +20,20 @@ function blank(s: string | undefined): boolean {
  */
 export function nativeContact(item: ContactItem): ContactInput {
   const { id: _id, foreign: _f, postal_form: _p, preserve_original: _o, precision: _r, debug: _d, ...fields } = item;
-  const out: ContactInput = { ...fields };
+  let out: ContactInput = { ...fields };
   const written = blank(item.country_code) ? item.country : item.country_code;
   if (!blank(written)) {
     const country = resolveCountry(written);
     out.country_code = country?.iso2 ?? '';
     out.country = country ? country.iso2 : written;
+    // `…, 75001 Paris, France` with country FR: the country line is not part of the place
+    if (country && country.iso2 !== 'IT') out = withoutCountryName(out, country.iso2);
   } else if (item.foreign === 'detect') {
     const named = countryNamedIn(item.city, item.address);
-    if (named) out.country_named = named.iso2;
+    if (named) {
+      out.country_named = named.iso2;
+      if (named.iso2 !== 'IT') out = withoutCountryName(out, named.iso2);
+    }
   }
   return out;
 }

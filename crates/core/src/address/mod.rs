@@ -480,7 +480,13 @@ fn answer_abroad(
     options: &VerifyOptions,
     foreign: ForeignCountry,
 ) -> ContactResult {
-    if let Some(verified) = crate::foreign::verify(&foreign.code, input, &r) {
+    // a register reads fields: the parts the country's format reads off a one-line address
+    let read = crate::foreign::has_register(&foreign.code)
+        .then(|| crate::postal::contact::read_input(register, &foreign.code, input))
+        .flatten();
+    if let Some(verified) =
+        crate::foreign::verify(&foreign.code, read.as_ref().unwrap_or(input), &r)
+    {
         return verified;
     }
     foreign_result(register, r, input, options, foreign)
@@ -565,6 +571,20 @@ fn locate_municipality<'r>(
             )
         })
     };
+    let abroad = || {
+        detect
+            .then(|| {
+                detect_country(
+                    register,
+                    input,
+                    &written.city,
+                    written.address,
+                    &written.postcode,
+                    &written.province,
+                )
+            })
+            .flatten()
+    };
     let resolution = resolve::municipality(
         register,
         &written.city,
@@ -574,30 +594,30 @@ fn locate_municipality<'r>(
         &probe,
     );
     match resolution {
-        CityResolution::Found(record, m, how, hamlet) => Located::Found(record, m, how, hamlet),
+        // `foreign: detect`: a city Italy has not, put right by an Italian postcode alone
+        // (`Calle Mayor 1, 28013 Madrid`), is abroad when the record's signals say so
+        CityResolution::Found(record, m, how, hamlet) => {
+            let changed = matches!(how, CityMatch::Changed) && !written.city.is_empty();
+            match changed.then(abroad).flatten() {
+                Some(country) => Located::Abroad(country),
+                None => Located::Found(record, m, how, hamlet),
+            }
+        }
         CityResolution::Ambiguous(found) => {
             Located::Stop("CITY_AMBIGUOUS", city_candidates(&found))
         }
+        // `foreign: detect`: a city no Italian register knows may name a foreign place, and a
+        // one-line address with no Italian city in it may be abroad
         CityResolution::Suggested(_) | CityResolution::NotFound => {
             let suggested = match &resolution {
                 CityResolution::Suggested(found) => city_candidates(found),
                 _ => Vec::new(),
             };
-            // `foreign: detect`: a city no Italian register knows may name a foreign place
-            let abroad = detect
-                .then(|| {
-                    detect_country(
-                        register,
-                        input,
-                        &written.city,
-                        written.address,
-                        &written.postcode,
-                    )
-                })
-                .flatten();
-            abroad.map_or(Located::Stop("CITY_NOT_FOUND", suggested), Located::Abroad)
+            abroad().map_or(Located::Stop("CITY_NOT_FOUND", suggested), Located::Abroad)
         }
-        CityResolution::Missing => Located::Stop("INCOMPLETE_DATA", Vec::new()),
+        CityResolution::Missing => {
+            abroad().map_or(Located::Stop("INCOMPLETE_DATA", Vec::new()), Located::Abroad)
+        }
     }
 }
 
