@@ -105,6 +105,22 @@ export const REASON_TEXTS: Record<string, Texts> = {
     no: 'samme sted, gate mangler', fi: 'sama paikkakunta, katu puuttuu', da: 'samme by, gade mangler', is: 'sami staður, gata vantar',
     el: 'ίδιος δήμος, λείπει η οδός',
   },
+  name_within_name: {
+    it: 'un nome contenuto nell’altro (stesse parole)', en: 'one name within the other (the same words)',
+    de: 'ein Name im anderen enthalten (gleiche Wörter)', fr: 'un nom contenu dans l’autre (mêmes mots)',
+    es: 'un nombre contenido en el otro (mismas palabras)', nl: 'de ene naam vervat in de andere (zelfde woorden)',
+    pt: 'um nome contido no outro (mesmas palavras)', sv: 'det ena namnet ingår i det andra (samma ord)',
+    no: 'det ene navnet inngår i det andre (samme ord)', fi: 'nimi sisältyy toiseen (samat sanat)',
+    da: 'det ene navn indgår i det andet (samme ord)', is: 'annað nafnið er innan hins (sömu orð)',
+    el: 'το ένα όνομα περιέχεται στο άλλο (ίδιες λέξεις)',
+  },
+  same_postcode: {
+    it: 'stesso CAP, via mancante', en: 'same postcode, street missing', de: 'gleiche Postleitzahl, Straße fehlt',
+    fr: 'même code postal, rue manquante', es: 'mismo código postal, falta la calle', nl: 'zelfde postcode, straat ontbreekt',
+    pt: 'mesmo código postal, rua em falta', sv: 'samma postnummer, gata saknas', no: 'samme postnummer, gate mangler',
+    fi: 'sama postinumero, katu puuttuu', da: 'samme postnummer, gade mangler', is: 'sama póstnúmer, gata vantar',
+    el: 'ίδιος ταχυδρομικός κώδικας, λείπει η οδός',
+  },
   same_phone: {
     it: 'stesso telefono personale', en: 'same personal phone', de: 'gleiche persönliche Telefonnummer', fr: 'même téléphone personnel',
     es: 'mismo teléfono personal', nl: 'zelfde persoonlijke telefoon', pt: 'mesmo telefone pessoal', sv: 'samma personliga telefon',
@@ -136,6 +152,13 @@ export const REASON_TEXTS: Record<string, Texts> = {
     it: 'stessa data di nascita', en: 'same birth date', de: 'gleiches Geburtsdatum', fr: 'même date de naissance', es: 'misma fecha de nacimiento',
     nl: 'zelfde geboortedatum', pt: 'mesma data de nascimento', sv: 'samma födelsedatum', no: 'samme fødselsdato', fi: 'sama syntymäaika',
     da: 'samme fødselsdato', is: 'sami fæðingardagur', el: 'ίδια ημερομηνία γέννησης',
+  },
+  birth_date_typo: {
+    it: 'data di nascita con un errore di battitura', en: 'birth date one typo apart', de: 'Geburtsdatum mit einem Tippfehler',
+    fr: 'date de naissance à une faute de frappe près', es: 'fecha de nacimiento con una errata', nl: 'geboortedatum met één tikfout',
+    pt: 'data de nascimento com uma gralha', sv: 'födelsedatum med ett stavfel', no: 'fødselsdato med én skrivefeil',
+    fi: 'syntymäaika yhden kirjoitusvirheen päässä', da: 'fødselsdato med én tastefejl', is: 'fæðingardagur með einni innsláttarvillu',
+    el: 'ημερομηνία γέννησης με ένα τυπογραφικό λάθος',
   },
   different_birth_date: {
     it: 'date di nascita diverse', en: 'different birth dates', de: 'verschiedene Geburtsdaten', fr: 'dates de naissance différentes',

@@ -125,6 +125,11 @@ impl UnionFind {
     }
 }
 
+/// Share of the pairs between two groups that must be linked for a link below certain to join
+/// them (average linkage on the links): a record joins a group through one weak link only when
+/// the group is small.
+const SUPPORT: f64 = 0.3;
+
 /// Groups from the pairs at or above `min_level`; a group's level is its weakest link. Seeds are
 /// saved groups that keep their number; new groups are numbered after `numbered` and the seeds.
 pub fn build(
@@ -171,6 +176,9 @@ pub fn build(
         .collect();
     // Some gender of one group differs from some gender of the other.
     let differ = |x: u8, y: u8| (x & 1 != 0 && y & 2 != 0) || (x & 2 != 0 && y & 1 != 0);
+    // The members of each group (its root alone while empty), to count the links between two.
+    let mut grouped: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let support = super::knob("support", SUPPORT);
     for s in seeds {
         let members: Vec<usize> = s.member_index.iter().copied().filter(|&i| i < n).collect();
         let Some(&root) = members.first() else {
@@ -180,6 +188,7 @@ pub fn build(
             let r = uf.find(m);
             if r != root {
                 uf.parent[r] = root;
+                join_members(&mut grouped, root, r);
                 let moved = std::mem::take(&mut codes[r]);
                 codes[root].extend(moved);
                 let moved = std::mem::take(&mut births[r]);
@@ -203,6 +212,24 @@ pub fn build(
             .cmp(&(x.level, x.score))
             .then((x.a, x.b).cmp(&(y.a, y.b)))
     });
+    // Each record's linked partners (at or above the level), side by side.
+    let mut start = vec![0u32; n + 1];
+    for p in &order {
+        start[p.a as usize + 1] += 1;
+        start[p.b as usize + 1] += 1;
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut partners = vec![0u32; start[n] as usize];
+    for p in &order {
+        for (x, y) in [(p.a, p.b), (p.b, p.a)] {
+            partners[fill[x as usize] as usize] = y;
+            fill[x as usize] += 1;
+        }
+    }
+    drop(fill);
     for p in order {
         let (a, b) = (p.a as usize, p.b as usize);
         let (ra, rb) = (uf.find(a), uf.find(b));
@@ -233,7 +260,38 @@ pub fn build(
         {
             continue;
         }
+        // Two groups meet below certain only where enough of their records are linked: one
+        // weak link (a switchboard number, a namesake) must not chain two groups into one.
+        if p.level < Level::Certain {
+            let size = |r: usize, g: &[Vec<u32>]| g[r].len().max(1);
+            let (small, big) = if size(ra, &grouped) <= size(rb, &grouped) {
+                (ra, rb)
+            } else {
+                (rb, ra)
+            };
+            let (ns, nb) = (size(small, &grouped), size(big, &grouped));
+            if ns * nb > 1 {
+                let list: Vec<u32> = if grouped[small].is_empty() {
+                    vec![small as u32]
+                } else {
+                    grouped[small].clone()
+                };
+                let mut linked = 0usize;
+                for m in list {
+                    for &q in &partners[start[m as usize] as usize..start[m as usize + 1] as usize]
+                    {
+                        if uf.find(q as usize) == big {
+                            linked += 1;
+                        }
+                    }
+                }
+                if (linked as f64) < support * (ns * nb) as f64 {
+                    continue;
+                }
+            }
+        }
         let (keep, gone) = if ra < rb { (ra, rb) } else { (rb, ra) };
+        join_members(&mut grouped, keep, gone);
         uf.parent[gone] = keep;
         let moved = std::mem::take(&mut codes[gone]);
         codes[keep].extend(moved);
@@ -312,6 +370,19 @@ pub fn build(
     groups.sort_by_key(|g| g.group);
     singles.sort_by_key(|s| s.index);
     (groups, singles)
+}
+
+/// The members of group `gone` moved to group `keep` (an empty list is the root alone).
+fn join_members(grouped: &mut [Vec<u32>], keep: usize, gone: usize) {
+    let moved = if grouped[gone].is_empty() {
+        vec![gone as u32]
+    } else {
+        std::mem::take(&mut grouped[gone])
+    };
+    if grouped[keep].is_empty() {
+        grouped[keep].push(keep as u32);
+    }
+    grouped[keep].extend(moved);
 }
 
 fn completeness(p: &Prepared) -> usize {
@@ -472,5 +543,67 @@ pub fn consolidate(records: &[Prepared], members: &[usize], main: usize) -> Cons
 fn push_unique(list: &mut Vec<Value>, id: &Value) {
     if !list.contains(id) {
         list.push(id.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::dedupe::tests::register;
+
+    fn pair(a: u32, b: u32, level: Level) -> Pair {
+        Pair {
+            a,
+            b,
+            level,
+            score: 70,
+            reasons: 0,
+        }
+    }
+
+    /// Four records linked at certain, a fifth linked to one of them only, below certain: one
+    /// weak link does not chain it in; linked to two of the four it joins.
+    #[test]
+    fn one_weak_link_does_not_chain_a_record_into_a_group() {
+        let Some(reg) = register() else { return };
+        let records: Vec<_> = (0..5)
+            .map(|i| json!({"id": i, "last_name": format!("Sede {i}")}))
+            .collect();
+        let records = crate::dedupe::prepare_all(
+            reg,
+            serde_json::from_value(json!(records)).unwrap(),
+            0,
+            Default::default(),
+        );
+        let mut pairs = Vec::new();
+        for a in 0..4 {
+            for b in a + 1..4 {
+                pairs.push(pair(a, b, Level::Certain));
+            }
+        }
+        pairs.push(pair(3, 4, Level::Probable));
+        let mut judged = Judged {
+            pairs,
+            reasons: vec![vec![]],
+            model: None,
+        };
+        let (groups, singles) = build(&records, &judged, Level::Probable, &[], 0);
+        assert_eq!(groups.len(), 1);
+        assert_eq!(groups[0].member_index, vec![0, 1, 2, 3]);
+        assert_eq!(singles.len(), 1);
+        judged.pairs.push(pair(2, 4, Level::Probable));
+        let (groups, singles) = build(&records, &judged, Level::Probable, &[], 0);
+        assert_eq!(groups[0].member_index, vec![0, 1, 2, 3, 4]);
+        assert!(singles.is_empty());
+        // Two records alone meet on their one link, whatever its level.
+        let judged = Judged {
+            pairs: vec![pair(0, 1, Level::Ambiguous)],
+            reasons: vec![vec![]],
+            model: None,
+        };
+        let (groups, _) = build(&records, &judged, Level::Ambiguous, &[], 0);
+        assert_eq!(groups[0].member_index, vec![0, 1]);
     }
 }

@@ -191,11 +191,55 @@ pub fn intern(records: &[Prepared]) -> Table {
         .iter()
         .map(|p| facts(&mut numbering, p, &mut lists, &mut addresses))
         .collect();
+    mark_frequent(&facts, &mut lists, &addresses);
     Table {
         strings: numbering.strings,
         facts,
         lists,
         addresses,
+    }
+}
+
+/// A phone or e-mail on records at this many different addresses is a place's or an
+/// organisation's (a switchboard, an agency's mailbox), whatever its label: shared, as a landline.
+pub const FREQUENT_PLACES: usize = 3;
+
+/// Marks as shared each phone and e-mail of the job found on records at `FREQUENT_PLACES` or
+/// more different addresses (street and number, or city where there is no street): one agency's
+/// number on its sites would otherwise chain them into one group. Records without an address
+/// do not count (they may be any of the places).
+fn mark_frequent(facts: &[Facts], lists: &mut [u32], addresses: &[AddrIds]) {
+    let frequent = super::knob("frequent", FREQUENT_PLACES as f64) as usize;
+    if frequent == 0 {
+        return;
+    }
+    // Per value, the first few distinct places seen (no more are needed).
+    let mut places: HashMap<u32, Vec<[u32; 3]>> = HashMap::new();
+    for f in facts {
+        let Some(a) = addresses[f.addresses[0] as usize..f.addresses[1] as usize].first() else {
+            continue;
+        };
+        let place = if a.streets[0] != 0 {
+            [a.city, a.streets[0], a.number]
+        } else {
+            [a.city, 0, 0]
+        };
+        for &x in &lists[f.lists[1] as usize..f.lists[3] as usize] {
+            let seen = places.entry(x & !SHARED).or_default();
+            if seen.len() < frequent && !seen.contains(&place) {
+                seen.push(place);
+            }
+        }
+    }
+    for f in facts {
+        for x in &mut lists[f.lists[1] as usize..f.lists[3] as usize] {
+            if places
+                .get(&(*x & !SHARED))
+                .is_some_and(|p| p.len() >= frequent)
+            {
+                *x |= SHARED;
+            }
+        }
     }
 }
 
@@ -255,6 +299,41 @@ mod tests {
 
     use super::*;
     use crate::dedupe::tests::register;
+
+    /// A mobile on records at three different addresses is a switchboard's (shared); on two, or
+    /// on one address written three times, it stays personal. E-mails alike.
+    #[test]
+    fn a_detail_found_at_many_addresses_is_a_place_s() {
+        let Some(reg) = register() else { return };
+        let record = |street: &str, phone: &str| {
+            json!({"last_name": "Centro Infanzia", "address": street, "city": "Bologna",
+                   "phone": phone, "email": format!("{phone}@example.it")})
+        };
+        let records = serde_json::from_value(json!([
+            record("Via San Vitale 12", "3351112233"),
+            record("Via Zamboni 33", "3351112233"),
+            record("Strada Maggiore 4", "3351112233"),
+            record("Via San Vitale 12", "3354445566"),
+            record("Via San Vitale 12", "3354445566"),
+            record("Via San Vitale 12", "3354445566"),
+            record("Via Zamboni 33", "3357778899"),
+            record("Strada Maggiore 4", "3357778899"),
+        ]))
+        .unwrap();
+        let prepared = crate::dedupe::prepare_all(reg, records, 0, Default::default());
+        let table = intern(&prepared);
+        let shared = |i: usize| {
+            let f = &table.facts[i];
+            (
+                table.phones(f).all(|(_, sh)| sh),
+                table.emails(f).all(|(_, sh)| sh),
+            )
+        };
+        assert_eq!(shared(0), (true, true));
+        assert_eq!(shared(2), (true, true));
+        assert_eq!(shared(3), (false, false));
+        assert_eq!(shared(6), (false, false));
+    }
 
     /// The pair loop reads the table, never the prepared records: the table must say of each
     /// record what the record says.

@@ -11,28 +11,28 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::score::{note, Comparison, Level, BIRTH, FIELDS, FIRST, LAST, LEVELS, NULL, PLACE, TAX};
-use super::score::{EMAIL, GENDER, PHONE};
+use super::score::{BIRTH_FAR, ELSEWHERE, EMAIL, GENDER, LAST_DIFFERENT, PHONE};
 
 /// m priors: how a true pair of a customer list usually compares, field by field.
 const PRIOR_M: [&[f64]; FIELDS] = [
-    &[0.86, 0.08, 0.03, 0.03],
+    &[0.86, 0.08, 0.02, 0.02, 0.02],
     &[0.74, 0.07, 0.06, 0.03, 0.07, 0.03],
-    &[0.62, 0.10, 0.03, 0.07, 0.04, 0.14],
+    &[0.62, 0.10, 0.03, 0.03, 0.04, 0.04, 0.14],
     &[0.70, 0.05, 0.25],
     &[0.70, 0.05, 0.25],
-    &[0.88, 0.08, 0.04],
+    &[0.86, 0.08, 0.02, 0.03, 0.01],
     &[0.98, 0.02],
     &[0.98, 0.02],
 ];
 
 /// u priors: how two different people of one list compare.
 const PRIOR_U: [&[f64]; FIELDS] = [
-    &[0.003, 0.002, 0.01, 0.985],
+    &[0.003, 0.002, 0.002, 0.01, 0.983],
     &[0.012, 0.002, 0.004, 0.005, 0.03, 0.947],
-    &[0.0003, 0.0003, 0.002, 0.01, 0.05, 0.9374],
+    &[0.0003, 0.0003, 0.002, 0.002, 0.008, 0.05, 0.9374],
     &[0.0005, 0.002, 0.9975],
     &[0.0002, 0.0008, 0.999],
-    &[0.0001, 0.003, 0.9969],
+    &[0.0001, 0.002, 0.01, 0.15, 0.8379],
     &[0.0001, 0.9999],
     &[0.5, 0.5],
 ];
@@ -216,6 +216,17 @@ impl Model {
         if !anchored || c.notes & note::NO_NAMES != 0 {
             cap = cap.min(Level::Ambiguous);
         }
+        // Companies (a name, no first name on either side): another name at one address and
+        // one phone is another business there (restaurants in one hotel, firms in one
+        // building), as another first name is another person; at most ambiguous, and a name
+        // only alike at most probable.
+        if is_company(c) && super::knob("company", 1.0) > 0.0 {
+            if g[LAST] == LAST_DIFFERENT {
+                cap = cap.min(Level::Ambiguous);
+            } else if g[LAST] >= 2 {
+                cap = cap.min(Level::Probable);
+            }
+        }
         level = level.min(cap);
         let (low, high) = match level {
             Level::Certain => (CERTAIN_WEIGHT, CERTAIN_WEIGHT + 18.0),
@@ -257,8 +268,11 @@ impl Model {
                         "first_name_initial"
                     });
                 }
-                if matches!(g[FIRST], 2 | 3) || matches!(g[LAST], 1 | 2) {
+                if matches!(g[FIRST], 2 | 3) || matches!(g[LAST], 1 | 3) {
                     name.push("name_typo");
+                }
+                if g[LAST] == 2 {
+                    name.push("name_within_name");
                 }
             }
         }
@@ -270,7 +284,7 @@ impl Model {
                 .sum();
             weighed.push((named.max(0.1), name));
         }
-        if g[LAST] == 3 {
+        if g[LAST] == LAST_DIFFERENT {
             weighed.push((w(LAST), vec!["different_last_name"]));
         }
         if g[FIRST] == 5 {
@@ -280,15 +294,16 @@ impl Model {
         if c.notes & note::STREET_TYPO != 0 && g[PLACE] <= 2 {
             place.push("street_typo");
         }
-        if c.notes & note::CITY_TYPO != 0 && g[PLACE] <= 4 {
+        if c.notes & note::CITY_TYPO != 0 && g[PLACE] <= 5 {
             place.push("city_typo");
         }
         match g[PLACE] {
             0 => place.insert(0, "same_address"),
             1 => place.extend(["same_street", "house_number_missing"]),
             2 => place.extend(["same_street", "house_number_different"]),
-            3 | 4 => place.push("same_city"),
-            5 => place.push("different_address"),
+            3 => place.push("same_postcode"),
+            4 | 5 => place.push("same_city"),
+            ELSEWHERE => place.push("different_address"),
             _ => {}
         }
         if !place.is_empty() {
@@ -306,7 +321,8 @@ impl Model {
         }
         match g[BIRTH] {
             0 => weighed.push((w(BIRTH), vec!["same_birth_date"])),
-            2 => weighed.push((w(BIRTH), vec!["different_birth_date"])),
+            1 => weighed.push((w(BIRTH), vec!["birth_date_typo"])),
+            2..=BIRTH_FAR => weighed.push((w(BIRTH), vec!["different_birth_date"])),
             _ => {}
         }
         if g[TAX] == 0 {
@@ -323,7 +339,7 @@ impl Model {
     }
 }
 
-/// Refused by the hard rules whatever the weights: birth dates that differ (not a slip); another
+/// Refused by the hard rules whatever the weights: birth dates decades apart; another
 /// first name (family members at one address) unless the birth date, the tax code, or a personal
 /// mobile or mailbox says it is one person. Equal tax codes consistent with the names are never
 /// refused (always certain).
@@ -334,7 +350,13 @@ pub fn refused(c: &Comparison) -> bool {
     }
     let identity = g[BIRTH] == 0 || g[TAX] == 0;
     let personal = g[PHONE] == 0 || g[EMAIL] == 0;
-    g[BIRTH] == 2 || (g[FIRST] == 5 && !identity && !personal)
+    let veto = super::knob("veto", BIRTH_FAR as f64) as u8;
+    (g[BIRTH] != NULL && g[BIRTH] >= veto) || (g[FIRST] == 5 && !identity && !personal)
+}
+
+/// Two records named without a first name on either side: companies, shops, sites.
+pub fn is_company(c: &Comparison) -> bool {
+    c.gamma[FIRST] == NULL && c.gamma[LAST] != NULL && c.notes & note::NO_NAMES == 0
 }
 
 /// Random pairs of a list, deterministic (the same list gives the same model): up to `max`.

@@ -144,12 +144,13 @@ pub fn prepare(
         .filter(|v| !v.is_null())
         .unwrap_or_else(|| Value::from(index as u64 + 1));
     let first = fold(rec.first_name());
-    let last = fold(rec.last_name());
-    // A company (no first name): its legal form is not part of its name.
+    // A company (no first name): its legal form is not part of its name, nor a qualifier in
+    // brackets after it (`le chardonnay (los angeles)`, a guide's note of where it is).
     let last = if first.is_empty() {
+        let last = fold(without_qualifier(rec.last_name()));
         register.names.strip_legal_form(&last).to_string()
     } else {
-        last
+        fold(rec.last_name())
     };
     let first_key = FirstNameKey::new(&register.names, &first);
     let declared_gender = match rec.gender().to_uppercase().as_str() {
@@ -213,6 +214,15 @@ pub fn prepare(
         internal_duplicate,
         last_shown: rec.last_name().to_string(),
         first_shown: rec.first_name().to_string(),
+    }
+}
+
+/// A name without a closing qualifier in brackets; the name itself when that is all there is.
+fn without_qualifier(name: &str) -> &str {
+    let trimmed = name.trim_end();
+    match (trimmed.ends_with(')'), trimmed.rfind('(')) {
+        (true, Some(open)) if !trimmed[..open].trim().is_empty() => &trimmed[..open],
+        _ => name,
     }
 }
 
@@ -562,6 +572,20 @@ fn birth_date(text: &str) -> Option<Birth> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_qualifier_in_brackets_is_not_the_name() {
+        assert_eq!(
+            without_qualifier("le chardonnay (los angeles)").trim(),
+            "le chardonnay"
+        );
+        assert_eq!(without_qualifier("palm the (new york city) "), "palm the ");
+        assert_eq!(without_qualifier("(nome)"), "(nome)");
+        assert_eq!(
+            without_qualifier("caffè (da Mario) Rossi"),
+            "caffè (da Mario) Rossi"
+        );
+    }
 
     #[test]
     fn countries() {

@@ -39,6 +39,8 @@ pub struct Pair {
 pub struct Judged {
     pub pairs: Vec<Pair>,
     pub reasons: Vec<Vec<&'static str>>,
+    /// The job's trained model (for the eval harness and diagnostics).
+    pub model: Option<super::model::Model>,
 }
 
 impl Judged {
@@ -58,7 +60,7 @@ pub const TAX: usize = 6;
 pub const GENDER: usize = 7;
 pub const FIELDS: usize = 8;
 /// Levels per field (see `compare`); the last level of each is "different".
-pub const LEVELS: [usize; FIELDS] = [4, 6, 6, 3, 3, 3, 2, 2];
+pub const LEVELS: [usize; FIELDS] = [5, 6, 7, 3, 3, 5, 2, 2];
 /// The field is missing on one side (or both): it weighs nothing.
 pub const NULL: u8 = u8::MAX;
 
@@ -109,7 +111,8 @@ impl Comparison {
     }
 }
 
-/// Last names: 0 equal, 1 one typo (or Jaro-Winkler ≥ 0.93), 2 similar (≥ 0.85), 3 different.
+/// Last names: 0 equal, 1 one typo (or Jaro-Winkler ≥ 0.93), 2 the same words or one name's
+/// words all within the other's (companies only, see `names`), 3 similar (≥ 0.85), 4 different.
 /// By number (`intern.rs`): the strings are read only when the two differ (a read is a cache
 /// miss more in the pair loop).
 fn last_level(s: &Strings, x: u32, y: u32) -> u8 {
@@ -127,10 +130,21 @@ fn last_level(s: &Strings, x: u32, y: u32) -> u8 {
     if jw >= 0.93 {
         1
     } else if jw >= 0.85 {
-        2
-    } else {
         3
+    } else {
+        LAST_DIFFERENT
     }
+}
+
+/// The last-name level of two different names.
+pub const LAST_DIFFERENT: u8 = 4;
+
+/// Two company names whose words are the same, or all of one within the other: `hotel bel-air`
+/// and `bel-air hotel`, `katsu` and `restaurant katsu`, `four seasons` and `four seasons grill
+/// room`. Words as sorted in `Prepared::name_words`.
+fn words_within(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    !short.is_empty() && short.split(' ').all(|w| long.split(' ').any(|x| x == w))
 }
 
 /// First names: 0 equal, 1 nickname or spelling variant, 2 typo (one edit, `Luc` for `Luca`),
@@ -241,19 +255,32 @@ fn names(t: &Table, ia: &Facts, ib: &Facts, notes: &mut u16) -> (u8, u8) {
             best_notes = 0;
         }
     }
+    // Companies: the same words in another order, or a name within the longer one.
+    if ia.first == 0
+        && ib.first == 0
+        && best.0 >= 3
+        && best.0 != NULL
+        && words_within(s.get(ia.words), s.get(ib.words))
+    {
+        best.0 = 2;
+    }
     *notes |= best_notes;
     best
 }
 
 /// Place: 0 same street and number, 1 same street and a number missing, 2 same street and
-/// different numbers, 3 same city and a street missing, 4 same city and different streets,
-/// 5 elsewhere. The best pair of addresses counts.
+/// different numbers, 3 same postcode and a street missing, 4 same city and a street missing,
+/// 5 same city and different streets, 6 elsewhere. The best pair of addresses counts. Where
+/// lists carry no street (a register of people by postcode), the postcode is what is left of
+/// the place: a British postcode is a few dozen doors, an Italian one a town; the job's model
+/// learns which.
+pub const ELSEWHERE: u8 = 6;
 fn place_level(t: &Table, a: &Facts, b: &Facts, notes: &mut u16) -> u8 {
     let (xs, ys) = (t.addresses(a), t.addresses(b));
     if xs.is_empty() || ys.is_empty() {
         return NULL;
     }
-    let mut best = (5u8, 0u16);
+    let mut best = (ELSEWHERE, 0u16);
     for xi in xs {
         for yi in ys {
             let mut n = 0;
@@ -269,7 +296,7 @@ fn place_level(t: &Table, a: &Facts, b: &Facts, notes: &mut u16) -> u8 {
 
 fn address_level(s: &Strings, ai: &AddrIds, bi: &AddrIds, notes: &mut u16) -> u8 {
     if ai.country != bi.country && countries_differ(s.get(ai.country), s.get(bi.country)) {
-        return 5;
+        return ELSEWHERE;
     }
     // Cities the register did not resolve (abroad, or misspelt) stay as folded names: a typo or
     // a close spelling is one city (a cadastral code never is: it has digits). Read only when
@@ -286,12 +313,12 @@ fn address_level(s: &Strings, ai: &AddrIds, bi: &AddrIds, notes: &mut u16) -> u8
     let same_postcode = ai.postcode != 0 && ai.postcode == bi.postcode;
     // Abroad a postcode one slip away (`6430`, `6403`) with the same street and number written
     // the same way is one place too (the city may be misspelt or missing on one side).
+    // Without a street on one side, a postcode one slip away is the place's too.
+    let no_street = ai.streets[0] == 0 || bi.streets[0] == 0;
     let postcode_slip = || {
         let (pa, pb) = (s.get(ai.postcode), s.get(bi.postcode));
-        ai.compact != 0
-            && ai.compact == bi.compact
-            && ai.number != 0
-            && ai.number == bi.number
+        ((ai.compact != 0 && ai.compact == bi.compact && ai.number != 0 && ai.number == bi.number)
+            || no_street)
             && pa.len() == pb.len()
             && pa.len() >= 4
             && osa_distance(pa, pb) == 1
@@ -299,13 +326,13 @@ fn address_level(s: &Strings, ai: &AddrIds, bi: &AddrIds, notes: &mut u16) -> u8
     let postcode_slip = !same_named_city && !city_typo && !same_postcode && postcode_slip();
     let same_city = same_named_city || city_typo || same_postcode || postcode_slip;
     if !same_city {
-        return 5;
+        return ELSEWHERE;
     }
     if (city_typo && !same_postcode) || postcode_slip {
         *notes |= note::CITY_TYPO;
     }
-    if ai.streets[0] == 0 || bi.streets[0] == 0 {
-        return 3;
+    if no_street {
+        return if same_postcode { 3 } else { 4 };
     }
     if !ai.same_street(bi) {
         // Abroad also the street as written without spaces: `bradfield s treet`, `narranstreet`.
@@ -322,7 +349,7 @@ fn address_level(s: &Strings, ai: &AddrIds, bi: &AddrIds, notes: &mut u16) -> u8
         {
             *notes |= note::STREET_TYPO;
         } else {
-            return 4;
+            return 5;
         }
     }
     if ai.number != 0 && ai.number == bi.number {
@@ -347,9 +374,10 @@ fn detail_level<I: Iterator<Item = (u32, bool)> + Clone>(a: I, b: I) -> u8 {
     }
 }
 
-/// 0 same date; 1 a slip of the pen: day and month swapped, or one of day, month and year
-/// off (the year by one digit: 1965 for 1956, 1957; never the 28 years between father and son);
-/// 2 different.
+/// Birth dates: 0 the same date; 1 one keystroke away (one digit of the eight typed wrong, two
+/// adjacent digits swapped, day and month swapped, the year off by one on the same day); 2 the
+/// same year otherwise; 3 another date within ten years; 4 further apart (`FAR`): two people, as
+/// father and son (same name and address, decades apart) are.
 fn birth_level(a: &Facts, b: &Facts) -> u8 {
     let (Some(x), Some(y)) = (&a.birth, &b.birth) else {
         return NULL;
@@ -357,32 +385,61 @@ fn birth_level(a: &Facts, b: &Facts) -> u8 {
     birth_dates(x, y)
 }
 
+/// The birth level of two dates decades apart: never one person.
+pub const BIRTH_FAR: u8 = 4;
+
 /// Two birth dates that are surely two people's.
 pub fn births_differ(x: &Birth, y: &Birth) -> bool {
-    birth_dates(x, y) == 2
+    birth_dates(x, y) == BIRTH_FAR
 }
 
-fn birth_dates(x: &Birth, y: &Birth) -> u8 {
+pub fn birth_dates(x: &Birth, y: &Birth) -> u8 {
     let (year, month, day) = x.agreeing(y);
-    // One digit of the year wrong, or two adjacent digits swapped.
-    let year_slip = || {
-        let digits = |y: u16| [y / 1000 % 10, y / 100 % 10, y / 10 % 10, y % 10];
-        let (p, q) = (digits(x.year), digits(y.year));
-        let wrong: Vec<usize> = (0..4).filter(|&i| p[i] != q[i]).collect();
-        x.century_known
-            && y.century_known
-            && match wrong.as_slice() {
-                [_] => true,
-                [i, j] => *j == i + 1 && p[*i] == q[*j] && p[*j] == q[*i],
-                _ => false,
-            }
+    if year && month && day {
+        return 0;
+    }
+    // Years apart (modulo a century when a side was written with two digits).
+    let apart = if x.century_known && y.century_known {
+        x.year.abs_diff(y.year)
+    } else {
+        let d = (x.year % 100).abs_diff(y.year % 100);
+        d.min(100 - d)
     };
-    match (year, month, day) {
-        (true, true, true) => 0,
-        (true, _, _) if x.day == y.month && x.month == y.day => 1,
-        (true, true, false) | (true, false, true) => 1,
-        (false, true, true) if year_slip() => 1,
-        _ => 2,
+    // The date as eight typed digits (six without the century), one keystroke away.
+    let typed = |b: &Birth| {
+        let y = if x.century_known && y.century_known {
+            b.year
+        } else {
+            b.year % 100
+        };
+        [
+            (y / 1000 % 10) as u8,
+            (y / 100 % 10) as u8,
+            (y / 10 % 10) as u8,
+            (y % 10) as u8,
+            b.month / 10,
+            b.month % 10,
+            b.day / 10,
+            b.day % 10,
+        ]
+    };
+    let (p, q) = (typed(x), typed(y));
+    let wrong: Vec<usize> = (0..8).filter(|&i| p[i] != q[i]).collect();
+    let keystroke = match wrong.as_slice() {
+        [_] => true,
+        [i, j] => *j == i + 1 && p[*i] == q[*j] && p[*j] == q[*i],
+        _ => false,
+    };
+    let swapped = year && x.day == y.month && x.month == y.day;
+    let year_off = month && day && apart == 1;
+    if keystroke || swapped || year_off {
+        1
+    } else if year {
+        2
+    } else if apart <= 10 {
+        3
+    } else {
+        BIRTH_FAR
     }
 }
 
@@ -507,6 +564,43 @@ mod tests {
         };
         assert_eq!(Comparison::unpack(d.pack()), d);
         assert_ne!(c.pack(), d.pack());
+    }
+
+    fn date(text: &str) -> Birth {
+        let v: Vec<u16> = text.split('-').map(|x| x.parse().unwrap()).collect();
+        Birth {
+            year: v[0],
+            month: v[1] as u8,
+            day: v[2] as u8,
+            century_known: true,
+        }
+    }
+
+    #[test]
+    fn birth_dates_one_keystroke_apart_are_a_typo_decades_apart_two_people() {
+        let level = |a: &str, b: &str| birth_dates(&date(a), &date(b));
+        assert_eq!(level("1971-04-09", "1971-04-09"), 0);
+        // a typed digit in the day, the month, the year; two digits swapped; day and month
+        // swapped; the year off by one on the same day
+        assert_eq!(level("1630-08-01", "1630-08-11"), 1);
+        assert_eq!(level("1630-08-01", "1630-05-01"), 1);
+        assert_eq!(level("1630-08-01", "1638-08-01"), 1);
+        assert_eq!(level("1956-03-02", "1965-03-02"), 1);
+        assert_eq!(level("1971-04-09", "1971-09-04"), 1);
+        assert_eq!(level("1959-12-31", "1960-12-31"), 1);
+        // the same year otherwise, another date within ten years, and decades apart
+        assert_eq!(level("1971-04-09", "1971-11-23"), 2);
+        assert_eq!(level("1971-04-09", "1975-11-23"), 3);
+        assert_eq!(level("1950-06-02", "1978-06-02"), BIRTH_FAR);
+        assert!(births_differ(&date("1950-06-02"), &date("1978-06-02")));
+        assert!(!births_differ(&date("1971-04-09"), &date("1975-11-23")));
+        // a two-digit year on one side: compared modulo the century
+        let short = Birth {
+            century_known: false,
+            ..date("0071-04-09")
+        };
+        assert_eq!(birth_dates(&short, &date("1971-04-09")), 0);
+        assert_eq!(birth_dates(&short, &date("1999-04-09")), BIRTH_FAR);
     }
 
     #[test]
