@@ -23,6 +23,8 @@ house_number?: Text, postcode?: Text, city?: Text, province?: Text, country?: Te
  */
 country_named?: Text, };
 
+export type AddressMerged = { provenance: Array<JsonValue>, type?: string, type_normalized: string, address: string, postcode: string, city: string, province: string, country_code: string, address_key: string, };
+
 export type AddressParts = { 
 /**
  * The street with its number, as the country writes it (number moved by the template later).
@@ -58,8 +60,6 @@ city_read: boolean,
 region_read: boolean, };
 
 export type AddressToRead = { country: string, address?: string, postcode?: string, city?: string, province?: string, };
-
-export type AddressMerged = { provenance: Array<JsonValue>, type?: string, type_normalized: string, address: string, postcode: string, city: string, province: string, country_code: string, address_key: string, };
 
 export type BatchInput = { 
 /**

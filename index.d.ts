@@ -88,16 +88,15 @@ export declare function importContactDictionariesSync(source: string, dataDir: s
 export declare function postalCoverage(): Promise<import('./core-types.js').Json<import('./core-types.js').Coverage>>
 /** `postalCoverage` on the calling thread. */
 export declare function postalCoverageSync(): import('./core-types.js').Json<import('./core-types.js').Coverage>
+/** Components rendered with their country's template: `null` where the country has none. */
+export declare function renderPostal(batch: import('./core-types.js').Json<import('./core-types.js').RenderBatch>): Promise<import('./core-types.js').Json<(string | null)[]>>
+/** `renderPostal` on the calling thread. */
+export declare function renderPostalSync(batch: import('./core-types.js').Json<import('./core-types.js').RenderBatch>): import('./core-types.js').Json<(string | null)[]>
 /**
  * An address as people write it (one line, or fields in any mix) read into street, house number,
  * unit, postcode, city and region by its country's postal format; null for a country without one.
  */
 export declare function readAddressSync(request: import('./core-types.js').Json<import('./core-types.js').AddressToRead>): import('./core-types.js').Json<import('./core-types.js').AddressParts | null>
-
-/** Components rendered with their country's template: `null` where the country has none. */
-export declare function renderPostal(batch: import('./core-types.js').Json<import('./core-types.js').RenderBatch>): Promise<import('./core-types.js').Json<(string | null)[]>>
-/** `renderPostal` on the calling thread. */
-export declare function renderPostalSync(batch: import('./core-types.js').Json<import('./core-types.js').RenderBatch>): import('./core-types.js').Json<(string | null)[]>
 /**
  * Opens the register under `dataDir` for the whole process (every worker thread shares it).
  * A second call for the same folder is a no-op unless `reopen` is true (after an import replaced it).
