@@ -234,9 +234,10 @@ fn split_line_tail(register: &Register, address: &str, city_field: &str) -> Opti
         let bare_ok = p.starts_with('(') || upper.chars().all(|c| c.is_ascii_uppercase());
         if bare_ok {
             if let Some(code) = province_code_of(register, &p) {
-                if !(n == 1
-                    && is_municipality(register, &owned[owned.len().saturating_sub(2)..].join(" ")))
-                {
+                // a name that ends in a province code (`San Benedetto Po`) is an exact name: the
+                // short forms and hamlets of the second tier would read `Alessandria (AL)` as one
+                let whole = owned[owned.len().saturating_sub(2)..].join(" ");
+                if !(n == 1 && !register.municipalities.by_name(&whole).is_empty()) {
                     province = Some(code);
                     end -= n;
                     bracketed = p.starts_with('(');
