@@ -615,9 +615,10 @@ fn locate_municipality<'r>(
             };
             abroad().map_or(Located::Stop("CITY_NOT_FOUND", suggested), Located::Abroad)
         }
-        CityResolution::Missing => {
-            abroad().map_or(Located::Stop("INCOMPLETE_DATA", Vec::new()), Located::Abroad)
-        }
+        CityResolution::Missing => abroad().map_or(
+            Located::Stop("INCOMPLETE_DATA", Vec::new()),
+            Located::Abroad,
+        ),
     }
 }
 
