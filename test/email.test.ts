@@ -247,7 +247,7 @@ test('a batch keeps order and the schema rejects a non-boolean dns', async (t) =
   t.false(capability.item.safeParse({ email: 'a@b.it', dns: 'maybe' }).success);
 });
 
-test('over HTTP: correction with Italian keys and codes, batch of 3 charged 3', async (t) => {
+test('over HTTP: correction with Italian keys and codes, batch of 3 charged 2 (the empty field is free)', async (t) => {
   const { call, startServer } = await import('./helpers/server.js');
   const server = await startServer({ dnsServer: dns.server });
   try {
@@ -260,7 +260,8 @@ test('over HTTP: correction with Italian keys and codes, batch of 3 charged 3', 
     const batch = await call(server, 'POST', '/api/v1/email', { dns: false, items: [{ email: 'a@example.it' }, { email: 'info@example.it' }, { email: '' }] });
     t.is(batch.status, 200);
     t.deepEqual(batch.body.results.map((r: { result: { outcome: string[] } }) => r.result.outcome), [[], ['EMAIL_ROLE_BASED'], ['EMAIL_EMPTY']]);
-    t.is(batch.headers.get('x-service-charged'), '3');
+    // an empty e-mail is charged 0, as an empty phone or website (issue 34)
+    t.is(batch.headers.get('x-service-charged'), '2');
     const tooMany = await call(server, 'POST', '/api/v1/email', { items: Array.from({ length: 501 }, () => ({ email: 'a@example.it' })) });
     t.is(tooMany.status, 413);
     // an asynchronous job runs in a worker thread: the dictionaries and the resolver load there too
