@@ -22,7 +22,7 @@ async function contact(body: unknown, pathName = '/api/v1/contact') {
 test('the issue’s example: a British postcode that is no postcode is flagged, not passed through', async (t) => {
   const res = await contact({ address: '12 Main Street', postcode: 'ZZZ', country: 'GB' });
   t.is(res.status, 200);
-  t.deepEqual(res.body.outcome, ['POSTCODE_INVALID_FORMAT', 'POSTAL_FORM_ONLY']);
+  t.deepEqual(res.body.outcome, ['POSTCODE_INVALID_FORMAT']);
   t.is(res.body.normalized.postcode, 'ZZZ', 'kept as written');
   t.regex(res.body.message, /postal form/);
   t.regex(res.body.message, /not verified/);
@@ -30,7 +30,7 @@ test('the issue’s example: a British postcode that is no postcode is flagged, 
 
 test('a postcode is written in its canonical form, the city in capitals on the envelope, the country line last', async (t) => {
   const res = await contact({ address: '10 downing st', postcode: 'sw1a2aa', city: 'London', country: 'UK', language: 'en' });
-  t.deepEqual(res.body.outcome, ['POSTAL_FORM_ONLY', 'MODIFIED', 'POSTCODE', 'STREET_FORM']);
+  t.deepEqual(res.body.outcome, ['MODIFIED', 'POSTCODE', 'STREET_FORM']);
   t.is(res.body.normalized.postcode, 'SW1A 2AA');
   t.is(res.body.normalized.address, '10 downing Street');
   t.is(res.body.normalized.city, 'London');
@@ -42,7 +42,7 @@ test('a postcode is written in its canonical form, the city in capitals on the e
 
 test('postal_form forces normalized into the envelope form', async (t) => {
   const res = await contact({ address: '1600 Pennsylvania Ave NW', postcode: '20500', city: 'Washington', province: 'District of Columbia', country: 'US', postal_form: true, language: 'en' });
-  t.deepEqual(res.body.outcome, ['POSTAL_FORM_ONLY', 'MODIFIED', 'PROVINCE', 'CITY_FORM', 'STREET_FORM']);
+  t.deepEqual(res.body.outcome, ['MODIFIED', 'PROVINCE', 'CITY_FORM', 'STREET_FORM']);
   t.is(res.body.normalized.address, '1600 Pennsylvania Avenue NW');
   t.is(res.body.normalized.city, 'WASHINGTON');
   t.is(res.body.normalized.province, 'DC');
@@ -63,13 +63,13 @@ test('Italian clients get FOREIGN first, Italian codes and keys; English clients
   // Berlin: Germany's register in service covers Essen only, so a Berlin address gets the postal form
   const body = { address: 'Hauptstr. 5', postcode: 'D-10827', city: 'Berlin', country: 'Germania' };
   const it = await contact({ ...body, language: 'it' });
-  t.deepEqual(it.body.esito, ['ESTERO', 'SOLO_FORMA_POSTALE', 'MODIFICATO', 'CAP', 'INDIRIZZO_FORMA']);
+  t.deepEqual(it.body.esito, ['ESTERO', 'MODIFICATO', 'CAP', 'INDIRIZZO_FORMA']);
   t.is(it.body.normalizzato.cap, '10827');
   t.is(it.body.normalizzato.indirizzo, 'Hauptstraße 5');
   t.deepEqual(it.body.normalizzato_postale.righe_busta, ['Hauptstraße 5', '10827 Berlin', 'GERMANIA']);
   t.regex(it.body.messaggio ?? it.body.message, /forma postale/);
   const en = await contact({ ...body, language: 'en' });
-  t.deepEqual(en.body.outcome, ['POSTAL_FORM_ONLY', 'MODIFIED', 'POSTCODE', 'STREET_FORM']);
+  t.deepEqual(en.body.outcome, ['MODIFIED', 'POSTCODE', 'STREET_FORM']);
   t.deepEqual(en.body.normalized_postal.lines, ['Hauptstraße 5', '10827 Berlin', 'GERMANY']);
   // the default language: the country line is in it too (issue 34: no Italian line in an English answer)
   const plain = await contact(body);
@@ -83,7 +83,7 @@ test('Italian clients get FOREIGN first, Italian codes and keys; English clients
 
 test('foreign: detect reads a foreign postcode form in a record without country', async (t) => {
   const res = await contact({ address: '12 Rue de Rivoli', postcode: 'F-75001', city: 'Paris', foreign: 'detect' });
-  t.deepEqual(res.body.outcome, ['POSTAL_FORM_ONLY', 'MODIFIED', 'POSTCODE']);
+  t.deepEqual(res.body.outcome, ['MODIFIED', 'POSTCODE']);
   t.is(res.body.normalized.country_code, 'FR');
   t.is(res.body.normalized.postcode, '75001');
   const declared = await contact({ address: '12 Rue de Rivoli', postcode: 'F-75001', city: 'Paris' });
@@ -155,7 +155,7 @@ test('one-line addresses as people write them: every part to its field, the post
   // (line, country, address, postcode, city)
   const cases: [string, string, string, string, string][] = [
     ['10 Downing Street, London SW1A 2AA', 'GB', '10 Downing Street', 'SW1A 2AA', 'London'],
-    ['Rue de Rivoli 99, 75001 Paris', 'FR', 'Rue de Rivoli 99', '75001', 'Paris'],
+    ['Rue de Rivoli 99, 75001 Paris', 'FR', '99 Rue de Rivoli', '75001', 'Paris'], // France writes the number first (OpenCage's template for FR)
     ['Unter den Linden 77, 10117 Berlin', 'DE', 'Unter den Linden 77', '10117', 'Berlin'],
     ['Calle Mayor 1, 28013 Madrid', 'ES', 'Calle Mayor, 1', '28013', 'Madrid'],
     ['Graben 1, 1010 Wien', 'AT', 'Graben 1', '1010', 'Wien'],
@@ -179,9 +179,17 @@ test('one-line addresses as people write them: every part to its field, the post
 test('a postal-form answer says so in its label and reason, not “Nothing to report”', async (t) => {
   const res = await contact({ address: '10 Downing Street', postcode: 'SW1A 2AA', city: 'London', country: 'GB', language: 'en' });
   t.is(res.body.outcome_label, 'warning');
-  t.deepEqual(res.body.outcome, ['POSTAL_FORM_ONLY']);
+  t.deepEqual(res.body.outcome, [], 'only the codes of the contract: the label and reason say it');
   t.regex(res.body.reason, /postal form/);
   t.regex(res.body.reason, /not verified/);
+  // in Italian, and after the codes' own reasons when the form changed something
+  const it = await contact({ address: '10 downing st', postcode: 'sw1a2aa', city: 'London', country: 'GB', lingua: 'it' }, '/api/v1/contatto');
+  t.deepEqual(it.body.esito, ['ESTERO', 'MODIFICATO', 'CAP', 'INDIRIZZO_FORMA']);
+  t.is(it.body.esito_label, 'avviso');
+  t.regex(it.body.motivo, /^Solo messo nella forma postale del paese: via e numero civico non verificati; Corretto: /);
+  // a register country whose register verifies the address says nothing of the kind
+  const lu = await contact({ address: '14, Rue de Bonnevoie', city: 'Luxembourg', country: 'LU', language: 'en' });
+  t.notRegex(lu.body.reason, /postal form/);
 });
 
 test('foreign: detect reads the clear signals of a record without country, and an Italian province keeps it Italian', async (t) => {

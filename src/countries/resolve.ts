@@ -55,8 +55,9 @@ export function countryNamedIn(city: string | undefined, address: string | undef
 
 /**
  * A country at the end of an address line: its last part after a comma or a dash, or the last words
- * of a last part that holds a postcode (`…, 75001 Paris France`) — never the end of a street's name
- * (`Corso Francia`, `Avenue de France`).
+ * of a last part that holds a postcode and a place (`…, 75001 Paris France`) — never the end of a
+ * street's name (`Corso Francia`, `Avenue de France`), nor a city after its postcode that bears the
+ * country's name (`…, L-1260 Luxembourg`).
  */
 function lineCountry(address: string | undefined): { country: CountryEntry; rest: string } | undefined {
   const parts = (address ?? '').split(/[,;]|\s-\s/);
@@ -64,19 +65,24 @@ function lineCountry(address: string | undefined): { country: CountryEntry; rest
   const last = parts[parts.length - 1] ?? '';
   const found = countryAtEnd(last);
   if (!found) return undefined;
-  return found.rest === '' || /\d/.test(found.rest) ? found : undefined;
+  // after a postcode alone the name is the city (`L-1260 Luxembourg`, `98000 Monaco`)
+  return found.rest === '' || (/\d/.test(found.rest) && /\s/.test(found.rest)) ? found : undefined;
 }
 
 /**
  * The city field and the address line without a trailing name of country `iso2` (`…, Paris,
  * France` → `…, Paris`): the country is a field of its own, and the core reads the rest into
- * street, postcode and city.
+ * street, postcode and city. A city field that is the country's name alone stays when the country
+ * is stated elsewhere (`stated`: the country field, or the end of the line): the core's reader takes
+ * it as the city only when the line names no other place (Luxembourg, Monaco, San Marino, Singapore
+ * are cities too).
  */
-export function withoutCountryName<T extends { city?: string | null; address?: string | null }>(fields: T, iso2: string): T {
+export function withoutCountryName<T extends { city?: string | null; address?: string | null }>(fields: T, iso2: string, stated: boolean): T {
   const out = { ...fields };
-  const city = countryAtEnd(out.city ?? '');
-  if (city && city.country.iso2 === iso2) out.city = city.rest;
   const line = lineCountry(out.address ?? '');
+  const city = countryAtEnd(out.city ?? '');
+  const elsewhere = stated || line?.country.iso2 === iso2;
+  if (city && city.country.iso2 === iso2 && !(city.rest === '' && elsewhere)) out.city = city.rest;
   if (line && line.country.iso2 === iso2 && out.address) {
     const cut = out.address.search(/(?:[,;]|\s-\s)[^,;]*$/);
     const head = out.address.slice(0, cut).trim();

@@ -1088,8 +1088,8 @@ fn street_line(s: &Street, number: &str, parsed: &ParsedAddress) -> String {
 
 /// The register's capitals in Poste Italiane's mixed case: `Via Vittorio Emanuele II`,
 /// `Via dell'Indipendenza`, `Piazza di Porta San Donato`, `Via de' Gessi`, `Piazza San Niccolò`.
-/// Prepositions are lower case; `di`, `da`, `de` keep their capital inside a person's name
-/// (`Via Alcide De Gasperi`); articles that begin a surname stay capital (`Via Ugo La Malfa`).
+/// Prepositions are lower case; `di`, `de` keep their capital inside a person's name
+/// (`Via Alcide De Gasperi`), `da` names an origin and does not (`Via Leonardo da Vinci`); articles that begin a surname stay capital (`Via Ugo La Malfa`).
 /// A street's type and name in the form people read (Italy's rules).
 pub fn display_name(upper: &str) -> String {
     rules::italy().display_name(upper)

@@ -237,7 +237,7 @@ fn split_line_tail(register: &Register, address: &str, city_field: &str) -> Opti
                 // a name that ends in a province code (`San Benedetto Po`) is an exact name: the
                 // short forms and hamlets of the second tier would read `Alessandria (AL)` as one
                 let whole = owned[owned.len().saturating_sub(2)..].join(" ");
-                if !(n == 1 && !register.municipalities.by_name(&whole).is_empty()) {
+                if n != 1 || register.municipalities.by_name(&whole).is_empty() {
                     province = Some(code);
                     end -= n;
                     bracketed = p.starts_with('(');
@@ -255,7 +255,7 @@ fn split_line_tail(register: &Register, address: &str, city_field: &str) -> Opti
         }
     }
     if city_len == 0 {
-        return postcode_at_the_end(&words, &owned[..end], province);
+        return postcode_at_the_end(register, &words, &owned[..end], province);
     }
     let city = owned[end - city_len..end].join(" ");
     let mut head_end = end - city_len;
@@ -307,14 +307,24 @@ fn split_line_tail(register: &Register, address: &str, city_field: &str) -> Opti
 
 /// `Strada Maggiore 20 40125 BO`, `Via Roma 1, 40125`: no city at the end of the line, but a
 /// postcode (and the province) after the street and its number: they leave the line, and the
-/// postcode names the municipality.
+/// postcode names the municipality. Five digits are a postcode only after a house number or a
+/// separator, and only when some municipality has them (`Via Leonardo da Vinci 98765` keeps its
+/// number, however unlikely).
 fn postcode_at_the_end(
+    register: &Register,
     words: &[&str],
     owned: &[String],
     province: Option<String>,
 ) -> Option<LineTail> {
     let last = owned.len().checked_sub(1)?;
     let postcode = is_postcode_word(&owned[last])?;
+    let before = words.get(last.checked_sub(1)?)?;
+    let after_number_or_separator = before.ends_with([',', ';'])
+        || is_separator(before)
+        || before.chars().any(|c| c.is_ascii_digit());
+    if !after_number_or_separator || register.municipalities.by_postcode(&postcode).is_empty() {
+        return None;
+    }
     let head_words = &words[..last];
     let has_street = head_words
         .iter()

@@ -672,6 +672,28 @@ fn street_steps(
         }
         (!v.is_empty()).then_some(v)
     };
+    // streets of other names that hold every word written: the postcode written tells them
+    // apart, the house number alone does not (`Via Costa 206` in Bologna: Via Andrea Costa has a
+    // 206 and Via Paolo Costa none, yet the writer may mean either); the ones that hold the
+    // number are named first
+    let pick_names = |hits: &[u32]| -> Option<Vec<u32>> {
+        let mut v = disambiguate(city, pick_near(hits)?, postcode, None);
+        if let Some((n, suffix)) = number {
+            v.sort_by_key(|&i| find_number(city.street(i), n, suffix).is_none());
+        }
+        (!v.is_empty()).then_some(v)
+    };
+    let partial_name = || {
+        partial(
+            city,
+            name,
+            ty,
+            precision,
+            &pick_names,
+            &pick_near,
+            is_first_name,
+        )
+    };
 
     // 1. the full name, type included
     let full = full_key(&format!("{ty} {name}"));
@@ -798,9 +820,7 @@ fn street_steps(
             // holds every word as written (`Piazza De Ferrari`: Piazza Raffaele De Ferrari, not
             // Vico Ferrari or Sottopassaggio de Ferrari)
             if !ty.is_empty() && precision >= 2 && !matches!(r, StreetResolution::Found(..)) {
-                if let Some((StreetResolution::Found(j, how), 0)) =
-                    partial(city, name, ty, precision, &pick, &pick_near, is_first_name)
-                {
+                if let Some((StreetResolution::Found(j, how), 0)) = partial_name() {
                     if city.street(j).street_type == ty {
                         step.name = "partial";
                         return StreetResolution::Found(j, how);
@@ -811,9 +831,7 @@ fn street_steps(
             // name in full (`Via Canefri`: Vicolo Canefri, or Via Cesare Canefri?): ambiguous
             if let StreetResolution::Found(i, _) = r {
                 if !ty.is_empty() && city.street(i).street_type != ty && precision >= 2 {
-                    if let Some((StreetResolution::Found(j, _), _)) =
-                        partial(city, name, ty, precision, &pick, &pick_near, is_first_name)
-                    {
+                    if let Some((StreetResolution::Found(j, _), _)) = partial_name() {
                         if j != i && city.street(j).street_type == ty {
                             return StreetResolution::Ambiguous(vec![i, j]);
                         }
@@ -830,7 +848,7 @@ fn street_steps(
     // 4. partial names with every word as written (first names, titles, regnal numbers left
     // out): what was written beats any edit (`Via Corti` is Via Alfonso or Via Costantino Corti,
     // never Via Orti; `Via C. Colombo` is Via Cristoforo Colombo, not Via dei Colombi)
-    let part = partial(city, name, ty, precision, &pick, &pick_near, is_first_name);
+    let part = partial_name();
     if let Some((r, 0)) = part {
         if let StreetResolution::Found(..) = r {
             step.name = "partial";
@@ -1160,7 +1178,8 @@ fn covering(
 /// Partial names: the streets whose name holds every word written (`covering`). The fewest typos
 /// win (`Via G. Mazzini` is Via Giuseppe Mazzini, not Via Giovanni Mazzoni), then the fewest words
 /// of unknown kind left out, then the type written. Streets that fit as well are told apart by the
-/// postcode and house number (`pick`), else they are an ambiguity with candidates. A street of
+/// postcode (and, for streets of one name, the house number: `pick`), else they are an ambiguity
+/// with candidates. A street of
 /// another type than the one written, reached by a partial name, is two differences: an ambiguity.
 /// Answers the street(s) and how many written words needed a typo.
 fn partial(

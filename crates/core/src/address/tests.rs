@@ -347,6 +347,8 @@ fn postal_capitalisation() {
         ("VIA VITTORIO EMANUELE II", "Via Vittorio Emanuele II"),
         ("VIA DE' GESSI", "Via de' Gessi"),
         ("VIA ALCIDE DE GASPERI", "Via Alcide De Gasperi"),
+        ("VIA LEONARDO DA VINCI", "Via Leonardo da Vinci"),
+        ("VIA SPARANO DA BARI", "Via Sparano da Bari"),
         ("PIAZZA DELLA REPUBBLICA", "Piazza della Repubblica"),
         ("VIA UGO LA MALFA", "Via Ugo La Malfa"),
         (
@@ -455,6 +457,16 @@ fn every_word_written_beats_an_edit() {
         ["Via Alfonso Corti", "Via Costantino Corti"],
         "{r:?}"
     );
+    // a house number one of them lacks is no choice between names: Bologna's Via Andrea Costa has
+    // a 206, Via Paolo Costa none; all are candidates, the one with the number first
+    let r = check("Via Costa 206", "", "Bologna", "");
+    assert!(has(&r, "STREET_AMBIGUOUS"), "{r:?}");
+    let names = candidate_names(&r);
+    assert_eq!(names.first(), Some(&"Via Andrea Costa"), "{r:?}");
+    assert!(names.contains(&"Via Paolo Costa"), "{r:?}");
+    // a number that no municipality has as postcode, after the street's name, is its house number
+    let r = check("Via Leonardo da Vinci 98765", "40133", "Bologna", "BO");
+    assert!(has(&r, "HOUSE_NUMBER_NOT_FOUND"), "{r:?}");
     // one edit from Via Landolfo, and from the surname of Via Ugo Guido Mondolfo, which is in
     // 20138: never Via Landolfo with confidence
     let r = check("Via Mandolfo 7", "20138", "Milano", "");

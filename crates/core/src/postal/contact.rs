@@ -80,8 +80,8 @@ pub fn foreign_result(
     if form.postcode_invalid {
         out.condition("POSTCODE_INVALID_FORMAT");
     }
-    // only the form was worked: the label and reason say so (spec, Contact rule 4)
-    out.condition("POSTAL_FORM_ONLY");
+    // only the form was worked: no outcome code says so (spec, Contact rule 4); the message, label
+    // and reason do (`present` in src/contact/service.ts)
     // a part read off the line or another field is a field filled
     if form.postcode_changed || form.postcode_read {
         out.change(Change::Postcode);

@@ -144,9 +144,15 @@ impl CountryFormat {
             .filter(|w| !w.is_empty())
             .collect();
         self.strip_country(&mut segs);
+        // a city field that is the country's name (`Luxembourg`, `Monaco`) is the city only when
+        // the line names no other place
+        let country_as_city = self.is_country_name(f.city).then(|| tidy(f.city));
         let mut city_words = vec![words(f.city)];
         self.strip_country(&mut city_words);
         let mut city_words = city_words.pop().unwrap_or_default();
+        if country_as_city.is_some() {
+            city_words.clear();
+        }
         let mut city = String::new();
         if parts.postcode.is_empty() {
             // `75001 Paris` in the city field, then the last postcode of the line
@@ -220,9 +226,12 @@ impl CountryFormat {
                 && (!has_number(seg)
                     || (!has_number(&seg[..1]) && rest.iter().any(|s| has_number(s))))
         };
+        // (and a place leaves a street before it: `14, Rue de Bonnevoie` is a number and its street)
+        let leaves_street = |rest: &[Vec<String>]| rest.iter().any(|s| !is_lone_number(s));
         if city.is_empty()
             && line.len() >= 2
             && place_like(&line[line.len() - 1], &line[..line.len() - 1])
+            && leaves_street(&line[..line.len() - 1])
         {
             let last = line.pop().unwrap_or_default();
             let (rest, r) = self.split_region(last.clone(), true);
@@ -277,6 +286,9 @@ impl CountryFormat {
             .map(|(_, s)| s.as_str())
             .collect::<Vec<_>>()
             .join(", ");
+        if city.is_empty() {
+            city = country_as_city.unwrap_or_default();
+        }
         parts.city = city;
         parts
     }
@@ -293,9 +305,25 @@ impl CountryFormat {
     /// The last run of one or two words of `seg` that is a postcode; never the number that opens
     /// a street (`1600 Amphitheatre Parkway`) in the line's first segment.
     fn find_postcode(&self, seg: &[String], first: bool) -> Option<(usize, usize)> {
+        // where the postcode comes before the city (`%Z %C`), digits that end the street's segment
+        // right after its name are its house number (`Rue de Bonnevoie 9999`), after a number the
+        // postcode (`Unter den Linden 77 10117`)
+        let number_after_name = |i: usize, n: usize| {
+            first
+                && city_side(self) == CitySide::After
+                && i > 0
+                && i + n == seg.len()
+                && seg[i..]
+                    .iter()
+                    .all(|w| w.chars().all(|c| c.is_ascii_digit()))
+                && !seg[i - 1].starts_with(|c: char| c.is_ascii_digit())
+        };
         for i in (0..seg.len()).rev() {
             for n in [2, 1] {
-                if i + n > seg.len() || (first && i == 0 && seg.len() > n) {
+                if i + n > seg.len()
+                    || (first && i == 0 && seg.len() > n)
+                    || number_after_name(i, n)
+                {
                     continue;
                 }
                 if self.postcode_in(&seg[i..i + n].join(" ")).is_some() {
@@ -320,7 +348,12 @@ impl CountryFormat {
             if let Some(cut) =
                 (1..n.min(4)).find(|&k| self.is_country_name(&last[n - k..].join(" ")))
             {
-                last.truncate(n - cut);
+                // the city after its postcode bears the country's name (`L-1260 Luxembourg`)
+                let city_after_postcode = city_side(self) == CitySide::After
+                    && self.postcode_in(&last[..n - cut].join(" ")).is_some();
+                if !city_after_postcode {
+                    last.truncate(n - cut);
+                }
             }
         }
     }

@@ -500,6 +500,29 @@ fn one_line_addresses_read_into_their_parts_by_the_country_format() {
         ("Downing Street", "SW1A 2AA", "London")
     );
     assert!(!p.postcode_read && !p.city_read);
+    // a number alone before its street leaves no street for a city: no city read
+    let p = read("LU", "14, Rue de Bonnevoie", "", "");
+    assert_eq!(
+        (p.street.as_str(), p.number.as_str(), p.city.as_str()),
+        ("Rue de Bonnevoie", "14", "")
+    );
+    // the country's name as the city field is the city when the line names no other place
+    let p = read("LU", "14, Rue de Bonnevoie", "", "Luxembourg");
+    assert_eq!(
+        (p.street.as_str(), p.city.as_str()),
+        ("Rue de Bonnevoie", "Luxembourg")
+    );
+    assert!(!p.city_read);
+    let p = read(
+        "LU",
+        "14, Rue de Bonnevoie, L-1260 Luxembourg",
+        "",
+        "Luxembourg",
+    );
+    assert_eq!(
+        (p.postcode.as_str(), p.city.as_str()),
+        ("L-1260", "Luxembourg")
+    );
 }
 
 #[test]

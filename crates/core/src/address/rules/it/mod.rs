@@ -544,7 +544,8 @@ pub fn display_name(upper: &str) -> String {
             if PREPOSITIONS.contains(&bare) {
                 return lower;
             }
-            if matches!(bare, "di" | "da" | "de") {
+            // `da` names an origin and stays lower case (`Leonardo da Vinci`, `Sparano da Bari`)
+            if matches!(bare, "di" | "de") {
                 // a surname's particle between a first name and the surname: `Alcide De Gasperi`
                 let surname = i >= 2 && i + 2 == n;
                 return if surname {
