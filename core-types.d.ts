@@ -25,6 +25,42 @@ country_named?: Text, };
 
 export type AddressMerged = { provenance: Array<JsonValue>, type?: string, type_normalized: string, address: string, postcode: string, city: string, province: string, country_code: string, address_key: string, };
 
+export type AddressParts = { 
+/**
+ * The street with its number, as the country writes it (number moved by the template later).
+ */
+street: string, number: string, 
+/**
+ * Street and number as written (the segment they were read from).
+ */
+street_written: string, 
+/**
+ * What is left of the line once the place was read off it, as written (`Ridehusgade 49, 2. th`).
+ */
+line: string, 
+/**
+ * Flat, floor, building: what is neither street nor place.
+ */
+unit: string, 
+/**
+ * As written (the postal form canonicalises it).
+ */
+postcode: string, city: string, region: string, 
+/**
+ * The postcode was read off the line or the city field.
+ */
+postcode_read: boolean, 
+/**
+ * The city was read off the line.
+ */
+city_read: boolean, 
+/**
+ * The region was read off the line or the city field.
+ */
+region_read: boolean, };
+
+export type AddressToRead = { country: string, address?: string, postcode?: string, city?: string, province?: string, };
+
 export type BatchInput = { 
 /**
  * The action of items that name none.
@@ -43,9 +79,13 @@ birth_place_iso3?: string, };
 
 export type Candidate = { 
 /**
- * Type and name in the form people read: `Via Giuseppe Mazzini`.
+ * Type and name in the form people read: `Via Giuseppe Mazzini` (empty for a municipality).
  */
-street: string, 
+street?: string, 
+/**
+ * With `CITY_AMBIGUOUS` or `CITY_NOT_FOUND`: a municipality the city may name, and its province.
+ */
+municipality?: string, province?: string, 
 /**
  * The frazione or district the street lies in, where the register says.
  */
@@ -107,7 +147,11 @@ postal_lines?: Array<string>,
 /**
  * The register's address and city, with `preserve_original` (normalized keeps what was written).
  */
-canonical_address?: string, canonical_city?: string, municipality: string | null, district: string | null, address_key: string, geo: Geo | null, territory: Territory | null, city_type: CityType | null, postcode_check: PostcodeCheck | null, sub_address: Array<SubAddress>, 
+canonical_address?: string, canonical_city?: string, municipality: string | null, 
+/**
+ * The frazione (or merged municipality) written as the city, by its name: `Mestre` of Venezia.
+ */
+hamlet?: string, district: string | null, address_key: string, geo: Geo | null, territory: Territory | null, city_type: CityType | null, postcode_check: PostcodeCheck | null, sub_address: Array<SubAddress>, 
 /**
  * true or null, never false: the register holds no units, so never true today.
  */

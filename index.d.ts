@@ -93,6 +93,11 @@ export declare function renderPostal(batch: import('./core-types.js').Json<impor
 /** `renderPostal` on the calling thread. */
 export declare function renderPostalSync(batch: import('./core-types.js').Json<import('./core-types.js').RenderBatch>): import('./core-types.js').Json<(string | null)[]>
 /**
+ * An address as people write it (one line, or fields in any mix) read into street, house number,
+ * unit, postcode, city and region by its country's postal format; null for a country without one.
+ */
+export declare function readAddressSync(request: import('./core-types.js').Json<import('./core-types.js').AddressToRead>): import('./core-types.js').Json<import('./core-types.js').AddressParts | null>
+/**
  * Opens the register under `dataDir` for the whole process (every worker thread shares it).
  * A second call for the same folder is a no-op unless `reopen` is true (after an import replaced it).
  */

@@ -5,7 +5,10 @@
  * machine). Inputs are Bologna's house numbers as `http.bench.ts` sends them; each server has a data dir
  * of its own on disk. Not part of `npm run bench` (a tool for a change's before/after):
  *
- *   node dist/bench/contact-ab.js <project root A> <project root B> [seconds] [rounds]
+ *   node dist/bench/contact-ab.js <project root A> <project root B> [seconds] [rounds] [foreign]
+ *
+ * With `foreign`, the contacts are the foreign rows of `data/foreign-lines.tsv` (issue 30's first tries)
+ * instead of Bologna's.
  *
  * A project root holds package.json, bin/recapito.js, dist/ and the addon (node_modules may be a link).
  */
@@ -23,8 +26,23 @@ import { startListening } from '../test/helpers/process.js';
 import { freshDataDir } from '../test/helpers/server.js';
 import { autocannon } from './autocannon.js';
 import { bolognaSample } from './bologna-contacts.js';
+import { rows as foreignRows } from './foreign-first-tries.js';
 
-const [rootA, rootB, secondsArg, roundsArg] = process.argv.slice(2);
+/** `n` contacts cycling over the foreign rows of `data/foreign-lines.tsv`, as customers send them. */
+function foreignSample(n: number): Record<string, string>[] {
+  const rows = foreignRows().filter((r) => r.kind !== 'italian');
+  return Array.from({ length: n }, (_, i) => {
+    const r = rows[i % rows.length]!;
+    const item: Record<string, string> = { address: r.address };
+    if (r.postcode) item.postcode = r.postcode;
+    if (r.city) item.city = r.city;
+    if (r.country) item.country = r.country;
+    else item.foreign = 'detect';
+    return item;
+  });
+}
+
+const [rootA, rootB, secondsArg, roundsArg, sampleArg] = process.argv.slice(2);
 const SECONDS = Number(secondsArg ?? 5);
 const ROUNDS = Number(roundsArg ?? 2);
 
@@ -50,7 +68,8 @@ async function server(root: string): Promise<{ child: ChildProcess; url: string;
 
 async function main(): Promise<void> {
   if (!rootA || !rootB) throw new Error('usage: contact-ab.js <root A> <root B> [seconds] [rounds]');
-  const sample = await bolognaSample(2000);
+  // `foreign`: the first-tries set's foreign rows (one-liners in twenty countries, postal form and registers)
+  const sample = sampleArg === 'foreign' ? foreignSample(2000) : await bolognaSample(2000);
   const servers = { A: await server(rootA), B: await server(rootB) };
   const bare = await startListening([path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare-server.js')]);
   let n = 0;

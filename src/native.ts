@@ -151,6 +151,11 @@ export async function renderPostal(batch: core.RenderBatch): Promise<(string | n
   return decode(await native.renderPostal(encode(batch)));
 }
 
+/** An address as people write it read into its parts by its country's postal format; null without a format. */
+export function readAddressSync(request: core.AddressToRead): core.AddressParts | null {
+  return decode(native.readAddressSync(encode(request)));
+}
+
 /** Builds the register from open data in `source` into `dataDir`. */
 export async function importRegister(source: string, dataDir: string): Promise<core.ImportSummary> {
   return decode(await native.importRegister(source, dataDir));

@@ -199,11 +199,15 @@ test('contacts of one event-loop turn are verified in batches of equal options, 
   // one input under each option that changes its answer, a foreign one declared and detected, and others,
   // all queued in one turn
   const rows = [pick(31), pick(32), pick(33)];
-  const written = `v. ${titled((rows[0]?.DENOMINAZI as string).replace(/^VIA /, '')).toLowerCase()} ${rows[0]?.CIVICO}`;
+  // a typo in the street too, which precision 1 does not correct
+  const name = titled((rows[0]?.DENOMINAZI as string).replace(/^VIA /, '')).toLowerCase();
+  const written = `v. ${name.slice(0, -3)}${name.at(-2)}${name.at(-3)}${name.slice(-1)} ${rows[0]?.CIVICO}`;
   const variants: Record<string, unknown>[] = [{}, { postal_form: true }, { preserve_original: true }, { precision: 1 }, { debug: true }];
   const abroad = { address: 'Rua Augusta 100, Lisboa', city: 'Portugal' };
   const items: ContactItem[] = [
-    ...variants.map((options) => ({ address: written, city: 'Bolgona', ...options }) as ContactItem),
+    // the typo in the city is corrected because the postcode agrees (issue 29, rule 6: without it, a
+    // warning naming Bologna)
+    ...variants.map((options) => ({ address: written, city: 'Bolgona', postcode: rows[0]?.CAP, ...options }) as ContactItem),
     abroad as ContactItem,
     { ...abroad, foreign: 'detect' } as ContactItem,
     ...rows.slice(1).map((r) => ({ address: `${titled(r.DENOMINAZI as string)} ${r.CIVICO}`, postcode: r.CAP, city: 'Bologna', precision: 5 }) as ContactItem),
@@ -371,6 +375,34 @@ test('a surname alone shared by several streets is STREET_AMBIGUOUS with the can
   const named = await contact({ address: `${titled(streets[0] as string)} ${number}`, city: 'Bologna' });
   t.false(named.body.outcome.includes('STREET_AMBIGUOUS'));
   t.is(named.body.candidates, undefined);
+});
+
+test('streets as people write them: every word written beats an edit, numbers in every form, an exact name beats a longer one', async (t) => {
+  const street = async (address: string, city: string, postcode = '') => {
+    const res = await contact({ address, city, postcode, debug: true });
+    t.is(res.status, 200);
+    return res.body as { normalized: { address: string }; outcome: string[]; candidates?: { street: string }[] };
+  };
+  // Corso Vittorio Emanuele II, not Via Vittorio Emanuele Orlando
+  t.regex((await street('corso vittorio emanuele 15', 'milano')).normalized.address, /^Corso Vittorio Emanuele II 15/);
+  // Via Orti is one edit away; two streets hold "Corti" as written
+  const corti = await street('Via Corti', 'Milano');
+  t.true(corti.outcome.includes('STREET_AMBIGUOUS'), JSON.stringify(corti));
+  t.deepEqual(corti.candidates?.map((c) => c.street), ['Via Alfonso Corti', 'Via Costantino Corti']);
+  t.notRegex((await street('Via Mandolfo 7', 'Milano', '20138')).normalized.address, /Landolfo/);
+  t.regex((await street('Via C. Colombo 100', 'Roma')).normalized.address, /^Via Cristoforo Colombo 100/);
+  // the register writes VENTIDUE MARZO and, in Torino, VITTORIO EMANUELE SECONDO
+  t.regex((await street('Corso XXII Marzo 10', 'Milano')).normalized.address, /^Corso Ventidue Marzo 10/);
+  t.regex((await street('Corso Vittorio Emanuele 100', 'Torino')).normalized.address, /^Corso Vittorio Emanuele Secondo 100/);
+  // the one street that holds the word, and four that do
+  t.regex((await street('Via Sparano 10', 'Bari')).normalized.address, /^Via Sparano da Bari 10/);
+  const caracciolo = await street('Via Caracciolo', 'Napoli');
+  t.true(caracciolo.outcome.includes('STREET_AMBIGUOUS'), JSON.stringify(caracciolo));
+  t.true((caracciolo.candidates?.length ?? 0) >= 4);
+  // Via Dante exists: not ambiguous with Via Dante Chiasserini
+  const dante = await street('Via Dante 2', 'Milano', '20121');
+  t.is(dante.normalized.address, 'Via Dante 2');
+  t.false(dante.outcome.includes('STREET_AMBIGUOUS'));
 });
 
 test('postcode_check: interpolated between the neighbours of a number the register lacks; building_number; postal capitalisation', async (t) => {

@@ -150,3 +150,63 @@ test('the catalogue says what is in service for each country', async (t) => {
   const it = await call(server, 'GET', '/api/v1/nazioni?q=GB&language=it');
   t.is(it.status, 200);
 });
+
+test('one-line addresses as people write them: every part to its field, the postal form built from the parts', async (t) => {
+  // (line, country, address, postcode, city)
+  const cases: [string, string, string, string, string][] = [
+    ['10 Downing Street, London SW1A 2AA', 'GB', '10 Downing Street', 'SW1A 2AA', 'London'],
+    ['Rue de Rivoli 99, 75001 Paris', 'FR', '99 Rue de Rivoli', '75001', 'Paris'], // France writes the number first (OpenCage's template for FR)
+    ['Unter den Linden 77, 10117 Berlin', 'DE', 'Unter den Linden 77', '10117', 'Berlin'],
+    ['Calle Mayor 1, 28013 Madrid', 'ES', 'Calle Mayor, 1', '28013', 'Madrid'],
+    ['Graben 1, 1010 Wien', 'AT', 'Graben 1', '1010', 'Wien'],
+    ['Damrak 1, 1012 LG Amsterdam', 'NL', 'Damrak 1', '1012 LG', 'Amsterdam'],
+    ['Rue de la Loi 16, 1000 Bruxelles', 'BE', 'Rue de la Loi 16', '1000', 'Bruxelles'],
+    ['1600 Amphitheatre Parkway, Mountain View, CA 94043', 'US', '1600 Amphitheatre Parkway', '94043', 'Mountain View'],
+    ['C/ Mayor 1, 28013 Madrid', 'ES', 'Calle Mayor, 1', '28013', 'Madrid'],
+  ];
+  const res = await contact({ items: cases.map(([address, country]) => ({ address, country })), language: 'en' });
+  t.is(res.status, 200);
+  cases.forEach(([line, , address, postcode, city], k) => {
+    const r = res.body.results[k].result;
+    t.deepEqual([r.normalized.address, r.normalized.postcode, r.normalized.city], [address, postcode, city], line);
+    t.is(r.normalized_postal.postcode, postcode.toUpperCase(), line);
+  });
+  const us = res.body.results[7].result;
+  t.is(us.normalized.province, 'CA');
+  t.deepEqual(us.normalized_postal.lines.slice(0, 2), ['1600 Amphitheatre Parkway', 'MOUNTAIN VIEW, CA 94043']);
+});
+
+test('a postal-form answer says so in its label and reason, not “Nothing to report”', async (t) => {
+  const res = await contact({ address: '10 Downing Street', postcode: 'SW1A 2AA', city: 'London', country: 'GB', language: 'en' });
+  t.is(res.body.outcome_label, 'warning');
+  t.deepEqual(res.body.outcome, [], 'only the codes of the contract: the label and reason say it');
+  t.regex(res.body.reason, /postal form/);
+  t.regex(res.body.reason, /not verified/);
+  // in Italian, and after the codes' own reasons when the form changed something
+  const it = await contact({ address: '10 downing st', postcode: 'sw1a2aa', city: 'London', country: 'GB', lingua: 'it' }, '/api/v1/contatto');
+  t.deepEqual(it.body.esito, ['ESTERO', 'MODIFICATO', 'CAP', 'INDIRIZZO_FORMA']);
+  t.is(it.body.esito_label, 'avviso');
+  t.regex(it.body.motivo, /^Solo messo nella forma postale del paese: via e numero civico non verificati; Corretto: /);
+  // a register country whose register verifies the address says nothing of the kind
+  const lu = await contact({ address: '14, Rue de Bonnevoie', city: 'Luxembourg', country: 'LU', language: 'en' });
+  t.notRegex(lu.body.reason, /postal form/);
+});
+
+test('foreign: detect reads the clear signals of a record without country, and an Italian province keeps it Italian', async (t) => {
+  const gb = await contact({ address: '10 Downing Street', postcode: 'SW1A 2AA', city: 'London', foreign: 'detect' });
+  t.is(gb.body.normalized.country_code, 'GB');
+  const fr = await contact({ address: 'Rue de Rivoli 99', city: '75001 Paris France', foreign: 'detect' });
+  t.deepEqual([fr.body.normalized.country_code, fr.body.normalized.postcode, fr.body.normalized.city], ['FR', '75001', 'Paris']);
+  const pt = await contact({ address: 'Avenida da Liberdade 1, 1250-096 Lisboa', foreign: 'detect' });
+  t.deepEqual([pt.body.normalized.country_code, pt.body.normalized.postcode, pt.body.normalized.city], ['PT', '1250-096', 'Lisboa']);
+  const ch = await contact({ address: 'Bahnhofstrasse 1, 8001 Zürich', foreign: 'detect' });
+  t.is(ch.body.normalized.country_code, 'CH');
+  const named = await contact({ address: 'Rue de Rivoli 99, 75001 Paris, France', foreign: 'detect' });
+  t.deepEqual([named.body.normalized.country_code, named.body.normalized.city], ['FR', 'Paris']);
+  // a Ticino locality is called Aquila: the province code says Italy
+  for (const body of [{ address: 'Via Garibaldi 3, Aquila (AQ)' }, { address: 'Via Garibaldi 3', city: 'Aquila (AQ)' }]) {
+    const it = await contact({ ...body, foreign: 'detect' });
+    t.not(it.body.foreign_address, true, JSON.stringify(it.body));
+    t.is(it.body.normalized.country_code, 'IT');
+  }
+});

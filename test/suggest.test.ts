@@ -278,3 +278,13 @@ test('a register country (Luxembourg, CACLR): streets of the place, then the num
   t.true(numbers.body.exists);
   t.is(numbers.body.hints[0]?.name, row.number);
 });
+
+test('a register country’s free text is read by its postal format: `Bundesplatz 3, 3011 Bern` is street, number, postcode and city', async (t) => {
+  const res = await suggest({ session: randomUUID(), q: 'Bundesplatz 3, 3011 Bern', country_code: 'CH' });
+  t.is(res.status, 200);
+  t.deepEqual(res.body.parsed, { street: 'Bundesplatz', house_number: '3', postcode: '3011' });
+  t.true(
+    res.body.hints.some((h: { name: string; municipality: string }) => h.name === 'Bundesplatz' && h.municipality === 'Bern'),
+    JSON.stringify(res.body.hints),
+  );
+});

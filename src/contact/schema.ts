@@ -65,10 +65,11 @@ export const contactResult = z.object({
   canonical_address: z.string().optional(),
   canonical_city: z.string().optional(),
   municipality: z.string().nullable(),
+  hamlet: z.string().optional().describe('The frazione (or merged municipality) written as the city: Mestre of Venezia'),
   district: z.string().nullable(),
   address_key: z.string(),
   geo: z
-    .object({ lat: z.number(), lon: z.number(), precision: z.enum(['house_number', 'interpolated', 'street', 'municipality']), source: z.enum(['anncsu', 'inspire', 'osm']), dataset: z.enum(['anncsu', 'municipal', 'wikidata']) })
+    .object({ lat: z.number(), lon: z.number(), precision: z.enum(['house_number', 'interpolated', 'street', 'municipality']), source: z.enum(['anncsu', 'inspire', 'osm', 'wikidata']), dataset: z.enum(['anncsu', 'municipal', 'wikidata']) })
     .nullable(),
   territory: z.object({ istat_code: z.string(), cadastral_code: z.string(), street_id: z.string().optional() }).nullable(),
   city_type: z.object({ provincial_capital: z.boolean().nullable(), label: z.string().nullable() }).nullable(),
@@ -88,9 +89,18 @@ export const contactResult = z.object({
   tax_code: z.string().optional(),
   tax_code_outcome: z.array(z.string()).optional(),
   candidates: z
-    .array(z.object({ street: z.string(), locality: z.string().optional(), street_id: z.string().optional(), postcodes: z.array(z.string()) }))
+    .array(
+      z.object({
+        street: z.string().optional(),
+        locality: z.string().optional(),
+        street_id: z.string().optional(),
+        municipality: z.string().optional(),
+        province: z.string().optional(),
+        postcodes: z.array(z.string()),
+      }),
+    )
     .optional()
-    .describe('With STREET_AMBIGUOUS or STREET_TYPE_MISSING: the streets that fit as well (at most 5)'),
+    .describe('With STREET_AMBIGUOUS or STREET_TYPE_MISSING: the streets that fit as well; with CITY_AMBIGUOUS or CITY_NOT_FOUND: the municipalities the city may name (at most 5)'),
   debug: z
     .object({
       repairs: z.array(z.string()),

@@ -1,14 +1,14 @@
-import { countryByCode, countryNamedIn, resolveCountry } from '../countries/resolve.js';
+import { countryByCode, countryNamedIn, resolveCountry, withoutCountryName } from '../countries/resolve.js';
 import type { Capability, ItemResult, ProcessContext } from '../http/capability.js';
 import { attributionIn } from '../http/attribution.js';
-import { outcomeTable } from '../http/outcomes.js';
+import { labelOf, outcomeTable, reasonOf } from '../http/outcomes.js';
 import type { Language } from '../http/language.js';
 import type { ResultText } from '../http/result-text.js';
 import { verifyContactAnswers, type ContactInput, type ContactResult, type VerifyOptions } from '../native.js';
 import { answerText, isParts, presentedObject, readAnswers, type CoreAnswer } from './answer.js';
 import { CONTACT_OUTCOMES } from './outcomes.js';
 import { CONTACT_BATCH_OPTIONS, contactItem, contactResult, type ContactItem } from './schema.js';
-import { CITY_TYPE, FORM_ONLY, MAP_CHECKED, REGISTER_CHECKED, REGISTER_VERIFIED, verifiedOutcome } from './texts.js';
+import { CITY_TYPE, FORM_ONLY, FORM_ONLY_REASON, MAP_CHECKED, REGISTER_CHECKED, REGISTER_VERIFIED, verifiedOutcome } from './texts.js';
 import { optionsKey, verifyInTurn } from './turn-batch.js';
 
 function blank(s: string | undefined): boolean {
@@ -21,15 +21,20 @@ function blank(s: string | undefined): boolean {
  */
 export function nativeContact(item: ContactItem): ContactInput {
   const { id: _id, foreign: _f, postal_form: _p, preserve_original: _o, precision: _r, debug: _d, ...fields } = item;
-  const out: ContactInput = { ...fields };
+  let out: ContactInput = { ...fields };
   const written = blank(item.country_code) ? item.country : item.country_code;
   if (!blank(written)) {
     const country = resolveCountry(written);
     out.country_code = country?.iso2 ?? '';
     out.country = country ? country.iso2 : written;
+    // `…, 75001 Paris, France` with country FR: the country line is not part of the place
+    if (country && country.iso2 !== 'IT') out = withoutCountryName(out, country.iso2, true);
   } else if (item.foreign === 'detect') {
     const named = countryNamedIn(item.city, item.address);
-    if (named) out.country_named = named.iso2;
+    if (named) {
+      out.country_named = named.iso2;
+      if (named.iso2 !== 'IT') out = withoutCountryName(out, named.iso2, false);
+    }
   }
   return out;
 }
@@ -70,6 +75,12 @@ export function present(r: ContactResult, language: Language, postalForm = false
   // OpenStreetMap stands in where a country publishes no register (the core names such registers "OpenStreetMap…")
   const head = verifiedIn?.startsWith('OpenStreetMap') ? MAP_CHECKED : verifiedOutcome(r.outcome) ? REGISTER_VERIFIED : REGISTER_CHECKED;
   result.message = verifiedIn ? `${head[language]} (${verifiedIn}). ${attributionIn(attribution.join('; '), language)}.` : FORM_ONLY[language];
+  if (!verifiedIn && r.normalized_postal) {
+    // only the form was worked: at least a warning, and the reason says so before the codes' own
+    result.outcome_label = labelOf(r.outcome, OUTCOMES) === 'error' ? 'error' : 'warning';
+    const codes = r.outcome.filter((c) => c !== 'FOREIGN');
+    result.reason = codes.length ? `${FORM_ONLY_REASON[language]}; ${reasonOf(codes, language, OUTCOMES)}` : FORM_ONLY_REASON[language];
+  }
   if (r.city_type) {
     const texts = CITY_TYPE[r.city_type.label];
     result.city_type = { provincial_capital: r.city_type.provincial_capital, label: texts ? texts[language] : null };

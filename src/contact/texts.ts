@@ -61,6 +61,27 @@ export const FORM_ONLY: Texts = {
   el: 'Διεύθυνση εξωτερικού: σε ταχυδρομική μορφή της χώρας (ΤΚ, συντομογραφίες, κεφαλαία, σειρά γραμμών)· οδός και αριθμός δεν επαληθεύτηκαν',
 };
 
+/**
+ * The reason of a postal-form answer (spec, Contact rule 4: the message says only the form was worked): no
+ * outcome code of the contract says it, so the label and reason do — never "Nothing to report" of an address
+ * nobody verified. Also in a register country whose register does not hold the street.
+ */
+export const FORM_ONLY_REASON: Texts = {
+  it: 'Solo messo nella forma postale del paese: via e numero civico non verificati',
+  en: 'Only put in the country’s postal form: street and house number not verified',
+  de: 'Nur in die Postform des Landes gebracht: Straße und Hausnummer nicht geprüft',
+  fr: 'Seulement mise dans la forme postale du pays : rue et numéro non vérifiés',
+  es: 'Solo puesta en la forma postal del país: calle y número no verificados',
+  nl: 'Alleen in de postvorm van het land gezet: straat en huisnummer niet gecontroleerd',
+  pt: 'Apenas posta na forma postal do país: rua e número não verificados',
+  sv: 'Endast satt i landets postform: gata och husnummer inte kontrollerade',
+  no: 'Bare satt i landets postform: gate og husnummer ikke kontrollert',
+  fi: 'Vain muotoiltu maan postimuotoon: katua ja talonnumeroa ei tarkistettu',
+  da: 'Kun sat i landets postform: vej og husnummer ikke kontrolleret',
+  is: 'Aðeins sett á póstform landsins: gata og húsnúmer ekki staðfest',
+  el: 'Μόνο σε ταχυδρομική μορφή της χώρας: οδός και αριθμός δεν επαληθεύτηκαν',
+};
+
 export const REGISTER_VERIFIED: Texts = {
   it: 'Indirizzo verificato sul registro nazionale del paese',
   en: 'Address verified against the national register of its country',

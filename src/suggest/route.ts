@@ -16,7 +16,7 @@ import type { PluginOptions } from '../http/plugin.js';
 import { validate } from '../http/validation.js';
 import { SUGGEST_PATHS } from './paths.js';
 import { suggestRequest, type SuggestRequest } from './schema.js';
-import { attributionFor, displayName, houseNumbers, parsedOf, readQuery, streetsPhase } from './service.js';
+import { attributionFor, displayName, houseNumbers, parsedOf, readForeignQuery, readQuery, streetsPhase } from './service.js';
 import { foreignAttribution, foreignHouseNumbers, foreignStreets, foreignSuggestCountries } from './foreign.js';
 import { checkSession, enterSession, flushSessions, markSelected, readSession, sweepSessions, unmarkSelected, type OfferedStreet, type SessionRead, type SuggestSession } from './session.js';
 
@@ -140,7 +140,7 @@ async function suggest(services: Services, req: FastifyRequest, reply: FastifyRe
   // refused calls fail before the search; the call is counted with the streets it offers in one update
   checkSession(stored, country);
   if (country !== 'IT') {
-    const read = readQuery(r.q ?? '');
+    const read = readForeignQuery(country, r.q ?? '', r.city, r.postcode);
     const city = blank(r.city) ? read.city : (r.city as string).trim();
     const postcode = blank(r.postcode) ? read.postcode : (r.postcode as string).trim();
     const found = await foreignStreets(country, read.street, city, postcode);

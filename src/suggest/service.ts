@@ -91,6 +91,23 @@ export function readQuery(q: string): ReadQuery {
   return { street: streetWords.join(' '), house_number: houseNumber, postcode, city: cityWords.length ? cityWords.join(' ') : null, province };
 }
 
+/**
+ * The free text of a foreign country read by its postal format (the core's `readAddress`, the same
+ * reader as the contact's): `Bundesplatz 3, 3011 Bern` is street, number, postcode and city, not a
+ * house number 3011. The fields given are the caller's.
+ */
+export function readForeignQuery(country: string, q: string, city?: string | null, postcode?: string | null): ReadQuery {
+  const parts = core.readAddressSync({ country, address: q, city: city ?? '', postcode: postcode ?? '' });
+  if (!parts) return readQuery(q);
+  return {
+    street: parts.street,
+    house_number: parts.number === '' ? null : parts.number.toUpperCase(),
+    postcode: parts.postcode === '' ? null : parts.postcode,
+    city: parts.city === '' ? null : parts.city,
+    province: parts.region === '' ? null : parts.region,
+  };
+}
+
 export function parsedOf(r: ReadQuery): Parsed {
   return { street: r.street || null, house_number: r.house_number, postcode: r.postcode };
 }

@@ -48,3 +48,21 @@ pub fn render_postal(batch: Buffer) -> AsyncTask<Door> {
 pub fn render_postal_sync(env: Env, batch: Buffer) -> Result<Buffer> {
     Door::call(&env, &batch, render)
 }
+
+fn read(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
+    let request: postal::reader::ReadRequest = from_json(input)?;
+    to_json(&postal::reader::read_address(
+        &*crate::opened_register()?,
+        &request,
+    ))
+}
+
+/// An address as people write it (one line, or fields in any mix) read into street, house number,
+/// unit, postcode, city and region by its country's postal format; null for a country without one.
+#[napi(
+    ts_args_type = "request: import('./core-types.js').Json<import('./core-types.js').AddressToRead>",
+    ts_return_type = "import('./core-types.js').Json<import('./core-types.js').AddressParts | null>"
+)]
+pub fn read_address_sync(env: Env, request: Buffer) -> Result<Buffer> {
+    Door::call(&env, &request, read)
+}

@@ -77,10 +77,15 @@ pub(super) fn detect_country(
     city: &str,
     address: &str,
     postcode: &str,
+    province: &str,
 ) -> Option<ForeignCountry> {
+    // an Italian province written (`Aquila (AQ)`) keeps the record Italian
+    if crate::postal::detect::italian_province(&register.postal, province, city, address) {
+        return None;
+    }
     iso2(register, text(&input.country_named))
         .filter(|c| c != "IT")
-        .or_else(|| crate::postal::detect::country(register, postcode, city, address))
+        .or_else(|| crate::postal::detect::country(register, postcode, city, address, province))
         .map(ForeignCountry::known)
 }
 

@@ -35,6 +35,12 @@ pub fn canonical_tokens(text: &str) -> Vec<String> {
             i += 2;
             continue;
         }
+        // `Ercole I d'Este`, `Umberto I`: after a word that is no particle, `I` is the number
+        if w == "I" && i >= 1 && !rules.is_particle(words[i - 1]) {
+            out.push("1".to_string());
+            i += 1;
+            continue;
+        }
         let next_is_month = next.is_some_and(|n| rules.is_month(n));
         let last_of_many = next.is_none() && i >= 1;
         out.push(canonical_word(rules, w, next_is_month, last_of_many).to_string());
@@ -52,6 +58,13 @@ fn canonical_word<'w>(
 ) -> Cow<'w, str> {
     if let Some(c) = rules.canonical_word(w, next_is_month, last_of_many) {
         return c;
+    }
+    // `2º`, `1ª`: the ordinal indicator is part of the number (`2°` folds to `2` already)
+    if let Some(n) = w
+        .strip_suffix(['º', 'ª'])
+        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return Cow::Borrowed(n);
     }
     if w.len() >= 2 || next_is_month {
         if let Some(n) = roman(w) {
@@ -187,6 +200,43 @@ mod tests {
         );
         assert_eq!(full_key("Corso Umberto I"), full_key("CORSO UMBERTO PRIMO"));
         assert_ne!(full_key("Via Dei Mille"), full_key("Via 501 Mille"));
+        // numbers in every written form are one token: Roman, digits, words, ordinals
+        for written in ["Corso XXII Marzo", "Corso 22 Marzo", "CORSO VENTIDUE MARZO"] {
+            assert_eq!(full_key(written), full_key("CORSO 22 MARZO"), "{written}");
+        }
+        assert_eq!(
+            full_key("Via XXIV Maggio"),
+            full_key("VIA VENTIQUATTRO MAGGIO")
+        );
+        assert_eq!(
+            full_key("Via Papa Giovanni XXIII"),
+            full_key("VIA PAPA GIOVANNI VENTITREESIMO")
+        );
+        assert_eq!(
+            full_key("Via Vittorio Emanuele 2°"),
+            full_key("VIA VITTORIO EMANUELE II")
+        );
+        assert_eq!(
+            full_key("Via Vittorio Emanuele 2º"),
+            full_key("VIA VITTORIO EMANUELE SECONDO")
+        );
+        assert_eq!(
+            full_key("Piazza XVIII Ottobre"),
+            full_key("PIAZZA DICIOTTESIMO OTTOBRE")
+        );
+        assert_eq!(full_key("Via Trentesimo"), full_key("VIA 30"));
+        assert_eq!(
+            full_key("Corso Ercole I d'Este"),
+            full_key("CORSO ERCOLE PRIMO D'ESTE")
+        );
+        assert_eq!(
+            full_key("Via Card. Ferrari"),
+            full_key("VIA CARDINAL FERRARI")
+        );
+        assert_eq!(
+            full_key("C.so di P.ta Romana"),
+            full_key("C.SO DI PORTA ROMANA")
+        );
         assert_eq!(loose_key("della Chiesa"), loose_key("Chiesa"));
         assert_eq!(sorted_key("Alighieri Dante"), sorted_key("Dante Alighieri"));
     }

@@ -212,6 +212,10 @@ pub struct ContactResult {
     #[cfg_attr(feature = "ts", ts(optional))]
     pub canonical_city: Option<String>,
     pub municipality: Option<String>,
+    /// The frazione (or merged municipality) written as the city, by its name: `Mestre` of Venezia.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub hamlet: Option<String>,
     pub district: Option<String>,
     pub address_key: String,
     pub geo: Option<Geo>,
@@ -252,8 +256,17 @@ pub struct ContactResult {
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Candidate {
-    /// Type and name in the form people read: `Via Giuseppe Mazzini`.
+    /// Type and name in the form people read: `Via Giuseppe Mazzini` (empty for a municipality).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub street: String,
+    /// With `CITY_AMBIGUOUS` or `CITY_NOT_FOUND`: a municipality the city may name, and its province.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub municipality: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub province: Option<String>,
     /// The frazione or district the street lies in, where the register says.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
@@ -346,8 +359,23 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
         &first_name,
         detect,
     ) {
-        Located::Found(record, m, how) => (record, m, how),
-        Located::Stop(condition) => return stop(r, out, condition),
+        Located::Found(record, m, how, hamlet) => {
+            r.hamlet = hamlet.map(str::to_string).or_else(|| {
+                // a frazione or località of the street register written as the city
+                let city = written.city.trim();
+                (how == CityMatch::Changed
+                    && register
+                        .streets
+                        .hamlet(city)
+                        .contains(&record.cadastral_code))
+                .then(|| display_name(&fold(city)))
+            });
+            (record, m, how)
+        }
+        Located::Stop(condition, candidates) => {
+            r.candidates = candidates;
+            return stop(r, out, condition);
+        }
         Located::Abroad(country) => return answer_abroad(register, r, input, options, country),
     };
     present_municipality(&mut r, &mut out, record, m, how, &written.province);
@@ -452,7 +480,13 @@ fn answer_abroad(
     options: &VerifyOptions,
     foreign: ForeignCountry,
 ) -> ContactResult {
-    if let Some(verified) = crate::foreign::verify(&foreign.code, input, &r) {
+    // a register reads fields: the parts the country's format reads off a one-line address
+    let read = crate::foreign::has_register(&foreign.code)
+        .then(|| crate::postal::contact::read_input(register, &foreign.code, input))
+        .flatten();
+    if let Some(verified) =
+        crate::foreign::verify(&foreign.code, read.as_ref().unwrap_or(input), &r)
+    {
         return verified;
     }
     foreign_result(register, r, input, options, foreign)
@@ -507,8 +541,14 @@ fn stop(mut r: ContactResult, mut out: Outcome, condition: &'static str) -> Cont
 }
 
 enum Located<'r> {
-    Found(&'r MunicipalityRecord, &'r Municipality, CityMatch),
-    Stop(&'static str),
+    Found(
+        &'r MunicipalityRecord,
+        &'r Municipality,
+        CityMatch,
+        Option<&'r str>,
+    ),
+    /// A condition, with the municipalities the city may name.
+    Stop(&'static str, Vec<Candidate>),
     Abroad(ForeignCountry),
 }
 
@@ -531,33 +571,64 @@ fn locate_municipality<'r>(
             )
         })
     };
-    match resolve::municipality(
+    let abroad = || {
+        detect
+            .then(|| {
+                detect_country(
+                    register,
+                    input,
+                    &written.city,
+                    written.address,
+                    &written.postcode,
+                    &written.province,
+                )
+            })
+            .flatten()
+    };
+    let resolution = resolve::municipality(
         register,
         &written.city,
         &written.postcode,
         &written.province,
         precision,
         &probe,
-    ) {
-        CityResolution::Found(record, m, how) => Located::Found(record, m, how),
-        CityResolution::Ambiguous(_) => Located::Stop("CITY_AMBIGUOUS"),
-        CityResolution::NotFound => {
-            // `foreign: detect`: a city no Italian register knows may name a foreign place
-            let abroad = detect
-                .then(|| {
-                    detect_country(
-                        register,
-                        input,
-                        &written.city,
-                        written.address,
-                        &written.postcode,
-                    )
-                })
-                .flatten();
-            abroad.map_or(Located::Stop("CITY_NOT_FOUND"), Located::Abroad)
+    );
+    match resolution {
+        // `foreign: detect`: a city Italy has not, put right by an Italian postcode alone
+        // (`Calle Mayor 1, 28013 Madrid`), is abroad when the record's signals say so
+        CityResolution::Found(record, m, how, hamlet) => {
+            let changed = matches!(how, CityMatch::Changed) && !written.city.is_empty();
+            match changed.then(abroad).flatten() {
+                Some(country) => Located::Abroad(country),
+                None => Located::Found(record, m, how, hamlet),
+            }
         }
-        CityResolution::Missing => Located::Stop("INCOMPLETE_DATA"),
+        CityResolution::Ambiguous(found) => {
+            Located::Stop("CITY_AMBIGUOUS", city_candidates(&found))
+        }
+        // `foreign: detect`: a city no Italian register knows may name a foreign place, and a
+        // one-line address with no Italian city in it may be abroad
+        CityResolution::Suggested(_) | CityResolution::NotFound => {
+            let suggested = match &resolution {
+                CityResolution::Suggested(found) => city_candidates(found),
+                _ => Vec::new(),
+            };
+            abroad().map_or(Located::Stop("CITY_NOT_FOUND", suggested), Located::Abroad)
+        }
+        CityResolution::Missing => abroad().map_or(
+            Located::Stop("INCOMPLETE_DATA", Vec::new()),
+            Located::Abroad,
+        ),
     }
+}
+
+fn city_candidates(found: &[&MunicipalityRecord]) -> Vec<Candidate> {
+    found
+        .iter()
+        .filter_map(|r| r.current.as_ref())
+        .take(MAX_CANDIDATES)
+        .map(city_candidate)
+        .collect()
 }
 
 /// The municipality found: its name, codes and kind, and how the written city and province differ.
@@ -744,12 +815,13 @@ fn street_or_centre_point(
             dataset: holder_source(streets),
         })
     });
+    // the municipality's centre is Wikidata's point (CC0), not a register's
     on_street.or_else(|| {
         Some(Geo {
             lat: m.lat?,
             lon: m.lon?,
             precision: "municipality",
-            source: "anncsu",
+            source: "wikidata",
             dataset: "wikidata",
         })
     })
@@ -813,6 +885,20 @@ fn candidate(s: &Street) -> Candidate {
             .or_else(|| Some(s.district.clone()).filter(|d| !d.is_empty())),
         street_id: (s.id != 0).then(|| s.id.to_string()),
         postcodes: s.postcodes.iter().map(|(p, _)| p.clone()).collect(),
+        municipality: None,
+        province: None,
+    }
+}
+
+/// A municipality the written city may name, for `CITY_AMBIGUOUS` and `CITY_NOT_FOUND`.
+fn city_candidate(m: &Municipality) -> Candidate {
+    Candidate {
+        street: String::new(),
+        locality: None,
+        street_id: None,
+        postcodes: m.postcodes.clone(),
+        municipality: Some(m.name.clone()),
+        province: Some(m.province.clone()),
     }
 }
 
@@ -1002,8 +1088,8 @@ fn street_line(s: &Street, number: &str, parsed: &ParsedAddress) -> String {
 
 /// The register's capitals in Poste Italiane's mixed case: `Via Vittorio Emanuele II`,
 /// `Via dell'Indipendenza`, `Piazza di Porta San Donato`, `Via de' Gessi`, `Piazza San Niccolò`.
-/// Prepositions are lower case; `di`, `da`, `de` keep their capital inside a person's name
-/// (`Via Alcide De Gasperi`); articles that begin a surname stay capital (`Via Ugo La Malfa`).
+/// Prepositions are lower case; `di`, `de` keep their capital inside a person's name
+/// (`Via Alcide De Gasperi`), `da` names an origin and does not (`Via Leonardo da Vinci`); articles that begin a surname stay capital (`Via Ugo La Malfa`).
 /// A street's type and name in the form people read (Italy's rules).
 pub fn display_name(upper: &str) -> String {
     rules::italy().display_name(upper)
@@ -1068,9 +1154,20 @@ fn postcode(
     if let Some(n) = number.filter(|n| !n.postcode.is_empty()) {
         return certain(n.postcode.clone(), source, "house_number", 1, given, out);
     }
-    // one postcode for the municipality
+    // one postcode for the municipality, unless the one written is a frazione's of its own that
+    // the register's numbers carry (Rossano's 87067 in Corigliano-Rossano)
     if m.postcodes.len() == 1 {
         let pc = m.postcodes[0].clone();
+        if given != pc && !given.is_empty() && numbers_carry(city, given) {
+            let check = PostcodeCheck {
+                source,
+                precision: "locality",
+                house_numbers: 0,
+                agreement: 1.0,
+                confirmed: true,
+            };
+            return (given.to_string(), check);
+        }
         return certain(pc, "register", "municipality", 0, given, out);
     }
     // a number the register lacks, between two numbers of the same side with one postcode
@@ -1096,7 +1193,11 @@ fn postcode(
             f64::from(count) / f64::from(total)
         };
         let unanimous = s.postcodes.len() == 1;
-        if unanimous {
+        // one postcode on every number of the street (or a street table) is certain; one on the
+        // few numbers that carry one (Milano's municipi 5 and 9) is not, against a written postcode
+        // of the municipality (Corso Lodi 62 is 20139, its numbers with a postcode all 20135)
+        let every_number = total == 0 || total as usize >= s.numbers.len();
+        if unanimous && (every_number || given.is_empty() || !in_city(given)) {
             return certain(top, source, "street", total, given, out);
         }
         let check = PostcodeCheck {
@@ -1151,6 +1252,15 @@ fn certain(
             confirmed: true,
         },
     )
+}
+
+/// Whether a house number of the municipality carries this postcode.
+fn numbers_carry(city: Option<&CityStreets>, postcode: &str) -> bool {
+    city.is_some_and(|c| {
+        c.streets()
+            .iter()
+            .any(|s| s.postcodes.iter().any(|(p, _)| p == postcode))
+    })
 }
 
 /// The postcode of the nearest numbers below and above on the same side, when they agree.
@@ -1242,5 +1352,7 @@ fn foreign_result(
     crate::postal::contact::foreign_result(register, r, input, options, country)
 }
 
+#[cfg(test)]
+mod places_tests;
 #[cfg(test)]
 mod tests;

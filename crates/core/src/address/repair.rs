@@ -26,6 +26,8 @@ pub fn repair(
     city: &str,
     province: &str,
 ) -> Repaired {
+    let fixed = utf8_read_as_latin1(city);
+    let city: &str = &fixed;
     let mut r = Repaired {
         address: address.to_string(),
         postcode: postcode.to_string(),
@@ -54,7 +56,9 @@ pub fn repair(
     }
     if let Some(t) = split_line_tail(register, address, &r.city) {
         r.address = t.head;
-        if r.city.is_empty() {
+        if t.city.is_empty() {
+            // only a postcode (and province) at the end of the line
+        } else if r.city.is_empty() {
             r.city = t.city;
             r.moved.push("city_from_address");
         } else {
@@ -76,6 +80,19 @@ pub fn repair(
     r
 }
 
+/// `CANTÃ\u{99}` → `CANTÙ`: UTF-8 text that was read as Latin-1 somewhere before us (the
+/// Lombardy pharmacy list writes its accented cities so), when it decodes back whole.
+fn utf8_read_as_latin1(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(['Ã', 'Â']) || text.chars().any(|c| c as u32 > 0xFF) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let bytes: Vec<u8> = text.chars().map(|c| c as u32 as u8).collect();
+    match String::from_utf8(bytes) {
+        Ok(fixed) => std::borrow::Cow::Owned(fixed),
+        Err(_) => std::borrow::Cow::Borrowed(text),
+    }
+}
+
 fn fill(
     field: &mut String,
     found: Option<String>,
@@ -90,8 +107,11 @@ fn fill(
     }
 }
 
+/// A name people write as their city: a municipality's (today's, former, short), a hamlet's.
 fn is_municipality(register: &Register, name: &str) -> bool {
-    !fold(name).is_empty() && !register.municipalities.by_name(name).is_empty()
+    !fold(name).is_empty()
+        && (!register.municipalities.by_name(name).is_empty()
+            || !register.municipalities.named(name).is_empty())
 }
 
 fn is_country_word(word: &str) -> bool {
@@ -155,10 +175,8 @@ fn split_city_field(register: &Register, city: &str) -> CityField {
             words.truncate(words.len() - n);
         }
     }
-    let rest = words.join(" ");
-    if !rest.is_empty() {
-        out.city = rest;
-    }
+    // a postcode alone (`40125`) names no city by its words: the postcode says it
+    out.city = words.join(" ");
     out
 }
 
@@ -216,9 +234,10 @@ fn split_line_tail(register: &Register, address: &str, city_field: &str) -> Opti
         let bare_ok = p.starts_with('(') || upper.chars().all(|c| c.is_ascii_uppercase());
         if bare_ok {
             if let Some(code) = province_code_of(register, &p) {
-                if !(n == 1
-                    && is_municipality(register, &owned[owned.len().saturating_sub(2)..].join(" ")))
-                {
+                // a name that ends in a province code (`San Benedetto Po`) is an exact name: the
+                // short forms and hamlets of the second tier would read `Alessandria (AL)` as one
+                let whole = owned[owned.len().saturating_sub(2)..].join(" ");
+                if n != 1 || register.municipalities.by_name(&whole).is_empty() {
                     province = Some(code);
                     end -= n;
                     bracketed = p.starts_with('(');
@@ -236,7 +255,7 @@ fn split_line_tail(register: &Register, address: &str, city_field: &str) -> Opti
         }
     }
     if city_len == 0 {
-        return None;
+        return postcode_at_the_end(register, &words, &owned[..end], province);
     }
     let city = owned[end - city_len..end].join(" ");
     let mut head_end = end - city_len;
@@ -286,9 +305,56 @@ fn split_line_tail(register: &Register, address: &str, city_field: &str) -> Opti
     })
 }
 
+/// `Strada Maggiore 20 40125 BO`, `Via Roma 1, 40125`: no city at the end of the line, but a
+/// postcode (and the province) after the street and its number: they leave the line, and the
+/// postcode names the municipality. Five digits are a postcode only after a house number or a
+/// separator, and only when some municipality has them (`Via Leonardo da Vinci 98765` keeps its
+/// number, however unlikely).
+fn postcode_at_the_end(
+    register: &Register,
+    words: &[&str],
+    owned: &[String],
+    province: Option<String>,
+) -> Option<LineTail> {
+    let last = owned.len().checked_sub(1)?;
+    let postcode = is_postcode_word(&owned[last])?;
+    let before = words.get(last.checked_sub(1)?)?;
+    let after_number_or_separator = before.ends_with([',', ';'])
+        || is_separator(before)
+        || before.chars().any(|c| c.is_ascii_digit());
+    if !after_number_or_separator || register.municipalities.by_postcode(&postcode).is_empty() {
+        return None;
+    }
+    let head_words = &words[..last];
+    let has_street = head_words
+        .iter()
+        .any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2);
+    if !has_street {
+        return None;
+    }
+    let head = head_words
+        .join(" ")
+        .trim_end_matches([' ', ',', ';', '-', '–'])
+        .to_string();
+    Some(LineTail {
+        head,
+        city: String::new(),
+        postcode: Some(normalize_postcode(&postcode)),
+        province,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn utf8_read_as_latin1_is_read_back() {
+        assert_eq!(utf8_read_as_latin1("CANT\u{c3}\u{99}"), "CANTÙ");
+        assert_eq!(utf8_read_as_latin1("SAL\u{c3}\u{92}"), "SALÒ");
+        assert_eq!(utf8_read_as_latin1("Cantù"), "Cantù");
+        assert_eq!(utf8_read_as_latin1("Ãbc"), "Ãbc");
+    }
 
     #[test]
     fn postcode_and_province_leave_the_city_field() {

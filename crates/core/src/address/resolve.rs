@@ -8,7 +8,7 @@ use super::key::{
 use super::parse::ParsedAddress;
 use super::street_type;
 use crate::normalize::{compact, fold};
-use crate::register::municipality::MunicipalityRecord;
+use crate::register::municipality::{name_key, short_keys, MunicipalityRecord};
 use crate::register::street::{
     edit_distance, CityStreets, DeletionIndex, HouseNumberEntry, KeyKind, Street,
 };
@@ -24,6 +24,8 @@ pub struct CityNames {
     index: DeletionIndex,
     slots: Vec<Vec<usize>>,
     provinces: std::collections::HashMap<String, String>,
+    /// Province names as people write them (`name_key` form) → code.
+    province_keys: std::collections::HashMap<String, String>,
 }
 
 fn city_names(register: &Register) -> &CityNames {
@@ -49,6 +51,34 @@ impl CityNames {
             provinces.insert(fold(&c.province_name), c.province.clone());
             provinces.insert(c.province.clone(), c.province.clone());
         }
+        // the names people write for a province: each language of `Bolzano/Bozen`, the name
+        // without its joining words (`Reggio Emilia`), and its leading words where only one
+        // province starts so (`Monza`, `Pesaro`) — never a code, never a key two provinces share
+        let mut written: std::collections::HashMap<String, Vec<String>> = Default::default();
+        for c in register
+            .municipalities
+            .records
+            .iter()
+            .filter_map(|r| r.current.as_ref())
+        {
+            let mut forms: Vec<String> = vec![c.province_name.clone()];
+            forms.extend(c.province_name.split('/').map(str::to_string));
+            let mut keys: Vec<String> = forms.iter().map(|f| name_key(f)).collect();
+            for f in &forms {
+                keys.extend(short_keys(f));
+            }
+            for k in keys.into_iter().filter(|k| k.len() > 2) {
+                let v = written.entry(k).or_default();
+                if !v.contains(&c.province) {
+                    v.push(c.province.clone());
+                }
+            }
+        }
+        let province_keys: std::collections::HashMap<String, String> = written
+            .into_iter()
+            .filter(|(_, v)| v.len() == 1)
+            .map(|(k, mut v)| (k, v.remove(0)))
+            .collect();
         let mut keys = Vec::with_capacity(by_key.len());
         let mut slots = Vec::with_capacity(by_key.len());
         for (k, v) in by_key {
@@ -59,6 +89,7 @@ impl CityNames {
             index: DeletionIndex::build(keys, 3),
             slots,
             provinces,
+            province_keys,
         }
     }
 
@@ -79,7 +110,10 @@ impl CityNames {
         if f.is_empty() {
             return None;
         }
-        self.provinces.get(&f).cloned()
+        self.provinces
+            .get(&f)
+            .or_else(|| self.province_keys.get(&name_key(text)))
+            .cloned()
     }
 }
 
@@ -94,14 +128,33 @@ pub enum CityMatch {
 }
 
 pub enum CityResolution<'r> {
-    Found(&'r MunicipalityRecord, &'r Municipality, CityMatch),
+    /// The municipality, how the written city reached it, and the hamlet (or merged municipality)
+    /// written as the city, by its name.
+    Found(
+        &'r MunicipalityRecord,
+        &'r Municipality,
+        CityMatch,
+        Option<&'r str>,
+    ),
+    /// More than one municipality fits as well: CITY_AMBIGUOUS with them as candidates.
     Ambiguous(Vec<&'r MunicipalityRecord>),
+    /// Only a weak match (a typo, a short form or hamlet the postcode and province contradict):
+    /// CITY_NOT_FOUND with what it might be.
+    Suggested(Vec<&'r MunicipalityRecord>),
     NotFound,
     Missing,
 }
 
+type Cand<'r> = (&'r MunicipalityRecord, &'r Municipality, Option<&'r str>);
+
 /// The city as written, the postcode and province; `street_probe` tells candidates apart when
 /// the name alone cannot (the municipality that has the street wins).
+///
+/// Names are tried in two tiers: today's and former names of a municipality first; then the short
+/// forms (`Montecatini`), hamlets (`Mestre`) and merged municipalities (`Rossano`). Where a
+/// postcode or province is written, a tier's candidates that agree with it win; the first tier
+/// also stands when nothing agrees (the province written is then corrected). A name reached only
+/// by a typo must agree with the postcode or province to be taken: otherwise it is only suggested.
 pub fn municipality<'r>(
     register: &'r Register,
     city: &str,
@@ -119,27 +172,62 @@ pub fn municipality<'r>(
     };
     let province = names.province_code(&province);
     let records = &register.municipalities.records;
-    let active = |r: &'r MunicipalityRecord| r.current.as_ref().map(|c| (r, c));
+    let pc = normalize_postcode(postcode);
+    let pc = (pc.len() == 5 && pc.bytes().all(|b| b.is_ascii_digit())).then_some(pc);
+    let constrained = pc.is_some() || province.is_some();
+    let agreement = |c: &Municipality| -> u8 {
+        u8::from(province.as_deref() == Some(c.province.as_str()))
+            + u8::from(pc.as_ref().is_some_and(|p| c.postcodes.contains(p)))
+    };
+    // the candidates of a tier that agree best with what else was written (all when nothing was)
+    let agreeing = |tier: &[Cand<'r>]| -> Vec<Cand<'r>> {
+        if !constrained {
+            return tier.to_vec();
+        }
+        let best = tier.iter().map(|(_, c, _)| agreement(c)).max().unwrap_or(0);
+        if best == 0 {
+            return Vec::new();
+        }
+        tier.iter()
+            .copied()
+            .filter(|(_, c, _)| agreement(c) == best)
+            .collect()
+    };
 
-    let mut how = CityMatch::Same;
-    let mut cands: Vec<(&MunicipalityRecord, &Municipality)>;
+    let mut how: CityMatch;
+    let mut cands: Vec<Cand<'r>>;
+    let mut probe = true;
     if !fold(&city).is_empty() {
-        cands = register
-            .municipalities
-            .by_name(&city)
-            .into_iter()
-            .filter_map(active)
-            .collect();
+        let pc_known = pc
+            .as_ref()
+            .is_some_and(|p| !register.municipalities.by_postcode(p).is_empty());
+        let contradicted =
+            |c: &Municipality| pc_known && !pc.as_ref().is_some_and(|p| c.postcodes.contains(p));
+        let (first, second) = tiers(register, &city, &contradicted);
+        cands = agreeing(&first);
+        how = official_match(&cands, &city);
         if cands.is_empty() {
-            // a frazione or località written as the city: its municipality
-            cands = register
-                .streets
-                .hamlet(&city)
-                .iter()
-                .filter_map(|c| register.municipalities.by_cadastral(c))
-                .filter_map(active)
-                .collect();
+            cands = agreeing(&second);
             how = CityMatch::Changed;
+            // a short form or hamlet is not told from its namesakes by a street they may all have
+            probe = false;
+        }
+        if cands.is_empty() && !first.is_empty() {
+            // the name is a municipality's: the province or postcode written is what is wrong
+            cands = first.clone();
+            how = official_match(&cands, &city);
+        }
+        if cands.is_empty() && first.is_empty() && province.is_none() {
+            // the old name of one municipality merged away, with its old postcode (`Pieve di
+            // Coriano` 46020 is Borgo Mantovano's now)
+            if let Some(found) = merged_alone(register, &city) {
+                return found;
+            }
+        }
+        if cands.is_empty() && !second.is_empty() {
+            // only a short form, hamlet or old name, and the postcode or province say otherwise:
+            // the name written is not dropped for the postcode's municipality, only suggested
+            return CityResolution::Suggested(distinct(second.iter().map(|(r, _, _)| *r)));
         }
         if cands.is_empty() {
             let c = compact(&city);
@@ -158,54 +246,51 @@ pub fn municipality<'r>(
                     .collect();
                 idx.sort();
                 idx.dedup();
-                cands = idx
+                let fuzzy: Vec<Cand<'r>> = idx
                     .into_iter()
-                    .filter_map(|i| active(&records[i]))
+                    .filter_map(|i| records[i].current.as_ref().map(|c| (&records[i], c, None)))
                     .collect();
                 how = if best == 0 {
                     CityMatch::Form
                 } else {
                     CityMatch::Changed
                 };
-            }
-        } else {
-            let written = fold(&city);
-            let canonical = cands.iter().any(|(_, c)| fold(&c.name) == written);
-            how = if canonical {
-                if cands
-                    .iter()
-                    .any(|(_, c)| c.name.to_lowercase() == city.trim().to_lowercase())
-                {
-                    CityMatch::Same
+                // the same letters spaced otherwise stand alone; a typo needs the postcode or
+                // province to agree
+                cands = if best == 0 {
+                    let agree = agreeing(&fuzzy);
+                    if agree.is_empty() {
+                        fuzzy.clone()
+                    } else {
+                        agree
+                    }
+                } else if constrained {
+                    agreeing(&fuzzy)
                 } else {
-                    CityMatch::Form
+                    Vec::new()
+                };
+                if cands.is_empty() {
+                    if let Some(found) =
+                        by_postcode_alone(register, pc.as_deref(), province.as_deref())
+                    {
+                        return found;
+                    }
+                    return CityResolution::Suggested(distinct(fuzzy.iter().map(|(r, _, _)| *r)));
                 }
-            } else {
-                CityMatch::Changed
-            };
-        }
-        // a city found only approximately (typo, frazione) must agree with what else was written:
-        // "Paris" with postcode 75001 is not an Italian frazione
-        if how == CityMatch::Changed || how == CityMatch::Form {
-            let pc = normalize_postcode(postcode);
-            if pc.len() == 5 {
-                cands.retain(|(_, c)| c.postcodes.is_empty() || c.postcodes.contains(&pc));
-            }
-            if let Some(p) = &province {
-                cands.retain(|(_, c)| &c.province == p);
             }
         }
         if cands.is_empty() {
             // the city may be unknown while the postcode is certain
-            let by_pc = by_postcode(register, postcode, province.as_deref());
-            if by_pc.len() == 1 {
-                let (r, c) = by_pc[0];
-                return CityResolution::Found(r, c, CityMatch::Changed);
+            if let Some(found) = by_postcode_alone(register, pc.as_deref(), province.as_deref()) {
+                return found;
             }
             return CityResolution::NotFound;
         }
-    } else if !postcode.trim().is_empty() {
-        cands = by_postcode(register, postcode, province.as_deref());
+    } else if pc.is_some() {
+        cands = by_postcode(register, postcode, province.as_deref())
+            .into_iter()
+            .map(|(r, c)| (r, c, None))
+            .collect();
         how = CityMatch::Changed;
         if cands.is_empty() {
             return CityResolution::NotFound;
@@ -219,7 +304,7 @@ pub fn municipality<'r>(
         let exact: Vec<_> = cands
             .iter()
             .copied()
-            .filter(|(_, c)| c.name.to_lowercase() == city.trim().to_lowercase())
+            .filter(|(_, c, _)| c.name.to_lowercase() == city.trim().to_lowercase())
             .collect();
         if exact.len() == 1 && how != CityMatch::Changed && !city.is_ascii() {
             cands = exact;
@@ -230,7 +315,7 @@ pub fn municipality<'r>(
             let same: Vec<_> = cands
                 .iter()
                 .copied()
-                .filter(|(_, c)| &c.province == p)
+                .filter(|(_, c, _)| &c.province == p)
                 .collect();
             if !same.is_empty() {
                 cands = same;
@@ -242,28 +327,166 @@ pub fn municipality<'r>(
         let same: Vec<_> = cands
             .iter()
             .copied()
-            .filter(|(_, c)| c.postcodes.iter().any(|p| p == pc))
+            .filter(|(_, c, _)| c.postcodes.iter().any(|p| p == pc))
             .collect();
         if !same.is_empty() {
             cands = same;
         }
     }
     if cands.len() > 1 {
+        // one municipality reached several ways (a hamlet and a short form of it): one answer
+        let mut seen: Vec<&str> = Vec::new();
+        cands.retain(|(r, _, _)| {
+            let new = !seen.contains(&r.cadastral_code.as_str());
+            seen.push(&r.cadastral_code);
+            new
+        });
+    }
+    if cands.len() > 1 && probe {
         let with_street: Vec<_> = cands
             .iter()
             .copied()
-            .filter(|(r, _)| street_probe(&r.cadastral_code))
+            .filter(|(r, _, _)| street_probe(&r.cadastral_code))
             .collect();
         if with_street.len() == 1 {
             cands = with_street;
         }
     }
     if cands.len() > 1 {
-        // a typo that lands on several names is no answer
-        return CityResolution::Ambiguous(cands.into_iter().map(|(r, _)| r).collect());
+        // a name that lands on several municipalities is no answer
+        return CityResolution::Ambiguous(cands.into_iter().map(|(r, _, _)| r).collect());
     }
-    let (r, c) = cands[0];
-    CityResolution::Found(r, c, how)
+    let (r, c, hamlet) = cands[0];
+    CityResolution::Found(r, c, how, hamlet)
+}
+
+/// The two tiers of `municipality`: today's and former names (and the old key, which also holds
+/// names the register lists only in its history); then short forms, hamlets and merged
+/// municipalities, with the frazioni and località of the street register.
+///
+/// A hamlet whose municipality does not have the postcode written, when that postcode is some
+/// municipality's today, is left out (`contradicted`): hamlet names repeat everywhere (`Sala`),
+/// and the postcode says which place is meant. Short forms and merged municipalities stay: their
+/// writers often keep the old postcode (`Ruino` 27040, now Colli Verdi).
+fn tiers<'r>(
+    register: &'r Register,
+    city: &str,
+    contradicted: &dyn Fn(&Municipality) -> bool,
+) -> (Vec<Cand<'r>>, Vec<Cand<'r>>) {
+    use crate::register::municipality::{NameKind, PlaceKind};
+    let ms = &register.municipalities;
+    let mut first: Vec<Cand<'r>> = Vec::new();
+    let mut second: Vec<Cand<'r>> = Vec::new();
+    for r in ms.by_name(city) {
+        if let Some(c) = &r.current {
+            first.push((r, c, None));
+        }
+    }
+    for hit in ms.named(city) {
+        let Some(c) = &hit.record.current else {
+            continue;
+        };
+        match hit.kind {
+            NameKind::Official | NameKind::Former => {
+                if !first.iter().any(|(r, _, _)| std::ptr::eq(*r, hit.record)) {
+                    first.push((hit.record, c, None));
+                }
+            }
+            NameKind::Short => second.push((hit.record, c, None)),
+            NameKind::Place => {
+                let hamlet = hit.place.is_some_and(|p| p.kind == PlaceKind::Hamlet);
+                if !(hamlet && contradicted(c)) {
+                    second.push((hit.record, c, hit.place.map(|p| p.name.as_str())));
+                }
+            }
+        }
+    }
+    if first.is_empty() {
+        for code in register.streets.hamlet(city) {
+            if let Some(r) = ms.by_cadastral(code) {
+                if let Some(c) = r.current.as_ref().filter(|c| !contradicted(c)) {
+                    if !second.iter().any(|(o, _, _)| std::ptr::eq(*o, r)) {
+                        second.push((r, c, None));
+                    }
+                }
+            }
+        }
+    }
+    (first, second)
+}
+
+/// How a city found among today's and former names was written: as the register writes it, in
+/// another form (accents, spacing, `S.` for `San`, one language of two), or another name.
+fn official_match(cands: &[Cand], city: &str) -> CityMatch {
+    if cands.is_empty() {
+        return CityMatch::Same;
+    }
+    let written = fold(city);
+    if cands
+        .iter()
+        .any(|(_, c, _)| c.name.to_lowercase() == city.trim().to_lowercase())
+    {
+        return CityMatch::Same;
+    }
+    let key = name_key(city);
+    let official = |c: &Municipality| {
+        fold(&c.name) == written
+            || name_key(&c.name) == key
+            || (!c.alt_name.is_empty()
+                && (name_key(&c.alt_name) == key
+                    || name_key(&format!("{} {}", c.name, c.alt_name)) == key))
+    };
+    if cands.iter().any(|(_, c, _)| official(c)) {
+        CityMatch::Form
+    } else {
+        CityMatch::Changed
+    }
+}
+
+fn distinct<'r>(
+    records: impl Iterator<Item = &'r MunicipalityRecord>,
+) -> Vec<&'r MunicipalityRecord> {
+    let mut out: Vec<&MunicipalityRecord> = Vec::new();
+    for r in records {
+        if !out.iter().any(|o| std::ptr::eq(*o, r)) {
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// The municipality an old municipality's name names, when it names only one and nothing else.
+fn merged_alone<'r>(register: &'r Register, city: &str) -> Option<CityResolution<'r>> {
+    use crate::register::municipality::{NameKind, PlaceKind};
+    let hits = register.municipalities.named(city);
+    let merged = hits
+        .iter()
+        .all(|h| h.kind == NameKind::Place && h.place.is_some_and(|p| p.kind == PlaceKind::Merged));
+    match hits.as_slice() {
+        [h] if merged => {
+            let c = h.record.current.as_ref()?;
+            Some(CityResolution::Found(
+                h.record,
+                c,
+                CityMatch::Changed,
+                h.place.map(|p| p.name.as_str()),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The one municipality a postcode names (within the province written), whatever the city says.
+fn by_postcode_alone<'r>(
+    register: &'r Register,
+    pc: Option<&str>,
+    province: Option<&str>,
+) -> Option<CityResolution<'r>> {
+    let by_pc = by_postcode(register, pc?, province);
+    match by_pc.as_slice() {
+        [(r, c)] => Some(CityResolution::Found(r, c, CityMatch::Changed, None)),
+        _ => None,
+    }
 }
 
 fn by_postcode<'r>(
@@ -449,6 +672,28 @@ fn street_steps(
         }
         (!v.is_empty()).then_some(v)
     };
+    // streets of other names that hold every word written: the postcode written tells them
+    // apart, the house number alone does not (`Via Costa 206` in Bologna: Via Andrea Costa has a
+    // 206 and Via Paolo Costa none, yet the writer may mean either); the ones that hold the
+    // number are named first
+    let pick_names = |hits: &[u32]| -> Option<Vec<u32>> {
+        let mut v = disambiguate(city, pick_near(hits)?, postcode, None);
+        if let Some((n, suffix)) = number {
+            v.sort_by_key(|&i| find_number(city.street(i), n, suffix).is_none());
+        }
+        (!v.is_empty()).then_some(v)
+    };
+    let partial_name = || {
+        partial(
+            city,
+            name,
+            ty,
+            precision,
+            &pick_names,
+            &pick_near,
+            is_first_name,
+        )
+    };
 
     // 1. the full name, type included
     let full = full_key(&format!("{ty} {name}"));
@@ -469,9 +714,17 @@ fn street_steps(
         } else {
             ""
         };
+        // only names the words written stand for (`Via Lodi` for Via Luigi Lodi; `Via Dante` is
+        // not Via Dante Chiasserini)
+        let named: Vec<u32> = covering(city, name, precision, is_first_name, false)
+            .into_iter()
+            .filter(|c| c.typos == 0 && c.tier == 0 && c.dropped == 0)
+            .map(|c| c.street)
+            .collect();
         let others: Vec<u32> = containing(city, name, of_type)
             .into_iter()
-            .filter(|&j| j != i && find_number(city.street(j), n, suffix).is_some())
+            .filter(|&j| j != i && named.contains(&j))
+            .filter(|&j| find_number(city.street(j), n, suffix).is_some())
             .collect();
         (!others.is_empty()).then(|| {
             let mut v = vec![i];
@@ -510,12 +763,22 @@ fn street_steps(
             }
         }
     }
-    // a name that begins with a type the parser did not take ("Vecchia" of "Via Vecchia X")
-    if ty.is_empty() {
+    // a name that begins with a type the parser did not take ("Vecchia" of "Via Vecchia X"); a
+    // type written before the name's own (`Via Bastioni di Porta Nuova`, `Via Corso Italia`)
+    // (only after a plain `Via`: `Vico Via Calia` is Vico di Via Calia, not Via Calia)
+    let own_type = street_type::split(name).0;
+    if ty.is_empty() || (ty == "VIA" && !own_type.is_empty() && own_type != "VIA") {
         if let Some(v) = pick(city.by_key(KeyKind::Full, &full_key(name))) {
             if v.len() == 1 {
                 step.name = "name_with_type_word";
-                return StreetResolution::Found(v[0], StreetMatch::Form);
+                return StreetResolution::Found(
+                    v[0],
+                    if ty.is_empty() {
+                        StreetMatch::Form
+                    } else {
+                        StreetMatch::Changed
+                    },
+                );
             }
         }
     }
@@ -553,13 +816,22 @@ fn street_steps(
                     }
                 }
             }
+            // streets of the name under other types only, while one street of the type written
+            // holds every word as written (`Piazza De Ferrari`: Piazza Raffaele De Ferrari, not
+            // Vico Ferrari or Sottopassaggio de Ferrari)
+            if !ty.is_empty() && precision >= 2 && !matches!(r, StreetResolution::Found(..)) {
+                if let Some((StreetResolution::Found(j, how), 0)) = partial_name() {
+                    if city.street(j).street_type == ty {
+                        step.name = "partial";
+                        return StreetResolution::Found(j, how);
+                    }
+                }
+            }
             // the same name under another type, while a street of the type written has the
             // name in full (`Via Canefri`: Vicolo Canefri, or Via Cesare Canefri?): ambiguous
             if let StreetResolution::Found(i, _) = r {
                 if !ty.is_empty() && city.street(i).street_type != ty && precision >= 2 {
-                    if let Some((StreetResolution::Found(j, _), _)) =
-                        partial(city, name, ty, precision, &pick, is_first_name)
-                    {
+                    if let Some((StreetResolution::Found(j, _), _)) = partial_name() {
                         if j != i && city.street(j).street_type == ty {
                             return StreetResolution::Ambiguous(vec![i, j]);
                         }
@@ -573,10 +845,19 @@ fn street_steps(
         return StreetResolution::NotFound;
     }
 
-    // 4. typos, and 5. partial names (first names and titles left out): when both answer and
-    // disagree, the answer is an ambiguity rather than either guess
+    // 4. partial names with every word as written (first names, titles, regnal numbers left
+    // out): what was written beats any edit (`Via Corti` is Via Alfonso or Via Costantino Corti,
+    // never Via Orti; `Via C. Colombo` is Via Cristoforo Colombo, not Via dei Colombi)
+    let part = partial_name();
+    if let Some((r, 0)) = part {
+        if let StreetResolution::Found(..) = r {
+            step.name = "partial";
+        }
+        return r;
+    }
+    // 5. typos, and partial names with a typo: when both answer and disagree, the answer is an
+    // ambiguity rather than either guess
     let typo = typo_match(city, name, ty, precision, &pick_near);
-    let part = partial(city, name, ty, precision, &pick_near, is_first_name);
     let typo_edits = typo.as_ref().map_or(0, |(_, d)| *d);
     let part_edits = part.as_ref().map_or(0, |(_, d)| *d);
     let typo = typo.map(|(r, _)| r);
@@ -598,6 +879,29 @@ fn street_steps(
             StreetResolution::Found(a, StreetMatch::Changed)
         }
         (Some(StreetResolution::Found(a, _)), _) => {
+            // one word written, one edit from a whole name and as near a word of other names
+            // (`Via Mandolfo`: Via Landolfo, or Via Ugo Guido Mondolfo?): the streets that fit as
+            // well are told apart by the postcode and house number, else an ambiguity
+            let doubt: Vec<u32> = covering(city, name, precision, is_first_name, true)
+                .into_iter()
+                .filter(|c| c.street != a && c.tier == 0 && c.dropped == 0)
+                .filter(|c| c.typos as u32 <= typo_edits)
+                .filter(|c| ty.is_empty() || city.street(c.street).street_type == ty)
+                .map(|c| c.street)
+                .collect();
+            if !doubt.is_empty() && loose_tokens(name).len() == 1 {
+                let mut v = vec![a];
+                v.extend(doubt);
+                let v = disambiguate(city, v, postcode, number);
+                if v.len() > 1 {
+                    return StreetResolution::Ambiguous(v);
+                }
+                *step = Step {
+                    name: "typo_or_partial",
+                    edits: typo_edits,
+                };
+                return StreetResolution::Found(v[0], StreetMatch::Changed);
+            }
             *step = Step {
                 name: "typo",
                 edits: typo_edits,
@@ -707,20 +1011,54 @@ fn by_name(
     Some(StreetResolution::Ambiguous(v))
 }
 
-fn partial(
+/// How the words of one street's name hold the words written (`covering`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Cover {
+    street: u32,
+    /// Words written that fit a word of the name only with a typo.
+    typos: usize,
+    /// First names and titles written that the name, all of whose words were written, lacks
+    /// (`Via Giuseppe Mazzini` for Via Mazzini, `Piazza Cardinale Pietro Gasparri` for Piazza
+    /// Pietro Gasparri).
+    dropped: usize,
+    /// What the name has that was not written: 0, nothing but first names, titles and regnal
+    /// numbers (`Garibaldi` for Giuseppe Garibaldi, `Vittorio Emanuele` for Vittorio Emanuele II);
+    /// 1, one leading word of unknown kind that names no place (`Prisco` for Tarquinio Prisco);
+    /// 2, other words that name no place (`Sparano` for Sparano da Bari): taken only when one
+    /// street fits so; 3, words that name a place (`Vecchio` in Via Molino Vecchio): never taken,
+    /// but a street of tier 2 is not the only one that fits beside it.
+    tier: u8,
+}
+
+/// The streets whose name holds every word written (an initial stands for a word it begins, a
+/// word of five letters or more may carry one typo beside another word written right, or alone
+/// with `single_typo`), with how they hold them. Numbers are words (`XXII`, `22` and `Ventidue`
+/// are one), so `Via Marzo` never holds `Via XXII Marzo`.
+fn covering(
     city: &CityStreets,
     name: &str,
-    ty: &str,
     precision: u8,
-    pick: &dyn Fn(&[u32]) -> Option<Vec<u32>>,
     is_first_name: &dyn Fn(&str) -> bool,
-) -> Option<(StreetResolution, u32)> {
+    single_typo: bool,
+) -> Vec<Cover> {
     let tokens = loose_tokens(name);
-    let words: Vec<&String> = tokens.iter().filter(|t| t.len() >= 3).collect();
-    let anchor = words.iter().max_by_key(|t| t.len())?;
+    // first names and titles written may be missing from the name: the anchor is another word
+    let droppable = |t: &str| is_title(t) || is_first_name(t);
+    let long = |t: &&String| t.len() >= 3;
+    let Some(anchor) = tokens
+        .iter()
+        .filter(long)
+        .filter(|t| !droppable(t))
+        .max_by_key(|t| t.len())
+        .or_else(|| tokens.iter().filter(long).max_by_key(|t| t.len()))
+        // `R. Settimo`: SETTIMO is the number 7
+        .or_else(|| tokens.iter().max_by_key(|t| t.len()))
+    else {
+        return Vec::new();
+    };
     // one word with a typo inside a longer name is too little to go on (`Romaa` is not
-    // `Lucrezia Romana`): a typo is tolerated only beside another word written right
-    let single = tokens.len() == 1;
+    // `Lucrezia Romana`): a typo is tolerated only beside another word written right, unless asked
+    let single = tokens.len() == 1 && !single_typo;
     let typo = |t: &str| -> usize {
         if precision < 3 || t.len() < 5 || single {
             0
@@ -732,9 +1070,12 @@ fn partial(
     for near in city.tokens_near(anchor, typo(anchor) as u32) {
         cands.extend_from_slice(city.by_token(near));
     }
-    cands.sort();
+    cands.sort_unstable();
     cands.dedup();
-    let exact = |t: &str, w: &str| -> bool { w == t || (t.len() == 1 && w.starts_with(t)) };
+    // an initial stands for a word it begins, written or in the register (`Via A. Volta`)
+    let exact = |t: &str, w: &str| -> bool {
+        w == t || (t.len() == 1 && w.starts_with(t)) || (w.len() == 1 && t.starts_with(w))
+    };
     let matches = |t: &str, w: &str| -> bool {
         exact(t, w) || (typo(t) > 0 && edit_distance(w, t, typo(t)).is_some())
     };
@@ -757,70 +1098,145 @@ fn partial(
                 .zip(written.iter().skip(1))
                 .any(|(p, w)| Some(p) == full.get(first - 1) && matches(w, &full[first]))
     };
-    // every word written is in the name, and every word of the name left out is a first name
-    // or a title: `Garibaldi` is `Giuseppe Garibaldi`, never `Porta Garibaldi`. The answer is
-    // how many words written fit only with a typo.
-    // the words left out are first names or titles (rank 0), or else words of unknown kind before
-    // every word written that do not name a place (rank 1: `Via Velino` for Via Monte Velino is
-    // not taken, `Via Prisco` for Via Tarquinio Prisco is)
-    let covers = |i: u32| -> Option<usize> {
+    let long_word = tokens.iter().any(|t| t.len() >= 4);
+    let cover = |i: u32| -> Option<Cover> {
         city.name_tokens(i)
             .iter()
             .filter_map(|st| {
-                let all = tokens.iter().all(|t| st.iter().any(|w| matches(t, w)));
                 let hit = |w: &String| tokens.iter().any(|t| matches(t, w));
-                let extra: Vec<&String> = st.iter().filter(|w| !hit(w)).collect();
-                let known = extra.iter().all(|w| is_title(w) || is_first_name(w));
+                // an initial stands for a word no other word written is (`C. Colombo` is not
+                // Emilio Colombo for the C of Colombo)
+                let held = |t: &String| {
+                    st.iter().any(|w| {
+                        matches(t, w)
+                            && (t.len() > 1 || !tokens.iter().any(|u| u.len() > 1 && matches(u, w)))
+                    })
+                };
+                let missing: Vec<&String> = tokens.iter().filter(|t| !held(t)).collect();
+                // a first name or title written that the name lacks, only where every word of the
+                // name was written (`Via Giuseppe Verdi` is never Via Giovanni Verdi)
+                let dropped = missing.len();
+                if dropped > 0
+                    && (!missing.iter().all(|t| droppable(t))
+                        || !st.iter().all(hit)
+                        || dropped == tokens.len()
+                        || !st.iter().any(|w| w.len() >= 4 && !droppable(w)))
+                {
+                    return None;
+                }
+                let typos = tokens
+                    .iter()
+                    .filter(|t| held(t) && !st.iter().any(|w| exact(t, w)))
+                    .count();
+                // a number right after a first name or title is a regnal one (`Umberto I`,
+                // `Papa Giovanni XXIII`): left out as people leave it out
+                let regnal = |j: usize| -> bool {
+                    st[j].bytes().all(|b| b.is_ascii_digit())
+                        && j >= 1
+                        && (is_first_name(&st[j - 1]) || is_title(&st[j - 1]))
+                };
+                let extra: Vec<usize> = (0..st.len()).filter(|&j| !hit(&st[j])).collect();
                 let first_hit = st.iter().position(hit).unwrap_or(0);
-                let leading = !extra.is_empty()
-                    && st[..first_hit].len() == extra.len()
-                    && extra.len() == 1
-                    && extra.iter().all(|w| w.len() >= 3 && !names_a_place(w));
-                let rank = if known {
+                let tier = if extra
+                    .iter()
+                    .all(|&j| is_title(&st[j]) || is_first_name(&st[j]) || regnal(j))
+                {
                     0
-                } else if leading && tokens.iter().any(|t| t.len() >= 4) {
+                } else if extra == [0]
+                    && first_hit == 1
+                    && st[0].len() >= 3
+                    && !names_a_place(&st[0])
+                    && long_word
+                {
                     1
+                } else if typos == 0 && long_word {
+                    if extra.iter().all(|&j| !names_a_place(&st[j])) {
+                        2
+                    } else {
+                        3
+                    }
                 } else {
                     return None;
                 };
-                let typos = tokens
-                    .iter()
-                    .filter(|t| !st.iter().any(|w| exact(t, w)))
-                    .count();
-                // a first name left out and a word of unknown kind left out rank alike: two
-                // streets that fit so are an ambiguity, not a choice
-                let _ = rank;
-                (all && !after_particle(i)).then_some(typos)
+                Some((typos, dropped, tier))
             })
             .min()
+            .map(|(typos, dropped, tier)| Cover {
+                street: i,
+                typos,
+                dropped,
+                tier,
+            })
     };
-    let mut scored: Vec<(u32, usize)> = cands
+    cands
         .into_iter()
-        .filter_map(|i| covers(i).map(|typos| (i, typos)))
-        .collect();
-    // a name that has the words as written beats one that needs a typo: `Via G. Mazzini` is Via
-    // Giuseppe Mazzini, not Via Giovanni Mazzoni
-    let fewest = scored.iter().map(|(_, n)| *n).min()?;
-    scored.retain(|(_, n)| *n == fewest);
+        .filter_map(cover)
+        .filter(|c| !after_particle(c.street))
+        .collect()
+}
+
+/// Partial names: the streets whose name holds every word written (`covering`). The fewest typos
+/// win (`Via G. Mazzini` is Via Giuseppe Mazzini, not Via Giovanni Mazzoni), then the fewest words
+/// of unknown kind left out, then the type written. Streets that fit as well are told apart by the
+/// postcode (and, for streets of one name, the house number: `pick`), else they are an ambiguity
+/// with candidates. A street of
+/// another type than the one written, reached by a partial name, is two differences: an ambiguity.
+/// Answers the street(s) and how many written words needed a typo.
+fn partial(
+    city: &CityStreets,
+    name: &str,
+    ty: &str,
+    precision: u8,
+    pick: &dyn Fn(&[u32]) -> Option<Vec<u32>>,
+    pick_near: &dyn Fn(&[u32]) -> Option<Vec<u32>>,
+    is_first_name: &dyn Fn(&str) -> bool,
+) -> Option<(StreetResolution, u32)> {
+    let mut scored = covering(city, name, precision, is_first_name, false);
+    let fewest = scored.iter().map(|c| c.typos).min()?;
+    scored.retain(|c| c.typos == fewest);
+    let dropped = scored.iter().map(|c| c.dropped).min()?;
+    scored.retain(|c| c.dropped == dropped);
+    // a first name left out and a word of unknown kind left out rank alike (two streets that fit
+    // so are an ambiguity, not a choice); other words left out only where nothing else fits
+    let rank = |c: &Cover| u8::from(c.tier >= 2);
+    let best = scored.iter().map(rank).min()?;
+    scored.retain(|c| rank(c) == best);
     if !ty.is_empty() {
-        let same: Vec<(u32, usize)> = scored
+        let same: Vec<Cover> = scored
             .iter()
             .copied()
-            .filter(|(i, _)| city.street(*i).street_type == ty)
+            .filter(|c| city.street(c.street).street_type == ty)
             .collect();
         if !same.is_empty() {
             scored = same;
         }
     }
-    let v: Vec<u32> = scored.iter().map(|(i, _)| *i).collect();
-    let v = pick(&v)?;
+    let v: Vec<u32> = scored.iter().map(|c| c.street).collect();
+    // streets of other names, found through a typo, are never chosen by their postcode or number
+    let v = if fewest == 0 {
+        pick(&v)?
+    } else {
+        pick_near(&v)?
+    };
     let edits = fewest as u32;
+    // a street that names a place beside the words written is never the answer, only a candidate
+    if v.len() == 1 && scored.iter().any(|c| c.street == v[0] && c.tier == 3) {
+        return Some((StreetResolution::Ambiguous(v), edits));
+    }
     if v.len() == 1 {
+        // another type and a partial name: two differences, not a confident match
+        if !ty.is_empty() && city.street(v[0]).street_type != ty {
+            return Some((StreetResolution::Ambiguous(v), edits));
+        }
         return Some((StreetResolution::Found(v[0], StreetMatch::Changed), edits));
     }
     // a handful of streets the words fit is an ambiguity; many is no answer at all
-    (v.len() <= 3).then_some((StreetResolution::Ambiguous(v), edits))
+    (v.len() <= MAX_CANDIDATES).then_some((StreetResolution::Ambiguous(v), edits))
 }
+
+/// The most streets an ambiguous partial name is answered with (`Via Caracciolo` in Napoli fits
+/// five); more is no answer.
+const MAX_CANDIDATES: usize = 8;
 
 /// Streets of type `ty` (any type when empty) whose name holds every word written, as written
 /// (an initial stands for a word it begins), whatever else the name has.

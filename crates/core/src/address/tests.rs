@@ -347,6 +347,8 @@ fn postal_capitalisation() {
         ("VIA VITTORIO EMANUELE II", "Via Vittorio Emanuele II"),
         ("VIA DE' GESSI", "Via de' Gessi"),
         ("VIA ALCIDE DE GASPERI", "Via Alcide De Gasperi"),
+        ("VIA LEONARDO DA VINCI", "Via Leonardo da Vinci"),
+        ("VIA SPARANO DA BARI", "Via Sparano da Bari"),
         ("PIAZZA DELLA REPUBBLICA", "Piazza della Repubblica"),
         ("VIA UGO LA MALFA", "Via Ugo La Malfa"),
         (
@@ -415,4 +417,161 @@ fn a_street_without_postcodes_takes_the_one_its_locality_shares() {
     assert_eq!(check.precision, "municipality");
     assert!(!check.confirmed);
     assert!(codes.contains(&"POSTCODE_UNCONFIRMED".to_string()));
+}
+
+fn has(r: &ContactResult, code: &str) -> bool {
+    r.outcome.iter().any(|c| c == code)
+}
+
+fn candidate_names(r: &ContactResult) -> Vec<&str> {
+    r.candidates.iter().map(|c| c.street.as_str()).collect()
+}
+
+#[test]
+fn every_word_written_beats_an_edit() {
+    if register().is_none() {
+        return;
+    }
+    // Milano has Corso Vittorio Emanuele II and Via Vittorio Emanuele Orlando: the type written
+    // and the regnal number left out, not another man's surname
+    let r = check("corso vittorio emanuele 15", "", "milano", "");
+    assert!(
+        r.normalized
+            .address
+            .starts_with("Corso Vittorio Emanuele II 15"),
+        "{r:?}"
+    );
+    // Via Orti is one edit from Corti; Via Alfonso Corti and Via Costantino Corti hold the word
+    // as written: one of those, or both as candidates, never Via Orti
+    let r = check("Via Corti 16", "20131", "Milano", "");
+    assert!(!r.normalized.address.starts_with("Via Orti"), "{r:?}");
+    assert!(
+        r.normalized.address.contains("Corti")
+            || candidate_names(&r).iter().all(|c| c.ends_with("Corti")),
+        "{r:?}"
+    );
+    let r = check("Via Corti", "", "Milano", "");
+    assert!(has(&r, "STREET_AMBIGUOUS"), "{r:?}");
+    assert_eq!(
+        candidate_names(&r),
+        ["Via Alfonso Corti", "Via Costantino Corti"],
+        "{r:?}"
+    );
+    // a house number one of them lacks is no choice between names: Bologna's Via Andrea Costa has
+    // a 206, Via Paolo Costa none; all are candidates, the one with the number first
+    let r = check("Via Costa 206", "", "Bologna", "");
+    assert!(has(&r, "STREET_AMBIGUOUS"), "{r:?}");
+    let names = candidate_names(&r);
+    assert_eq!(names.first(), Some(&"Via Andrea Costa"), "{r:?}");
+    assert!(names.contains(&"Via Paolo Costa"), "{r:?}");
+    // a number that no municipality has as postcode, after the street's name, is its house number
+    let r = check("Via Leonardo da Vinci 98765", "40133", "Bologna", "BO");
+    assert!(has(&r, "HOUSE_NUMBER_NOT_FOUND"), "{r:?}");
+    // one edit from Via Landolfo, and from the surname of Via Ugo Guido Mondolfo, which is in
+    // 20138: never Via Landolfo with confidence
+    let r = check("Via Mandolfo 7", "20138", "Milano", "");
+    assert!(!r.normalized.address.starts_with("Via Landolfo"), "{r:?}");
+    // an initial stands for the name it begins: Corso Cristoforo Colombo, not a typo of another
+    let r = check("Corso C. Colombo 10", "", "Milano", "");
+    assert!(
+        r.normalized.address.starts_with("Corso Cristoforo Colombo"),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn an_exact_name_beats_a_longer_one() {
+    if register().is_none() {
+        return;
+    }
+    // Via Dante exists: Via Dante Chiasserini is another man's street, whatever its numbers
+    let r = check("Via Dante 2", "20121", "Milano", "MI");
+    assert_eq!(r.normalized.address, "Via Dante 2", "{r:?}");
+    assert!(!has(&r, "STREET_AMBIGUOUS"), "{r:?}");
+}
+
+#[test]
+fn numbers_and_ordinals_in_every_written_form() {
+    if register().is_none() {
+        return;
+    }
+    // the register writes CORSO VENTIDUE MARZO
+    for address in [
+        "Corso XXII Marzo 10",
+        "Corso 22 Marzo 10",
+        "C.so Ventidue Marzo 10",
+    ] {
+        let r = check(address, "", "Milano", "MI");
+        assert!(
+            r.normalized.address.starts_with("Corso Ventidue Marzo"),
+            "{address}: {r:?}"
+        );
+    }
+    // Torino writes CORSO VITTORIO EMANUELE SECONDO; the number is left out, or written so
+    for address in [
+        "Corso Vittorio Emanuele 100",
+        "C.so Vittorio Emanuele II 100",
+        "Corso Vittorio Emanuele 2° 100",
+    ] {
+        let r = check(address, "", "Torino", "TO");
+        assert!(
+            r.normalized
+                .address
+                .starts_with("Corso Vittorio Emanuele Secondo"),
+            "{address}: {r:?}"
+        );
+    }
+    // VIA PAPA GIOVANNI VENTITREESIMO (Berbenno) and VIA VENTIQUATTRO MAGGIO (Paratico)
+    let r = check("Via Papa Giovanni XXIII 33", "24030", "Berbenno", "BG");
+    assert!(
+        r.territory
+            .as_ref()
+            .and_then(|t| t.street_id.as_ref())
+            .is_some(),
+        "{r:?}"
+    );
+    let r = check("Via XXIV Maggio 49", "25030", "Paratico", "BS");
+    assert!(
+        r.territory
+            .as_ref()
+            .and_then(|t| t.street_id.as_ref())
+            .is_some(),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn partial_names_as_people_write_them() {
+    if register().is_none() {
+        return;
+    }
+    let street = |r: &ContactResult| -> String { r.normalized.address.clone() };
+    // the only Via with Dante in Angera is VIA DANTE ALIGHIERI
+    let r = check("Via Dante 2", "21021", "Angera", "VA");
+    assert!(street(&r).starts_with("Via Dante Alighieri"), "{r:?}");
+    assert!(has(&r, "STREET"), "{r:?}");
+    // an initial stands for a word no other written word is: `C.` is not the C of Colombo
+    let r = check("Via C. Colombo", "", "Milano", "MI");
+    assert!(
+        !has(&r, "STREET_AMBIGUOUS") || r.candidates.len() < 3,
+        "{r:?}"
+    );
+    // a first name written that the register leaves out (Medole: VIA MAZZINI), an initial the
+    // register writes (Dumenza: VIA A. VOLTA)
+    let r = check("Via Giuseppe Mazzini 45", "46046", "Medole", "MN");
+    assert!(street(&r).starts_with("Via Mazzini"), "{r:?}");
+    let r = check("Via Alessandro Volta 10", "21010", "Dumenza", "VA");
+    assert!(street(&r).starts_with("Via A. Volta"), "{r:?}");
+    // the type written before the register's own (Milano: BASTIONI DI PORTA NUOVA)
+    let r = check("Via Bastioni di Porta Nuova 4", "20121", "Milano", "MI");
+    assert!(street(&r).starts_with("Bastioni di Porta Nuova"), "{r:?}");
+    // four streets hold the word: an ambiguity with them as candidates
+    let r = check("Via Crespi", "", "Milano", "MI");
+    assert!(has(&r, "STREET_AMBIGUOUS"), "{r:?}");
+    assert_eq!(r.candidates.len(), 4, "{r:?}");
+    // another type and a partial name are two differences (Bergamo has only Piazza Giacomo
+    // Matteotti): a warning with the candidate, not a confident answer
+    let r = check("Via Matteotti 10", "", "Bergamo", "BG");
+    assert!(has(&r, "STREET_AMBIGUOUS"), "{r:?}");
+    assert_eq!(candidate_names(&r), ["Piazza Giacomo Matteotti"], "{r:?}");
 }

@@ -56,6 +56,8 @@ fn main() {
     all.visit::<dedupe::IncrementalResult>();
     all.visit::<postal::Coverage>();
     all.visit::<postal::RenderBatch>();
+    all.visit::<postal::reader::ReadRequest>();
+    all.visit::<postal::reader::Parts>();
     all.visit::<foreign::model::RegisterInfo>();
     all.visit::<foreign::LoadSummary>();
     all.visit::<foreign::suggest::StreetQuery>();

@@ -127,6 +127,11 @@ pub fn verify(country: &str, input: &ContactInput, base: &ContactResult) -> Opti
     matcher::verify(reg, input, base)
 }
 
+/// Whether a register of the country is in service.
+pub fn has_register(country: &str) -> bool {
+    current().is_some_and(|w| w.registers.contains_key(country))
+}
+
 /// The localities of a postcode in a country's register (for the postal form: a postcode that
 /// exists, and the names of its places). None when the country has no register in service.
 pub fn postcode_localities(country: &str, postcode: &str) -> Option<Vec<String>> {

@@ -18,6 +18,28 @@ pub struct Country<'a> {
     pub resolved: bool,
 }
 
+/// The record's fields once the country's format has read the line (`reader`): the postcode,
+/// city and region written in the line put into their fields, for a national register that
+/// reads fields. None when nothing was read off the line or the city field.
+pub fn read_input(register: &Register, code: &str, input: &ContactInput) -> Option<ContactInput> {
+    let format = register.postal.country(code)?;
+    let parts = format.read(crate::postal::reader::Fields {
+        address: text(&input.address),
+        postcode: text(&input.postcode),
+        city: text(&input.city),
+        province: text(&input.province),
+    });
+    if !(parts.postcode_read || parts.city_read) {
+        return None;
+    }
+    let mut read = input.clone();
+    read.address = Some(parts.line.clone());
+    read.postcode = Some(parts.postcode.clone());
+    read.city = Some(parts.city.clone());
+    read.province = Some(parts.region.clone());
+    Some(read)
+}
+
 pub fn foreign_result(
     register: &Register,
     mut r: ContactResult,
@@ -58,11 +80,23 @@ pub fn foreign_result(
     if form.postcode_invalid {
         out.condition("POSTCODE_INVALID_FORMAT");
     }
-    if form.postcode_changed {
+    // only the form was worked: no outcome code says so (spec, Contact rule 4); the message, label
+    // and reason do (`present` in src/contact/service.ts)
+    // a part read off the line or another field is a field filled
+    if form.postcode_changed || form.postcode_read {
         out.change(Change::Postcode);
     }
-    if form.province_changed {
+    if form.city_read {
+        out.change(Change::City);
+    }
+    if form.province_changed || form.region_read {
         out.change(Change::Province);
+    }
+    if !form.unit.is_empty() {
+        r.sub_address = vec![crate::address::parse::SubAddress {
+            kind: "unit",
+            value: form.unit.clone(),
+        }];
     }
     if form.street_changed {
         out.change(Change::StreetForm);

@@ -42,9 +42,174 @@ pub fn postcode_country(formats: &Formats, text: &str) -> Option<String> {
     matches!(format.judge_postcode(body), Postcode::Valid(_)).then_some(country)
 }
 
-/// The signals in a record's postcode, city and address line: the country they point to.
-pub fn country(register: &Register, postcode: &str, city: &str, address: &str) -> Option<String> {
+/// An Italian province written in the province field or in brackets in the line or the city field
+/// (`Aquila (AQ)`): the record stays Italian whatever foreign place shares its name.
+pub fn italian_province(formats: &Formats, province: &str, city: &str, address: &str) -> bool {
+    let Some(it) = formats.country("IT") else {
+        return false;
+    };
+    let bracketed = |s: &str| {
+        s.split('(')
+            .skip(1)
+            .filter_map(|rest| {
+                rest.split_once(')')
+                    .map(|(code, _)| code.trim().to_string())
+            })
+            .collect::<Vec<_>>()
+    };
+    let is_code = |c: &str| c.len() == 2 && it.subdivision(c).is_some();
+    (!province.trim().is_empty() && it.subdivision(province).is_some())
+        || bracketed(city)
+            .iter()
+            .chain(bracketed(address).iter())
+            .any(|c| is_code(c))
+}
+
+/// The words of a record that may hold a postcode and its place: the postcode field with the
+/// city field, the city field alone (`75001 Paris`), each segment of the line
+/// (`1250-096 Lisboa`, `Mountain View, CA 94043`).
+fn places(postcode: &str, city: &str, address: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if !postcode.trim().is_empty() {
+        out.push((postcode.trim().to_string(), city.trim().to_string()));
+    }
+    let segs: Vec<&str> = address.split([',', ';']).map(str::trim).collect();
+    for (k, text) in std::iter::once(city)
+        .chain(segs.iter().copied())
+        .enumerate()
+    {
+        let w: Vec<&str> = text.split_whitespace().collect();
+        for i in 0..w.len() {
+            for n in [2, 1] {
+                if i + n > w.len() || (k == 1 && i == 0 && w.len() > n) {
+                    continue;
+                }
+                let mut place: Vec<&str> =
+                    w[..i].iter().chain(w[i + n..].iter()).copied().collect();
+                // the segment before (`Mountain View, CA 94043`) or the city field
+                if place.len() <= 1 {
+                    if !city.trim().is_empty() && k > 0 {
+                        place.push(city.trim());
+                    } else if k > 1 {
+                        place.splice(0..0, segs[k - 2].split_whitespace());
+                    }
+                }
+                out.push((w[i..i + n].join(" "), place.join(" ")));
+            }
+        }
+    }
+    out
+}
+
+/// What speaks for a country of a postcode and the words around it: 2 when the postcode agrees
+/// too (a locality of its register with that postcode, a subdivision whose postcodes it starts
+/// with), 1 for the name alone (a locality of its register, a subdivision or state name, a
+/// subdivision code beside the postcode: `CA 94043`), 0 for nothing.
+fn place_agrees(format: &super::CountryFormat, pc: &str, place: &str) -> u8 {
+    let words: Vec<&str> = place.split_whitespace().collect();
+    let pc_compact: String = pc.chars().filter(|c| c.is_alphanumeric()).collect();
+    let mut best = 0;
+    // every run of words of the place, longest first, as a locality or a subdivision
+    for n in (1..=words.len().min(4)).rev() {
+        for i in 0..=words.len() - n {
+            let name = words[i..i + n].join(" ");
+            let f = fold(&name);
+            if f.len() < 2 {
+                continue;
+            }
+            if f.len() >= 3
+                && crate::foreign::countries_of_city(&name).contains(&format.code.as_str())
+            {
+                let with_pc = crate::foreign::postcode_localities(&format.code, pc)
+                    .is_some_and(|names| names.iter().any(|l| fold(l) == f));
+                best = best.max(if with_pc { 2 } else { 1 });
+            }
+            if let Some(s) = format.subdivision(&name) {
+                if !s.zip.is_empty() {
+                    if regex::Regex::new(&format!("^(?:{})", s.zip))
+                        .is_ok_and(|r| r.is_match(&pc_compact))
+                    {
+                        best = 2;
+                    }
+                } else if f.len() > 3 || i + n == words.len() {
+                    // a name that is a subdivision (`Berlin`); a code only beside the postcode
+                    best = best.max(1);
+                }
+            } else if f.len() > 3 && format.state_code(&name).is_some() {
+                best = best.max(1);
+            }
+        }
+    }
+    best
+}
+
+/// A postcode as written and the place beside it: the one country whose form it has and whose
+/// place agrees, or the one country that writes a postcode that way (`SW1A 2AA`, `1250-096`,
+/// `1012 LG`) when a place is written with it. Several countries alike: none (the record stays
+/// Italian, and the Italian answer says what it could not find).
+fn postcode_and_place(
+    register: &Register,
+    postcode: &str,
+    city: &str,
+    address: &str,
+) -> Option<String> {
     let formats = &register.postal;
+    let mut agreeing: Vec<String> = Vec::new();
+    let mut unique: Vec<String> = Vec::new();
+    for (pc, place) in places(postcode, city, address) {
+        if !pc.chars().any(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        let up = pc.to_uppercase();
+        let fits: Vec<&super::CountryFormat> = formats
+            .countries
+            .values()
+            .filter(|f| f.postcode_in(&pc).is_some())
+            .collect();
+        // a postcode Italy has: only a place whose postcodes agree takes it abroad
+        let italian = fits.iter().any(|f| f.code == "IT")
+            && !register.municipalities.by_postcode(&up).is_empty();
+        for f in fits
+            .iter()
+            .filter(|f| !matches!(f.code.as_str(), "IT" | "VA"))
+        {
+            let strength = place_agrees(f, &pc, &place);
+            if strength >= if italian { 2 } else { 1 } && !agreeing.contains(&f.code) {
+                agreeing.push(f.code.clone());
+            }
+        }
+        // written exactly in one country's form (separator included)
+        let exact: Vec<&&super::CountryFormat> = fits
+            .iter()
+            .filter(|f| f.postcode.as_ref().is_some_and(|r| r.pattern.is_match(&up)))
+            .collect();
+        if let [one] = exact.as_slice() {
+            let digits_only = up.chars().all(|c| c.is_ascii_digit());
+            if !digits_only && !place.trim().is_empty() && !unique.contains(&one.code) {
+                unique.push(one.code.clone());
+            }
+        }
+    }
+    match (agreeing.as_slice(), unique.as_slice()) {
+        ([one], _) => Some(one.clone()),
+        ([], [one]) => Some(one.clone()),
+        _ => None,
+    }
+}
+
+/// The signals in a record's postcode, city and address line: the country they point to. An
+/// Italian province written keeps the record Italian.
+pub fn country(
+    register: &Register,
+    postcode: &str,
+    city: &str,
+    address: &str,
+    province: &str,
+) -> Option<String> {
+    let formats = &register.postal;
+    if italian_province(formats, province, city, address) {
+        return None;
+    }
     if let Some(c) = postcode_country(formats, postcode) {
         return Some(c);
     }
@@ -59,6 +224,9 @@ pub fn country(register: &Register, postcode: &str, city: &str, address: &str) -
                 }
             }
         }
+    }
+    if let Some(c) = postcode_and_place(register, postcode, city, address) {
+        return Some(c);
     }
     let city = fold(city);
     if city.len() >= 3 {

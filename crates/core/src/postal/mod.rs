@@ -7,6 +7,7 @@
 pub mod contact;
 pub mod detect;
 pub mod postcode;
+pub mod reader;
 pub mod registers;
 pub mod street;
 pub mod template;
@@ -127,7 +128,7 @@ struct Aliases {
 /// Every country's format, loaded with the register.
 #[derive(Default)]
 pub struct Formats {
-    countries: HashMap<String, CountryFormat>,
+    pub(crate) countries: HashMap<String, CountryFormat>,
     iso3: HashMap<String, String>,
 }
 
@@ -390,6 +391,12 @@ pub struct Form {
     pub street_changed: bool,
     /// The subdivision was recognised.
     pub subdivision: Option<String>,
+    /// Flat, floor, building read off the line.
+    pub unit: String,
+    /// Postcode, city, region read off the line or another field.
+    pub postcode_read: bool,
+    pub city_read: bool,
+    pub region_read: bool,
 }
 
 fn tidy(s: &str) -> String {
@@ -422,7 +429,7 @@ impl CountryFormat {
     }
 
     /// OpenCage's state code for a state name, where libaddressinput has no subdivisions.
-    fn state_code(&self, written: &str) -> Option<&str> {
+    pub(crate) fn state_code(&self, written: &str) -> Option<&str> {
         self.state_codes.get(&fold(written)).map(String::as_str)
     }
 
@@ -502,11 +509,24 @@ impl CountryFormat {
         template::clean(&text)
     }
 
-    /// The postal form of one address.
+    /// The postal form of one address: its parts read by the country's format (`reader`), then
+    /// written as the post wants them.
     pub fn form(&self, w: &Written) -> Form {
-        let mut f = Form::default();
+        let parts = self.read(reader::Fields {
+            address: w.address,
+            postcode: w.postcode,
+            city: w.city,
+            province: w.province,
+        });
+        let mut f = Form {
+            unit: parts.unit.clone(),
+            postcode_read: parts.postcode_read,
+            city_read: parts.city_read,
+            region_read: parts.region_read,
+            ..Form::default()
+        };
         // postcode: canonical, or kept as written and flagged
-        let written_pc = tidy(w.postcode);
+        let written_pc = tidy(&parts.postcode);
         match self.judge_postcode(&written_pc) {
             Postcode::Empty => {}
             Postcode::Valid(c) | Postcode::Unchecked(c) => {
@@ -519,11 +539,11 @@ impl CountryFormat {
             }
         }
         // street: abbreviations expanded, the number where the country writes it
-        let line = tidy(w.address);
-        let (street, number) = street::split_number(&line);
+        let line = parts.street_written.clone();
+        let (street, number) = (parts.street.clone(), parts.number.clone());
         let street = self.expansions.expand(&street);
         // province: the post's form of a recognised subdivision
-        let province = tidy(w.province);
+        let province = tidy(&parts.region);
         f.province = match self.subdivision(&province) {
             Some(s) => {
                 f.subdivision = Some(s.key.clone());
@@ -532,7 +552,7 @@ impl CountryFormat {
             None => province.clone(),
         };
         f.province_changed = f.province != province;
-        f.city = tidy(w.city);
+        f.city = tidy(&parts.city);
 
         let mut c = Components::new();
         let mut put = |k: &str, v: &str| {

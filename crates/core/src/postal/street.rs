@@ -40,7 +40,10 @@ impl Expansions {
                 continue;
             };
             for (full, abbr) in list {
-                // the first full form of an abbreviation wins (`Straße` before `Strasse`)
+                // the first full form of an abbreviation wins (`Straße` before `Strasse`); the
+                // name's own particle stays the writer's (`C/ Mayor` is `Calle Mayor`, not
+                // OpenCage's `Calle de Mayor`)
+                let full = without_particle(full);
                 e.words.entry(fold(abbr)).or_insert_with(|| full.clone());
                 if TYPE_GLUED.contains(&lang.as_str()) && abbr.chars().count() >= 2 {
                     let ending = (abbr.to_lowercase(), full.to_lowercase());
@@ -109,6 +112,21 @@ impl Expansions {
     }
 }
 
+/// A full form without the particle OpenCage writes after it (`Calle de` → `Calle`).
+fn without_particle(full: &str) -> String {
+    match full.rsplit_once(' ') {
+        Some((head, last))
+            if matches!(
+                last.to_lowercase().as_str(),
+                "de" | "del" | "da" | "do" | "di" | "du" | "des" | "van" | "von" | "d'"
+            ) =>
+        {
+            head.to_string()
+        }
+        _ => full.to_string(),
+    }
+}
+
 fn is_directional(w: &str) -> bool {
     matches!(
         fold(w.trim_end_matches('.')).as_str(),
@@ -116,8 +134,9 @@ fn is_directional(w: &str) -> bool {
     )
 }
 
+/// Written in capitals: two letters at least (`C/` and `R.` are abbreviations, not capitals).
 fn is_upper(s: &str) -> bool {
-    s.chars().any(|c| c.is_alphabetic()) && !s.chars().any(|c| c.is_lowercase())
+    s.chars().filter(|c| c.is_alphabetic()).count() >= 2 && !s.chars().any(|c| c.is_lowercase())
 }
 
 /// The street and the house number of a line written either way round (`82 Clerkenwell Road`,

