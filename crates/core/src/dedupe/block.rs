@@ -64,6 +64,24 @@ pub fn keys(p: &Prepared) -> Vec<String> {
             keys.push(format!("H{place}|{}|{head}", a.number));
         }
     }
+    // Without a street (a register of people by town or postcode), the last name alone in the
+    // place: the first name written another way or missing, and a lone name (in either field)
+    // as the last name. With a street, the street and house-number keys above find them.
+    for a in p.addresses.iter().filter(|a| a.street.is_empty()) {
+        let place = if a.city.is_empty() {
+            &a.postcode
+        } else {
+            &a.city
+        };
+        let last = if p.last_compact.is_empty() {
+            &p.first_key.compact
+        } else {
+            &p.last_compact
+        };
+        if !place.is_empty() && !last.is_empty() {
+            keys.push(format!("L{}|{place}|{last}", a.country));
+        }
+    }
     // The name alone, wherever the record lives: a typo in the city, or no address at all.
     for n in &name_forms {
         keys.push(format!("F{}|{n}", p.country));

@@ -129,6 +129,10 @@ impl UnionFind {
 /// them (average linkage on the links): a record joins a group through one weak link only when
 /// the group is small.
 const SUPPORT: f64 = 0.3;
+/// The same for two groups of people (a first name on both records of the link): a person's
+/// records carry two names and often a birth date, while one organisation's sites share its name,
+/// its switchboard and its mailbox, so a weak link between two people's records chains less.
+const PERSON_SUPPORT: f64 = 0.05;
 
 /// Groups from the pairs at or above `min_level`; a group's level is its weakest link. Seeds are
 /// saved groups that keep their number; new groups are numbered after `numbered` and the seeds.
@@ -179,6 +183,7 @@ pub fn build(
     // The members of each group (its root alone while empty), to count the links between two.
     let mut grouped: Vec<Vec<u32>> = vec![Vec::new(); n];
     let support = super::knob("support", SUPPORT);
+    let person_support = super::knob("psupport", PERSON_SUPPORT);
     for s in seeds {
         let members: Vec<usize> = s.member_index.iter().copied().filter(|&i| i < n).collect();
         let Some(&root) = members.first() else {
@@ -285,7 +290,13 @@ pub fn build(
                         }
                     }
                 }
-                if (linked as f64) < support * (ns * nb) as f64 {
+                let people = |i: usize| !records[i].first_key.compact.is_empty();
+                let needed = if people(a) && people(b) {
+                    person_support
+                } else {
+                    support
+                };
+                if (linked as f64) < needed * (ns * nb) as f64 {
                     continue;
                 }
             }

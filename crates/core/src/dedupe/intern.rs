@@ -79,6 +79,8 @@ pub struct Facts {
     /// A valid tax code, and whether it agrees with the name (`TaxCode::consistent`).
     pub taxed: bool,
     pub tax_consistent: bool,
+    /// How many records of the job carry this last name, in classes (`name_frequency`).
+    pub last_frequency: u8,
 }
 
 const _: () = assert!(std::mem::size_of::<Facts>() == 64);
@@ -191,12 +193,31 @@ pub fn intern(records: &[Prepared]) -> Table {
         .iter()
         .map(|p| facts(&mut numbering, p, &mut lists, &mut addresses))
         .collect();
+    let mut facts = facts;
+    name_frequency(&mut facts);
     mark_frequent(&facts, &mut lists, &addresses);
     Table {
         strings: numbering.strings,
         facts,
         lists,
         addresses,
+    }
+}
+
+/// Classes of a last name's count in the job: up to 4 records (one person's copies, a rare
+/// name), up to 16, up to 64, more (Smith, Rossi).
+fn name_frequency(facts: &mut [Facts]) {
+    let mut count: HashMap<u32, u32> = HashMap::new();
+    for f in facts.iter().filter(|f| f.last != 0) {
+        *count.entry(f.last).or_default() += 1;
+    }
+    for f in facts.iter_mut().filter(|f| f.last != 0) {
+        f.last_frequency = match count[&f.last] {
+            0..=4 => 0,
+            5..=16 => 1,
+            17..=64 => 2,
+            _ => 3,
+        };
     }
 }
 
@@ -290,6 +311,7 @@ fn facts<'a>(
         known: p.first_key.known,
         taxed: p.tax.is_some(),
         tax_consistent: p.tax.as_ref().is_some_and(|t| t.consistent),
+        last_frequency: 0,
     }
 }
 

@@ -23,6 +23,7 @@ const PRIOR_M: [&[f64]; FIELDS] = [
     &[0.86, 0.08, 0.02, 0.03, 0.01],
     &[0.98, 0.02],
     &[0.98, 0.02],
+    &[0.4, 0.3, 0.2, 0.1],
 ];
 
 /// u priors: how two different people of one list compare.
@@ -35,6 +36,7 @@ const PRIOR_U: [&[f64]; FIELDS] = [
     &[0.0001, 0.002, 0.01, 0.15, 0.8379],
     &[0.0001, 0.9999],
     &[0.5, 0.5],
+    &[0.1, 0.2, 0.3, 0.4],
 ];
 
 /// Pseudo-pairs behind the priors: u from random pairs needs many (a small job's "random" pairs
@@ -201,6 +203,9 @@ impl Model {
         }
         // Two tax codes or two genders: at most ambiguous (the cluster never joins the codes).
         let mut cap = Level::Certain;
+        if first_apart(c) {
+            cap = Level::Ambiguous;
+        }
         if c.notes & note::DIFFERENT_TAX != 0 {
             reasons.insert(0, "different_tax_codes");
             cap = Level::Ambiguous;
@@ -339,19 +344,33 @@ impl Model {
     }
 }
 
-/// Refused by the hard rules whatever the weights: birth dates decades apart; another
-/// first name (family members at one address) unless the birth date, the tax code, or a personal
-/// mobile or mailbox says it is one person. Equal tax codes consistent with the names are never
-/// refused (always certain).
+/// Refused by the hard rules whatever the weights: birth dates decades apart; another first
+/// name and another last name unless the birth date, the tax code, or a personal mobile or
+/// mailbox says it is one person. Equal tax codes consistent with the names are never refused
+/// (always certain).
 pub fn refused(c: &Comparison) -> bool {
     let g = &c.gamma;
     if c.notes & note::SAME_TAX != 0 {
         return false;
     }
+    let veto = super::knob("veto", BIRTH_FAR as f64) as u8;
+    (g[BIRTH] != NULL && g[BIRTH] >= veto) || (first_apart(c) && !last_alike(c))
+}
+
+/// Another first name with nothing only one person has (birth date, tax code, a personal mobile
+/// or mailbox): two members of one family, or one person whose first name was written another
+/// way (a nickname the dictionary does not know, a title, a second name). Refused when the last
+/// names differ too; capped at ambiguous otherwise, weighed by what the job's model learnt.
+fn first_apart(c: &Comparison) -> bool {
+    let g = &c.gamma;
     let identity = g[BIRTH] == 0 || g[TAX] == 0;
     let personal = g[PHONE] == 0 || g[EMAIL] == 0;
-    let veto = super::knob("veto", BIRTH_FAR as f64) as u8;
-    (g[BIRTH] != NULL && g[BIRTH] >= veto) || (g[FIRST] == 5 && !identity && !personal)
+    g[FIRST] == 5 && !identity && !personal
+}
+
+/// The last names are the same or one typo apart.
+fn last_alike(c: &Comparison) -> bool {
+    c.gamma[LAST] <= 1
 }
 
 /// Two records named without a first name on either side: companies, shops, sites.

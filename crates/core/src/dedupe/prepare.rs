@@ -553,14 +553,17 @@ fn tax_code(register: &Register, text: &str, last: &str, first: &str) -> Option<
 }
 
 /// A declared birth date in any of the forms `tax_code::parse_birth_date` reads (ISO, Italian
-/// day first, `19800315`); None when unreadable, so a wrong one never weighs.
+/// day first, `19800315`); an ISO date that is on no calendar (`1855-86-20`) as typed, so that
+/// it meets its own person's date one keystroke away and nothing else; None when unreadable.
 fn birth_date(text: &str) -> Option<Birth> {
     use chrono::Datelike;
     if text.trim().is_empty() {
         return None;
     }
     let today = chrono::Utc::now().date_naive();
-    let d = crate::tax_code::parse_birth_date(text, today)?;
+    let Some(d) = crate::tax_code::parse_birth_date(text, today) else {
+        return typed_date(text.trim());
+    };
     Some(Birth {
         year: d.year() as u16,
         month: d.month() as u8,
@@ -569,9 +572,40 @@ fn birth_date(text: &str) -> Option<Birth> {
     })
 }
 
+/// `YYYY-MM-DD` in digits whose month or day is no calendar's: a slip of the keyboard.
+fn typed_date(text: &str) -> Option<Birth> {
+    let b = text.as_bytes();
+    let digits = |r: std::ops::Range<usize>| {
+        b[r.clone()]
+            .iter()
+            .all(u8::is_ascii_digit)
+            .then(|| text[r].parse::<u16>().ok())
+            .flatten()
+    };
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let (year, month, day) = (digits(0..4)?, digits(5..7)?, digits(8..10)?);
+    (year >= 1000 && month > 0 && day > 0).then_some(Birth {
+        year,
+        month: month as u8,
+        day: day as u8,
+        century_known: true,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_date_on_no_calendar_is_kept_as_typed() {
+        let typed = birth_date("1855-86-20").unwrap();
+        assert_eq!((typed.year, typed.month, typed.day), (1855, 86, 20));
+        let real = birth_date("1855-06-20").unwrap();
+        assert_eq!(super::super::score::birth_dates(&typed, &real), 1);
+        assert!(birth_date("not a date").is_none());
+    }
 
     #[test]
     fn a_qualifier_in_brackets_is_not_the_name() {

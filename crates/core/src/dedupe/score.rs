@@ -58,9 +58,13 @@ pub const EMAIL: usize = 4;
 pub const BIRTH: usize = 5;
 pub const TAX: usize = 6;
 pub const GENDER: usize = 7;
-pub const FIELDS: usize = 8;
+/// How common the shared last name is in the job (`intern::name_frequency`), only where the
+/// last names are equal: a namesake is likelier under a common name than under a rare one, as
+/// Splink's term-frequency adjustment says; the job's model learns how much.
+pub const FREQ: usize = 8;
+pub const FIELDS: usize = 9;
 /// Levels per field (see `compare`); the last level of each is "different".
-pub const LEVELS: [usize; FIELDS] = [5, 6, 7, 3, 3, 5, 2, 2];
+pub const LEVELS: [usize; FIELDS] = [5, 6, 7, 3, 3, 5, 2, 2, 4];
 /// The field is missing on one side (or both): it weighs nothing.
 pub const NULL: u8 = u8::MAX;
 
@@ -89,7 +93,7 @@ pub struct Comparison {
 }
 
 impl Comparison {
-    /// Eight levels of three bits (NULL as 7) and the notes above them, in one number.
+    /// Nine levels of three bits (NULL as 7) and the notes above them, in one number.
     pub fn pack(&self) -> u64 {
         let mut k = u64::from(self.notes) << (3 * FIELDS);
         for (f, &g) in self.gamma.iter().enumerate() {
@@ -138,6 +142,20 @@ fn last_level(s: &Strings, x: u32, y: u32) -> u8 {
 
 /// The last-name level of two different names.
 pub const LAST_DIFFERENT: u8 = 4;
+
+/// A word of `a` (three letters or more) that `b` lacks, and that is no typo, abbreviation or
+/// close spelling of a word of `b`.
+fn another_word(a: &str, b: &str) -> bool {
+    let theirs: Vec<&str> = b.split(' ').collect();
+    a.split(' ').filter(|w| w.len() >= 3).any(|w| {
+        !theirs.iter().any(|x| {
+            *x == w
+                || is_typo(w, x)
+                || (x.len() >= 3 && (w.starts_with(x) || x.starts_with(w)))
+                || jaro_winkler(w, x) >= 0.9
+        })
+    })
+}
 
 /// Two company names whose words are the same, or all of one within the other: `hotel bel-air`
 /// and `bel-air hotel`, `katsu` and `restaurant katsu`, `four seasons` and `four seasons grill
@@ -254,15 +272,28 @@ fn names(t: &Table, ia: &Facts, ib: &Facts, notes: &mut u16) -> (u8, u8) {
             best = (0, 0);
             best_notes = 0;
         }
+        // One name alone, in the first-name field, against a full name: it may be the other's
+        // last name (`Holmes` for `Ed Holmes`), then the first name is missing.
+        let single = |f: &Facts| f.last == 0 && f.first != 0;
+        if single(ia) != single(ib) && best.1 > 2 {
+            let (one, full) = if single(ia) { (ia, ib) } else { (ib, ia) };
+            let as_last = last_level(s, one.first, full.last);
+            if as_last <= 1 {
+                best = (as_last, 4);
+                best_notes = note::FIRST_MISSING;
+            }
+        }
     }
-    // Companies: the same words in another order, or a name within the longer one.
-    if ia.first == 0
-        && ib.first == 0
-        && best.0 >= 3
-        && best.0 != NULL
-        && words_within(s.get(ia.words), s.get(ib.words))
-    {
-        best.0 = 2;
+    // Companies: the same words in another order, or a name within the longer one; names alike
+    // as strings but with a word of each that is no typo of the other's are two names (`ritz-
+    // carlton restaurant` and `ritz-carlton cafe`: two businesses in one hotel).
+    if ia.first == 0 && ib.first == 0 && best.0 != NULL {
+        let (wa, wb) = (s.get(ia.words), s.get(ib.words));
+        if best.0 >= 3 && words_within(wa, wb) {
+            best.0 = 2;
+        } else if matches!(best.0, 1 | 3) && another_word(wa, wb) && another_word(wb, wa) {
+            best.0 = LAST_DIFFERENT;
+        }
     }
     *notes |= best_notes;
     best
@@ -471,6 +502,9 @@ pub fn compare(t: &Table, a: usize, b: usize) -> Option<Comparison> {
     gamma[PHONE] = detail_level(t.phones(ia), t.phones(ib));
     gamma[EMAIL] = detail_level(t.emails(ia), t.emails(ib));
     gamma[BIRTH] = birth_level(ia, ib);
+    if gamma[LAST] == 0 && ia.last == ib.last {
+        gamma[FREQ] = ia.last_frequency;
+    }
     if ia.taxed && ib.taxed {
         let consistent = ia.tax_consistent && ib.tax_consistent;
         if ia.tax == ib.tax {
@@ -554,7 +588,7 @@ mod tests {
     #[test]
     fn comparisons_pack_into_one_number() {
         let c = Comparison {
-            gamma: [0, 5, NULL, 2, NULL, 1, 0, NULL],
+            gamma: [0, 5, NULL, 2, NULL, 1, 0, NULL, 3],
             notes: note::SWAPPED | note::NICKNAME_WEAK | note::DIFFERENT_TAX,
         };
         assert_eq!(Comparison::unpack(c.pack()), c);
@@ -601,6 +635,19 @@ mod tests {
         };
         assert_eq!(birth_dates(&short, &date("1971-04-09")), 0);
         assert_eq!(birth_dates(&short, &date("1999-04-09")), BIRTH_FAR);
+    }
+
+    #[test]
+    fn company_names_alike_as_strings_but_with_another_word() {
+        assert!(another_word("CAFE RITZ-CARLTON", "RESTAURANT RITZ-CARLTON"));
+        assert!(another_word("RESTAURANT RITZ-CARLTON", "CAFE RITZ-CARLTON"));
+        // a typo, an abbreviation, a word split off: no other word
+        assert!(!another_word("CHICAGO MORTONS OF", "CHICAGO MORTON OF S"));
+        assert!(!another_word(
+            "ASSOC DAY NURSERY",
+            "ASSOCIATION DAY NURSERY"
+        ));
+        assert!(!another_word("CENTER YMCA", "CENTRE YMCA"));
     }
 
     #[test]
