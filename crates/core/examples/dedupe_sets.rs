@@ -152,7 +152,7 @@ fn diagnose(
     }
     let show = |title: &str, kinds: HashMap<String, (usize, Vec<(usize, usize)>)>| {
         let mut v: Vec<_> = kinds.into_iter().collect();
-        v.sort_by(|x, y| y.1 .0.cmp(&x.1 .0));
+        v.sort_by_key(|x| std::cmp::Reverse(x.1 .0));
         eprintln!("-- {title}: {} kinds", v.len());
         for (k, (n, ex)) in v.iter().take(25) {
             let (a, b) = ex[0];
