@@ -101,25 +101,6 @@ fn places(postcode: &str, city: &str, address: &str) -> Vec<(String, String)> {
     out
 }
 
-/// Whether a postcode begins as a subdivision's postcodes do (libaddressinput's `zip` of the
-/// subdivision). Each pattern is compiled once per process: compiling it per record made
-/// `foreign: detect` cost about 1 ms a record.
-fn zip_prefix_matches(zip: &str, postcode: &str) -> bool {
-    use std::collections::HashMap;
-    use std::sync::{OnceLock, RwLock};
-    static CACHE: OnceLock<RwLock<HashMap<String, Option<regex::Regex>>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(|| RwLock::new(HashMap::new()));
-    if let Some(found) = cache.read().ok().and_then(|c| c.get(zip).cloned()) {
-        return found.is_some_and(|r| r.is_match(postcode));
-    }
-    let re = regex::Regex::new(&format!("^(?:{zip})")).ok();
-    let matches = re.as_ref().is_some_and(|r| r.is_match(postcode));
-    if let Ok(mut c) = cache.write() {
-        c.insert(zip.to_string(), re);
-    }
-    matches
-}
-
 /// What speaks for a country of a postcode and the words around it: 2 when the postcode agrees
 /// too (a locality of its register with that postcode, a subdivision whose postcodes it starts
 /// with), 1 for the name alone (a locality of its register, a subdivision or state name, a
@@ -145,7 +126,7 @@ fn place_agrees(format: &super::CountryFormat, pc: &str, place: &str) -> u8 {
             }
             if let Some(s) = format.subdivision(&name) {
                 if !s.zip.is_empty() {
-                    if zip_prefix_matches(&s.zip, &pc_compact) {
+                    if format.subdivision_postcode_agrees(&name, &pc_compact) == Some(true) {
                         best = 2;
                     }
                 } else if f.len() > 3 || i + n == words.len() {

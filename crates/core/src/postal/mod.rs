@@ -15,6 +15,7 @@ pub mod template;
 use std::collections::{BTreeMap, HashMap};
 
 use heed::RoTxn;
+use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use crate::normalize::fold;
@@ -112,6 +113,8 @@ pub struct CountryFormat {
     replace: Vec<Rule>,
     postformat: Vec<Rule>,
     subdivisions: HashMap<String, usize>,
+    /// Each subdivision's postcode prefixes (`zip`) compiled once, beside `data.subdivisions`.
+    subdivision_zips: Vec<Option<Regex>>,
     /// Folded state and county names (and codes) → OpenCage's code.
     state_codes: HashMap<String, String>,
     county_codes: HashMap<String, String>,
@@ -312,6 +315,15 @@ impl Formats {
                     replace,
                     postformat: compile(&t.postformat_replace),
                     subdivisions,
+                    subdivision_zips: c
+                        .subdivisions
+                        .iter()
+                        .map(|s| {
+                            (!s.zip.is_empty())
+                                .then(|| Regex::new(&format!("^(?:{})", s.zip)).ok())
+                                .flatten()
+                        })
+                        .collect(),
                     state_codes: folded_codes(&state_codes),
                     county_codes: folded_codes(&c.county_codes),
                     aliases: aliases.clone(),
@@ -419,13 +431,24 @@ impl CountryFormat {
 
     /// The subdivision written any way (name, latin name, ISO code, the post's key), as the post wants it.
     pub fn subdivision(&self, written: &str) -> Option<&Subdivision> {
+        self.subdivision_index(written)
+            .map(|i| &self.data.subdivisions[i])
+    }
+
+    /// Whether a (compact) postcode begins as the written subdivision's postcodes do; None when
+    /// the subdivision is unknown or publishes no postcode prefixes.
+    pub fn subdivision_postcode_agrees(&self, written: &str, postcode: &str) -> Option<bool> {
+        let i = self.subdivision_index(written)?;
+        let zip = self.subdivision_zips.get(i)?.as_ref()?;
+        Some(zip.is_match(postcode))
+    }
+
+    fn subdivision_index(&self, written: &str) -> Option<usize> {
         let f = fold(written);
         if f.is_empty() {
             return None;
         }
-        self.subdivisions
-            .get(&f)
-            .map(|&i| &self.data.subdivisions[i])
+        self.subdivisions.get(&f).copied()
     }
 
     /// OpenCage's state code for a state name, where libaddressinput has no subdivisions.
