@@ -110,9 +110,10 @@ pub fn parse(line: &str) -> ParsedAddress {
             seg.split_whitespace()
                 .flat_map(split_glued)
                 .map(|w| Token::new(&w))
-                .filter(|t| !t.compact.is_empty() || t.raw == "/")
+                .filter(|t| !t.compact.is_empty() || t.raw == "/" || t.raw == "-")
                 .collect::<Vec<Token>>()
         })
+        .flat_map(cut_after_number_dash)
         .filter(|s: &Vec<Token>| !s.is_empty())
         .collect();
 
@@ -188,6 +189,27 @@ pub fn parse(line: &str) -> ParsedAddress {
         .collect::<Vec<_>>()
         .join(" ");
     out
+}
+
+/// `Via delle Scuole 3 - Guizza`, `Via per Feriolo n. 1 - Fraz. Fondotoce`: a dash between spaces after the
+/// house number ends the street as a comma would (what follows is a hamlet or a note). Elsewhere a lone
+/// dash is dropped as before: `Via Roma - Figline` is a register name, `12 - 14` a range.
+fn cut_after_number_dash(seg: Vec<Token>) -> Vec<Vec<Token>> {
+    let cut = seg.iter().enumerate().position(|(i, t)| {
+        t.raw == "-"
+            && i > 0
+            && seg[i - 1].starts_with_digit()
+            && seg.get(i + 1).is_some_and(|next| !next.starts_with_digit())
+    });
+    match cut {
+        Some(i) => {
+            let mut head = seg;
+            let tail = head.split_off(i + 1);
+            head.pop();
+            vec![head, tail]
+        }
+        None => vec![seg.into_iter().filter(|t| t.raw != "-").collect()],
+    }
 }
 
 /// `KM 3,5` keeps its decimal comma from being read as a separator.
@@ -279,8 +301,8 @@ fn care_of_end(rest: &str) -> usize {
     end
 }
 
-/// `12/A` stays one token; `Roma12` is two (`Roma`, `12`) only when digits follow letters
-/// without a dot; `n.12` → `n.`, `12`.
+/// `12/A` stays one token; `Roma12` is two (`Roma`, `12`) when digits follow a word (`glued_number`);
+/// `n.12` → `n.`, `12`.
 fn split_glued(word: &str) -> Vec<String> {
     let chars: Vec<char> = word.chars().collect();
     // "n.12", "nr.12", "civ.12"
@@ -305,14 +327,49 @@ fn split_glued(word: &str) -> Vec<String> {
         out.extend(split_glued(&b.iter().collect::<String>()));
         return out;
     }
-    let first_digit = chars.iter().position(|c| c.is_ascii_digit());
-    if let Some(d) = first_digit {
-        if d >= 3 && chars[..d].iter().all(|c| c.is_alphabetic()) {
-            let (a, b) = chars.split_at(d);
-            return vec![a.iter().collect(), b.iter().collect()];
-        }
+    if let Some(parts) = glued_number_marker(word) {
+        return parts.to_vec();
+    }
+    if let Some(d) = glued_number(&chars) {
+        let (a, b) = chars.split_at(d);
+        return vec![a.iter().collect(), b.iter().collect()];
     }
     vec![word.to_string()]
+}
+
+/// Where a house number glued to the name's last word starts: `Roma12`, `S.MARCO63`, `SANT'ANNA49`,
+/// `N.CASALI70` (lists typed without the space). The word before the digits must be at least three letters,
+/// so that `A4`, `SS91`, `KM.44` and `IS.485` stay as written; the head may hold the dots and apostrophes of
+/// an abbreviation or an elision, nothing else.
+fn glued_number(chars: &[char]) -> Option<usize> {
+    let d = chars.iter().position(|c| c.is_ascii_digit())?;
+    let head = &chars[..d];
+    // an accent typed as an apostrophe ends the word: `FORLI'14`, `LIBERTA'7/A`
+    let word_end = head.len() - usize::from(head.last().is_some_and(|c| is_apostrophe(*c)));
+    let letters_before = head[..word_end]
+        .iter()
+        .rev()
+        .take_while(|c| c.is_alphabetic())
+        .count();
+    let head_ok = head
+        .iter()
+        .all(|c| c.is_alphabetic() || *c == '.' || is_apostrophe(*c));
+    (letters_before >= 3 && head_ok).then_some(d)
+}
+
+fn is_apostrophe(c: char) -> bool {
+    matches!(c, '\'' | '’')
+}
+
+/// `CHIESAN.69`, `KENNEDYN.2`: the marker `N.` glued between the name and its number. The name keeps
+/// at least three letters.
+fn glued_number_marker(word: &str) -> Option<[String; 3]> {
+    let dot = word.find("N.").or_else(|| word.find("n."))?;
+    let (name, rest) = word.split_at(dot);
+    let number = &rest[2..];
+    let name_ok = name.chars().count() >= 3 && name.chars().all(char::is_alphabetic);
+    let number_ok = number.chars().next().is_some_and(|c| c.is_ascii_digit());
+    (name_ok && number_ok).then(|| [name.to_string(), rest[..2].to_string(), number.to_string()])
 }
 
 /// The length of a street type at the start of `chars` followed by a capitalised word
@@ -731,6 +788,8 @@ mod tests {
             ("Via Roma n.12", hn(12, "")),
             ("12, Via Roma", hn(12, "")),
             ("12 Via Roma", hn(12, "")),
+            ("Via Roma12", hn(12, "")),
+            ("Via Roma12/A", hn(12, "A")),
         ] {
             let p = parse(line);
             assert_eq!(p.house_number, expected, "{line}");
@@ -767,6 +826,27 @@ mod tests {
         let p = parse("Corso 22 Marzo");
         assert_eq!(p.name, "22 Marzo");
         assert!(p.house_number.is_none());
+    }
+
+    #[test]
+    fn a_number_glued_to_an_abbreviated_or_elided_name_is_read() {
+        for (line, name, number) in [
+            ("VIA S.MARCO63", "S.MARCO", 63),
+            ("VIA SANT'ANNA49", "SANT'ANNA", 49),
+            ("VIA N.CASALI70", "N.CASALI", 70),
+            ("VIA PIETRO D'ANCARANO13", "PIETRO D'ANCARANO", 13),
+            ("VIA CATERINA DA FORLI'14", "CATERINA DA FORLI'", 14),
+            ("VIA CHIESAN.69", "CHIESA", 69),
+            ("VIA DELLE SCUOLE3 - GUIZZA", "DELLE SCUOLE", 3),
+            ("Via per Feriolo n. 1 - Fraz. Fondotoce", "per Feriolo", 1),
+        ] {
+            let p = parse(line);
+            assert_eq!(p.name, name, "{line}");
+            assert_eq!(p.house_number, hn(number, ""), "{line}");
+        }
+        // short heads are codes, not names with a number: the motorway, the state road, the kilometre
+        assert_eq!(parse("Autostrada A4").name, "A4");
+        assert_eq!(parse("Strada SS91").name, "SS91");
     }
 
     #[test]
