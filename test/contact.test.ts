@@ -1,7 +1,7 @@
 import test from 'ava';
 import { parse } from 'csv-parse/sync';
 
-import { addPack } from '../src/credit/ledger.js';
+import { addPack } from '../src/state/ledger.js';
 import { capability as contactCapability, nativeContact, nativeOptions } from '../src/contact/service.js';
 import { toItalianOutput } from '../src/http/keys.js';
 import { finishResult } from '../src/http/outcomes.js';

@@ -1,8 +1,8 @@
 /** Dedupe jobs on the one job system (issue 10): job slots, cancel with refund, CSV, after completion. */
 import test from 'ava';
 
-import { createAccount, createToken } from '../src/account/tokens.js';
-import { addPack, consume, current } from '../src/credit/ledger.js';
+import { createAccount, createToken } from '../src/state/tokens.js';
+import { addPack, consume, current } from '../src/state/ledger.js';
 import { newJobCode } from '../src/jobs/store.js';
 import { openState } from '../src/state/db.js';
 import type { SavedDedupe, SavedRecords } from '../src/dedupe/store.js';

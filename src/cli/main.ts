@@ -3,10 +3,10 @@ import path from 'node:path';
 
 import { Command } from 'commander';
 
-import { addPack, setAutoTopup, subscribe } from '../credit/ledger.js';
+import { addPack, setAutoTopup, subscribe } from '../state/ledger.js';
 import { creditReport } from '../credit/report.js';
-import { createAccount, createToken, findToken, listTokens, regenerateToken, revokeToken } from '../account/tokens.js';
-import { DEFAULT_TRIAL, grantTrial, trialsOf } from '../credit/trial.js';
+import { createAccount, createToken, findToken, listTokens, regenerateToken, revokeToken } from '../state/tokens.js';
+import { DEFAULT_TRIAL, grantTrial, trialsOf } from '../state/trial.js';
 import { defaultDataDir, defaultSourceDir } from '../config.js';
 import type { Counter } from '../http/capability.js';
 import type { TokenKind } from '../state/db.js';

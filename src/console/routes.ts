@@ -10,7 +10,7 @@ import fastifyFormbody from '@fastify/formbody';
 import fastifySession, { type SessionStore } from '@fastify/session';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { createToken, getAccount, listTokens, regenerateToken, revokeToken, TokenLimitError } from '../account/tokens.js';
+import { createToken, getAccount, listTokens, regenerateToken, revokeToken, TokenLimitError } from '../state/tokens.js';
 import { PROJECT_ROOT } from '../config.js';
 import type { Counter } from '../http/capability.js';
 import type { Services } from '../http/context.js';

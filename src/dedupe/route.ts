@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 
-import { consume, type ChargeTicket } from '../credit/ledger.js';
+import { consume, type ChargeTicket } from '../state/ledger.js';
 import { chargeHeaders, chargedWork } from '../http/billing.js';
 import { answer, requireAccount, requirePayer, type Services } from '../http/context.js';
 import { ASYNC_CAP, itemsOver } from '../http/endpoint.js';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import type { JobService } from '../jobs/service.js';
-import type { CreditCharge } from '../credit/ledger.js';
+import type { CreditCharge } from '../state/ledger.js';
 import { chargeHeaders, chargedWork, type Charged } from './billing.js';
 import { englishBody } from './body.js';
 import type { Capability, ItemResult, ProcessContext } from './capability.js';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-import type { CreditCharge } from '../credit/ledger.js';
-import { creditInLanguage } from '../credit/messages.js';
+import type { CreditCharge } from '../state/ledger.js';
+import { creditInLanguage } from './credit-text.js';
 import type { ItemResult } from './capability.js';
 import { contentLanguage } from './context.js';
 import { italianJson } from './keys.js';
