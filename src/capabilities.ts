@@ -30,7 +30,7 @@ export interface CapabilityEntry {
   outcomes?: OutcomeTable;
 }
 
-/** A capability served by the shared machinery: its job runs chunks of items through `process`. */
+/** A capability served by the shared machinery: its job runs chunks of items through `run`. */
 const unitsOf =
   (load: () => Promise<{ capability: Capability<unknown> }>) =>
   async (): Promise<UnitRunner> =>

@@ -10,13 +10,13 @@ import type { StoredItem, StoredResult } from './store.js';
 export type UnitRunner = (input: unknown, ctx: ProcessContext) => Promise<unknown>;
 
 /**
- * A capability's unit: a chunk of stored items processed as one batch, each result finished (outcome_label and
+ * A capability's unit: a chunk of stored items run as one batch (objects), each result finished (outcome_label and
  * reason) from the table of every code, as the job's result rows.
  */
 export function capabilityUnit(cap: Capability<unknown>): UnitRunner {
   return async (input, ctx) => {
     const stored = input as StoredItem[];
-    const results = await cap.process(
+    const results = await cap.run(
       stored.map((s) => s.item),
       ctx,
     );

@@ -85,7 +85,7 @@ async function select(services: Services, req: FastifyRequest, reply: FastifyRep
     services.state,
     { payer, counter: 'contact', units: first ? 1 : 0 },
     async () => {
-      const [one] = await contactCapability.process([item], processContext(services, req));
+      const [one] = await contactCapability.run([item], processContext(services, req));
       if (!one) throw new Error('the contact engine answered nothing');
       return finishResult(one, req.ctx.language, contactCapability.outcomes);
     },
