@@ -30,53 +30,23 @@ export interface CapabilityEntry {
   outcomes?: OutcomeTable;
 }
 
-/** A capability served by the shared machinery: its job runs chunks of items through `run`. */
-const unitsOf =
-  (load: () => Promise<{ capability: Capability<unknown> }>) =>
-  async (): Promise<UnitRunner> =>
-    capabilityUnit((await load()).capability);
+/** A capability served by the shared machinery (`capabilityPlugin`): its jobs run chunks of items through its `run`. */
+function served<Item>(name: string, plugin: () => Promise<ServicePlugin>, service: () => Promise<{ capability: Capability<Item> }>, outcomes: OutcomeTable): CapabilityEntry {
+  return { name, plugin, job: async () => capabilityUnit((await service()).capability as Capability<unknown>), outcomes };
+}
 
 export const CAPABILITIES: readonly CapabilityEntry[] = [
-  {
-    name: 'phone',
-    plugin: async () => (await import('./phone/plugin.js')).phonePlugin,
-    job: unitsOf(() => import('./phone/service.js') as Promise<{ capability: Capability<unknown> }>),
-    outcomes: PHONE_OUTCOMES,
-  },
-  {
-    name: 'contact',
-    plugin: async () => (await import('./contact/plugin.js')).contactPlugin,
-    job: unitsOf(() => import('./contact/service.js') as Promise<{ capability: Capability<unknown> }>),
-    outcomes: CONTACT_OUTCOMES,
-  },
-  {
-    name: 'email',
-    plugin: async () => (await import('./email/plugin.js')).emailPlugin,
-    job: unitsOf(() => import('./email/service.js') as Promise<{ capability: Capability<unknown> }>),
-    outcomes: EMAIL_OUTCOMES,
-  },
-  {
-    name: 'website',
-    plugin: async () => (await import('./website/plugin.js')).websitePlugin,
-    job: unitsOf(() => import('./website/service.js') as Promise<{ capability: Capability<unknown> }>),
-    outcomes: WEBSITE_OUTCOMES,
-  },
-  {
-    name: 'enrichment',
-    plugin: async () => (await import('./enrichment/plugin.js')).enrichmentPlugin,
-    job: unitsOf(() => import('./enrichment/service.js') as Promise<{ capability: Capability<unknown> }>),
-    outcomes: ENRICHMENT_OUTCOMES,
-  },
-  {
-    name: 'tax-code',
-    plugin: async () => (await import('./tax-code/plugin.js')).taxCodePlugin,
-    job: unitsOf(() => import('./tax-code/service.js') as Promise<{ capability: Capability<unknown> }>),
-    outcomes: TAX_CODE_OUTCOMES,
-  },
+  served('phone', async () => (await import('./phone/plugin.js')).phonePlugin, () => import('./phone/service.js'), PHONE_OUTCOMES),
+  served('contact', async () => (await import('./contact/plugin.js')).contactPlugin, () => import('./contact/service.js'), CONTACT_OUTCOMES),
+  served('email', async () => (await import('./email/plugin.js')).emailPlugin, () => import('./email/service.js'), EMAIL_OUTCOMES),
+  served('website', async () => (await import('./website/plugin.js')).websitePlugin, () => import('./website/service.js'), WEBSITE_OUTCOMES),
+  served('enrichment', async () => (await import('./enrichment/plugin.js')).enrichmentPlugin, () => import('./enrichment/service.js'), ENRICHMENT_OUTCOMES),
+  served('tax-code', async () => (await import('./tax-code/plugin.js')).taxCodePlugin, () => import('./tax-code/service.js'), TAX_CODE_OUTCOMES),
   { name: 'countries', plugin: async () => (await import('./countries/plugin.js')).countriesPlugin },
   {
     name: 'dedupe',
     plugin: async () => (await import('./dedupe/plugin.js')).dedupePlugin,
+    // one unit is the whole list: the core's answer, as JSON text
     job: async () => {
       const { runDedupeUnit } = await import('./dedupe/job.js');
       return (input) => runDedupeUnit(input as string);

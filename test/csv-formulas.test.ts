@@ -1,7 +1,7 @@
 import test from 'ava';
 import { parse } from 'csv-parse/sync';
 
-import { dedupeExport } from '../src/console/routes.js';
+import { dedupeExport } from '../src/console/export.js';
 import { addPack } from '../src/state/ledger.js';
 import { csvText } from '../src/http/csv.js';
 import { call, startServer, waitFor, type TestServer } from './helpers/server.js';
