@@ -48,8 +48,8 @@ function threadCpuNs(): Map<string, number> {
 async function measure(dist: string, calls: number, concurrency: number): Promise<Sample> {
   const load = (m: string) => import(path.join(dist, m));
   const { openStore } = await load('src/state/open.js');
-  const { createAccount, createToken, authenticateNow, hashToken } = await load('src/account/tokens.js');
-  const { addPack, consume, current } = await load('src/credit/ledger.js');
+  const { createAccount, createToken, authenticateNow, hashToken } = await load('src/state/tokens.js');
+  const { addPack, consume, current } = await load('src/state/ledger.js');
   const { chargedWork } = await load('src/http/billing.js');
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'recapito-charge-'));

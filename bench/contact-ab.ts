@@ -18,8 +18,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { createAccount, createToken } from '../src/account/tokens.js';
-import { addPack } from '../src/credit/ledger.js';
+import { createAccount, createToken } from '../src/state/tokens.js';
+import { addPack } from '../src/state/ledger.js';
 import { closeState } from '../src/state/db.js';
 import { openStore } from '../src/state/open.js';
 import { startListening } from '../test/helpers/process.js';

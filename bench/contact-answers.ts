@@ -11,7 +11,7 @@
  *   node dist/bench/contact-answers.js check <file>   compares, prints the differing calls, exits 1 on any
  */
 
-import { addPack } from '../src/credit/ledger.js';
+import { addPack } from '../src/state/ledger.js';
 import { sampleStreets } from '../src/native.js';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import { answerArgs, writeOrCheck } from './answer-file.js';

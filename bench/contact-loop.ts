@@ -1,6 +1,6 @@
 /**
  * What a single contact's own work costs the event loop (issue 14), without the HTTP path around it:
- * distinct Bologna house numbers sent through the service's `processContacts` one contact per call,
+ * distinct Bologna house numbers sent through the capability's `run` one contact per call,
  * `k` calls per event-loop turn (as `k` connections would), against the way before the turn batches
  * (each call verified on the event loop with the Sync door, JSON text each way), in one process.
  * CPU per call is read per thread from /proc (the event loop is the thread whose id is the pid),
@@ -14,7 +14,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-import { nativeContact, nativeOptions, present, processContacts } from '../src/contact/service.js';
+import { capability, nativeContact, nativeOptions, present } from '../src/contact/service.js';
 import type { ContactItem } from '../src/contact/schema.js';
 import { openRegister, verifyContactsSync, type ContactResult } from '../src/native.js';
 import { sharedRegister } from '../test/helpers/server.js';
@@ -48,9 +48,12 @@ function onTheLoop(item: ContactItem): ContactResult {
 
 type Way = (turn: ContactItem[]) => Promise<unknown>;
 
+/** What `run` is told about the call: English answers, as the bench always asked. */
+const RUN = { language: 'en' as const, dataDir: '', allowPrivateNetwork: false };
+
 const WAYS: Record<string, Way> = {
   'on the event loop (Sync door, before)': async (turn) => turn.map((item) => present(onTheLoop(item), 'en')),
-  'turn batches (processContacts)': (turn) => Promise.all(turn.map((item) => processContacts([item], 'en'))),
+  'turn batches (capability.run)': (turn) => Promise.all(turn.map((item) => capability.run([item], RUN))),
 };
 
 function quantile(sorted: number[], q: number): number {
@@ -89,7 +92,7 @@ async function main(): Promise<void> {
   openRegister(process.env.RECAPITO_DATA_DIR ?? (await sharedRegister()));
   const items = (await bolognaSample(4000)) as ContactItem[];
   // every place seen once, so that both ways verify known places (a first place goes to the pool alone)
-  for (const item of items) await processContacts([item], 'en');
+  for (const item of items) await capability.run([item], RUN);
   const rows = [];
   for (const perTurn of [1, 8, 32]) {
     for (const [way, run] of Object.entries(WAYS)) rows.push(await row(way, run, items, perTurn, seconds));

@@ -13,8 +13,8 @@ import { readFileSync } from 'node:fs';
 
 import { Bench } from 'tinybench';
 
-import { createAccount, createToken } from '../src/account/tokens.js';
-import { addPack } from '../src/credit/ledger.js';
+import { createAccount, createToken } from '../src/state/tokens.js';
+import { addPack } from '../src/state/ledger.js';
 import { dedupe, type GroupsResult } from '../src/native.js';
 import { closeState } from '../src/state/db.js';
 import { openStore } from '../src/state/open.js';

@@ -62,8 +62,8 @@ async function main(): Promise<void> {
   const lines: string[] = [];
   for (const language of ['en', 'it'] as Language[]) {
     const ctx = { language, dataDir, allowPrivateNetwork: false };
-    for (const item of items) lines.push(JSON.stringify({ item, single: (await capability.process([item], ctx))[0] }));
-    for (let i = 0; i < items.length; i += 500) lines.push(JSON.stringify({ batch: await capability.process(items.slice(i, i + 500), ctx) }));
+    for (const item of items) lines.push(JSON.stringify({ item, single: (await capability.run([item], ctx))[0] }));
+    for (let i = 0; i < items.length; i += 500) lines.push(JSON.stringify({ batch: await capability.run(items.slice(i, i + 500), ctx) }));
   }
   writeOrCheck(mode, file, lines);
 }

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { PROJECT_ROOT } from '../src/config.js';
-import { addPack } from '../src/credit/ledger.js';
+import { addPack } from '../src/state/ledger.js';
 import { call, startServer } from '../test/helpers/server.js';
 
 interface Row {

@@ -13,8 +13,8 @@ import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import fc from 'fast-check';
 
-import { createAccount, createToken, revokeToken } from '../src/account/tokens.js';
-import { addPack, COUNTERS, current } from '../src/credit/ledger.js';
+import { createAccount, createToken, revokeToken } from '../src/state/tokens.js';
+import { addPack, COUNTERS, current } from '../src/state/ledger.js';
 import { closeState } from '../src/state/db.js';
 import { openStore } from '../src/state/open.js';
 import { startDnsResponder } from '../test/helpers/dns-server.js';

@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 
-import { createAccount, createToken } from '../src/account/tokens.js';
+import { createAccount, createToken } from '../src/state/tokens.js';
 import { PROJECT_ROOT } from '../src/config.js';
-import { addPack } from '../src/credit/ledger.js';
+import { addPack } from '../src/state/ledger.js';
 import { closeState } from '../src/state/db.js';
 import { openStore } from '../src/state/open.js';
 import { startListening } from '../test/helpers/process.js';

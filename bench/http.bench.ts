@@ -21,8 +21,8 @@ import { fileURLToPath } from 'node:url';
 
 import { parse as parseSync } from 'csv-parse/sync';
 
-import { createAccount, createToken } from '../src/account/tokens.js';
-import { addPack } from '../src/credit/ledger.js';
+import { createAccount, createToken } from '../src/state/tokens.js';
+import { addPack } from '../src/state/ledger.js';
 import { batchedWrite } from '../src/state/commit.js';
 import { closeState, openState } from '../src/state/db.js';
 import { openStore } from '../src/state/open.js';

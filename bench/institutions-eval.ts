@@ -15,7 +15,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 
 import { defaultSourceDir, PROJECT_ROOT } from '../src/config.js';
-import { addPack } from '../src/credit/ledger.js';
+import { addPack } from '../src/state/ledger.js';
 import { call, startServer } from '../test/helpers/server.js';
 
 interface Row {

@@ -8,8 +8,8 @@
  * Each node runs RECAPITO_JOB_WORKERS threads (default 1 here, so that two nodes are two executors).
  */
 
-import { createAccount, createToken } from '../src/account/tokens.js';
-import { addPack } from '../src/credit/ledger.js';
+import { createAccount, createToken } from '../src/state/tokens.js';
+import { addPack } from '../src/state/ledger.js';
 import { openStore } from '../src/state/open.js';
 import { startPostgres } from '../test/helpers/postgres.js';
 import { startServerProcess, type ServerProcess } from '../test/helpers/process.js';

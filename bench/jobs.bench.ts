@@ -2,8 +2,8 @@
  * Queue and drain a 100,000-row asynchronous job on a real server process: rows/s, peak RSS of the server, and
  * how responsive the HTTP side stays meanwhile (latency of small calls sent during the job).
  */
-import { createAccount, createToken } from '../src/account/tokens.js';
-import { addPack } from '../src/credit/ledger.js';
+import { createAccount, createToken } from '../src/state/tokens.js';
+import { addPack } from '../src/state/ledger.js';
 import { closeState } from '../src/state/db.js';
 import { openStore } from '../src/state/open.js';
 import { startServerProcess } from '../test/helpers/process.js';

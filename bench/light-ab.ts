@@ -1,6 +1,6 @@
 /**
  * A/B of the single calls' own work on the event loop (issue 14): phone, tax-code validate and email (dns false),
- * one item per `process` call as an HTTP call runs it (phone with its billing units), distinct inputs, in this
+ * one item per `run` call as an HTTP call runs it (phone with its billing units), distinct inputs, in this
  * build and in another one's `dist` (its own native addon), each in a child process of its own, rounds rotating
  * which goes first. The figure is the process's CPU time per call (its threads: the calls' own and the GC's), not
  * wall time, which a loaded machine stretches by whatever else it runs; the path every request shares is not in it.
@@ -39,7 +39,7 @@ const SETS: Record<string, { capability: string; item: (n: number) => Record<str
 interface Capability {
   item: { parse(v: unknown): unknown };
   units(item: unknown): number;
-  process(items: unknown[], ctx: object): Promise<unknown[]>;
+  run(items: unknown[], ctx: object): Promise<unknown[]>;
 }
 
 /** CPU time this process has used, µs (user and system, every thread). */
@@ -67,7 +67,7 @@ async function child(root: string, register: string): Promise<void> {
       for (let n = from; n < from + count; n++) {
         const item = cap.item.parse(set.item(n));
         cap.units(item);
-        await cap.process([item], ctx);
+        await cap.run([item], ctx);
       }
     };
     await run(CALLS, 5_000);

@@ -69,12 +69,12 @@ async function main(): Promise<void> {
   const bench = new Bench({ time: 700, warmupTime: 150 });
   bench
     // fresh items each pass, as the endpoint parses them: the field's split is remembered per item object
-    .add('phone: ours (split, plan, district, operator)', async () => void (await phone.process(phoneItems.map((i) => ({ ...i })), ctx)))
+    .add('phone: ours (split, plan, district, operator)', async () => void (await phone.run(phoneItems.map((i) => ({ ...i })), ctx)))
     .add('phone: ours, one call per item (units + process, as a single HTTP call)', async () => {
       for (const item of phoneItems) {
         const fresh = { ...item };
         phone.units(fresh);
-        await phone.process([fresh], ctx);
+        await phone.run([fresh], ctx);
       }
     })
     .add('phone: peer libphonenumber-js parse+isValid+getType', () => {
@@ -84,20 +84,20 @@ async function main(): Promise<void> {
         n?.getType();
       }
     })
-    .add('email: ours, dns false', async () => void (await email.process(emailOff, ctx)))
+    .add('email: ours, dns false', async () => void (await email.run(emailOff, ctx)))
     .add('email: ours, dns false, one call per item', async () => {
-      for (const item of emailOff) await email.process([item], ctx);
+      for (const item of emailOff) await email.run([item], ctx);
     })
     .add('email: peer email-addresses parse only', () => {
       for (const e of emails) emailAddresses.parseOneAddress(e.trim());
     })
     .add('email: ours, local DNS, cold cache', async () => {
       clearDnsCache();
-      await email.process(emailOn, dnsCtx);
+      await email.run(emailOn, dnsCtx);
     })
-    .add('email: ours, local DNS, warm cache', async () => void (await email.process(emailOn, dnsCtx)))
-    .add('enrichment: ours', async () => void (await enrichment.process(peopleItems, ctx)))
-    .add('website: ours, network false', async () => void (await website.process(siteItems, ctx)))
+    .add('email: ours, local DNS, warm cache', async () => void (await email.run(emailOn, dnsCtx)))
+    .add('enrichment: ours', async () => void (await enrichment.run(peopleItems, ctx)))
+    .add('website: ours, network false', async () => void (await website.run(siteItems, ctx)))
     .add('website: form only, normaliseWebsite', () => {
       for (const s of sites) normaliseWebsite(s);
     })

@@ -12,7 +12,7 @@
  *   node dist/bench/path-answers.js check <file>   (after: prints the differing calls, exits 1 on any)
  */
 
-import { addPack } from '../src/credit/ledger.js';
+import { addPack } from '../src/state/ledger.js';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import { answerArgs, writeOrCheck } from './answer-file.js';
 

@@ -123,7 +123,7 @@ async function main(): Promise<void> {
       // billing reads the split before the verification does, as the endpoint does
       const item = capability.item.parse(input);
       const units = capability.units(item);
-      const [result] = await capability.process([item], { language, dataDir, allowPrivateNetwork: false });
+      const [result] = await capability.run([item], { language, dataDir, allowPrivateNetwork: false });
       answers[language] = { units, result };
     }
     lines.push(JSON.stringify(answers));

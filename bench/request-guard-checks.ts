@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 
 import ExcelJS from 'exceljs';
 
-import { createAccount } from '../src/account/tokens.js';
+import { createAccount } from '../src/state/tokens.js';
 import { PROJECT_ROOT } from '../src/config.js';
 import { createUser } from '../src/console/store.js';
 import { closeState } from '../src/state/db.js';

@@ -11,8 +11,8 @@
 
 import pg from 'pg';
 
-import { createAccount, createToken } from '../src/account/tokens.js';
-import { addPack, current } from '../src/credit/ledger.js';
+import { createAccount, createToken } from '../src/state/tokens.js';
+import { addPack, current } from '../src/state/ledger.js';
 import { openStore } from '../src/state/open.js';
 import type { StateStore } from '../src/state/store.js';
 import { startServerProcess, type ServerProcess } from '../test/helpers/process.js';

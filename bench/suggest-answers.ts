@@ -18,7 +18,7 @@ import { createGunzip } from 'node:zlib';
 
 import { parse } from 'csv-parse';
 
-import { addPack } from '../src/credit/ledger.js';
+import { addPack } from '../src/state/ledger.js';
 import { call, SOURCE, startServer } from '../test/helpers/server.js';
 
 const out = process.argv[2];

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 
 import { Bench } from 'tinybench';
 
-import { addPack } from '../src/credit/ledger.js';
+import { addPack } from '../src/state/ledger.js';
 import { call, startServer } from '../test/helpers/server.js';
 import { taskStats } from './stats.js';
 

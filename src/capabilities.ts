@@ -1,20 +1,75 @@
-import type { Capability } from './http/capability.js';
-
 /**
- * A job's kind → its capability, for the job worker threads (src/jobs/worker.ts): loaded lazily so that a
- * worker imports only the capability it runs. Endpoints are registered elsewhere, as plugins (src/server.ts).
+ * The registry: every endpoint of the service, listed once, with what the shared machinery must know about it.
+ * src/server.ts registers the plugins in this order (the order of the public index), the job worker
+ * (src/jobs/worker.ts) runs a job's units by its kind, and the table of every outcome code is built from the
+ * entries' tables. src/http/ knows none of the capabilities: it is given what it needs (`useOutcomes` here, the
+ * plugin options at registration), and `npm run lint` / test/layers.test.ts check that it imports none.
+ *
+ * A new capability adds one entry here (and nothing else outside its folder).
  */
-const JOB_KINDS: Record<string, () => Promise<Capability<unknown>>> = {
-  phone: async () => (await import('./phone/service.js')).capability as Capability<unknown>,
-  contact: async () => (await import('./contact/service.js')).capability as Capability<unknown>,
-  email: async () => (await import('./email/service.js')).capability as Capability<unknown>,
-  website: async () => (await import('./website/service.js')).capability as Capability<unknown>,
-  enrichment: async () => (await import('./enrichment/service.js')).capability as Capability<unknown>,
-  'tax-code': async () => (await import('./tax-code/service.js')).capability as Capability<unknown>,
-};
+import { CONTACT_OUTCOMES } from './contact/outcomes.js';
+import { DEDUPE_OUTCOMES } from './dedupe/outcomes.js';
+import { EMAIL_OUTCOMES } from './email/outcomes.js';
+import { ENRICHMENT_OUTCOMES } from './enrichment/outcomes.js';
+import type { Capability } from './http/capability.js';
+import { outcomeTable, useOutcomes, type OutcomeTable } from './http/outcomes.js';
+import type { ServicePlugin } from './http/plugin.js';
+import { capabilityUnit, type UnitRunner } from './jobs/units.js';
+import { PHONE_OUTCOMES } from './phone/outcomes.js';
+import { TAX_CODE_OUTCOMES } from './tax-code/outcomes.js';
+import { WEBSITE_OUTCOMES } from './website/outcomes.js';
 
-export async function loadCapability(name: string): Promise<Capability<unknown>> {
-  const load = JOB_KINDS[name];
-  if (!load) throw new Error(`unknown capability ${name}`);
+export interface CapabilityEntry {
+  /** The endpoint's name; also the job kind of its asynchronous calls. */
+  name: string;
+  /** Its Fastify plugin, loaded when the server starts (a job worker loads none). */
+  plugin: () => Promise<ServicePlugin>;
+  /** What a job of this kind runs for one unit in a worker thread, loaded there only: absent where no job exists. */
+  job?: () => Promise<UnitRunner>;
+  /** The outcome codes its answers carry; absent where it answers none. */
+  outcomes?: OutcomeTable;
+}
+
+/** A capability served by the shared machinery (`capabilityPlugin`): its jobs run chunks of items through its `run`. */
+function served<Item>(name: string, plugin: () => Promise<ServicePlugin>, service: () => Promise<{ capability: Capability<Item> }>, outcomes: OutcomeTable): CapabilityEntry {
+  return { name, plugin, job: async () => capabilityUnit((await service()).capability as Capability<unknown>), outcomes };
+}
+
+export const CAPABILITIES: readonly CapabilityEntry[] = [
+  served('phone', async () => (await import('./phone/plugin.js')).phonePlugin, () => import('./phone/service.js'), PHONE_OUTCOMES),
+  served('contact', async () => (await import('./contact/plugin.js')).contactPlugin, () => import('./contact/service.js'), CONTACT_OUTCOMES),
+  served('email', async () => (await import('./email/plugin.js')).emailPlugin, () => import('./email/service.js'), EMAIL_OUTCOMES),
+  served('website', async () => (await import('./website/plugin.js')).websitePlugin, () => import('./website/service.js'), WEBSITE_OUTCOMES),
+  served('enrichment', async () => (await import('./enrichment/plugin.js')).enrichmentPlugin, () => import('./enrichment/service.js'), ENRICHMENT_OUTCOMES),
+  served('tax-code', async () => (await import('./tax-code/plugin.js')).taxCodePlugin, () => import('./tax-code/service.js'), TAX_CODE_OUTCOMES),
+  { name: 'countries', plugin: async () => (await import('./countries/plugin.js')).countriesPlugin },
+  {
+    name: 'dedupe',
+    plugin: async () => (await import('./dedupe/plugin.js')).dedupePlugin,
+    // one unit is the whole list: the core's answer, as JSON text
+    job: async () => {
+      const { runDedupeUnit } = await import('./dedupe/job.js');
+      return (input) => runDedupeUnit(input as string);
+    },
+    outcomes: DEDUPE_OUTCOMES,
+  },
+  { name: 'suggest', plugin: async () => (await import('./suggest/plugin.js')).suggestPlugin },
+  { name: 'credit', plugin: async () => (await import('./meta/plugin.js')).creditPlugin },
+  { name: 'meta', plugin: async () => (await import('./meta/plugin.js')).metaPlugin },
+];
+
+/** Every code the service answers, over every entry's table (a code shared by two capabilities is defined the same in both). */
+export const ALL_OUTCOMES: OutcomeTable = outcomeTable(...CAPABILITIES.flatMap((c) => (c.outcomes ? [c.outcomes] : [])));
+useOutcomes(ALL_OUTCOMES);
+
+/** Every plugin, in the registry's order (the order of the public index). */
+export function loadPlugins(): Promise<ServicePlugin[]> {
+  return Promise.all(CAPABILITIES.map((c) => c.plugin()));
+}
+
+/** The unit a job of `kind` runs in a worker thread. */
+export async function jobUnits(kind: string): Promise<UnitRunner> {
+  const load = CAPABILITIES.find((c) => c.name === kind)?.job;
+  if (!load) throw new Error(`unknown job kind ${kind}`);
   return load();
 }

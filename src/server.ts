@@ -1,35 +1,25 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 
-import { authenticateNow, type Caller } from './account/tokens.js';
+import { authenticateNow, type Caller } from './state/tokens.js';
+import { loadPlugins } from './capabilities.js';
 import { configFromEnv, type ServiceConfig } from './config.js';
 import { registerConsole } from './console/routes.js';
-import { contactPlugin } from './contact/plugin.js';
-import { countriesPlugin } from './countries/plugin.js';
-import { dedupePlugin } from './dedupe/plugin.js';
-import { emailPlugin } from './email/plugin.js';
-import { enrichmentPlugin } from './enrichment/plugin.js';
 import type { Counter } from './http/capability.js';
 import { negotiate, startContext, type Services } from './http/context.js';
 import { sendError } from './http/error-body.js';
 import { ApiError, badRequest, isStorageError, storageError } from './http/errors.js';
 import { overloadedError, overloadGuard } from './http/overload.js';
-import type { ServicePlugin } from './http/plugin.js';
 import { rateLimiter, registerRouteRateLimits } from './http/rate-limit.js';
 import { BODY_LIMITS, parseJsonBody } from './http/validation.js';
 import { checkRegisterFiles } from './import/integrity.js';
 import { createJobService } from './jobs/backend.js';
 import type { JobService } from './jobs/service.js';
-import { creditPlugin, metaPlugin } from './meta/plugin.js';
 import { openRegister, useForeignRegisters } from './native.js';
 import { registerHealth, HEALTH_PATHS, type Readiness } from './ops/health.js';
-import { phonePlugin } from './phone/plugin.js';
 import { openState } from './state/db.js';
 import { openStore } from './state/open.js';
 import { claimServe } from './state/serve-owner.js';
 import { claimRegister, registerBuildId } from './state/register-version.js';
-import { suggestPlugin } from './suggest/plugin.js';
-import { taxCodePlugin } from './tax-code/plugin.js';
-import { websitePlugin } from './website/plugin.js';
 
 const PUBLIC = new Set<string>(['/api/v1/', '/api/v1', '/api/v1/openapi.json', ...HEALTH_PATHS]);
 
@@ -47,24 +37,6 @@ export interface Service {
    */
   shutdown(): Promise<void>;
 }
-
-/**
- * Every endpoint of the API, one Fastify plugin each, in the order the public index lists them. A new
- * capability adds its plugin here (and nothing else in this file).
- */
-export const PLUGINS: readonly ServicePlugin[] = [
-  phonePlugin,
-  contactPlugin,
-  emailPlugin,
-  websitePlugin,
-  enrichmentPlugin,
-  taxCodePlugin,
-  countriesPlugin,
-  dedupePlugin,
-  suggestPlugin,
-  creditPlugin,
-  metaPlugin,
-];
 
 /** The path of a request URL, without its query. */
 function pathOf(url: string): string {
@@ -218,9 +190,11 @@ export async function buildService(overrides: Partial<ServiceConfig> = {}): Prom
   });
   app.setNotFoundHandler((req, reply) => sendError(services, req, reply, unmatched(req, reply)));
 
-  const counters: Record<string, Counter> = Object.assign({}, ...PLUGINS.map((p) => p.counters));
+  // every endpoint, one Fastify plugin each, in the registry's order (src/capabilities.ts)
+  const plugins = await loadPlugins();
+  const counters: Record<string, Counter> = Object.assign({}, ...plugins.map((p) => p.counters));
   const webConsole = await registerConsole(app, services, counters, jobs.store);
-  for (const plugin of PLUGINS) await app.register(plugin.routes, { services, jobs, counters, plugins: PLUGINS });
+  for (const plugin of plugins) await app.register(plugin.routes, { services, jobs, counters, plugins });
 
   await app.ready();
   await jobs.resume();

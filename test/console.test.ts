@@ -12,7 +12,7 @@ import { chromium, type BrowserContext, type Page, type Response } from 'playwri
 import { PROJECT_ROOT } from '../src/config.js';
 import { sessionStore, createUser, type StoredSession } from '../src/console/store.js';
 import { fieldOfHeader, suggestCapability, suggestMapping } from '../src/console/tables.js';
-import { addPack } from '../src/credit/ledger.js';
+import { addPack } from '../src/state/ledger.js';
 import { startDnsResponder, type DnsResponder, type ZoneEntry } from './helpers/dns-server.js';
 import { call, startServer, waitFor, type TestServer } from './helpers/server.js';
 import { sourceCsv, type Row } from './helpers/source.js';

@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 
 import test from 'ava';
 
-import { addPack } from '../src/credit/ledger.js';
+import { addPack } from '../src/state/ledger.js';
 
 import { call, startServer, type TestServer } from './helpers/server.js';
 import { SOURCE, sourceCsv } from './helpers/source.js';

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { parse } from 'csv-parse/sync';
 
-import { addPack } from '../src/credit/ledger.js';
+import { addPack } from '../src/state/ledger.js';
 import { capability as contactCapability, nativeContact, nativeOptions } from '../src/contact/service.js';
 import { toItalianOutput } from '../src/http/keys.js';
 import { finishResult } from '../src/http/outcomes.js';
@@ -507,10 +507,10 @@ test('a single call\'s answer text is, as JSON, what the presented and finished 
     t.is(single.type, 'application/json; charset=utf-8');
     const result = (JSON.parse(batch.text) as { results: { result: unknown }[] }).results[0]?.result;
     // the batch's answer is written as text (result-text.ts, sendBatchText): the object path of a job and of
-    // `process` (presented objects, finished, serialised) gives the same value
+    // `run` without text (presented objects, finished, serialised) gives the same value
     const item = contactCapability.item.parse(body);
     const ctx = { language: language as 'en', dataDir: server.dataDir, allowPrivateNetwork: false };
-    const viaObjects = finishResult((await contactCapability.process([item, item], ctx))[0]!, ctx.language, contactCapability.outcomes);
+    const viaObjects = finishResult((await contactCapability.run([item, item], ctx))[0]!, ctx.language, contactCapability.outcomes);
     t.is(JSON.stringify(result), JSON.stringify(viaObjects), `objects: ${JSON.stringify(body)}`);
     // the same keys in the same order and the same values; the bytes differ only where the text path
     // escapes what is beyond Latin-1 (result-text.ts, latin1Json)
@@ -527,7 +527,7 @@ test('a single call\'s answer text is, as JSON, what the presented and finished 
     const italian = await rawCall({ ...body, language: 'it' });
     const italianBatch = await rawCall({ items: [body, body], language: 'it' });
     const italianResult = (JSON.parse(italianBatch.text) as { results: { result: unknown }[] }).results[0]?.result;
-    const italianObjects = finishResult((await contactCapability.process([item, item], { ...ctx, language: 'it' }))[0]!, 'it', contactCapability.outcomes);
+    const italianObjects = finishResult((await contactCapability.run([item, item], { ...ctx, language: 'it' }))[0]!, 'it', contactCapability.outcomes);
     t.is(JSON.stringify(italianResult), JSON.stringify(toItalianOutput(italianObjects)), `it, objects: ${JSON.stringify(body)}`);
     t.is(JSON.stringify(JSON.parse(`${italian.beforeCredit}}`)), JSON.stringify(italianResult), `it: ${JSON.stringify(body)}`);
     t.true(JSON.parse(italian.text).credito !== undefined);

@@ -1,7 +1,7 @@
 import test from 'ava';
 
-import { createAccount } from '../src/account/tokens.js';
-import { addPack, current, FREE_MONTHLY } from '../src/credit/ledger.js';
+import { createAccount } from '../src/state/tokens.js';
+import { addPack, current, FREE_MONTHLY } from '../src/state/ledger.js';
 import { chargedWork } from '../src/http/billing.js';
 import { processState } from './helpers/state-url.js';
 import { freshDataDir } from './helpers/server.js';

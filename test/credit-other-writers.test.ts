@@ -4,9 +4,9 @@ import { promisify } from 'node:util';
 
 import test from 'ava';
 
-import { createAccount, createToken, hashToken } from '../src/account/tokens.js';
+import { createAccount, createToken, hashToken } from '../src/state/tokens.js';
 import { PROJECT_ROOT } from '../src/config.js';
-import { addPack, availableOf, current, type CreditCharge } from '../src/credit/ledger.js';
+import { addPack, availableOf, current, type CreditCharge } from '../src/state/ledger.js';
 import { chargedWork } from '../src/http/billing.js';
 import { isoNow } from '../src/state/clock.js';
 import type { TokenRecord } from '../src/state/db.js';

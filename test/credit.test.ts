@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { addPack, consume, current, packsBought, retiredPackKey, setAutoTopup, subscribe, FREE_MONTHLY, refund } from '../src/credit/ledger.js';
+import { addPack, consume, current, packsBought, retiredPackKey, setAutoTopup, subscribe, FREE_MONTHLY, refund } from '../src/state/ledger.js';
 import { call, startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { parse } from 'csv-parse/sync';
 
-import { dedupeExport } from '../src/console/routes.js';
-import { addPack } from '../src/credit/ledger.js';
+import { dedupeExport } from '../src/console/export.js';
+import { addPack } from '../src/state/ledger.js';
 import { csvText } from '../src/http/csv.js';
 import { call, startServer, waitFor, type TestServer } from './helpers/server.js';
 

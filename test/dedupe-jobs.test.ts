@@ -1,14 +1,22 @@
 /** Dedupe jobs on the one job system (issue 10): job slots, cancel with refund, CSV, after completion. */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
 import test from 'ava';
 
-import { createAccount, createToken } from '../src/account/tokens.js';
-import { addPack, consume, current } from '../src/credit/ledger.js';
+import { PROJECT_ROOT } from '../src/config.js';
+
+import { createAccount, createToken } from '../src/state/tokens.js';
+import { addPack, consume, current } from '../src/state/ledger.js';
 import { newJobCode } from '../src/jobs/store.js';
 import { openState } from '../src/state/db.js';
 import type { SavedDedupe, SavedRecords } from '../src/dedupe/store.js';
 import { startServerProcess } from './helpers/process.js';
 import { processState } from './helpers/state-url.js';
 import { call, freshDataDir, startServer, type TestServer, waitFor } from './helpers/server.js';
+
+const run = promisify(execFile);
 
 let server: TestServer;
 test.before(async () => {
@@ -82,7 +90,7 @@ test.serial('a completed dedupe job: CSV one row per record (Italian headers), c
   t.is((await call(server, 'GET', `/api/v1/dedupe?job=${job}`)).body.rows, 41);
 });
 
-test.serial('a dedupe an older process left queued (saved in the node, no job) runs after the upgrade, charged once, and is read from the shared state', async (t) => {
+test.serial('a dedupe an older process left queued (saved in the node, no job) runs after `recapito migrate`, charged once, and is read from the shared state', async (t) => {
   const dataDir = await freshDataDir();
   // the state the node will use: the data dir's LMDB, or a PostgreSQL database under `npm run test:pg`
   const { state, env } = await processState(dataDir);
@@ -117,6 +125,11 @@ test.serial('a dedupe an older process left queued (saved in the node, no job) r
   await local.root.openDB<SavedRecords, string>({ name: 'dedupe_records' }).put(job, { records, reference: null });
   await local.root.openDB<SavedDedupe, string>({ name: 'dedupe' }).put(job, saved);
   await local.kv.put(`dedupe-ticket/${job}`, ticket);
+
+  // the migration is the operator's command, not a side effect of a node's start: run twice, it queues the job once
+  const migrate = () => run(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'recapito.js'), '--data-dir', dataDir, 'migrate'], { env: { ...process.env, ...env } });
+  t.is((await migrate()).stdout.trim(), `dedupes queued as jobs: ${job}`);
+  t.is((await migrate()).stdout.trim(), 'nothing to migrate');
 
   const node = await startServerProcess(dataDir, { RECAPITO_RATE_SINGLE: '100000', ...env });
   try {

@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { addPack } from '../src/credit/ledger.js';
+import { addPack } from '../src/state/ledger.js';
 import { compareOf, dedupeBody, isPlainRecord } from '../src/dedupe/request.js';
 import { compareRequest, dedupeRecord } from '../src/dedupe/schema.js';
 import { ApiError } from '../src/http/errors.js';

@@ -1,7 +1,7 @@
 import test from 'ava';
 
-import { createAccount, createToken } from '../src/account/tokens.js';
-import { addPack } from '../src/credit/ledger.js';
+import { createAccount, createToken } from '../src/state/tokens.js';
+import { addPack } from '../src/state/ledger.js';
 import { updateSaved } from '../src/dedupe/store.js';
 import { codiceFiscale } from './helpers/tax-code.js';
 import { call, startServer, type TestServer } from './helpers/server.js';

@@ -1,7 +1,7 @@
 import test from 'ava';
 
-import { createAccount, createToken, hashToken } from '../src/account/tokens.js';
-import { addPack, current } from '../src/credit/ledger.js';
+import { createAccount, createToken, hashToken } from '../src/state/tokens.js';
+import { addPack, current } from '../src/state/ledger.js';
 import type { TokenRecord } from '../src/state/db.js';
 import { processState } from './helpers/state-url.js';
 import { burstUntilKilled, startServerProcess } from './helpers/process.js';

@@ -159,7 +159,7 @@ test('lookups are cached: a second address on the same domain asks nothing', asy
   clearDnsCache();
   await verify({ email: 'uno@example.it' });
   const before = dns.queries.length;
-  await capability.process([{ email: 'due@example.it' }, { email: 'tre@example.it' }], {
+  await capability.run([{ email: 'due@example.it' }, { email: 'tre@example.it' }], {
     language: 'en', dataDir, allowPrivateNetwork: false, dnsServer: dns.server,
   });
   t.is(dns.queries.length, before);
@@ -245,7 +245,7 @@ test('over HTTP: a domain literal and a ? kept, a comment and unsafe characters 
 });
 
 test('a batch keeps order and the schema rejects a non-boolean dns', async (t) => {
-  const results = await capability.process(
+  const results = await capability.run(
     ['a@example.it', 'b@libero,it', ''].map((email) => capability.item.parse({ email, dns: true })),
     { language: 'en', dataDir, allowPrivateNetwork: false, dnsServer: dns.server },
   );

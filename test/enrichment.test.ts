@@ -39,7 +39,7 @@ test('the dictionaries come from the core\'s import and need no street register'
 });
 
 async function enrichAll(items: Record<string, unknown>[], language: Language = 'it'): Promise<ItemResult[]> {
-  return capability.process(items.map((i) => capability.item.parse(i)), { language, dataDir, allowPrivateNetwork: false });
+  return capability.run(items.map((i) => capability.item.parse(i)), { language, dataDir, allowPrivateNetwork: false });
 }
 
 async function enrich(item: Record<string, unknown>, language: Language = 'it'): Promise<ItemResult> {

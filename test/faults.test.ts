@@ -10,9 +10,9 @@ import path from 'node:path';
 
 import test from 'ava';
 
-import { createAccount, createToken } from '../src/account/tokens.js';
+import { createAccount, createToken } from '../src/state/tokens.js';
 import { PROJECT_ROOT } from '../src/config.js';
-import { addPack, current } from '../src/credit/ledger.js';
+import { addPack, current } from '../src/state/ledger.js';
 import { listJobs } from '../src/jobs/store.js';
 import { closeState, openState, type StateDb } from '../src/state/db.js';
 import type { StateStore } from '../src/state/store.js';

@@ -2,7 +2,7 @@ import test from 'ava';
 import fc from 'fast-check';
 
 import { englishKey, italianJson, toEnglishInput, toItalianOutput } from '../src/http/keys.js';
-import { ALL_OUTCOMES } from '../src/http/outcomes.js';
+import { ALL_OUTCOMES } from '../src/capabilities.js';
 import { languageFromAcceptHeader } from '../src/http/language.js';
 import { call, startServer, type TestServer } from './helpers/server.js';
 
@@ -39,7 +39,7 @@ test('401 for a missing, an invalid, an expired and a revoked token', async (t) 
   t.is(e.status, 401);
   t.is(e.body.code, 'token_expired');
 
-  const { revokeToken } = await import('../src/account/tokens.js');
+  const { revokeToken } = await import('../src/state/tokens.js');
   const doomed = await server.newToken();
   t.is((await call(server, 'GET', '/api/v1/countries?q=IT', undefined, { token: doomed })).status, 200);
   await revokeToken(server.state, doomed);
@@ -124,7 +124,7 @@ test('language: body, then query, then Accept-Language, then the account', async
     (await call(server, 'GET', path, undefined, { headers, token })).body;
   t.is((await name('/api/v1/countries?q=GR&language=de', { 'accept-language': 'fr' })).countries[0].name, 'Griechenland');
   t.is((await name('/api/v1/countries?q=GR', { 'accept-language': 'fr-CH, de;q=0.5' })).countries[0].name, 'Grèce');
-  const { createAccount, createToken } = await import('../src/account/tokens.js');
+  const { createAccount, createToken } = await import('../src/state/tokens.js');
   await createAccount(server.state, 'greek', 'el');
   const greek = (await createToken(server.state, 'greek')).token;
   const byAccount = await call(server, 'GET', '/api/v1/countries?q=GR', undefined, { token: greek });

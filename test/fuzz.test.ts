@@ -7,8 +7,8 @@
 import test from 'ava';
 import fc from 'fast-check';
 
-import { revokeToken } from '../src/account/tokens.js';
-import { addPack, COUNTERS, current } from '../src/credit/ledger.js';
+import { revokeToken } from '../src/state/tokens.js';
+import { addPack, COUNTERS, current } from '../src/state/ledger.js';
 import { startDnsResponder, type DnsResponder } from './helpers/dns-server.js';
 import { answerProblem, closeSockets, endpointsOf, hostileRequest, send, type HostileRequest } from './helpers/hostile.js';
 import { call, startServer, waitFor, type TestServer } from './helpers/server.js';

@@ -1,7 +1,7 @@
 import test from 'ava';
 
-import { createAccount } from '../src/account/tokens.js';
-import { addPack, charge, current, FREE_MONTHLY, refundDurably, type ChargeTicket, type CreditCharge, type Payer } from '../src/credit/ledger.js';
+import { createAccount } from '../src/state/tokens.js';
+import { addPack, charge, current, FREE_MONTHLY, refundDurably, type ChargeTicket, type CreditCharge, type Payer } from '../src/state/ledger.js';
 import type { Counter } from '../src/http/capability.js';
 import { addRider } from '../src/state/commit.js';
 import type { StateStore } from '../src/state/store.js';

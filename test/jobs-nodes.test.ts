@@ -5,8 +5,8 @@
 import test from 'ava';
 import pg from 'pg';
 
-import { createAccount, createToken } from '../src/account/tokens.js';
-import { addPack, creditKey, current } from '../src/credit/ledger.js';
+import { createAccount, createToken } from '../src/state/tokens.js';
+import { addPack, creditKey, current } from '../src/state/ledger.js';
 import { openStore } from '../src/state/open.js';
 import { doc, type StateStore } from '../src/state/store.js';
 import { startPostgres, type PgCluster } from './helpers/postgres.js';

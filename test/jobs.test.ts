@@ -1,7 +1,7 @@
 import test from 'ava';
 
-import { createAccount, createToken } from '../src/account/tokens.js';
-import { addPack, creditKey, current } from '../src/credit/ledger.js';
+import { createAccount, createToken } from '../src/state/tokens.js';
+import { addPack, creditKey, current } from '../src/state/ledger.js';
 import { doc } from '../src/state/store.js';
 import { processState } from './helpers/state-url.js';
 import { startServerProcess } from './helpers/process.js';

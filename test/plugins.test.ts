@@ -1,14 +1,17 @@
 import test from 'ava';
 
 import { capability as contactCapability } from '../src/contact/service.js';
-import { consume, current, FREE_MONTHLY } from '../src/credit/ledger.js';
+import { consume, current, FREE_MONTHLY } from '../src/state/ledger.js';
 import { chargedWork } from '../src/http/billing.js';
-import { ALL_OUTCOMES, finishResult, outcomeTable } from '../src/http/outcomes.js';
-import { PLUGINS } from '../src/server.js';
+import { ALL_OUTCOMES, loadPlugins } from '../src/capabilities.js';
+import type { ServicePlugin } from '../src/http/plugin.js';
+import { finishResult, outcomeTable } from '../src/http/outcomes.js';
 import { call, startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
+let PLUGINS: ServicePlugin[];
 test.before(async () => {
+  PLUGINS = await loadPlugins();
   server = await startServer({ rateLimits: { single: 10_000, batch: 10_000, autocomplete: 10_000 } });
 });
 test.after.always(async () => server?.close());

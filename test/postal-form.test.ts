@@ -1,7 +1,7 @@
 import test from 'ava';
 
 import { asContact, countryInfo, FORMATS_PRESENT, openCageCases } from './helpers/formats.js';
-import { addPack } from '../src/credit/ledger.js';
+import { addPack } from '../src/state/ledger.js';
 import { call, startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;

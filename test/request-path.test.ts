@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { findToken } from '../src/account/tokens.js';
+import { findToken } from '../src/state/tokens.js';
 import { usageKey } from '../src/console/store.js';
 import { call, startServer, waitFor } from './helpers/server.js';
 

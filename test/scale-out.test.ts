@@ -5,8 +5,8 @@ import { promisify } from 'node:util';
 import test from 'ava';
 import pg from 'pg';
 
-import { createAccount, createToken } from '../src/account/tokens.js';
-import { addPack, consume, current, FREE_MONTHLY } from '../src/credit/ledger.js';
+import { createAccount, createToken } from '../src/state/tokens.js';
+import { addPack, consume, current, FREE_MONTHLY } from '../src/state/ledger.js';
 import { PROJECT_ROOT } from '../src/config.js';
 import { openStore } from '../src/state/open.js';
 import { adoptRegister } from '../src/state/register-version.js';

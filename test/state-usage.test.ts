@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { createAccount, createToken, hashToken, revokeToken } from '../src/account/tokens.js';
+import { createAccount, createToken, hashToken, revokeToken } from '../src/state/tokens.js';
 import { isoNow, isoString } from '../src/state/clock.js';
 import type { TokenRecord } from '../src/state/db.js';
 import { processState } from './helpers/state-url.js';

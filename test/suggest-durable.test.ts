@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import test from 'ava';
 
-import { createAccount, createToken, hashToken } from '../src/account/tokens.js';
+import { createAccount, createToken, hashToken } from '../src/state/tokens.js';
 import type { TokenRecord } from '../src/state/db.js';
 import { burstUntilKilled, startServerProcess } from './helpers/process.js';
 import { freshDataDir } from './helpers/server.js';

@@ -3,8 +3,8 @@ import { rmSync } from 'node:fs';
 
 import test from 'ava';
 
-import { createAccount, createToken } from '../src/account/tokens.js';
-import { addPack } from '../src/credit/ledger.js';
+import { createAccount, createToken } from '../src/state/tokens.js';
+import { addPack } from '../src/state/ledger.js';
 import { lmdbStore } from '../src/state/lmdb.js';
 import { openStore } from '../src/state/open.js';
 import { SESSION_CALLS } from '../src/suggest/session.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { setAutoTopup } from '../src/credit/ledger.js';
+import { setAutoTopup } from '../src/state/ledger.js';
 import { call, startServer, type TestServer } from './helpers/server.js';
 
 // The credit texts (the report's `warning`, the charge's `note`) follow the request language like every other text.
@@ -108,18 +108,18 @@ test('the legacy host: Italian keys, codes and texts for an Italian account with
 // (every entry's Italian text), and every error path and every capability is asked over HTTP with language it.
 
 import { ERROR_MESSAGES } from '../src/http/errors.js';
-import { ALL_OUTCOMES } from '../src/http/outcomes.js';
+import { ALL_OUTCOMES } from '../src/capabilities.js';
 import { PROBLEMS, WORDS } from '../src/http/problems.js';
 import { ENRICHMENT_COMMENTS } from '../src/enrichment/messages.js';
 import { PHONE_COMMENTS } from '../src/phone/messages.js';
 import { COMMENT_TEXTS, DATUM_TEXTS, NOTE_TEXTS } from '../src/tax-code/messages.js';
 import { CHECKED, CITY_TYPE, FORM_ONLY, MAP_CHECKED, REGISTER_CHECKED, REGISTER_VERIFIED, VERIFIED } from '../src/contact/texts.js';
 import { CONNECTION_FAILED, DNS_FAILED, NETWORK, NOTES as WEBSITE_NOTES, PRIVATE_ADDRESS } from '../src/website/messages.js';
-import { AUTO_TOPUP_NOTE } from '../src/credit/messages.js';
+import { AUTO_TOPUP_NOTE } from '../src/http/credit-text.js';
 import { POSTAL_FORMATS, SOURCE } from '../src/http/attribution.js';
 import { JOB_ERRORS } from '../src/jobs/service.js';
 import { REASON_TEXTS } from '../src/dedupe/outcomes.js';
-import { warningText, type CounterWarning } from '../src/credit/messages.js';
+import { warningText, type CounterWarning } from '../src/http/credit-text.js';
 import { clientTexts } from '../src/console/texts.js';
 import { LANGUAGES } from '../src/http/language.js';
 

@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { createAccount, createToken, findToken, hashToken, revokeToken } from '../src/account/tokens.js';
+import { createAccount, createToken, findToken, hashToken, revokeToken } from '../src/state/tokens.js';
 import { doc } from '../src/state/store.js';
 import { processState } from './helpers/state-url.js';
 import { freshDataDir } from './helpers/server.js';

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 
 import test from 'ava';
 
-import { createToken, revokeToken, takeDailySelect, TokenLimitError, type Caller } from '../src/account/tokens.js';
-import { addPack, current } from '../src/credit/ledger.js';
+import { createToken, revokeToken, takeDailySelect, TokenLimitError, type Caller } from '../src/state/tokens.js';
+import { addPack, current } from '../src/state/ledger.js';
 import { call, startServer, type TestServer } from './helpers/server.js';
 
 /**

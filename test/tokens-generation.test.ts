@@ -1,6 +1,6 @@
 import test from 'ava';
 
-import { authenticateNow, createAccount, createToken, revokeToken } from '../src/account/tokens.js';
+import { authenticateNow, createAccount, createToken, revokeToken } from '../src/state/tokens.js';
 import { processState } from './helpers/state-url.js';
 import { freshDataDir } from './helpers/server.js';
 

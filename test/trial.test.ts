@@ -4,9 +4,9 @@ import { promisify } from 'node:util';
 
 import test from 'ava';
 
-import { findToken, regenerateToken } from '../src/account/tokens.js';
+import { findToken, regenerateToken } from '../src/state/tokens.js';
 import { PROJECT_ROOT } from '../src/config.js';
-import { DEFAULT_TRIAL, grantTrial, trialOf } from '../src/credit/trial.js';
+import { DEFAULT_TRIAL, grantTrial, trialOf } from '../src/state/trial.js';
 import { call, startServer, type TestServer } from './helpers/server.js';
 
 const run = promisify(execFile);

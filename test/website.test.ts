@@ -105,7 +105,7 @@ function ctx(allowPrivateNetwork = true): ProcessContext {
 }
 
 async function check(website: string, extra: Record<string, unknown> = {}, allowPrivate = true): Promise<ItemResult> {
-  const [r] = await capability.process([capability.item.parse({ website, ...extra })], ctx(allowPrivate));
+  const [r] = await capability.run([capability.item.parse({ website, ...extra })], ctx(allowPrivate));
   if (!r) throw new Error('no result');
   return r;
 }
@@ -126,7 +126,7 @@ test('final statuses map to their outcomes', async (t) => {
     ['/forbidden', 'WEBSITE_ACCESS_DENIED'], ['/error', 'WEBSITE_RESPONSE_ANOMALOUS'], ['/teapot', 'WEBSITE_RESPONSE_ANOMALOUS'],
     ['/no-location', 'WEBSITE_RESPONSE_ANOMALOUS'],
   ];
-  const results = await capability.process(cases.map(([p]) => ({ website: `http://site.test:${port.http}${p}` })), ctx());
+  const results = await capability.run(cases.map(([p]) => ({ website: `http://site.test:${port.http}${p}` })), ctx());
   results.forEach((r, i) => {
     t.deepEqual(r.outcome, [cases[i]![1]], cases[i]![0]);
     t.true(r.reachable as boolean);

@@ -3,15 +3,18 @@ import path from 'node:path';
 
 import { Command } from 'commander';
 
-import { addPack, setAutoTopup, subscribe } from '../credit/ledger.js';
+import { addPack, setAutoTopup, subscribe } from '../state/ledger.js';
 import { creditReport } from '../credit/report.js';
-import { createAccount, createToken, findToken, listTokens, regenerateToken, revokeToken } from '../account/tokens.js';
-import { DEFAULT_TRIAL, grantTrial, trialsOf } from '../credit/trial.js';
+import { createAccount, createToken, findToken, listTokens, regenerateToken, revokeToken } from '../state/tokens.js';
+import { DEFAULT_TRIAL, grantTrial, trialsOf } from '../state/trial.js';
 import { defaultDataDir, defaultSourceDir } from '../config.js';
 import type { Counter } from '../http/capability.js';
-import type { TokenKind } from '../state/db.js';
+import { openState, type TokenKind } from '../state/db.js';
+import { migrateDedupes } from '../dedupe/migrate.js';
 import { importContactData } from '../import/contact.js';
 import { dictionariesFile, importMarker } from '../import/integrity.js';
+import { openPgJobs } from '../jobs/pg.js';
+import { LmdbJobStore } from '../jobs/store.js';
 import { native, openRegister } from '../native.js';
 import { buildService } from '../server.js';
 import { openStore } from '../state/open.js';
@@ -64,6 +67,22 @@ program
   .description('build the register indexes from open data in their published formats')
   .option('--source <dir>', 'folder with it/, world/, contact/ (default ../shared/data)', defaultSourceDir())
   .action(async (opts: { source: string }) => printImportSummary(await runImport(opts.source, dataDir())));
+
+program
+  .command('migrate')
+  .description('bring what an older version left into the current shape (dedupes it saved in this node or left queued without a job); with the nodes stopped, once per node after an upgrade')
+  .action(async () => {
+    const st = await state();
+    const db = openState(dataDir());
+    const pool = st.backend === 'postgres' ? st.pool : undefined;
+    const pg = pool ? await openPgJobs({ pool, leaseSeconds: 30, workers: 1 }, st) : undefined;
+    try {
+      const { queued } = await migrateDedupes(db, st, pg ? pg.store : new LmdbJobStore(db, st));
+      console.log(queued.length ? `dedupes queued as jobs: ${queued.join(', ')}` : 'nothing to migrate');
+    } finally {
+      await pg?.units.close(false);
+    }
+  });
 
 const account = program.command('account').description('accounts');
 account

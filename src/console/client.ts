@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 
-import { createToken, revokeToken } from '../account/tokens.js';
+import { createToken, revokeToken } from '../state/tokens.js';
 import type { StateStore } from '../state/store.js';
 import { noteInternalToken } from './store.js';
 

@@ -120,35 +120,31 @@ function verifyOne(item: ContactItem, options: Required<VerifyOptions>): Promise
   });
 }
 
-/**
- * A single call's contact: its finished text, or the object `present` writes (foreign addresses). Not an
- * async function: the turn batch's own promise is handed on, without one more promise and tick per call.
- */
-function singleContact(item: ContactItem, language: Language, countryLine: Language): Promise<ItemResult | ResultText> {
-  const options = nativeOptions(item);
-  return verifyOne(item, options).then((r) => (isParts(r) ? answerText(r, language, OUTCOMES) : present(r, language, options.postal_form, countryLine)));
-}
-
-/** A core's answer as `process` gives it (a batch's, a job's, suggest's): the presented object, unfinished. */
+/** A core's answer as `run` gives objects (a batch's, a job's, suggest's): the presented object, unfinished. */
 function presented(r: CoreAnswer, language: Language, postalForm: boolean, countryLine: Language): ItemResult {
   return isParts(r) ? presentedObject(r, language) : present(r, language, postalForm, countryLine);
 }
 
-/** One contact of `process` (a batch of one, a job's, suggest's). */
-async function processOne(item: ContactItem, language: Language, countryLine: Language): Promise<ItemResult> {
-  const options = nativeOptions(item);
-  return presented(await verifyOne(item, options), language, options.postal_form, countryLine);
-}
-
-/** Verifies a batch: one call to the core per set of options (usually one), in request order. */
-export async function processContacts(items: ContactItem[], language: Language, countryLine: Language = language): Promise<ItemResult[]> {
-  if (items.length === 1) return [await processOne(items[0] as ContactItem, language, countryLine)];
-  return verifyBatch(items, (r, options) => presented(r, language, options.postal_form, countryLine));
-}
-
-/** A synchronous batch: Italian addresses as finished text (`answerText`), foreign ones as `present`'s objects. */
-function batchContacts(items: ContactItem[], language: Language, countryLine: Language): Promise<(ItemResult | ResultText)[]> {
-  return verifyBatch(items, (r, options) => (isParts(r) ? answerText(r, language, OUTCOMES) : present(r, language, options.postal_form, countryLine)));
+/**
+ * The one way into contact verification (single, batch, job, suggest): one contact alone goes by `verifyOne`
+ * (the turn's batch, or the pool for a place seen first), more by `verifyBatch`. Objects, or with `'text'`
+ * Italian addresses as finished text (`answerText`: the single call's measured speed, issue 14) and foreign
+ * ones as `present`'s objects. Not an async function: the turn batch's own promise is handed on, without one
+ * more promise and tick per call.
+ */
+function runContacts(items: ContactItem[], ctx: ProcessContext, form?: 'text'): Promise<(ItemResult | ResultText)[]> {
+  const language = ctx.language;
+  const countryLine = countryLineOf(ctx);
+  const shape =
+    form === 'text'
+      ? (r: CoreAnswer, options: Required<VerifyOptions>) => (isParts(r) ? answerText(r, language, OUTCOMES) : present(r, language, options.postal_form, countryLine))
+      : (r: CoreAnswer, options: Required<VerifyOptions>) => presented(r, language, options.postal_form, countryLine);
+  if (items.length === 1) {
+    const item = items[0] as ContactItem;
+    const options = nativeOptions(item);
+    return verifyOne(item, options).then((r) => [shape(r, options)]);
+  }
+  return verifyBatch(items, shape);
 }
 
 /** The core's answers of a batch, each shaped by `shape`: one call to the core per set of options, in request order. */
@@ -201,15 +197,8 @@ export const capability: Capability<ContactItem> = {
   result: contactResult,
   batchOptions: CONTACT_BATCH_OPTIONS,
   units: () => 1,
-  process(items: ContactItem[], ctx: ProcessContext): Promise<ItemResult[]> {
-    return processContacts(items, ctx.language, countryLineOf(ctx));
-  },
-  single(item: ContactItem, ctx: ProcessContext): Promise<ItemResult | ResultText> {
-    return singleContact(item, ctx.language, countryLineOf(ctx));
-  },
-  batch(items: ContactItem[], ctx: ProcessContext): Promise<(ItemResult | ResultText)[]> {
-    return batchContacts(items, ctx.language, countryLineOf(ctx));
-  },
+  run: runContacts as Capability<ContactItem>['run'],
+  textAnswers: true,
   csvColumns: [
     'address=normalized.address',
     'postcode=normalized.postcode',

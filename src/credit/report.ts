@@ -2,8 +2,8 @@ import type { Counter } from '../http/capability.js';
 import type { Language } from '../http/language.js';
 import type { CreditRecord } from '../state/db.js';
 import type { StateStore } from '../state/store.js';
-import { COUNTERS, FREE_MONTHLY, availableOf, current, nextMonthFirst, packPrice, packsBought } from './ledger.js';
-import { warningText, type CounterWarning } from './messages.js';
+import { COUNTERS, FREE_MONTHLY, availableOf, current, nextMonthFirst, packPrice, packsBought } from '../state/ledger.js';
+import { warningText, type CounterWarning } from '../http/credit-text.js';
 
 export type CounterState = 'never_used' | 'free' | 'free_used_up' | 'active' | 'awaiting_renewal' | 'used_up';
 

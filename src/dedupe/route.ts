@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 
-import { consume, type ChargeTicket } from '../credit/ledger.js';
+import { consume } from '../state/ledger.js';
 import { chargeHeaders, chargedWork } from '../http/billing.js';
 import { answer, requireAccount, requirePayer, type Services } from '../http/context.js';
 import { ASYNC_CAP, itemsOver } from '../http/endpoint.js';
@@ -18,7 +18,7 @@ import { DEDUPE_KIND, dedupeKind, Handoff, settled } from './job.js';
 import { compareOf, dedupeBody } from './request.js';
 import { reviewRequest, type CompareRequest } from './schema.js';
 import { compare, isGroups, matchNew, mergeIncremental, present, type CoreGroups } from './service.js';
-import { adoptLocalSaved, createSaved, getRecords, getSaved, removeSaved, updateHead, updateSaved, type SavedDedupe } from './store.js';
+import { createSaved, getRecords, getSaved, removeSaved, updateHead, updateSaved, type SavedDedupe } from './store.js';
 
 export const DEDUPE_PATHS = ['/api/v1/dedupe', '/api/v1/deduplica'] as const;
 
@@ -186,37 +186,10 @@ async function incremental(services: Services, jobs: JobService, req: FastifyReq
   });
 }
 
-/**
- * Dedupes saved by an older process in the node's LMDB: onto the shared state (src/dedupe/store.ts), and
- * those it left queued or running without a job (before dedupes ran on src/jobs) queued as jobs now, on
- * the charge that process took at queuing (its ticket in the node's `kv`), so that they run after the
- * upgrade and a cancel gives back to the right buckets.
- */
-async function adoptOlder(services: Services, jobs: JobService): Promise<void> {
-  for (const saved of await adoptLocalSaved(services.db, services.state)) {
-    if (await jobs.store.get(saved.job)) continue;
-    const ticket: ChargeTicket = (services.db.kv.get(`dedupe-ticket/${saved.job}`) as ChargeTicket | undefined) ?? {
-      // no ticket kept: nothing can be given back, the job still runs
-      account: saved.account,
-      counter: 'dedupe',
-      month: saved.created.slice(0, 7),
-      free: 0,
-      subscription: 0,
-      packs: [],
-    };
-    const spec = { job: saved.job, kind: DEDUPE_KIND, account: saved.account, language: saved.language, italian: saved.italian, counter: 'dedupe', chunks: [{ rows: saved.rows, units: saved.charged }] };
-    await jobs.adopt(spec, ticket).catch(async (error: unknown) => {
-      // another node adopted it first (PostgreSQL: the job code is taken)
-      if (!(await jobs.store.get(saved.job))) throw error;
-    });
-  }
-}
-
 /** POST, GET and DELETE on /api/v1/dedupe and /api/v1/deduplica; asynchronous runs are jobs of src/jobs/. */
 export const dedupeRoutes: FastifyPluginAsync<PluginOptions> = async (app, { services, jobs }) => {
   const handoff = new Handoff();
   jobs.defineKind(DEDUPE_KIND, dedupeKind(services, jobs, handoff));
-  await adoptOlder(services, jobs);
 
   const post = async (req: FastifyRequest, reply: FastifyReply) => {
     const read = dedupeBody(req);

@@ -125,7 +125,7 @@ export const capability: Capability<EmailItem> = {
   freshResults: true,
   // an empty field is answered EMAIL_EMPTY and charged nothing, like an empty phone or website
   units: (item) => ((item.email ?? '').trim() === '' ? 0 : 1),
-  async process(items: EmailItem[], ctx: ProcessContext): Promise<ItemResult[]> {
+  async run(items: EmailItem[], ctx: ProcessContext): Promise<ItemResult[]> {
     const data = contactData(ctx.dataDir);
     const one = async (item: EmailItem): Promise<ItemResult> => {
       try {

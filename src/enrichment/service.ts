@@ -169,7 +169,7 @@ export const capability: Capability<EnrichmentItem> = {
   asyncAllowed: true,
   item: enrichmentItem,
   units: () => 1,
-  async process(items: EnrichmentItem[], ctx: ProcessContext): Promise<ItemResult[]> {
+  async run(items: EnrichmentItem[], ctx: ProcessContext): Promise<ItemResult[]> {
     const data = contactData(ctx.dataDir);
     return items.map((item) => {
       try {

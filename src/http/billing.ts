@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 
-import { charge, refundDurably, type ChargeTicket, type CreditCharge, type Payer } from '../credit/ledger.js';
+import { charge, refundDurably, type ChargeTicket, type CreditCharge, type Payer } from '../state/ledger.js';
 import type { StateStore } from '../state/store.js';
 import type { Counter } from './capability.js';
 

@@ -6,7 +6,7 @@ import type { ResultText } from './result-text.js';
 
 export type Counter = 'contact' | 'dedupe' | 'light';
 
-/** What a capability's `process` knows about the call it serves. */
+/** What a capability's `run` knows about the call it serves. */
 export interface ProcessContext {
   language: Language;
   dataDir: string;
@@ -47,24 +47,20 @@ export interface Capability<Item = unknown> {
   /** Billing units of an item, known before processing (phone: numbers in the field). 0 = free. */
   units(item: Item): number;
   /**
-   * `process` answers new result objects on every call, held by nothing else (no memo): a single call's
+   * `run` answers new result objects on every call, held by nothing else (no memo): a single call's
    * answer is then completed in its result rather than in a copy of it (one object fewer per call).
    */
   freshResults?: boolean;
-  /** Processes a batch: one answer per item, same order. Must not throw for bad data in one item. */
-  process(items: Item[], ctx: ProcessContext): Promise<ItemResult[]>;
   /**
-   * A single call's item (`process` of one item otherwise), answered as finished JSON text where the
-   * capability has it (src/http/result-text.ts); an object where it has not. Single calls only: a batch,
-   * a job or another route takes `process`.
+   * The one way into the capability, for a single call, a synchronous batch, a job's chunk and another route
+   * (suggest): one answer per item, same order; must not throw for bad data in one item. Objects by default;
+   * with `'text'` (a synchronous call's answer), a result may come as finished JSON text where the capability's
+   * core writes it (`textAnswers`, src/http/result-text.ts), so that it is not parsed into objects and written out again.
    */
-  single?(item: Item, ctx: ProcessContext): Promise<ItemResult | ResultText>;
-  /**
-   * A synchronous batch's results (`process` otherwise), each finished JSON text where the capability has it,
-   * an object (finished by the caller) where it has not: the batch's answer is then written as text, without
-   * parsing each result into objects and writing them out again. Synchronous batches only: a job takes `process`.
-   */
-  batch?(items: Item[], ctx: ProcessContext): Promise<(ItemResult | ResultText)[]>;
+  run(items: Item[], ctx: ProcessContext): Promise<ItemResult[]>;
+  run(items: Item[], ctx: ProcessContext, form: 'text'): Promise<(ItemResult | ResultText)[]>;
+  /** `run(…, 'text')` may answer text: a synchronous batch's answer is then written as text (`sendBatchText`). */
+  textAnswers?: boolean;
   /** Columns of `GET ?job=&format=csv`, English names (Italian with language it). */
   csvColumns: string[];
   /** The fields of one result, for the OpenAPI document only (answers are not validated against it). */

@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-import type { Caller } from '../account/tokens.js';
-import { accountLanguage } from '../account/tokens.js';
+import type { Caller } from '../state/tokens.js';
+import { accountLanguage } from '../state/tokens.js';
 import type { ServiceConfig } from '../config.js';
-import type { Payer } from '../credit/ledger.js';
-import { creditInLanguage } from '../credit/messages.js';
+import type { Payer } from '../state/ledger.js';
+import { creditInLanguage } from './credit-text.js';
 import type { StateDb } from '../state/db.js';
 import type { StateStore } from '../state/store.js';
 import { ApiError, invalidField } from './errors.js';

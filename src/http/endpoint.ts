@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import type { JobService } from '../jobs/service.js';
-import type { CreditCharge } from '../credit/ledger.js';
+import type { CreditCharge } from '../state/ledger.js';
 import { chargeHeaders, chargedWork, type Charged } from './billing.js';
 import { englishBody } from './body.js';
 import type { Capability, ItemResult, ProcessContext } from './capability.js';
@@ -62,26 +62,18 @@ function tooMany(cap: Capability<unknown>, received: number, limit: number, mode
 }
 
 /**
- * A synchronous call of a capability through the charged sequence: its results as `run` (the capability's
- * `process`, or its `batch`) gave them (the caller finishes them from the capability's outcome table). Not an async function: the
- * charged sequence's own promise is handed on, without one more promise and tick per call.
+ * A synchronous call of a capability through the charged sequence: its results as `run` gave them, finished
+ * text where the capability has it (the caller finishes objects from the capability's outcome table). Not an
+ * async function: the charged sequence's own promise is handed on, without one more promise and tick per call.
  */
-function processCharged<Item, R>(services: Services, req: FastifyRequest, cap: Capability<Item>, items: Item[], run: (items: Item[], ctx: ProcessContext) => Promise<R[]>): Promise<Charged<R[]>> {
+function runCharged<Item>(services: Services, req: FastifyRequest, cap: Capability<Item>, items: Item[]): Promise<Charged<(ItemResult | ResultText)[]>> {
   let units = 0;
   for (const item of items) units += cap.units(item);
-  const work = () => run.call(cap, items, processContext(services, req)).then((results) => {
+  const work = () => cap.run(items, processContext(services, req), 'text').then((results) => {
     if (results.length !== items.length) throw new Error(`${cap.name} answered ${results.length} results for ${items.length} items`);
     return results;
   });
   return chargedWork(services.state, { payer: requirePayer(req), counter: cap.counter, units }, work);
-}
-
-/** A single call through the charged sequence: `Capability.single` where the capability has it. */
-function processSingle<Item>(services: Services, req: FastifyRequest, cap: Capability<Item>, item: Item): Promise<Charged<(ItemResult | ResultText)[]>> {
-  const single = cap.single;
-  if (single === undefined) return processCharged(services, req, cap, [item], cap.process);
-  const work = () => single.call(cap, item, processContext(services, req)).then((result) => [result]);
-  return chargedWork(services.state, { payer: requirePayer(req), counter: cap.counter, units: cap.units(item) }, work);
 }
 
 /** The envelope fields a single call's body holds (nearly always none). */
@@ -124,14 +116,10 @@ function capabilityRoutes<Item>(cap: Capability<Item>, services: Services, jobs:
     if (received > cap.batchCap) throw tooMany(cap as Capability<unknown>, received, cap.batchCap, 'synchronous');
     const { items, ids } = readItems(cap, body);
     const language = req.ctx.language;
-    if (cap.batch) {
-      const { value: results, charge } = await processCharged(services, req, cap, items, cap.batch);
-      chargeHeaders(reply, charge);
-      return sendBatchText(req, reply, results, ids, (result) => finishResult(result, language, cap.outcomes), charge);
-    }
-    const { value: results, charge } = await processCharged(services, req, cap, items, cap.process);
+    const { value: results, charge } = await runCharged(services, req, cap, items);
     chargeHeaders(reply, charge);
-    return answer(req, reply, { count: results.length, results: results.map((result, i) => ({ id: ids[i], result: finishResult(result, language, cap.outcomes) })), credit: charge });
+    if (cap.textAnswers) return sendBatchText(req, reply, results, ids, (result) => finishResult(result, language, cap.outcomes), charge);
+    return answer(req, reply, { count: results.length, results: results.map((result, i) => ({ id: ids[i], result: finishResult(result as ItemResult, language, cap.outcomes) })), credit: charge });
   };
   /**
    * Single calls are answered from the charged sequence's own promise, not from an async handler: that
@@ -151,7 +139,7 @@ function capabilityRoutes<Item>(cap: Capability<Item>, services: Services, jobs:
       for (const key in body) if (!ENVELOPE.includes(key)) single[key] = body[key];
     }
     const item = validate(cap.item, single);
-    processSingle(services, req, cap, item).then(
+    runCharged(services, req, cap, [item]).then(
       ({ value: results, charge }) => {
         try {
           chargeHeaders(reply, charge);

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-import { creditState } from '../credit/ledger.js';
+import { creditState } from '../state/ledger.js';
 import type { Counter } from './capability.js';
 import { errorLanguage, type Services } from './context.js';
 import { ApiError, ERROR_MESSAGES, type ValidationIssue } from './errors.js';

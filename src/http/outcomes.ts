@@ -1,10 +1,3 @@
-import { CONTACT_OUTCOMES } from '../contact/outcomes.js';
-import { DEDUPE_OUTCOMES } from '../dedupe/outcomes.js';
-import { EMAIL_OUTCOMES } from '../email/outcomes.js';
-import { ENRICHMENT_OUTCOMES } from '../enrichment/outcomes.js';
-import { PHONE_OUTCOMES } from '../phone/outcomes.js';
-import { TAX_CODE_OUTCOMES } from '../tax-code/outcomes.js';
-import { WEBSITE_OUTCOMES } from '../website/outcomes.js';
 import type { ItemResult } from './capability.js';
 import type { Language, Texts } from './language.js';
 
@@ -61,31 +54,37 @@ export function outcomeTable(...tables: OutcomeTable[]): OutcomeTable {
 }
 
 /**
- * Every code the service answers, listed once here by explicit import (no module registers itself):
- * for what reads codes without knowing the capability (Italian output keys, CSV columns, the console).
+ * Every code the service answers: the capabilities' tables merged, given once at start by the registry
+ * (`useOutcomes`, called by src/capabilities.ts), for what reads codes without knowing the capability
+ * (Italian output keys, CSV columns, the console, the job worker). src/http lists no capability itself.
  */
-export const ALL_OUTCOMES: OutcomeTable = outcomeTable(
-  CONTACT_OUTCOMES,
-  DEDUPE_OUTCOMES,
-  EMAIL_OUTCOMES,
-  ENRICHMENT_OUTCOMES,
-  PHONE_OUTCOMES,
-  TAX_CODE_OUTCOMES,
-  WEBSITE_OUTCOMES,
-);
+let every: { table: OutcomeTable; fromItalian: Map<string, string> } | undefined;
 
-const fromItalian = new Map(Object.entries(ALL_OUTCOMES).map(([code, def]) => [def.it, code]));
+/** The table of every code (the registry's `allOutcomes`), installed before any answer is written. */
+export function useOutcomes(table: OutcomeTable): void {
+  every = { table, fromItalian: new Map(Object.entries(table).map(([code, def]) => [def.it, code])) };
+}
+
+function installed(): { table: OutcomeTable; fromItalian: Map<string, string> } {
+  if (!every) throw new Error('no outcome table: import src/capabilities.js (the registry) first');
+  return every;
+}
+
+/** Every code the service answers (installed by the registry). */
+export function allOutcomes(): OutcomeTable {
+  return installed().table;
+}
 
 export function outcomeDefinition(code: string): OutcomeDefinition | undefined {
-  return ALL_OUTCOMES[code];
+  return installed().table[code];
 }
 
 export function italianCode(code: string): string {
-  return ALL_OUTCOMES[code]?.it ?? code;
+  return installed().table[code]?.it ?? code;
 }
 
 export function englishCode(code: string): string {
-  return fromItalian.get(code) ?? code;
+  return installed().fromItalian.get(code) ?? code;
 }
 
 const SEVERITY: Record<OutcomeLabel, number> = { ok: 0, modified: 1, warning: 2, error: 3 };
@@ -132,7 +131,7 @@ export function copyFields(result: Record<string, unknown>): Record<string, unkn
  * capability's table (the job worker, which knows only the job's kind, reads them from every table).
  * The result is not changed (a capability may keep it in a memo); a result already complete is returned as it is.
  */
-export function finishResult(result: ItemResult, language: Language, table: OutcomeTable = ALL_OUTCOMES): ItemResult {
+export function finishResult(result: ItemResult, language: Language, table: OutcomeTable = allOutcomes()): ItemResult {
   if (isFinished(result)) return result;
   return completeInto(copyFields(result), result, language, table) as ItemResult;
 }

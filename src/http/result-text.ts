@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-import type { CreditCharge } from '../credit/ledger.js';
-import { creditInLanguage } from '../credit/messages.js';
+import type { CreditCharge } from '../state/ledger.js';
+import { creditInLanguage } from './credit-text.js';
 import type { ItemResult } from './capability.js';
 import { contentLanguage } from './context.js';
 import { italianJson } from './keys.js';
@@ -9,7 +9,7 @@ import { italianJson } from './keys.js';
 /**
  * A single call's finished result (outcome_label and reason included) as JSON text, without its closing
  * brace so that the credit can follow: what a capability whose core writes its answers hands over
- * (`Capability.single`), so that the answer is not parsed into objects and written out again (issue 14).
+ * (`Capability.run` with `'text'`), so that the answer is not parsed into objects and written out again (issue 14).
  * The text is what `JSON.stringify` gives for the result the capability would otherwise return, except that
  * characters beyond Latin-1 are written as `\uXXXX` escapes (`latin1Json`): the same value, read back.
  */

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 
-import type { ChargeTicket } from '../credit/ledger.js';
+import type { ChargeTicket } from '../state/ledger.js';
 import { inPoolTransaction, updateOnConnection } from '../state/postgres.js';
 import type { JobRecord } from '../state/db.js';
 import type { UnitRunner, UnitSource } from './service.js';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Piscina } from 'piscina';
 
-import { consume, refund, type ChargeTicket, type CreditCharge } from '../credit/ledger.js';
+import { consume, refund, type ChargeTicket, type CreditCharge } from '../state/ledger.js';
 import type { Capability, ItemResult } from '../http/capability.js';
 import { answer, requireAccount, type RequestContext, type Services } from '../http/context.js';
 import { csvStream } from '../http/csv.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import type { ChargeTicket, CreditCharge } from '../credit/ledger.js';
+import type { ChargeTicket, CreditCharge } from '../state/ledger.js';
 import type { ItemResult } from '../http/capability.js';
 import type { JobRecord, StateDb } from '../state/db.js';
 import type { Decision, DocKey, StateStore } from '../state/store.js';
@@ -23,7 +23,7 @@ export type Charged = { charge: CreditCharge; ticket: ChargeTicket };
 export type Refund = { ticket: ChargeTicket; units: number };
 /**
  * Gives what a stopped job owes back to the ticket's buckets through `state`, the state store as seen
- * from inside the stop's own transaction (src/credit/ledger.ts `refund`); resolves to the units given.
+ * from inside the stop's own transaction (src/state/ledger.ts `refund`); resolves to the units given.
  */
 export type GiveBack = (state: StateStore, owed: Refund) => Promise<number>;
 export type JobState = JobRecord['state'];

@@ -293,7 +293,7 @@ export const capability: Capability<PhoneItem> = {
   batchOptions: ['format', 'country_code', 'country'],
   freshResults: true,
   units: countNumbers,
-  async process(items: PhoneItem[], ctx: ProcessContext): Promise<ItemResult[]> {
+  async run(items: PhoneItem[], ctx: ProcessContext): Promise<ItemResult[]> {
     const data = contactData(ctx.dataDir);
     return items.map((item) => {
       try {

@@ -62,7 +62,7 @@ export interface CreditRecord {
   bought_ever: boolean;
   /**
    * Spent packs moved out of `packs` to `credit_packs` (`<account>/<counter>/<pack id>`), so that a charge
-   * does not copy and encode every pack ever bought (src/credit/ledger.ts, `retireSpent`): `packs` holds the
+   * does not copy and encode every pack ever bought (src/state/ledger.ts, `retireSpent`): `packs` holds the
    * packs with operations left. Absent: none.
    */
   packs_retired?: number;

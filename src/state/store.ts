@@ -5,7 +5,7 @@ import type { StateDb } from './db.js';
 /**
  * The service's state behind one interface, two back ends: LMDB in the data dir (one node, the default)
  * or PostgreSQL (`RECAPITO_STATE_URL=postgres://…`, any number of nodes). Capability code talks to the
- * domain modules (credit/ledger, account/tokens, suggest/session, dedupe/store, console/store), which talk
+ * domain modules (state/ledger, state/tokens, suggest/session, dedupe/store, console/store), which talk
  * only to this interface: none of them knows which back end runs.
  *
  * The model is a document store with atomic multi-document updates. Every piece of state is a JSON

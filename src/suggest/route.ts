@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 
-import { takeDailySelect } from '../account/tokens.js';
+import { SUGGEST_PATHS, takeDailySelect } from '../state/tokens.js';
 import { capability as contactCapability } from '../contact/service.js';
 import type { ContactItem } from '../contact/schema.js';
 import { resolveCountry } from '../countries/resolve.js';
-import { creditState } from '../credit/ledger.js';
+import { creditState } from '../state/ledger.js';
 import { attributionIn } from '../http/attribution.js';
 import { chargeHeaders, chargedWork } from '../http/billing.js';
 import { englishBody } from '../http/body.js';
@@ -14,7 +14,6 @@ import { ApiError, invalidField } from '../http/errors.js';
 import { finishResult } from '../http/outcomes.js';
 import type { PluginOptions } from '../http/plugin.js';
 import { validate } from '../http/validation.js';
-import { SUGGEST_PATHS } from './paths.js';
 import { suggestRequest, type SuggestRequest } from './schema.js';
 import { attributionFor, displayName, houseNumbers, parsedOf, readForeignQuery, readQuery, streetsPhase } from './service.js';
 import { foreignAttribution, foreignHouseNumbers, foreignStreets, foreignSuggestCountries } from './foreign.js';
@@ -41,7 +40,7 @@ function requireField(value: string | undefined, field: string): string {
 }
 
 /**
- * One of the caller's daily charged selects (suggest tokens with a cap, src/account/tokens.ts), or the 429
+ * One of the caller's daily charged selects (suggest tokens with a cap, src/state/tokens.ts), or the 429
  * `select_cap` with Retry-After after `unmark` gave the street back; the function that returns the select.
  */
 async function capped(services: Services, req: FastifyRequest, reply: FastifyReply, unmark: () => Promise<void>): Promise<(() => Promise<void>) | undefined> {
@@ -86,7 +85,7 @@ async function select(services: Services, req: FastifyRequest, reply: FastifyRep
     services.state,
     { payer, counter: 'contact', units: first ? 1 : 0 },
     async () => {
-      const [one] = await contactCapability.process([item], processContext(services, req));
+      const [one] = await contactCapability.run([item], processContext(services, req));
       if (!one) throw new Error('the contact engine answered nothing');
       return finishResult(one, req.ctx.language, contactCapability.outcomes);
     },

@@ -110,7 +110,7 @@ export const capability: Capability<TaxCodeItem> = {
   batchOptions: ['action'],
   freshResults: true,
   units: () => 1,
-  process(items: TaxCodeItem[], ctx: ProcessContext): Promise<ItemResult[]> {
+  run(items: TaxCodeItem[], ctx: ProcessContext): Promise<ItemResult[]> {
     return processTaxCodes(items, ctx.language);
   },
   result: taxCodeResult,

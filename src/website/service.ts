@@ -103,7 +103,7 @@ export const capability: Capability<WebsiteItem> = {
   item: websiteItem,
   batchOptions: ['network'],
   units: (item) => splitWebsites(item.website ?? '').length,
-  async process(items: WebsiteItem[], ctx: ProcessContext): Promise<ItemResult[]> {
+  async run(items: WebsiteItem[], ctx: ProcessContext): Promise<ItemResult[]> {
     return verifyWebsites(items, ctx);
   },
   result: websiteResult,

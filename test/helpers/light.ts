@@ -14,9 +14,9 @@ export async function contactDataDir(): Promise<string> {
   return dir;
 }
 
-/** One item through a capability's schema and `process`, the way the endpoint runs it. */
+/** One item through a capability's schema and `run`, the way the endpoint runs it. */
 export async function processOne<Item>(cap: Capability<Item>, item: Record<string, unknown>, ctx: ProcessContext): Promise<ItemResult> {
-  const [result] = await cap.process([cap.item.parse(item)], ctx);
+  const [result] = await cap.run([cap.item.parse(item)], ctx);
   if (!result) throw new Error(`${cap.name}: no result`);
   return result;
 }

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, syml
 import os from 'node:os';
 import path from 'node:path';
 
-import { createAccount, createToken, getAccount } from '../../src/account/tokens.js';
+import { createAccount, createToken, getAccount } from '../../src/state/tokens.js';
 import { runImport } from '../../src/cli/import.js';
 import { PROJECT_ROOT, type ServiceConfig } from '../../src/config.js';
 import { buildService, type Service } from '../../src/server.js';

@@ -1,5 +1,5 @@
-import { say, type Language, type Texts } from '../http/language.js';
-import { textIn, type SomeTexts } from '../http/problems.js';
+import { say, type Language, type Texts } from './language.js';
+import { textIn, type SomeTexts } from './problems.js';
 
 /** Why a counter needs attention: the report's `warning`, by kind. */
 export type CounterWarning = 'auto_topup_next' | 'auto_topup_cap' | 'awaiting_renewal' | 'nothing_left' | 'low';

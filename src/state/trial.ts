@@ -1,7 +1,7 @@
 import type { Counter } from '../http/capability.js';
-import { isoString } from '../state/clock.js';
-import type { TrialRecord } from '../state/db.js';
-import { doc, type Decision, type DocChange, type StateStore } from '../state/store.js';
+import { isoString } from './clock.js';
+import type { TrialRecord } from './db.js';
+import { doc, type Decision, type DocChange, type StateStore } from './store.js';
 import type { ChargeTicket, CreditCharge, Taken } from './ledger.js';
 
 /**

@@ -1,14 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-import { DEFAULT_TRIAL, moveTrial, trialGrant, trialKey } from '../credit/trial.js';
-import type { Payer } from '../credit/ledger.js';
+import { DEFAULT_TRIAL, moveTrial, trialGrant, trialKey } from './trial.js';
+import type { Payer } from './ledger.js';
 import type { Counter } from '../http/capability.js';
 import { ApiError } from '../http/errors.js';
 import { isLanguage, type Language } from '../http/language.js';
-import { isoNow } from '../state/clock.js';
-import type { AccountRecord, TokenKind, TokenRecord, TrialRecord } from '../state/db.js';
-import { doc, type DocChange, type StateStore } from '../state/store.js';
-import { SUGGEST_PATHS } from '../suggest/paths.js';
+import { isoNow } from './clock.js';
+import type { AccountRecord, TokenKind, TokenRecord, TrialRecord } from './db.js';
+import { doc, type DocChange, type StateStore } from './store.js';
 
 /** Tokens are stored only as their SHA-256: the store never holds a usable token. */
 export function hashToken(token: string): string {
@@ -320,6 +319,9 @@ function lookup(store: StateStore, token: string): KnownToken | undefined | Prom
   const generation = generationNow(store);
   return typeof generation === 'number' ? inCache(generation) : generation.then(inCache);
 }
+
+/** The autocomplete endpoint, English and Italian: all that a suggest-only token may call (src/suggest/route.ts serves it). */
+export const SUGGEST_PATHS = ['/api/v1/suggest', '/api/v1/suggerisci'] as const;
 
 const SUGGEST_ROUTES: ReadonlySet<string> = new Set(SUGGEST_PATHS);
 

@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { Counter } from '../http/capability.js';
 import { ApiError } from '../http/errors.js';
 import { problem } from '../http/problems.js';
-import type { CreditRecord, TrialRecord } from '../state/db.js';
-import { isoString } from '../state/clock.js';
-import { doc, updateListened, type Decision, type DocChange, type DocKey, type StateStore, type UpdateListener } from '../state/store.js';
+import type { CreditRecord, TrialRecord } from './db.js';
+import { isoString } from './clock.js';
+import { doc, updateListened, type Decision, type DocChange, type DocKey, type StateStore, type UpdateListener } from './store.js';
 import { giveToTrial, takeFromTrial, trialKey } from './trial.js';
 
 export const COUNTERS: readonly Counter[] = ['contact', 'dedupe', 'light'];
