@@ -28,8 +28,8 @@ const ROOT = path.resolve(process.env.TREE_CHECK_ROOT ?? path.join(path.dirname(
 /** What the tree may have today (issue 31's bar is 0 for each). Lower a limit when the tree improves. */
 export const LIMITS = {
   registerImportsEngine: 23,
-  httpImportsCapability: 6,
-  workerKnowsDedupe: 3,
+  httpImportsCapability: 0,
+  workerKnowsDedupe: 0,
   longSourceFiles: 5,
   foreignStreetMatchers: 2,
   architectureNamesMissing: 0,
