@@ -93,6 +93,9 @@ pub fn street_explained(
     (r, step)
 }
 
+/// The street in one municipality, in named steps: the full name (`by_full_name`), the name
+/// without type and particles or in any word order (`by_name_key`), then partial names and typos
+/// (`by_partial_or_typo`). The first step that answers gives the answer.
 pub(super) fn street_steps(
     city: &CityStreets,
     parsed: &ParsedAddress,
@@ -101,87 +104,124 @@ pub(super) fn street_steps(
     is_first_name: &dyn Fn(&str) -> bool,
     step: &mut Step,
 ) -> StreetResolution {
-    let ty = parsed.street_type.unwrap_or("");
     let name = parsed.name.as_str();
     if fold(name).is_empty() {
         return StreetResolution::NotFound;
     }
-    let number = parsed
-        .house_number
-        .as_ref()
-        .map(|h| (h.number, h.suffix.as_str()));
-    let pick = |hits: &[u32]| -> Option<Vec<u32>> {
+    let search = Written {
+        city,
+        parsed,
+        ty: parsed.street_type.unwrap_or(""),
+        name,
+        postcode,
+        number: parsed
+            .house_number
+            .as_ref()
+            .map(|h| (h.number, h.suffix.as_str())),
+        precision,
+        is_first_name,
+    };
+    if let Some(r) = search.by_full_name(step) {
+        return r;
+    }
+    if let Some(r) = search.by_name_key(step) {
+        return r;
+    }
+    if precision < 2 {
+        return StreetResolution::NotFound;
+    }
+    search.by_partial_or_typo(step)
+}
+
+/// What was written, as the steps of `street_steps` look for it in one municipality.
+struct Written<'a> {
+    city: &'a CityStreets,
+    parsed: &'a ParsedAddress,
+    ty: &'a str,
+    name: &'a str,
+    postcode: &'a str,
+    number: Option<(u32, &'a str)>,
+    precision: u8,
+    is_first_name: &'a dyn Fn(&str) -> bool,
+}
+
+impl Written<'_> {
+    /// The streets found, told apart by the postcode and the house number.
+    fn pick(&self, hits: &[u32]) -> Option<Vec<u32>> {
         let mut v: Vec<u32> = hits.to_vec();
         v.sort();
         v.dedup();
         if v.len() > 1 {
-            v = disambiguate(city, v, postcode, number);
+            v = disambiguate(self.city, v, self.postcode, self.number);
         }
         (!v.is_empty()).then_some(v)
-    };
-    // a typo or a partial name fits streets of other names: the postcode and the house number
-    // tell apart streets of one name, never choose between names (`Via G. Mazzini 3` is not Via
-    // Giovanni Mazzoni for having a number 3 that Via Giuseppe Mazzini lacks)
-    let pick_near = |hits: &[u32]| -> Option<Vec<u32>> {
+    }
+
+    /// A typo or a partial name fits streets of other names: the postcode and the house number
+    /// tell apart streets of one name, never choose between names (`Via G. Mazzini 3` is not Via
+    /// Giovanni Mazzoni for having a number 3 that Via Giuseppe Mazzini lacks).
+    fn pick_near(&self, hits: &[u32]) -> Option<Vec<u32>> {
         let mut v: Vec<u32> = hits.to_vec();
         v.sort();
         v.dedup();
-        let name = |i: u32| loose_key(&city.street(i).name);
+        let name = |i: u32| loose_key(&self.city.street(i).name);
         if v.iter().all(|&i| name(i) == name(v[0])) {
-            return pick(&v);
+            return self.pick(&v);
         }
         (!v.is_empty()).then_some(v)
-    };
-    // streets of other names that hold every word written: the postcode written tells them
-    // apart, the house number alone does not (`Via Costa 206` in Bologna: Via Andrea Costa has a
-    // 206 and Via Paolo Costa none, yet the writer may mean either); the ones that hold the
-    // number are named first
-    let pick_names = |hits: &[u32]| -> Option<Vec<u32>> {
-        let mut v = disambiguate(city, pick_near(hits)?, postcode, None);
-        if let Some((n, suffix)) = number {
-            v.sort_by_key(|&i| find_number(city.street(i), n, suffix).is_none());
-        }
-        (!v.is_empty()).then_some(v)
-    };
-    let partial_name = || {
-        partial(
-            city,
-            name,
-            ty,
-            precision,
-            &pick_names,
-            &pick_near,
-            is_first_name,
-        )
-    };
+    }
 
-    // 1. the full name, type included
-    let full = full_key(&format!("{ty} {name}"));
-    // a street found by name whose house numbers lack the one written, while a longer name with
-    // the words written has it (`Via Lodi 196`: Via Lodi has no 196, Via Luigi Lodi has): the
-    // evidence disagrees, and the answer is an ambiguity
-    let conflict = |i: u32| -> Option<StreetResolution> {
-        let (n, suffix) = number?;
-        if precision < 3 || !city.record.complete_numbers || city.street(i).numbers.is_empty() {
+    /// Streets of other names that hold every word written: the postcode written tells them
+    /// apart, the house number alone does not (`Via Costa 206` in Bologna: Via Andrea Costa has a
+    /// 206 and Via Paolo Costa none, yet the writer may mean either); the ones that hold the
+    /// number are named first.
+    fn pick_names(&self, hits: &[u32]) -> Option<Vec<u32>> {
+        let mut v = disambiguate(self.city, self.pick_near(hits)?, self.postcode, None);
+        if let Some((n, suffix)) = self.number {
+            v.sort_by_key(|&i| find_number(self.city.street(i), n, suffix).is_none());
+        }
+        (!v.is_empty()).then_some(v)
+    }
+
+    fn partial_name(&self) -> Option<(StreetResolution, u32)> {
+        partial(
+            self.city,
+            self.name,
+            self.ty,
+            self.precision,
+            &|h: &[u32]| self.pick_names(h),
+            &|h: &[u32]| self.pick_near(h),
+            self.is_first_name,
+        )
+    }
+
+    /// A street found by name whose house numbers lack the one written, while a longer name with
+    /// the words written has it (`Via Lodi 196`: Via Lodi has no 196, Via Luigi Lodi has): the
+    /// evidence disagrees, and the answer is an ambiguity.
+    fn conflict(&self, i: u32) -> Option<StreetResolution> {
+        let city = self.city;
+        let (n, suffix) = self.number?;
+        if self.precision < 3 || !city.record.complete_numbers || city.street(i).numbers.is_empty()
+        {
             return None;
         }
         if find_number(city.street(i), n, suffix).is_some() {
             return None;
         }
         // the type written, unless the street found has another (then any type may be meant)
-        let of_type = if city.street(i).street_type == ty {
-            ty
+        let of_type = if city.street(i).street_type == self.ty {
+            self.ty
         } else {
             ""
         };
         // only names the words written stand for (`Via Lodi` for Via Luigi Lodi; `Via Dante` is
         // not Via Dante Chiasserini)
-        let named: Vec<u32> = covering(city, name, precision, is_first_name, false)
+        let named: Vec<u32> = covering(city, self.name, self.precision, self.is_first_name, false)
             .into_iter()
             .filter(|c| c.typos == 0 && c.tier == 0 && c.dropped == 0)
             .map(|c| c.street)
             .collect();
-        let others: Vec<u32> = containing(city, name, of_type)
+        let others: Vec<u32> = containing(city, self.name, of_type)
             .into_iter()
             .filter(|&j| j != i && named.contains(&j))
             .filter(|&j| find_number(city.street(j), n, suffix).is_some())
@@ -191,192 +231,212 @@ pub(super) fn street_steps(
             v.extend(others.into_iter().take(2));
             StreetResolution::Ambiguous(v)
         })
-    };
-    if let Some(v) = pick(city.by_key(KeyKind::Full, &full)) {
-        step.name = "full";
-        if v.len() == 1 {
-            if let Some(a) = conflict(v[0]) {
-                return a;
-            }
-            let s = city.street(v[0]);
-            let same = fold(&format!("{} {}", s.street_type, s.name))
-                == fold(&format!("{ty} {name}"))
-                && (parsed.street_type_raw.is_empty()
-                    || fold(&parsed.street_type_raw) == s.street_type);
-            return StreetResolution::Found(
-                v[0],
-                if same {
-                    StreetMatch::Same
-                } else {
-                    StreetMatch::Form
-                },
-            );
-        }
-        return StreetResolution::Ambiguous(v);
-    }
-    // "Salita della Chiesa" registered as VIA + "SALITA DELLA CHIESA"
-    if !ty.is_empty() && ty != "VIA" {
-        if let Some(v) = pick(city.by_key(KeyKind::Full, &full_key(&format!("VIA {ty} {name}")))) {
-            if v.len() == 1 {
-                step.name = "full_as_via";
-                return StreetResolution::Found(v[0], StreetMatch::Changed);
-            }
-        }
-    }
-    // a name that begins with a type the parser did not take ("Vecchia" of "Via Vecchia X"); a
-    // type written before the name's own (`Via Bastioni di Porta Nuova`, `Via Corso Italia`)
-    // (only after a plain `Via`: `Vico Via Calia` is Vico di Via Calia, not Via Calia)
-    let own_type = street_type::split(name).0;
-    if ty.is_empty() || (ty == "VIA" && !own_type.is_empty() && own_type != "VIA") {
-        if let Some(v) = pick(city.by_key(KeyKind::Full, &full_key(name))) {
-            if v.len() == 1 {
-                step.name = "name_with_type_word";
-                return StreetResolution::Found(
-                    v[0],
-                    if ty.is_empty() {
-                        StreetMatch::Form
-                    } else {
-                        StreetMatch::Changed
-                    },
-                );
-            }
-        }
     }
 
-    // 2. without type and particles, then 3. in any word order
-    for (kind, key) in [
-        (KeyKind::Loose, loose_key(name)),
-        (KeyKind::Sorted, sorted_key(name)),
-    ] {
-        if precision < 2 && kind == KeyKind::Sorted {
-            break;
+    /// Step 1: the full name, type included (`full`); a type registered as part of the name
+    /// (`full_as_via`); a name that begins with a type word (`name_with_type_word`).
+    fn by_full_name(&self, step: &mut Step) -> Option<StreetResolution> {
+        let (city, ty, name) = (self.city, self.ty, self.name);
+        let full = full_key(&format!("{ty} {name}"));
+        if let Some(v) = self.pick(city.by_key(KeyKind::Full, &full)) {
+            step.name = "full";
+            if v.len() == 1 {
+                if let Some(a) = self.conflict(v[0]) {
+                    return Some(a);
+                }
+                let s = city.street(v[0]);
+                let same = fold(&format!("{} {}", s.street_type, s.name))
+                    == fold(&format!("{ty} {name}"))
+                    && (self.parsed.street_type_raw.is_empty()
+                        || fold(&self.parsed.street_type_raw) == s.street_type);
+                return Some(StreetResolution::Found(
+                    v[0],
+                    if same {
+                        StreetMatch::Same
+                    } else {
+                        StreetMatch::Form
+                    },
+                ));
+            }
+            return Some(StreetResolution::Ambiguous(v));
         }
-        if let Some(r) = by_name(city, city.by_key(kind, &key), ty, &pick) {
-            step.name = if kind == KeyKind::Loose {
-                "loose"
-            } else {
-                "any_order"
-            };
-            if let StreetResolution::Found(i, _) = r {
-                if let Some(a) = conflict(i) {
-                    return a;
-                }
-                // found under another type, while streets of the type written hold every word
-                // written in a longer name (`Vicolo Gregoraci`: Largo Gregoraci, or Vicolo
-                // Secondo Gregoraci?): ambiguous
-                if !ty.is_empty() && city.street(i).street_type != ty && precision >= 2 {
-                    let others: Vec<u32> = containing(city, name, ty)
-                        .into_iter()
-                        .filter(|&j| j != i)
-                        .collect();
-                    if !others.is_empty() {
-                        let mut v = vec![i];
-                        v.extend(others.into_iter().take(2));
-                        return StreetResolution::Ambiguous(v);
-                    }
+        // "Salita della Chiesa" registered as VIA + "SALITA DELLA CHIESA"
+        if !ty.is_empty() && ty != "VIA" {
+            if let Some(v) =
+                self.pick(city.by_key(KeyKind::Full, &full_key(&format!("VIA {ty} {name}"))))
+            {
+                if v.len() == 1 {
+                    step.name = "full_as_via";
+                    return Some(StreetResolution::Found(v[0], StreetMatch::Changed));
                 }
             }
-            // streets of the name under other types only, while one street of the type written
-            // holds every word as written (`Piazza De Ferrari`: Piazza Raffaele De Ferrari, not
-            // Vico Ferrari or Sottopassaggio de Ferrari)
-            if !ty.is_empty() && precision >= 2 && !matches!(r, StreetResolution::Found(..)) {
-                if let Some((StreetResolution::Found(j, how), 0)) = partial_name() {
-                    if city.street(j).street_type == ty {
-                        step.name = "partial";
-                        return StreetResolution::Found(j, how);
-                    }
+        }
+        // a name that begins with a type the parser did not take ("Vecchia" of "Via Vecchia X"); a
+        // type written before the name's own (`Via Bastioni di Porta Nuova`, `Via Corso Italia`)
+        // (only after a plain `Via`: `Vico Via Calia` is Vico di Via Calia, not Via Calia)
+        let own_type = street_type::split(name).0;
+        if ty.is_empty() || (ty == "VIA" && !own_type.is_empty() && own_type != "VIA") {
+            if let Some(v) = self.pick(city.by_key(KeyKind::Full, &full_key(name))) {
+                if v.len() == 1 {
+                    step.name = "name_with_type_word";
+                    return Some(StreetResolution::Found(
+                        v[0],
+                        if ty.is_empty() {
+                            StreetMatch::Form
+                        } else {
+                            StreetMatch::Changed
+                        },
+                    ));
                 }
             }
-            // the same name under another type, while a street of the type written has the
-            // name in full (`Via Canefri`: Vicolo Canefri, or Via Cesare Canefri?): ambiguous
-            if let StreetResolution::Found(i, _) = r {
-                if !ty.is_empty() && city.street(i).street_type != ty && precision >= 2 {
-                    if let Some((StreetResolution::Found(j, _), _)) = partial_name() {
-                        if j != i && city.street(j).street_type == ty {
-                            return StreetResolution::Ambiguous(vec![i, j]);
+        }
+        None
+    }
+
+    /// Steps 2 and 3: the name without type and particles (`loose`), then in any word order
+    /// (`any_order`), with the doubts a type written raises.
+    fn by_name_key(&self, step: &mut Step) -> Option<StreetResolution> {
+        let (city, ty, name, precision) = (self.city, self.ty, self.name, self.precision);
+        for (kind, key) in [
+            (KeyKind::Loose, loose_key(name)),
+            (KeyKind::Sorted, sorted_key(name)),
+        ] {
+            if precision < 2 && kind == KeyKind::Sorted {
+                break;
+            }
+            if let Some(r) = by_name(city, city.by_key(kind, &key), ty, &|h: &[u32]| self.pick(h)) {
+                step.name = if kind == KeyKind::Loose {
+                    "loose"
+                } else {
+                    "any_order"
+                };
+                if let StreetResolution::Found(i, _) = r {
+                    if let Some(a) = self.conflict(i) {
+                        return Some(a);
+                    }
+                    // found under another type, while streets of the type written hold every word
+                    // written in a longer name (`Vicolo Gregoraci`: Largo Gregoraci, or Vicolo
+                    // Secondo Gregoraci?): ambiguous
+                    if !ty.is_empty() && city.street(i).street_type != ty && precision >= 2 {
+                        let others: Vec<u32> = containing(city, name, ty)
+                            .into_iter()
+                            .filter(|&j| j != i)
+                            .collect();
+                        if !others.is_empty() {
+                            let mut v = vec![i];
+                            v.extend(others.into_iter().take(2));
+                            return Some(StreetResolution::Ambiguous(v));
                         }
                     }
                 }
+                // streets of the name under other types only, while one street of the type written
+                // holds every word as written (`Piazza De Ferrari`: Piazza Raffaele De Ferrari, not
+                // Vico Ferrari or Sottopassaggio de Ferrari)
+                if !ty.is_empty() && precision >= 2 && !matches!(r, StreetResolution::Found(..)) {
+                    if let Some((StreetResolution::Found(j, how), 0)) = self.partial_name() {
+                        if city.street(j).street_type == ty {
+                            step.name = "partial";
+                            return Some(StreetResolution::Found(j, how));
+                        }
+                    }
+                }
+                // the same name under another type, while a street of the type written has the
+                // name in full (`Via Canefri`: Vicolo Canefri, or Via Cesare Canefri?): ambiguous
+                if let StreetResolution::Found(i, _) = r {
+                    if !ty.is_empty() && city.street(i).street_type != ty && precision >= 2 {
+                        if let Some((StreetResolution::Found(j, _), _)) = self.partial_name() {
+                            if j != i && city.street(j).street_type == ty {
+                                return Some(StreetResolution::Ambiguous(vec![i, j]));
+                            }
+                        }
+                    }
+                }
+                return Some(r);
+            }
+        }
+        None
+    }
+
+    /// Steps 4 and 5: partial names with every word as written (first names, titles, regnal
+    /// numbers left out): what was written beats any edit (`Via Corti` is Via Alfonso or Via
+    /// Costantino Corti, never Via Orti; `Via C. Colombo` is Via Cristoforo Colombo, not Via dei
+    /// Colombi); then typos, and partial names with a typo: when both answer and disagree, the
+    /// answer is an ambiguity rather than either guess.
+    fn by_partial_or_typo(&self, step: &mut Step) -> StreetResolution {
+        let (city, ty, name) = (self.city, self.ty, self.name);
+        let part = self.partial_name();
+        if let Some((r, 0)) = part {
+            if let StreetResolution::Found(..) = r {
+                step.name = "partial";
             }
             return r;
         }
-    }
-    if precision < 2 {
-        return StreetResolution::NotFound;
-    }
-
-    // 4. partial names with every word as written (first names, titles, regnal numbers left
-    // out): what was written beats any edit (`Via Corti` is Via Alfonso or Via Costantino Corti,
-    // never Via Orti; `Via C. Colombo` is Via Cristoforo Colombo, not Via dei Colombi)
-    let part = partial_name();
-    if let Some((r, 0)) = part {
-        if let StreetResolution::Found(..) = r {
-            step.name = "partial";
-        }
-        return r;
-    }
-    // 5. typos, and partial names with a typo: when both answer and disagree, the answer is an
-    // ambiguity rather than either guess
-    let typo = typo_match(city, name, ty, precision, &pick_near);
-    let typo_edits = typo.as_ref().map_or(0, |(_, d)| *d);
-    let part_edits = part.as_ref().map_or(0, |(_, d)| *d);
-    let typo = typo.map(|(r, _)| r);
-    let part = part.map(|(r, _)| r);
-    match (typo, part) {
-        (Some(StreetResolution::Found(a, _)), Some(StreetResolution::Found(b, _))) if a != b => {
-            StreetResolution::Ambiguous(vec![a, b])
-        }
-        // a typo's answer is doubted by its house number; a partial name's is not (`Via Mazzini 3`
-        // stays Via Giuseppe Mazzini, whose list lacks the 3)
-        (Some(StreetResolution::Found(a, _)), _) if conflict(a).is_some() => {
-            conflict(a).unwrap_or(StreetResolution::NotFound)
-        }
-        (Some(StreetResolution::Found(a, _)), Some(StreetResolution::Found(_, _))) => {
-            *step = Step {
-                name: "typo_or_partial",
-                edits: typo_edits.min(part_edits),
-            };
-            StreetResolution::Found(a, StreetMatch::Changed)
-        }
-        (Some(StreetResolution::Found(a, _)), _) => {
-            // one word written, one edit from a whole name and as near a word of other names
-            // (`Via Mandolfo`: Via Landolfo, or Via Ugo Guido Mondolfo?): the streets that fit as
-            // well are told apart by the postcode and house number, else an ambiguity
-            let doubt: Vec<u32> = covering(city, name, precision, is_first_name, true)
-                .into_iter()
-                .filter(|c| c.street != a && c.tier == 0 && c.dropped == 0)
-                .filter(|c| c.typos as u32 <= typo_edits)
-                .filter(|c| ty.is_empty() || city.street(c.street).street_type == ty)
-                .map(|c| c.street)
-                .collect();
-            if !doubt.is_empty() && loose_tokens(name).len() == 1 {
-                let mut v = vec![a];
-                v.extend(doubt);
-                let v = disambiguate(city, v, postcode, number);
-                if v.len() > 1 {
-                    return StreetResolution::Ambiguous(v);
-                }
+        let typo = typo_match(city, name, ty, self.precision, &|h: &[u32]| {
+            self.pick_near(h)
+        });
+        let typo_edits = typo.as_ref().map_or(0, |(_, d)| *d);
+        let part_edits = part.as_ref().map_or(0, |(_, d)| *d);
+        let typo = typo.map(|(r, _)| r);
+        let part = part.map(|(r, _)| r);
+        match (typo, part) {
+            (Some(StreetResolution::Found(a, _)), Some(StreetResolution::Found(b, _)))
+                if a != b =>
+            {
+                StreetResolution::Ambiguous(vec![a, b])
+            }
+            // a typo's answer is doubted by its house number; a partial name's is not (`Via
+            // Mazzini 3` stays Via Giuseppe Mazzini, whose list lacks the 3)
+            (Some(StreetResolution::Found(a, _)), _) if self.conflict(a).is_some() => {
+                self.conflict(a).unwrap_or(StreetResolution::NotFound)
+            }
+            (Some(StreetResolution::Found(a, _)), Some(StreetResolution::Found(_, _))) => {
                 *step = Step {
                     name: "typo_or_partial",
+                    edits: typo_edits.min(part_edits),
+                };
+                StreetResolution::Found(a, StreetMatch::Changed)
+            }
+            (Some(StreetResolution::Found(a, _)), _) => {
+                // one word written, one edit from a whole name and as near a word of other names
+                // (`Via Mandolfo`: Via Landolfo, or Via Ugo Guido Mondolfo?): the streets that fit
+                // as well are told apart by the postcode and house number, else an ambiguity
+                let doubt: Vec<u32> =
+                    covering(city, name, self.precision, self.is_first_name, true)
+                        .into_iter()
+                        .filter(|c| c.street != a && c.tier == 0 && c.dropped == 0)
+                        .filter(|c| c.typos as u32 <= typo_edits)
+                        .filter(|c| ty.is_empty() || city.street(c.street).street_type == ty)
+                        .map(|c| c.street)
+                        .collect();
+                if !doubt.is_empty() && loose_tokens(name).len() == 1 {
+                    let mut v = vec![a];
+                    v.extend(doubt);
+                    let v = disambiguate(city, v, self.postcode, self.number);
+                    if v.len() > 1 {
+                        return StreetResolution::Ambiguous(v);
+                    }
+                    *step = Step {
+                        name: "typo_or_partial",
+                        edits: typo_edits,
+                    };
+                    return StreetResolution::Found(v[0], StreetMatch::Changed);
+                }
+                *step = Step {
+                    name: "typo",
                     edits: typo_edits,
                 };
-                return StreetResolution::Found(v[0], StreetMatch::Changed);
+                StreetResolution::Found(a, StreetMatch::Changed)
             }
-            *step = Step {
-                name: "typo",
-                edits: typo_edits,
-            };
-            StreetResolution::Found(a, StreetMatch::Changed)
+            (_, Some(StreetResolution::Found(a, _))) => {
+                *step = Step {
+                    name: "partial",
+                    edits: part_edits,
+                };
+                StreetResolution::Found(a, StreetMatch::Changed)
+            }
+            (Some(other), _) | (None, Some(other)) => other,
+            (None, None) => StreetResolution::NotFound,
         }
-        (_, Some(StreetResolution::Found(a, _))) => {
-            *step = Step {
-                name: "partial",
-                edits: part_edits,
-            };
-            StreetResolution::Found(a, StreetMatch::Changed)
-        }
-        (Some(other), _) | (None, Some(other)) => other,
-        (None, None) => StreetResolution::NotFound,
     }
 }
 
