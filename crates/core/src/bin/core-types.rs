@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use ts_rs::{TypeVisitor, TS};
 
-use recapito_core::{address, dedupe, foreign, postal, register, tax_code, ErrorCode};
+use recapito_core::{address, dedupe, foreign, import, postal, register, tax_code, ErrorCode};
 
 /// Every declared type reachable from the roots, by name.
 #[derive(Default)]
