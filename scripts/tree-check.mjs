@@ -27,10 +27,10 @@ const ROOT = path.resolve(process.env.TREE_CHECK_ROOT ?? path.join(path.dirname(
 
 /** What the tree may have today (issue 31's bar is 0 for each). Lower a limit when the tree improves. */
 export const LIMITS = {
-  registerImportsEngine: 23,
+  registerImportsEngine: 1,
   httpImportsCapability: 0,
   workerKnowsDedupe: 0,
-  longSourceFiles: 5,
+  longSourceFiles: 1,
   foreignStreetMatchers: 2,
   architectureNamesMissing: 0,
 };

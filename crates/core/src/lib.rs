@@ -6,9 +6,11 @@ pub mod address;
 pub mod dedupe;
 pub mod error;
 pub mod foreign;
+pub mod import;
 pub mod normalize;
 pub mod postal;
 pub mod register;
+pub mod rules;
 pub mod tax_code;
 
 pub use error::{from_json, to_json, Error, ErrorCode, Result};

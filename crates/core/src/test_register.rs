@@ -50,7 +50,7 @@ pub fn import(subset: Option<&Subset>) -> Option<Register> {
         None => shared,
     };
     let dir = base.path().join("data");
-    recapito_core::register::import::run(&source, &dir).expect("import");
+    recapito_core::import::run(&source, &dir).expect("import");
     let register = Register::open(&dir).expect("open");
     if std::env::var("RECAPITO_KEEP_TEST_REGISTER").is_ok() {
         eprintln!("register kept in {}", base.keep().join("data").display());

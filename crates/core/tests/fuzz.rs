@@ -51,7 +51,10 @@ fn door(register: &Register, op: &str, input: &[u8]) -> recapito_core::Result<Ve
                 &batch.options,
             ))
         }
-        "street.search" => to_json(&street::query_streets(register, &from_json(input)?)),
+        "street.search" => to_json(&address::street_search::query_streets(
+            register,
+            &from_json(input)?,
+        )),
         "street.house_numbers" => {
             to_json(&street::street_house_numbers(register, &from_json(input)?))
         }

@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex};
 use napi::bindgen_prelude::*;
 use napi::{Env, Task};
 use napi_derive::napi;
-use recapito_core::dedupe::names::RoleMailboxes;
-use recapito_core::register::import::names;
+use recapito_core::import::names;
+use recapito_core::register::names::RoleMailboxes;
 use recapito_core::to_json;
 
 use crate::{guard, sync, Failure};

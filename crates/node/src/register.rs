@@ -6,7 +6,8 @@ use std::sync::Arc;
 use napi::bindgen_prelude::*;
 use napi::{Env, Task};
 use napi_derive::napi;
-use recapito_core::register::{import, search, store, Register};
+use recapito_core::import;
+use recapito_core::register::{search, store, Register};
 use recapito_core::to_json;
 
 use crate::{guard, sync, Door, Failure, REGISTER};

@@ -3,14 +3,18 @@
 use napi::bindgen_prelude::*;
 use napi::Env;
 use napi_derive::napi;
-use recapito_core::register::street::{self, SampleQuery, StreetQuery, StreetRef};
+use recapito_core::address::street_search::{self, StreetQuery};
+use recapito_core::register::street::{self, SampleQuery, StreetRef};
 use recapito_core::{from_json, to_json};
 
 use crate::Door;
 
-fn found(input: &[u8]) -> recapito_core::Result<Vec<street::StreetHit>> {
+fn found(input: &[u8]) -> recapito_core::Result<Vec<street_search::StreetHit>> {
     let query: StreetQuery = from_json(input)?;
-    Ok(street::query_streets(&*crate::opened_register()?, &query))
+    Ok(street_search::query_streets(
+        &*crate::opened_register()?,
+        &query,
+    ))
 }
 
 fn search(input: &[u8]) -> recapito_core::Result<Vec<u8>> {

@@ -17,6 +17,7 @@
 //!   (the country's name and envelope lines in the language, the foreign register), and five empty
 //!   fields.
 
+use std::cell::Cell;
 use std::io;
 
 use rayon::prelude::*;
@@ -62,9 +63,10 @@ fn write_answer(r: &ContactResult, out: &mut Vec<u8>) -> crate::Result<()> {
         fields(out, &[b"J", &json, b"", b"", b"", b"", b""]);
         return Ok(());
     }
-    let text = js_json(r)?;
     // every Italian result's JSON has them (serde writes these fields always): missing is a bug
-    let cut = Cuts::find(&text, r.city_type.is_some())
+    let (text, cut) = js_json_cut(r)?;
+    let cut = cut
+        .valid(r.city_type.is_some())
         .expect("a contact result's JSON holds normalized.country, city_type and attribution");
     let codes = r.outcome.join(",");
     let key = r.city_type.as_ref().map_or("", |c| c.label);
@@ -96,60 +98,183 @@ fn write_answer(r: &ContactResult, out: &mut Vec<u8>) -> crate::Result<()> {
 
 /// Where the language's texts go in a result's JSON: the value of `normalized.country`, the value of
 /// `city_type.label`, and the end (the start of `attribution`, the last field of a presentable result).
-/// Found by their keys: `,"` never occurs inside a JSON string, where every quote is escaped.
+/// Reported by the serialiser as it writes those fields (`Cutter`), never searched for in the text.
+#[derive(Debug, Default, PartialEq)]
 struct Cuts {
     country: (usize, usize),
     label: Option<(usize, usize)>,
     end: usize,
 }
 
-impl Cuts {
-    fn find(text: &[u8], city_type: bool) -> Option<Cuts> {
-        let normalized = find(text, b"\"normalized\":{", 0)?;
-        let from = find(text, b",\"country\":", normalized)? + 11;
-        let to = find(text, b",\"country_code\":", from)?;
-        let end = rfind(text, b",\"attribution\":[")?;
-        let label = if city_type {
-            let at = find(text, b",\"city_type\":{\"provincial_capital\":", to)?;
-            let start = find(text, b",\"label\":", at)? + 9;
-            let stop = find(text, b"}", start)?;
-            Some((start, stop))
-        } else {
-            None
-        };
-        (end > label.map_or(to, |l| l.1)).then_some(Cuts {
-            country: (from, to),
+/// The cuts as the serialiser met them; `valid` checks that every one the answer needs was met.
+#[derive(Debug, Default)]
+struct Met {
+    country: Option<(usize, usize)>,
+    label: Option<(usize, usize)>,
+    end: Option<usize>,
+}
+
+impl Met {
+    fn valid(self, city_type: bool) -> Option<Cuts> {
+        let country = self.country?;
+        let label = if city_type { Some(self.label?) } else { None };
+        let end = self.end?;
+        (end > label.map_or(country.1, |l| l.1)).then_some(Cuts {
+            country,
             label,
             end,
         })
     }
 }
 
-/// The first `needle` at or after `from`: its first byte looked for, the rest compared there (a
-/// comparison at every position cost more than the rest of the cutting).
-fn find(haystack: &[u8], needle: &[u8], from: usize) -> Option<usize> {
-    let first = *needle.first()?;
-    let mut at = from;
-    while let Some(i) = haystack.get(at..)?.iter().position(|&b| b == first) {
-        if haystack[at + i..].starts_with(needle) {
-            return Some(at + i);
-        }
-        at += i + 1;
-    }
-    None
+/// A result's JSON as `js_json` writes it, with the cuts its serialiser met.
+fn js_json_cut(r: &ContactResult) -> crate::Result<(Vec<u8>, Met)> {
+    let written = Cell::new(0);
+    let mut out = Counted {
+        out: Vec::with_capacity(2048),
+        written: &written,
+    };
+    let mut met = Met::default();
+    let cutter = Cutter {
+        written: &written,
+        objects: Vec::with_capacity(4),
+        key: String::new(),
+        in_key: false,
+        key_start: 0,
+        value_start: None,
+        met: &mut met,
+    };
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, cutter);
+    r.serialize(&mut ser)?;
+    drop(ser);
+    Ok((out.out, met))
 }
 
-/// The last `needle`, looked for as `find` does, from the end.
-fn rfind(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    let first = *needle.first()?;
-    let mut end = haystack.len();
-    while let Some(i) = haystack[..end].iter().rposition(|&b| b == first) {
-        if haystack[i..].starts_with(needle) {
-            return Some(i);
-        }
-        end = i;
+/// The output, counting what was written so far (for `Cutter`).
+struct Counted<'a> {
+    out: Vec<u8>,
+    written: &'a Cell<usize>,
+}
+
+impl io::Write for Counted<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out.extend_from_slice(buf);
+        self.written.set(self.out.len());
+        Ok(buf.len())
     }
-    None
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Which object the serialiser is writing: the result, its `normalized`, its `city_type`, another.
+#[derive(Clone, Copy, PartialEq)]
+enum Object {
+    Result,
+    Normalized,
+    CityType,
+    Other,
+}
+
+/// `JsNumbers` that also notes where `normalized.country`'s and `city_type.label`'s values and
+/// the result's `attribution` key begin and end, from the keys it writes.
+struct Cutter<'a> {
+    written: &'a Cell<usize>,
+    objects: Vec<Object>,
+    /// The key being written, then the last one written.
+    key: String,
+    in_key: bool,
+    /// Where the last key of the result began (its comma).
+    key_start: usize,
+    value_start: Option<usize>,
+    met: &'a mut Met,
+}
+
+impl Formatter for Cutter<'_> {
+    fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        let object = match (self.objects.len(), self.key.as_str()) {
+            (0, _) => Object::Result,
+            (1, "normalized") => Object::Normalized,
+            (1, "city_type") => Object::CityType,
+            _ => Object::Other,
+        };
+        self.objects.push(object);
+        writer.write_all(b"{")
+    }
+
+    fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.objects.pop();
+        writer.write_all(b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        if self.objects.last() == Some(&Object::Result) {
+            self.key_start = self.written.get();
+        }
+        self.in_key = true;
+        self.key.clear();
+        if first {
+            Ok(())
+        } else {
+            writer.write_all(b",")
+        }
+    }
+
+    fn end_object_key<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        self.in_key = false;
+        if self.objects.last() == Some(&Object::Result) && self.key == "attribution" {
+            self.met.end = Some(self.key_start);
+        }
+        Ok(())
+    }
+
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        writer.write_all(b":")?;
+        let cut = match self.objects.last() {
+            Some(Object::Normalized) => self.key == "country",
+            Some(Object::CityType) => self.key == "label",
+            _ => false,
+        };
+        if cut {
+            self.value_start = Some(self.written.get());
+        }
+        Ok(())
+    }
+
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        if let Some(start) = self.value_start.take() {
+            let span = Some((start, self.written.get()));
+            match self.objects.last() {
+                Some(Object::Normalized) => self.met.country = span,
+                _ => self.met.label = span,
+            }
+        }
+        Ok(())
+    }
+
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        if self.in_key {
+            self.key.push_str(fragment);
+        }
+        JsNumbers.write_string_fragment(writer, fragment)
+    }
+
+    fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
+        JsNumbers.write_f64(writer, value)
+    }
+
+    fn write_f32<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
+        JsNumbers.write_f32(writer, value)
+    }
 }
 
 /// JSON as JavaScript's `JSON.stringify` writes it, numbers too (`1`, not `1.0`), and strings escaped
@@ -314,16 +439,42 @@ mod tests {
     }
 
     #[test]
-    fn cuts_are_found_by_their_keys_never_inside_a_string() {
-        // inside a string every quote is escaped: `,\"country\":` is not the key
-        let text =
-            br#"{"a":",\"country\":1","n":{"x":",","country":"X","country_code":"IT"},"b":1}"#;
-        let at = find(text, br#","country":"#, 0).unwrap();
-        assert!(text[at..].starts_with(br#","country":"X""#));
-        let last = rfind(text, br#","b":"#).unwrap();
-        assert_eq!(&text[last..], br#","b":1}"#);
-        assert_eq!(find(text, br#","zz":"#, 0), None);
-        assert_eq!(rfind(text, br#","zz":"#), None);
+    fn cuts_are_where_the_serialiser_wrote_the_fields_never_inside_a_string() {
+        // a text that holds the keys inside its strings: only the fields themselves are cut
+        let r = ContactResult {
+            normalized: crate::address::Normalized {
+                address: r#"Via Roma 1,"country":"X","label":"Y"}"#.into(),
+                country: "Italia".into(),
+                country_code: "IT".into(),
+                ..Default::default()
+            },
+            city_type: Some(crate::address::CityType {
+                provincial_capital: Some(true),
+                label: "provincial_capital",
+            }),
+            attribution: vec![r#","attribution":[ in a string"#],
+            ..Default::default()
+        };
+        let (text, met) = js_json_cut(&r).unwrap();
+        assert_eq!(text, js_json(&r).unwrap(), "the text is js_json's");
+        let cut = met.valid(true).unwrap();
+        assert_eq!(&text[cut.country.0..cut.country.1], br#""Italia""#);
+        let label = cut.label.unwrap();
+        assert_eq!(&text[label.0..label.1], br#""provincial_capital""#);
+        assert!(text[cut.end..].starts_with(br#","attribution":["#));
+        // the key written inside a string is escaped, and not taken for the field
+        let in_string: &[u8] = br#",\"attribution\":["#;
+        assert!(text.windows(in_string.len()).any(|w| w == in_string));
+        let field: &[u8] = br#","attribution":["#;
+        assert_eq!(text.windows(field.len()).filter(|&w| w == field).count(), 1);
+        // without a city type no label is cut, and none is asked for
+        let plain = ContactResult {
+            city_type: None,
+            ..r
+        };
+        let (_, met) = js_json_cut(&plain).unwrap();
+        assert!(met.label.is_none());
+        assert!(met.valid(false).is_some());
     }
 
     #[test]

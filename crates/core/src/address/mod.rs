@@ -5,293 +5,33 @@
 
 pub mod answer;
 mod country;
-pub mod key;
+mod model;
 pub mod outcome;
 pub mod parse;
+mod postcode_check;
+mod present;
 pub mod repair;
 pub mod resolve;
-pub mod rules;
+pub mod street_search;
+mod tax_code_check;
 
-/// Italy's street types, where the importers and the other matchers have always found them.
-pub use rules::it::street_type;
+use crate::rules::{self, key};
 
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
+
+pub use model::*;
+use postcode_check::*;
+use present::*;
+use tax_code_check::tax_code;
 
 use crate::normalize::fold;
 use crate::register::municipality::MunicipalityRecord;
 use crate::register::street::{CityStreets, HouseNumberEntry, Street};
-use crate::register::{Municipality, Register};
+use crate::register::{attribution, Municipality, Register};
 use country::{detect_country, foreign_country, postcode_country, ForeignCountry};
 use outcome::{Change, Outcome};
-use parse::{NumberStatus, ParsedAddress, SubAddress};
+use parse::{NumberStatus, ParsedAddress};
 use resolve::{CityMatch, CityResolution, StreetMatch, StreetResolution};
-
-#[derive(Debug, Clone, Default, Deserialize, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
-pub struct ContactInput {
-    #[serde(default)]
-    pub address: Option<String>,
-    #[serde(default)]
-    pub postcode: Option<String>,
-    #[serde(default)]
-    pub city: Option<String>,
-    #[serde(default)]
-    pub province: Option<String>,
-    #[serde(default)]
-    pub country_code: Option<String>,
-    #[serde(default)]
-    pub country: Option<String>,
-    #[serde(default)]
-    pub tax_code: Option<String>,
-    #[serde(default)]
-    pub last_name: Option<String>,
-    #[serde(default)]
-    pub first_name: Option<String>,
-    #[serde(default)]
-    pub gender: Option<String>,
-    #[serde(default)]
-    pub birth_date: Option<String>,
-    /// ISO alpha-2 of a country the caller found named in the city field or at the end of the
-    /// address line (`src/countries/resolve.ts`, the owner of country names): read only under
-    /// `foreign: detect`, once the city is not an Italian municipality.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub country_named: Option<String>,
-}
-
-/// Where records without a declared country are placed, for contacts and dedupe alike (English
-/// values only: the Italian `dichiarati` / `rileva` are mapped in `src/http/keys.ts`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub enum Foreign {
-    /// Only records that state a country are foreign.
-    #[default]
-    Declared,
-    /// A record without country that Italy does not know, naming a country clearly, is foreign.
-    Detect,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct VerifyOptions {
-    /// 1 (exact forms only) to 5 (most tolerant); default 3. Above 3 matching is approximate.
-    #[serde(default = "default_precision")]
-    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
-    pub precision: u8,
-    #[serde(default)]
-    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
-    pub preserve_original: bool,
-    #[serde(default)]
-    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
-    pub postal_form: bool,
-    #[serde(default)]
-    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
-    pub foreign: Foreign,
-    /// Adds `debug`: the repairs, matching step, score and reason of the answer.
-    #[serde(default)]
-    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
-    pub debug: bool,
-}
-
-/// A batch of contacts verified with one set of options (`verifyContacts`; `verifyForeign`
-/// reads the items only).
-#[derive(Debug, Clone, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct ContactBatch {
-    pub items: Vec<ContactInput>,
-    #[serde(default)]
-    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
-    pub options: VerifyOptions,
-}
-
-fn default_precision() -> u8 {
-    3
-}
-
-impl Default for VerifyOptions {
-    fn default() -> Self {
-        VerifyOptions {
-            precision: 3,
-            preserve_original: false,
-            postal_form: false,
-            foreign: Foreign::Declared,
-            debug: false,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct Normalized {
-    pub address: String,
-    pub postcode: String,
-    pub city: String,
-    pub province: String,
-    pub country: String,
-    pub country_code: String,
-}
-
-#[derive(Debug, Clone, Serialize, PartialEq)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct Geo {
-    pub lat: f64,
-    pub lon: f64,
-    /// house_number, interpolated, street, municipality
-    pub precision: &'static str,
-    /// The spec's enumeration (anncsu | inspire | osm): every Italian point comes from the national
-    /// address register family, ANNCSU, or the municipal registers that feed it.
-    pub source: &'static str,
-    /// Where the point really comes from: anncsu (INDIR), municipal (a municipality's own open
-    /// data), wikidata (municipality centre).
-    pub dataset: &'static str,
-}
-
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct Territory {
-    #[serde(skip_serializing_if = "String::is_empty")]
-    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
-    pub istat_code: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
-    pub cadastral_code: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub street_id: Option<String>,
-    /// Other countries (crate::foreign): ISO alpha-2, the register's municipality code and its kind.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub country: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub municipality_code: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub municipality_code_type: Option<&'static str>,
-}
-
-#[derive(Debug, Clone, Serialize, PartialEq)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct CityType {
-    pub provincial_capital: Option<bool>,
-    /// provincial_capital, municipality, unknown (the text in the request language is chosen in TypeScript)
-    pub label: &'static str,
-}
-
-#[derive(Debug, Clone, Serialize, PartialEq)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct PostcodeCheck {
-    pub source: &'static str,
-    /// house_number, interpolated, street, locality, municipality
-    pub precision: &'static str,
-    pub house_numbers: u32,
-    pub agreement: f64,
-    pub confirmed: bool,
-}
-
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct ContactResult {
-    pub ok: bool,
-    pub outcome: Vec<String>,
-    pub normalized: Normalized,
-    /// The postal form (upper case, no accents), with `postal_form`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub normalized_postal: Option<Normalized>,
-    /// The envelope lines of a foreign address in its country's order, without the country line.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
-    pub postal_lines: Vec<String>,
-    /// The register's address and city, with `preserve_original` (normalized keeps what was written).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub canonical_address: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub canonical_city: Option<String>,
-    pub municipality: Option<String>,
-    /// The frazione (or merged municipality) written as the city, by its name: `Mestre` of Venezia.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub hamlet: Option<String>,
-    pub district: Option<String>,
-    pub address_key: String,
-    pub geo: Option<Geo>,
-    pub territory: Option<Territory>,
-    pub city_type: Option<CityType>,
-    pub postcode_check: Option<PostcodeCheck>,
-    pub sub_address: Vec<SubAddress>,
-    /// true or null, never false: the register holds no units, so never true today.
-    pub sub_address_confirmed: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub care_of: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub foreign_address: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub tax_code: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub tax_code_outcome: Option<Vec<String>>,
-    /// With `STREET_AMBIGUOUS` (or `STREET_TYPE_MISSING`): the streets that fit as well.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
-    pub candidates: Vec<Candidate>,
-    /// With `debug`: how the answer was reached.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub debug: Option<Debug>,
-    /// Attribution lines of the data the answer used (the message is written from them).
-    pub attribution: Vec<&'static str>,
-    /// The foreign national register the record was verified in (for the message; not output).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub verified_in: Option<&'static str>,
-}
-
-#[derive(Debug, Clone, Serialize, PartialEq)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct Candidate {
-    /// Type and name in the form people read: `Via Giuseppe Mazzini` (empty for a municipality).
-    #[serde(skip_serializing_if = "String::is_empty")]
-    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
-    pub street: String,
-    /// With `CITY_AMBIGUOUS` or `CITY_NOT_FOUND`: a municipality the city may name, and its province.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub municipality: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub province: Option<String>,
-    /// The frazione or district the street lies in, where the register says.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub locality: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub street_id: Option<String>,
-    pub postcodes: Vec<String>,
-}
-
-/// Why the answer is what it is: the fields repaired, the step of the street search that answered,
-/// its score (1 = as registered) and the reason in words.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct Debug {
-    pub repairs: Vec<&'static str>,
-    /// same, form, changed
-    pub city_match: &'static str,
-    pub street_step: &'static str,
-    pub edits: u32,
-    pub score: f64,
-    pub reason: &'static str,
-    /// found, interpolated, not_found, not_checked
-    pub house_number: &'static str,
-}
 
 /// Batches below this size are verified on the calling thread. The service's single contacts reach
 /// the core in batches of one event-loop turn (a few to a few dozen, ~15 µs each): handing them to
@@ -663,7 +403,7 @@ fn present_municipality(
             None => "unknown",
         },
     });
-    r.attribution.push(ISTAT_ATTRIBUTION);
+    r.attribution.push(attribution::ISTAT);
 }
 
 /// Step 5: the street in the municipality's streets (none for a PO box or an empty line, nothing
@@ -696,7 +436,7 @@ fn match_street<'c>(
         .map(|&i| candidate(city.street(i)))
         .collect();
     if let Some((s, _)) = answer.found {
-        r.attribution.push(STREET_ATTRIBUTION);
+        r.attribution.push(attribution::ANNCSU_STREETS);
         if let Some(t) = r.territory.as_mut() {
             t.street_id = (s.id != 0).then(|| s.id.to_string());
         }
@@ -722,11 +462,11 @@ fn check_house_number<'s>(
     }
     match geo.as_ref().map(|g| g.dataset) {
         Some("municipal") => {
-            if let Some(a) = municipal_attribution(cadastral) {
+            if let Some(a) = attribution::municipal_house_numbers(cadastral) {
                 r.attribution.push(a);
             }
         }
-        Some("anncsu") => r.attribution.push(INDIR_ATTRIBUTION),
+        Some("anncsu") => r.attribution.push(attribution::ANNCSU_NUMBERS),
         _ => {}
     }
     (entry, geo)
@@ -767,26 +507,6 @@ fn present_street_line(
     } else if parsed.po_box.is_none() && !written.address.is_empty() {
         r.normalized.address = written_line(parsed, &number_text);
     }
-}
-
-/// Step 7: the postcode answered and how sure it is (the number's, the street's, the city's).
-#[allow(clippy::too_many_arguments)]
-fn check_postcode(
-    m: &Municipality,
-    city: Option<&CityStreets>,
-    street: Option<&Street>,
-    parsed: &ParsedAddress,
-    number: Option<&HouseNumberEntry>,
-    given: &str,
-    source: &'static str,
-    out: &mut Outcome,
-) -> (String, PostcodeCheck) {
-    let house_number = parsed
-        .house_number
-        .as_ref()
-        .filter(|h| h.km.is_none() && !h.without_number)
-        .map(|h| h.number);
-    postcode(m, city, street, house_number, number, given, source, out)
 }
 
 /// The municipality's name and province (the city as written kept with `preserve_original`).
@@ -872,48 +592,6 @@ fn present(
     r.attribution.dedup();
     r.outcome = out.codes();
     r
-}
-
-/// At most this many streets are listed with `STREET_AMBIGUOUS`.
-const MAX_CANDIDATES: usize = 5;
-
-fn candidate(s: &Street) -> Candidate {
-    Candidate {
-        street: display_name(&format!("{} {}", s.street_type, s.name)),
-        locality: Some(title_case(&s.locality))
-            .filter(|l| !l.is_empty())
-            .or_else(|| Some(s.district.clone()).filter(|d| !d.is_empty())),
-        street_id: (s.id != 0).then(|| s.id.to_string()),
-        postcodes: s.postcodes.iter().map(|(p, _)| p.clone()).collect(),
-        municipality: None,
-        province: None,
-    }
-}
-
-/// A municipality the written city may name, for `CITY_AMBIGUOUS` and `CITY_NOT_FOUND`.
-fn city_candidate(m: &Municipality) -> Candidate {
-    Candidate {
-        street: String::new(),
-        locality: None,
-        street_id: None,
-        postcodes: m.postcodes.clone(),
-        municipality: Some(m.name.clone()),
-        province: Some(m.province.clone()),
-    }
-}
-
-const ISTAT_ATTRIBUTION: &str = "Fonte: ISTAT – Elenco comuni italiani (novembre 2023), CC BY 4.0";
-const STREET_ATTRIBUTION: &str = crate::register::import::it::anncsu_street_names::ATTRIBUTION;
-const INDIR_ATTRIBUTION: &str = crate::register::import::it::anncsu::ATTRIBUTION;
-
-fn municipal_attribution(cadastral: &str) -> Option<&'static str> {
-    use crate::register::import::it::{alessandria, bologna, milano};
-    match cadastral {
-        "A182" => Some(alessandria::ATTRIBUTION),
-        "A944" => Some(bologna::ATTRIBUTION),
-        "F205" => Some(milano::ATTRIBUTION),
-        _ => None,
-    }
 }
 
 fn holder_source(streets: &Option<std::sync::Arc<CityStreets>>) -> &'static str {
@@ -1070,270 +748,6 @@ fn check_number<'s>(
         });
     }
     None
-}
-
-/// `Via Roma 12`: the register's type and name in the form people read, then the number.
-fn street_line(s: &Street, number: &str, parsed: &ParsedAddress) -> String {
-    let mut line = display_name(&format!("{} {}", s.street_type, s.name));
-    if !number.is_empty() {
-        line.push(' ');
-        line.push_str(number);
-    }
-    for extra in &parsed.extra {
-        line.push_str(", ");
-        line.push_str(extra);
-    }
-    line
-}
-
-/// The register's capitals in Poste Italiane's mixed case: `Via Vittorio Emanuele II`,
-/// `Via dell'Indipendenza`, `Piazza di Porta San Donato`, `Via de' Gessi`, `Piazza San Niccolò`.
-/// Prepositions are lower case; `di`, `de` keep their capital inside a person's name
-/// (`Via Alcide De Gasperi`), `da` names an origin and does not (`Via Leonardo da Vinci`); articles that begin a surname stay capital (`Via Ugo La Malfa`).
-/// A street's type and name in the form people read (Italy's rules).
-pub fn display_name(upper: &str) -> String {
-    rules::italy().display_name(upper)
-}
-
-fn title_case(upper: &str) -> String {
-    rules::italy().title_case(upper)
-}
-
-/// The street as written, with the number in its normal form.
-fn written_line(parsed: &ParsedAddress, number: &str) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    if !parsed.street_type_raw.is_empty() {
-        parts.push(match parsed.street_type {
-            // the type's display form: the folded `LOCALITA` is `Località`
-            Some(t) => display_name(t),
-            None => parsed.street_type_raw.clone(),
-        });
-    }
-    if !parsed.name.is_empty() {
-        parts.push(parsed.name.clone());
-    }
-    if !number.is_empty() {
-        parts.push(number.to_string());
-    }
-    let mut line = parts.join(" ");
-    for extra in &parsed.extra {
-        line.push_str(", ");
-        line.push_str(extra);
-    }
-    line
-}
-
-/// The number was rewritten beyond spacing, case and separators (`12 bis` → `12/BIS` is form).
-fn number_changed(parsed: &ParsedAddress) -> bool {
-    let Some(h) = &parsed.house_number else {
-        return false;
-    };
-    let squash = |s: &str| -> String {
-        fold(s)
-            .split(' ')
-            .filter(|w| !matches!(*w, "N" | "NR" | "NUM" | "CIV" | "NO" | "KM"))
-            .collect::<String>()
-    };
-    squash(&parsed.house_number_raw) != squash(&h.display())
-}
-
-/// The postcode answered and how sure it is.
-#[allow(clippy::too_many_arguments)]
-fn postcode(
-    m: &Municipality,
-    city: Option<&CityStreets>,
-    street: Option<&Street>,
-    house_number: Option<u32>,
-    number: Option<&crate::register::street::HouseNumberEntry>,
-    given: &str,
-    source: &'static str,
-    out: &mut Outcome,
-) -> (String, PostcodeCheck) {
-    let in_city = |p: &str| m.postcodes.iter().any(|c| c == p);
-    // the number's own postcode
-    if let Some(n) = number.filter(|n| !n.postcode.is_empty()) {
-        return certain(n.postcode.clone(), source, "house_number", 1, given, out);
-    }
-    // one postcode for the municipality, unless the one written is a frazione's of its own that
-    // the register's numbers carry (Rossano's 87067 in Corigliano-Rossano)
-    if m.postcodes.len() == 1 {
-        let pc = m.postcodes[0].clone();
-        if given != pc && !given.is_empty() && numbers_carry(city, given) {
-            let check = PostcodeCheck {
-                source,
-                precision: "locality",
-                house_numbers: 0,
-                agreement: 1.0,
-                confirmed: true,
-            };
-            return (given.to_string(), check);
-        }
-        return certain(pc, "register", "municipality", 0, given, out);
-    }
-    // a number the register lacks, between two numbers of the same side with one postcode
-    if let (Some(s), Some(n)) = (street.filter(|s| s.postcodes.len() > 1), house_number) {
-        if let Some(pc) = neighbours_postcode(s, n) {
-            return certain(pc, source, "interpolated", 2, given, out);
-        }
-    }
-    // a street without postcodes of its own, in a locality whose streets share one
-    if let Some((pc, count)) = street
-        .filter(|s| s.postcodes.is_empty() && !s.locality.is_empty())
-        .and_then(|s| locality_postcode(city, &s.locality))
-    {
-        return certain(pc, source, "locality", count, given, out);
-    }
-    // the street's postcodes
-    if let Some(s) = street.filter(|s| !s.postcodes.is_empty()) {
-        let total: u32 = s.postcodes.iter().map(|(_, c)| *c).sum();
-        let (top, count) = s.postcodes[0].clone();
-        let agreement = if total == 0 {
-            1.0 / s.postcodes.len() as f64
-        } else {
-            f64::from(count) / f64::from(total)
-        };
-        let unanimous = s.postcodes.len() == 1;
-        // one postcode on every number of the street (or a street table) is certain; one on the
-        // few numbers that carry one (Milano's municipi 5 and 9) is not, against a written postcode
-        // of the municipality (Corso Lodi 62 is 20139, its numbers with a postcode all 20135)
-        let every_number = total == 0 || total as usize >= s.numbers.len();
-        if unanimous && (every_number || given.is_empty() || !in_city(given)) {
-            return certain(top, source, "street", total, given, out);
-        }
-        let check = PostcodeCheck {
-            source,
-            precision: "street",
-            house_numbers: total,
-            agreement,
-            confirmed: false,
-        };
-        if s.postcodes.iter().any(|(p, _)| p == given) || (!given.is_empty() && in_city(given)) {
-            out.condition("POSTCODE_UNCONFIRMED");
-            return (given.to_string(), check);
-        }
-        out.condition("POSTCODE_PRESUMED");
-        out.change(Change::Postcode);
-        return (top, check);
-    }
-    let check = PostcodeCheck {
-        source: "register",
-        precision: "municipality",
-        house_numbers: 0,
-        agreement: if m.postcodes.is_empty() {
-            0.0
-        } else {
-            1.0 / m.postcodes.len() as f64
-        },
-        confirmed: false,
-    };
-    out.condition("POSTCODE_UNCONFIRMED");
-    (given.to_string(), check)
-}
-
-/// A postcode known for certain: `MODIFIED POSTCODE` when it differs from the one given.
-fn certain(
-    postcode: String,
-    source: &'static str,
-    precision: &'static str,
-    house_numbers: u32,
-    given: &str,
-    out: &mut Outcome,
-) -> (String, PostcodeCheck) {
-    if given != postcode {
-        out.change(Change::Postcode);
-    }
-    (
-        postcode,
-        PostcodeCheck {
-            source,
-            precision,
-            house_numbers,
-            agreement: 1.0,
-            confirmed: true,
-        },
-    )
-}
-
-/// Whether a house number of the municipality carries this postcode.
-fn numbers_carry(city: Option<&CityStreets>, postcode: &str) -> bool {
-    city.is_some_and(|c| {
-        c.streets()
-            .iter()
-            .any(|s| s.postcodes.iter().any(|(p, _)| p == postcode))
-    })
-}
-
-/// The postcode of the nearest numbers below and above on the same side, when they agree.
-fn neighbours_postcode(s: &Street, n: u32) -> Option<String> {
-    let side = |e: &&crate::register::street::HouseNumberEntry| {
-        e.number % 2 == n % 2 && !e.postcode.is_empty()
-    };
-    let below = s.numbers.iter().rev().filter(side).find(|e| e.number < n)?;
-    let above = s.numbers.iter().filter(side).find(|e| e.number > n)?;
-    (below.postcode == above.postcode).then(|| below.postcode.clone())
-}
-
-/// The one postcode of the streets of a locality (frazione), with how many numbers carry it.
-fn locality_postcode(city: Option<&CityStreets>, locality: &str) -> Option<(String, u32)> {
-    let mut found: Option<(String, u32)> = None;
-    for s in city?.streets().iter().filter(|s| s.locality == locality) {
-        for (pc, count) in &s.postcodes {
-            match &mut found {
-                None => found = Some((pc.clone(), *count)),
-                Some((p, c)) if p == pc => *c += count,
-                Some(_) => return None,
-            }
-        }
-    }
-    found
-}
-
-fn postal(n: &Normalized) -> Normalized {
-    let up = |s: &str| fold(s);
-    Normalized {
-        address: up(&n.address.replace('/', " ")).replace(" BIS", "BIS"),
-        postcode: n.postcode.clone(),
-        city: up(&n.city),
-        province: n.province.clone(),
-        country: up(&n.country),
-        country_code: n.country_code.clone(),
-    }
-}
-
-/// The tax code of the contact, checked by the tax-code module against the personal data.
-fn tax_code(register: &Register, input: &ContactInput, r: &mut ContactResult) {
-    use crate::tax_code::{process, Action, BatchItem};
-    let code = text(&input.tax_code);
-    if code.is_empty() {
-        return;
-    }
-    let item = BatchItem {
-        tax_code: Some(code.to_string()),
-        last_name: input.last_name.clone(),
-        first_name: input.first_name.clone(),
-        gender: input.gender.clone(),
-        birth_date: input.birth_date.clone(),
-        ..Default::default()
-    };
-    let personal = [
-        &input.last_name,
-        &input.first_name,
-        &input.gender,
-        &input.birth_date,
-    ]
-    .iter()
-    .any(|f| !text(f).is_empty());
-    let today = chrono::Utc::now().date_naive();
-    let validated = process(register, Action::Validate, &item, today);
-    let mut outcome: Vec<String> = validated.outcome.iter().map(|s| s.to_string()).collect();
-    if personal && validated.ok {
-        let compared = process(register, Action::Compare, &item, today);
-        if compared.outcome.contains(&"MISMATCH") {
-            outcome.insert(0, "TAX_CODE_MISMATCH".into());
-        }
-    }
-    r.tax_code = validated.tax_code.or_else(|| Some(code.to_string()));
-    r.tax_code_outcome = Some(outcome);
 }
 
 /// The postal form of the country (`crate::postal`).

@@ -301,7 +301,8 @@ fn the_city_repeated_at_the_end_of_the_line() {
 #[test]
 fn autocomplete_lookups_on_the_register() {
     let Some(r) = register() else { return };
-    use crate::register::street::{house_numbers, search_streets, search_streets_in_province};
+    use crate::address::street_search::{search_streets, search_streets_in_province};
+    use crate::register::street::house_numbers;
     let hits = search_streets(&r.streets, "A944", "via norm", 5);
     assert!(hits.iter().any(|h| h.name == "NORMANDIA"), "{hits:?}");
     let typo = search_streets_in_province(r, "BO", "via normadia", 5);

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use ts_rs::{TypeVisitor, TS};
 
-use recapito_core::{address, dedupe, foreign, postal, register, tax_code, ErrorCode};
+use recapito_core::{address, dedupe, foreign, import, postal, register, tax_code, ErrorCode};
 
 /// Every declared type reachable from the roots, by name.
 #[derive(Default)]
@@ -41,8 +41,8 @@ fn main() {
     all.visit::<register::search::RegisterInfo<'static>>();
     all.visit::<register::search::MunicipalityQuery>();
     all.visit::<register::search::MunicipalityHit<'static>>();
-    all.visit::<register::street::StreetQuery>();
-    all.visit::<register::street::StreetHit>();
+    all.visit::<address::street_search::StreetQuery>();
+    all.visit::<address::street_search::StreetHit>();
     all.visit::<register::street::StreetRef>();
     all.visit::<register::street::HouseNumberEntry>();
     all.visit::<register::street::SampleQuery>();
@@ -64,7 +64,7 @@ fn main() {
     all.visit::<foreign::suggest::StreetAnswer>();
     all.visit::<foreign::suggest::NumbersQuery>();
     all.visit::<foreign::suggest::NumbersAnswer>();
-    all.visit::<register::import::names::ContactDictionaries>();
+    all.visit::<import::names::ContactDictionaries>();
     all.visit::<register::DatasetSummary>();
 
     let mut out = String::from(

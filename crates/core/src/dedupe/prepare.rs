@@ -381,7 +381,8 @@ pub fn address(
     input: &crate::address::ContactInput,
     verified: &Verified,
 ) -> Addr {
-    use crate::address::{key, parse};
+    use crate::address::parse;
+    use crate::rules::key;
     let n = verified;
     let country = if n.country_code.is_empty() {
         let ee = a.province().eq_ignore_ascii_case("EE");

@@ -8,7 +8,7 @@ const F: f64 = 1.0 / 298.257_222_101;
 /// UTM zone `zone` north (EPSG:258zz, 326zz) → (lat, lon).
 pub fn utm_to_wgs84(zone: u8, easting: f64, northing: f64) -> (f64, f64) {
     let central_meridian = f64::from(zone) * 6.0 - 183.0;
-    let (lat, lon) = crate::register::import::reproject::inverse_transverse_mercator(
+    let (lat, lon) = crate::import::reproject::inverse_transverse_mercator(
         (A, F),
         0.9996,
         easting - 500_000.0,

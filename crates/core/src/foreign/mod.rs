@@ -1,5 +1,5 @@
 //! Foreign addresses verified in national registers. Every register is imported from its
-//! published files (see `register::import::<cc>`) into one country-neutral model held in
+//! published files (see `import::<cc>`) into one country-neutral model held in
 //! memory for the whole process; `verify` is the seam the contact flow calls for a record of a
 //! register country, and `registers` tells the catalogue what is in service.
 
@@ -77,7 +77,7 @@ impl World {
     /// Imports every register whose files are under `world_dir` (`registers/<cc>/…`, `osm/…`,
     /// `libpostal/dictionaries`). A country whose files are absent is listed in `missing`.
     pub fn import(world_dir: &Path) -> (World, Vec<String>) {
-        let results = crate::register::import::world::import_all(world_dir);
+        let results = crate::import::world::import_all(world_dir);
         let mut registers: HashMap<&'static str, CountryRegister> = HashMap::new();
         let mut missing = Vec::new();
         for (cc, r) in results {

@@ -51,10 +51,10 @@ fn luxembourg_number_first_fills_the_postcode_of_the_number() {
 
 #[test]
 fn name_keys_of_abbreviations_and_concatenated_types() {
-    let de = crate::register::import::world::expander(&world_dir(), &["de"]);
+    let de = crate::import::world::expander(&world_dir(), &["de"]);
     let k = de.name_key("Sandstr.");
     assert_eq!((k.key.as_str(), k.stem.as_str()), ("SANDSTRASSE", "SAND"));
-    let fr = crate::register::import::world::expander(&world_dir(), &["fr", "de", "lb"]);
+    let fr = crate::import::world::expander(&world_dir(), &["fr", "de", "lb"]);
     assert_eq!(fr.name_key("R. de la Gare").key, "RUE DE LA GARE");
     assert_eq!(fr.name_key("R. de la Gare").core, "GARE");
 }
@@ -70,7 +70,7 @@ fn norwegian_vn_abbreviation_reads_as_veien() {
         "{:?}",
         r.outcome
     );
-    let nb = crate::register::import::world::expander(&world_dir(), &["nb"]);
+    let nb = crate::import::world::expander(&world_dir(), &["nb"]);
     assert_eq!(
         nb.name_key("Tyrihansvn.").key,
         nb.name_key("Tyrihansveien").key

@@ -15,7 +15,7 @@ fn shared() -> PathBuf {
 fn formats() -> Option<&'static Formats> {
     static F: OnceLock<Option<Formats>> = OnceLock::new();
     F.get_or_init(|| {
-        let data = crate::register::import::formats::read(&shared()).ok()?;
+        let data = crate::import::formats::read(&shared()).ok()?;
         Some(Formats::build(data))
     })
     .as_ref()
@@ -655,7 +655,7 @@ fn register_with_formats() -> Option<&'static crate::register::Register> {
         std::os::unix::fs::symlink(shared.join("world/formats"), source.join("world/formats"))
             .ok()?;
         let dir = base.path().join("data");
-        crate::register::import::run(&source, &dir).expect("import");
+        crate::import::run(&source, &dir).expect("import");
         Some(Register::open(&dir).expect("open"))
     })
     .as_ref()

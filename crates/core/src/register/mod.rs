@@ -1,9 +1,11 @@
 //! National registers: municipalities, foreign countries (and, later, streets and house numbers),
 //! imported from open data into LMDB and opened read-only by every worker.
 
+pub mod attribution;
+pub mod city_names;
 pub mod country;
-pub mod import;
 pub mod municipality;
+pub mod names;
 pub mod search;
 pub mod store;
 pub mod street;
@@ -44,11 +46,11 @@ pub struct Register {
     pub municipalities: Municipalities,
     pub countries: Countries,
     /// First-name equivalences and role mailboxes for deduplication (empty when not imported).
-    pub names: crate::dedupe::names::Names,
+    pub names: names::Names,
     /// Streets and house numbers, loaded per municipality on first use.
     pub streets: street::StreetIndex,
     /// Fuzzy index of municipality names for address matching, built on first use.
-    pub city_names: std::sync::OnceLock<crate::address::resolve::CityNames>,
+    city_names: std::sync::OnceLock<city_names::CityNames>,
     /// Postal formats of every country (empty when `world/formats` was not imported).
     pub postal: crate::postal::Formats,
 }
@@ -62,7 +64,7 @@ impl Register {
         let summary = dbs.summary(&rtxn)?;
         let municipalities = Municipalities::load(&dbs, &rtxn)?;
         let countries = Countries::load(&dbs, &rtxn)?;
-        let names = crate::dedupe::names::Names::load(&dbs, &rtxn)?;
+        let names = names::Names::load(&dbs, &rtxn)?;
         let postal = crate::postal::Formats::load(&dbs, &rtxn)?;
         // committing a read transaction keeps the database handles it opened valid for later ones
         rtxn.commit()?;
@@ -82,6 +84,12 @@ impl Register {
             city_names: std::sync::OnceLock::new(),
             postal,
         })
+    }
+
+    /// Fuzzy index of municipality and province names, built on first use.
+    pub fn city_names(&self) -> &city_names::CityNames {
+        self.city_names
+            .get_or_init(|| city_names::CityNames::build(self))
     }
 
     /// Attribution lines of every dataset in service, one per source, deduplicated.

@@ -3,11 +3,15 @@
 //! for its street types, abbreviations, titles, particles, ordinals and capitalisation. A new
 //! country adds a module here and a line in `for_country`, not branches in `verify`.
 //!
+//! A leaf of the core: the register computes its street keys with these rules (`key`), and the
+//! engines read them; nothing here imports the register or an engine.
+//!
 //! Italy is the only country with a street register in the matcher today, so the key functions
-//! (`address::key`) and the parser read Italy's rules through `italy()`; a second country passes
+//! (`rules::key`) and the parser read Italy's rules through `italy()`; a second country passes
 //! its rules where they call `italy()`.
 
 pub mod it;
+pub mod key;
 
 use std::borrow::Cow;
 

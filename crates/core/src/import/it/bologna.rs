@@ -2,16 +2,16 @@
 //! The CSV conversion carries WGS84 columns; where a copy lacks them, the ED50 / UTM 32N
 //! coordinates (EPSG:23032) are converted here.
 
-use crate::address::rules::it::street_type;
-use crate::register::import::reproject::ED50_UTM_32;
-use crate::register::import::street_builder::StreetBuilder;
-use crate::register::import::{csv_reader, ImportContext, PROGRESS};
+use crate::import::reproject::ED50_UTM_32;
+use crate::import::street_builder::StreetBuilder;
+use crate::import::{csv_reader, ImportContext, PROGRESS};
 use crate::register::street::HouseNumberEntry;
+use crate::rules::it::street_type;
 use crate::Result;
 
 const CADASTRAL: &str = "A944";
 const NUMBERS: &str = "it/civici/bologna/civici_2012.csv.gz";
-pub const ATTRIBUTION: &str = "Comune di Bologna – SIT / Open Data, numeri civici (2012)";
+pub const ATTRIBUTION: &str = crate::register::attribution::BOLOGNA;
 
 pub fn import(ctx: &mut ImportContext, builder: &mut StreetBuilder) -> Result<()> {
     let path = ctx.source.join(NUMBERS);

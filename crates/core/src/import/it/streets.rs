@@ -3,8 +3,8 @@
 //! Alessandria, Bologna and Milano) attach their numbers to the street with the same name, or add it.
 
 use super::{alessandria, anncsu, anncsu_street_names, bologna, milano};
-use crate::register::import::street_builder::{self, StreetBuilder};
-use crate::register::import::ImportContext;
+use crate::import::street_builder::{self, StreetBuilder};
+use crate::import::ImportContext;
 use crate::Result;
 
 /// Street types that name a place people also write as their city (frazioni, località).

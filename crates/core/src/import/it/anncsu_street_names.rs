@@ -2,14 +2,14 @@
 //! (`odonimi_XX.csv.gz`: Progressivo_nazionale, Codice_comunale, DUG, DUF, Denominazione_lingua1,
 //! Denominazione_lingua2, codice_belfiore, codice_regione). A missing region is reported, not fatal.
 
+use crate::import::street_builder::StreetBuilder;
+use crate::import::{csv_reader, ImportContext, PROGRESS};
 use crate::normalize::fold;
-use crate::register::import::street_builder::StreetBuilder;
-use crate::register::import::{csv_reader, ImportContext, PROGRESS};
 use crate::register::street::Street;
 use crate::Result;
 
 pub const FOLDER: &str = "it/anncsu_odonimi";
-pub const ATTRIBUTION: &str = "Fonte: ANNCSU – Archivio Nazionale dei Numeri Civici e delle Strade Urbane (Agenzia delle Entrate – ISTAT), CC BY 4.0; estrazione e riorganizzazione per regione: onData, https://github.com/ondata/archivio_anncsu (CC BY 4.0)";
+pub const ATTRIBUTION: &str = crate::register::attribution::ANNCSU_STREETS;
 
 /// Reads every region present; returns the two-digit codes of the regions missing.
 pub fn import(ctx: &mut ImportContext, builder: &mut StreetBuilder) -> Result<Vec<String>> {

@@ -8,12 +8,12 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::address::rules::it::title_case;
+use crate::import::{csv_reader, open_text, ImportContext, PROGRESS};
 use crate::normalize::fold;
-use crate::register::import::{csv_reader, open_text, ImportContext, PROGRESS};
 use crate::register::municipality::{
     Municipality, MunicipalityPeriod, MunicipalityRecord, Place, PlaceKind,
 };
+use crate::rules::it::title_case;
 use crate::Result;
 
 const ANPR: &str = "it/comuni/anpr_archivio_comuni.csv.gz";
@@ -26,7 +26,7 @@ const GEONAMES: &str = "it/comuni/geonames_it_cities1000.csv.gz";
 const GI_CAP_PREFIX: &str = "gi_cap_";
 
 const ANPR_ATTRIBUTION: &str = "Fonte: ANPR – Anagrafe Nazionale della Popolazione Residente, Ministero dell'Interno, archivio storico dei comuni, CC BY 4.0";
-const ISTAT_ATTRIBUTION: &str = "Fonte: ISTAT – Elenco comuni italiani (novembre 2023), CC BY 4.0";
+const ISTAT_ATTRIBUTION: &str = crate::register::attribution::ISTAT;
 
 pub fn import(ctx: &mut ImportContext) -> Result<()> {
     let mut records: BTreeMap<String, MunicipalityRecord> = BTreeMap::new();

@@ -2,17 +2,17 @@
 //! EPSG:3003 coordinates, with postcode and district) and the street list with its postcode
 //! (`viario.csv`). Coordinates are converted to WGS84 here.
 
+use crate::import::reproject::MONTE_MARIO_ZONE_1;
+use crate::import::street_builder::StreetBuilder;
+use crate::import::{csv_reader, ImportContext, PROGRESS};
 use crate::normalize::fold;
-use crate::register::import::reproject::MONTE_MARIO_ZONE_1;
-use crate::register::import::street_builder::StreetBuilder;
-use crate::register::import::{csv_reader, ImportContext, PROGRESS};
 use crate::register::street::HouseNumberEntry;
 use crate::Result;
 
 const CADASTRAL: &str = "A182";
 const NUMBERS: &str = "it/civici/alessandria/numeri-civici.csv.gz";
 const STREETS: &str = "it/civici/alessandria/viario.csv.gz";
-pub const ATTRIBUTION: &str = "Comune di Alessandria – Open Data (https://github.com/ComunediAlessandria/open-data), CC BY 4.0";
+pub const ATTRIBUTION: &str = crate::register::attribution::ALESSANDRIA;
 
 pub fn import(ctx: &mut ImportContext, builder: &mut StreetBuilder) -> Result<()> {
     let numbers = ctx.source.join(NUMBERS);

@@ -517,7 +517,7 @@ pub fn display_name(upper: &str) -> String {
         .iter()
         .enumerate()
         .map(|(i, w)| {
-            if crate::address::key::is_roman(w) && i > 0 {
+            if super::key::is_roman(w) && i > 0 {
                 return w.to_uppercase();
             }
             if i == 0 {

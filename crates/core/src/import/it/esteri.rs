@@ -6,9 +6,9 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use crate::import::{csv_reader, open_text, ImportContext, PROGRESS};
 use crate::normalize::fold;
 use crate::register::country::Country;
-use crate::register::import::{csv_reader, open_text, ImportContext, PROGRESS};
 use crate::Result;
 
 const ANPR: &str = "it/esteri/anpr_stati_esteri.csv";

@@ -33,8 +33,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::store::{self, Databases};
-use super::{DatasetSummary, ImportSummary};
+use crate::register::store::{self, Databases};
+use crate::register::{DatasetSummary, ImportSummary};
 use crate::{Error, Result};
 
 /// Shared progress of the import running in this process, read by the CLI's progress bar:

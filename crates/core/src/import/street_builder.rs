@@ -6,10 +6,10 @@ use std::collections::HashMap;
 
 use super::spill::{pack_code, SpilledNumber};
 use super::{ImportContext, PROGRESS};
-use crate::address::key::{full_key, loose_key, loose_tokens, sorted_key};
 use crate::register::street::{
     build_fst, edit_distance, CityStreetsRecord, HouseNumberEntry, Street,
 };
+use crate::rules::key::{full_key, loose_key, loose_tokens, sorted_key};
 use crate::Result;
 
 #[derive(Default)]

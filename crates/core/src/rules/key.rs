@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use super::rules::{italy, CountryRules};
+use super::{italy, CountryRules};
 use crate::normalize::fold;
 
 /// Titles and particles as Italy's rules know them (see `rules`).

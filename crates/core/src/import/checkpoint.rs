@@ -254,7 +254,7 @@ mod tests {
         link_subset(&shared, &subset, &source).unwrap();
 
         let clean = base.path().join("clean");
-        let summary = crate::register::import::run_with(&source, &clean, options(None)).unwrap();
+        let summary = crate::import::run_with(&source, &clean, options(None)).unwrap();
         assert!(!clean.join("register.import").exists(), "work area removed");
         let indir_rows: u64 = summary
             .datasets
@@ -265,7 +265,7 @@ mod tests {
         assert!(indir_rows > 20_000, "{indir_rows}");
 
         let killed = base.path().join("killed");
-        let first = crate::register::import::run_with(&source, &killed, options(Some(3)));
+        let first = crate::import::run_with(&source, &killed, options(Some(3)));
         assert!(first.is_err());
         let work = killed.join("register.import");
         let c = Checkpoint::load(&work).unwrap();
@@ -277,7 +277,7 @@ mod tests {
         );
 
         // 8 runs in all: 5 more, then the 2nd transaction of municipalities
-        let second = crate::register::import::run_with(&source, &killed, options(Some(7)));
+        let second = crate::import::run_with(&source, &killed, options(Some(7)));
         assert!(second.is_err());
         let c = Checkpoint::load(&work).unwrap();
         assert_eq!(c.runs.len(), indir_rows.div_ceil(3_000) as usize);
@@ -291,7 +291,7 @@ mod tests {
             "every number once in the runs"
         );
 
-        let done = crate::register::import::run_with(&source, &killed, options(None)).unwrap();
+        let done = crate::import::run_with(&source, &killed, options(None)).unwrap();
         assert!(!work.exists());
         assert_eq!(
             done.datasets.iter().map(|d| d.rows).collect::<Vec<_>>(),

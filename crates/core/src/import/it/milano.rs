@@ -6,16 +6,15 @@ use std::collections::HashMap;
 
 use serde::Deserialize;
 
+use crate::import::street_builder::StreetBuilder;
+use crate::import::{csv_reader, open_text, ImportContext, PROGRESS};
 use crate::normalize::fold;
-use crate::register::import::street_builder::StreetBuilder;
-use crate::register::import::{csv_reader, open_text, ImportContext, PROGRESS};
 use crate::register::street::HouseNumberEntry;
 use crate::Result;
 
 const CADASTRAL: &str = "F205";
 const DIR: &str = "it/civici/milano";
-pub const ATTRIBUTION: &str =
-    "Comune di Milano – Open Data, dataset ds634 Numeri civici (SIT Centrale e Toponomastica)";
+pub const ATTRIBUTION: &str = crate::register::attribution::MILANO;
 
 #[derive(Deserialize)]
 struct JsonNumber {

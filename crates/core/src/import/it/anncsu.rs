@@ -6,17 +6,17 @@
 use std::collections::BTreeSet;
 use std::io::Read;
 
-use crate::address::rules::it::street_type;
+use crate::import::checkpoint::Work;
+use crate::import::spill::{pack_code, SpilledNumber};
+use crate::import::street_builder::StreetBuilder;
+use crate::import::{CountingReader, ImportContext, PROGRESS};
 use crate::normalize::fold;
-use crate::register::import::checkpoint::Work;
-use crate::register::import::spill::{pack_code, SpilledNumber};
-use crate::register::import::street_builder::StreetBuilder;
-use crate::register::import::{CountingReader, ImportContext, PROGRESS};
 use crate::register::street::{HouseNumberEntry, Street};
+use crate::rules::it::street_type;
 use crate::Result;
 
 pub const FOLDER: &str = "it/anncsu_indirizzi";
-pub const ATTRIBUTION: &str = "Fonte: ANNCSU – Archivio Nazionale dei Numeri Civici delle Strade Urbane, Agenzia delle Entrate e ISTAT, CC BY 4.0";
+pub const ATTRIBUTION: &str = crate::register::attribution::ANNCSU_NUMBERS;
 
 pub fn import(ctx: &mut ImportContext, builder: &mut StreetBuilder) -> Result<()> {
     let dir = ctx.source.join(FOLDER);
@@ -71,7 +71,7 @@ pub fn import(ctx: &mut ImportContext, builder: &mut StreetBuilder) -> Result<()
             let source = Source {
                 key: &rel,
                 size,
-                input: crate::register::import::open_text(&path)?,
+                input: crate::import::open_text(&path)?,
             };
             let rows = read(source, builder, &mut ctx.work, &mut complete)?;
             ctx.record("anncsu_extract", &path, rows, ATTRIBUTION);

@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{csv_reader, ImportContext, PROGRESS};
-use crate::dedupe::names::{npm_role_localparts, NameEntry, NamesData, NAMES_KEY};
 use crate::normalize::{compact, fold};
+use crate::register::names::{npm_role_localparts, NameEntry, NamesData, NAMES_KEY};
 use crate::register::DatasetSummary;
 use crate::Result;
 

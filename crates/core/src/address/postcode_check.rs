@@ -1,0 +1,190 @@
+//! Step 7 of `verify`: the postcode answered and how sure it is — the house number's, the
+//! neighbouring numbers', the street's or locality's, else the municipality's.
+
+use super::*;
+
+/// The postcode answered and how sure it is.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn postcode(
+    m: &Municipality,
+    city: Option<&CityStreets>,
+    street: Option<&Street>,
+    house_number: Option<u32>,
+    number: Option<&crate::register::street::HouseNumberEntry>,
+    given: &str,
+    source: &'static str,
+    out: &mut Outcome,
+) -> (String, PostcodeCheck) {
+    let in_city = |p: &str| m.postcodes.iter().any(|c| c == p);
+    // the number's own postcode
+    if let Some(n) = number.filter(|n| !n.postcode.is_empty()) {
+        return certain(n.postcode.clone(), source, "house_number", 1, given, out);
+    }
+    // one postcode for the municipality, unless the one written is a frazione's of its own that
+    // the register's numbers carry (Rossano's 87067 in Corigliano-Rossano)
+    if m.postcodes.len() == 1 {
+        let pc = m.postcodes[0].clone();
+        if given != pc && !given.is_empty() && numbers_carry(city, given) {
+            let check = PostcodeCheck {
+                source,
+                precision: "locality",
+                house_numbers: 0,
+                agreement: 1.0,
+                confirmed: true,
+            };
+            return (given.to_string(), check);
+        }
+        return certain(pc, "register", "municipality", 0, given, out);
+    }
+    // a number the register lacks, between two numbers of the same side with one postcode
+    if let (Some(s), Some(n)) = (street.filter(|s| s.postcodes.len() > 1), house_number) {
+        if let Some(pc) = neighbours_postcode(s, n) {
+            return certain(pc, source, "interpolated", 2, given, out);
+        }
+    }
+    // a street without postcodes of its own, in a locality whose streets share one
+    if let Some((pc, count)) = street
+        .filter(|s| s.postcodes.is_empty() && !s.locality.is_empty())
+        .and_then(|s| locality_postcode(city, &s.locality))
+    {
+        return certain(pc, source, "locality", count, given, out);
+    }
+    // the street's postcodes
+    if let Some(s) = street.filter(|s| !s.postcodes.is_empty()) {
+        let total: u32 = s.postcodes.iter().map(|(_, c)| *c).sum();
+        let (top, count) = s.postcodes[0].clone();
+        let agreement = if total == 0 {
+            1.0 / s.postcodes.len() as f64
+        } else {
+            f64::from(count) / f64::from(total)
+        };
+        let unanimous = s.postcodes.len() == 1;
+        // one postcode on every number of the street (or a street table) is certain; one on the
+        // few numbers that carry one (Milano's municipi 5 and 9) is not, against a written postcode
+        // of the municipality (Corso Lodi 62 is 20139, its numbers with a postcode all 20135)
+        let every_number = total == 0 || total as usize >= s.numbers.len();
+        if unanimous && (every_number || given.is_empty() || !in_city(given)) {
+            return certain(top, source, "street", total, given, out);
+        }
+        let check = PostcodeCheck {
+            source,
+            precision: "street",
+            house_numbers: total,
+            agreement,
+            confirmed: false,
+        };
+        if s.postcodes.iter().any(|(p, _)| p == given) || (!given.is_empty() && in_city(given)) {
+            out.condition("POSTCODE_UNCONFIRMED");
+            return (given.to_string(), check);
+        }
+        out.condition("POSTCODE_PRESUMED");
+        out.change(Change::Postcode);
+        return (top, check);
+    }
+    let check = PostcodeCheck {
+        source: "register",
+        precision: "municipality",
+        house_numbers: 0,
+        agreement: if m.postcodes.is_empty() {
+            0.0
+        } else {
+            1.0 / m.postcodes.len() as f64
+        },
+        confirmed: false,
+    };
+    out.condition("POSTCODE_UNCONFIRMED");
+    (given.to_string(), check)
+}
+
+/// A postcode known for certain: `MODIFIED POSTCODE` when it differs from the one given.
+pub(super) fn certain(
+    postcode: String,
+    source: &'static str,
+    precision: &'static str,
+    house_numbers: u32,
+    given: &str,
+    out: &mut Outcome,
+) -> (String, PostcodeCheck) {
+    if given != postcode {
+        out.change(Change::Postcode);
+    }
+    (
+        postcode,
+        PostcodeCheck {
+            source,
+            precision,
+            house_numbers,
+            agreement: 1.0,
+            confirmed: true,
+        },
+    )
+}
+
+/// Whether a house number of the municipality carries this postcode.
+pub(super) fn numbers_carry(city: Option<&CityStreets>, postcode: &str) -> bool {
+    city.is_some_and(|c| {
+        c.streets()
+            .iter()
+            .any(|s| s.postcodes.iter().any(|(p, _)| p == postcode))
+    })
+}
+
+/// The postcode of the nearest numbers below and above on the same side, when they agree.
+pub(super) fn neighbours_postcode(s: &Street, n: u32) -> Option<String> {
+    let side = |e: &&crate::register::street::HouseNumberEntry| {
+        e.number % 2 == n % 2 && !e.postcode.is_empty()
+    };
+    let below = s.numbers.iter().rev().filter(side).find(|e| e.number < n)?;
+    let above = s.numbers.iter().filter(side).find(|e| e.number > n)?;
+    (below.postcode == above.postcode).then(|| below.postcode.clone())
+}
+
+/// The one postcode of the streets of a locality (frazione), with how many numbers carry it.
+pub(super) fn locality_postcode(
+    city: Option<&CityStreets>,
+    locality: &str,
+) -> Option<(String, u32)> {
+    let mut found: Option<(String, u32)> = None;
+    for s in city?.streets().iter().filter(|s| s.locality == locality) {
+        for (pc, count) in &s.postcodes {
+            match &mut found {
+                None => found = Some((pc.clone(), *count)),
+                Some((p, c)) if p == pc => *c += count,
+                Some(_) => return None,
+            }
+        }
+    }
+    found
+}
+
+pub(super) fn postal(n: &Normalized) -> Normalized {
+    let up = |s: &str| fold(s);
+    Normalized {
+        address: up(&n.address.replace('/', " ")).replace(" BIS", "BIS"),
+        postcode: n.postcode.clone(),
+        city: up(&n.city),
+        province: n.province.clone(),
+        country: up(&n.country),
+        country_code: n.country_code.clone(),
+    }
+}
+
+/// Step 7: the postcode answered and how sure it is (the number's, the street's, the city's).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn check_postcode(
+    m: &Municipality,
+    city: Option<&CityStreets>,
+    street: Option<&Street>,
+    parsed: &ParsedAddress,
+    number: Option<&HouseNumberEntry>,
+    given: &str,
+    source: &'static str,
+    out: &mut Outcome,
+) -> (String, PostcodeCheck) {
+    let house_number = parsed
+        .house_number
+        .as_ref()
+        .filter(|h| h.km.is_none() && !h.without_number)
+        .map(|h| h.number);
+    postcode(m, city, street, house_number, number, given, source, out)
+}

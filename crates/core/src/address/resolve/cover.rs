@@ -1,0 +1,264 @@
+//! Street names read word by word: which streets' words hold the words written (`covering`), and
+//! partial names (`Garibaldi` for `Via Giuseppe Garibaldi`).
+
+use super::*;
+
+/// How the words of one street's name hold the words written (`covering`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Cover {
+    pub(super) street: u32,
+    /// Words written that fit a word of the name only with a typo.
+    pub(super) typos: usize,
+    /// First names and titles written that the name, all of whose words were written, lacks
+    /// (`Via Giuseppe Mazzini` for Via Mazzini, `Piazza Cardinale Pietro Gasparri` for Piazza
+    /// Pietro Gasparri).
+    pub(super) dropped: usize,
+    /// What the name has that was not written: 0, nothing but first names, titles and regnal
+    /// numbers (`Garibaldi` for Giuseppe Garibaldi, `Vittorio Emanuele` for Vittorio Emanuele II);
+    /// 1, one leading word of unknown kind that names no place (`Prisco` for Tarquinio Prisco);
+    /// 2, other words that name no place (`Sparano` for Sparano da Bari): taken only when one
+    /// street fits so; 3, words that name a place (`Vecchio` in Via Molino Vecchio): never taken,
+    /// but a street of tier 2 is not the only one that fits beside it.
+    pub(super) tier: u8,
+}
+
+/// The streets whose name holds every word written (an initial stands for a word it begins, a
+/// word of five letters or more may carry one typo beside another word written right, or alone
+/// with `single_typo`), with how they hold them. Numbers are words (`XXII`, `22` and `Ventidue`
+/// are one), so `Via Marzo` never holds `Via XXII Marzo`.
+pub(super) fn covering(
+    city: &CityStreets,
+    name: &str,
+    precision: u8,
+    is_first_name: &dyn Fn(&str) -> bool,
+    single_typo: bool,
+) -> Vec<Cover> {
+    let tokens = loose_tokens(name);
+    // first names and titles written may be missing from the name: the anchor is another word
+    let droppable = |t: &str| is_title(t) || is_first_name(t);
+    let long = |t: &&String| t.len() >= 3;
+    let Some(anchor) = tokens
+        .iter()
+        .filter(long)
+        .filter(|t| !droppable(t))
+        .max_by_key(|t| t.len())
+        .or_else(|| tokens.iter().filter(long).max_by_key(|t| t.len()))
+        // `R. Settimo`: SETTIMO is the number 7
+        .or_else(|| tokens.iter().max_by_key(|t| t.len()))
+    else {
+        return Vec::new();
+    };
+    // one word with a typo inside a longer name is too little to go on (`Romaa` is not
+    // `Lucrezia Romana`): a typo is tolerated only beside another word written right, unless asked
+    let single = tokens.len() == 1 && !single_typo;
+    let typo = |t: &str| -> usize {
+        if precision < 3 || t.len() < 5 || single {
+            0
+        } else {
+            1
+        }
+    };
+    let mut cands: Vec<u32> = Vec::new();
+    for near in city.tokens_near(anchor, typo(anchor) as u32) {
+        cands.extend_from_slice(city.by_token(near));
+    }
+    cands.sort_unstable();
+    cands.dedup();
+    // an initial stands for a word it begins, written or in the register (`Via A. Volta`)
+    let exact = |t: &str, w: &str| -> bool {
+        w == t || (t.len() == 1 && w.starts_with(t)) || (w.len() == 1 && t.starts_with(w))
+    };
+    let matches = |t: &str, w: &str| -> bool {
+        exact(t, w) || (typo(t) > 0 && edit_distance(w, t, typo(t)).is_some())
+    };
+    // `Roma` is not `Giovanni Francesco da Roma`: words written that follow a particle of the
+    // register's name, with words left out before them, name another thing (a person "from Rome")
+    // — unless the particle was written too (`Via de Medici` for Via Antonio de Medici)
+    let written = canonical_tokens(name);
+    let after_particle = |i: u32| -> bool {
+        let full = canonical_tokens(&city.street(i).name);
+        let Some(first) = full
+            .iter()
+            .position(|w| !is_particle(w) && tokens.iter().any(|t| matches(t, w)))
+        else {
+            return false;
+        };
+        let particle = first >= 2 && full.get(first - 1).is_some_and(|w| is_particle(w));
+        particle
+            && !written
+                .iter()
+                .zip(written.iter().skip(1))
+                .any(|(p, w)| Some(p) == full.get(first - 1) && matches(w, &full[first]))
+    };
+    let long_word = tokens.iter().any(|t| t.len() >= 4);
+    let cover = |i: u32| -> Option<Cover> {
+        city.name_tokens(i)
+            .iter()
+            .filter_map(|st| {
+                let hit = |w: &String| tokens.iter().any(|t| matches(t, w));
+                // an initial stands for a word no other word written is (`C. Colombo` is not
+                // Emilio Colombo for the C of Colombo)
+                let held = |t: &String| {
+                    st.iter().any(|w| {
+                        matches(t, w)
+                            && (t.len() > 1 || !tokens.iter().any(|u| u.len() > 1 && matches(u, w)))
+                    })
+                };
+                let missing: Vec<&String> = tokens.iter().filter(|t| !held(t)).collect();
+                // a first name or title written that the name lacks, only where every word of the
+                // name was written (`Via Giuseppe Verdi` is never Via Giovanni Verdi)
+                let dropped = missing.len();
+                if dropped > 0
+                    && (!missing.iter().all(|t| droppable(t))
+                        || !st.iter().all(hit)
+                        || dropped == tokens.len()
+                        || !st.iter().any(|w| w.len() >= 4 && !droppable(w)))
+                {
+                    return None;
+                }
+                let typos = tokens
+                    .iter()
+                    .filter(|t| held(t) && !st.iter().any(|w| exact(t, w)))
+                    .count();
+                // a number right after a first name or title is a regnal one (`Umberto I`,
+                // `Papa Giovanni XXIII`): left out as people leave it out
+                let regnal = |j: usize| -> bool {
+                    st[j].bytes().all(|b| b.is_ascii_digit())
+                        && j >= 1
+                        && (is_first_name(&st[j - 1]) || is_title(&st[j - 1]))
+                };
+                let extra: Vec<usize> = (0..st.len()).filter(|&j| !hit(&st[j])).collect();
+                let first_hit = st.iter().position(hit).unwrap_or(0);
+                let tier = if extra
+                    .iter()
+                    .all(|&j| is_title(&st[j]) || is_first_name(&st[j]) || regnal(j))
+                {
+                    0
+                } else if extra == [0]
+                    && first_hit == 1
+                    && st[0].len() >= 3
+                    && !names_a_place(&st[0])
+                    && long_word
+                {
+                    1
+                } else if typos == 0 && long_word {
+                    if extra.iter().all(|&j| !names_a_place(&st[j])) {
+                        2
+                    } else {
+                        3
+                    }
+                } else {
+                    return None;
+                };
+                Some((typos, dropped, tier))
+            })
+            .min()
+            .map(|(typos, dropped, tier)| Cover {
+                street: i,
+                typos,
+                dropped,
+                tier,
+            })
+    };
+    cands
+        .into_iter()
+        .filter_map(cover)
+        .filter(|c| !after_particle(c.street))
+        .collect()
+}
+
+/// Partial names: the streets whose name holds every word written (`covering`). The fewest typos
+/// win (`Via G. Mazzini` is Via Giuseppe Mazzini, not Via Giovanni Mazzoni), then the fewest words
+/// of unknown kind left out, then the type written. Streets that fit as well are told apart by the
+/// postcode (and, for streets of one name, the house number: `pick`), else they are an ambiguity
+/// with candidates. A street of
+/// another type than the one written, reached by a partial name, is two differences: an ambiguity.
+/// Answers the street(s) and how many written words needed a typo.
+pub(super) fn partial(
+    city: &CityStreets,
+    name: &str,
+    ty: &str,
+    precision: u8,
+    pick: &dyn Fn(&[u32]) -> Option<Vec<u32>>,
+    pick_near: &dyn Fn(&[u32]) -> Option<Vec<u32>>,
+    is_first_name: &dyn Fn(&str) -> bool,
+) -> Option<(StreetResolution, u32)> {
+    let mut scored = covering(city, name, precision, is_first_name, false);
+    let fewest = scored.iter().map(|c| c.typos).min()?;
+    scored.retain(|c| c.typos == fewest);
+    let dropped = scored.iter().map(|c| c.dropped).min()?;
+    scored.retain(|c| c.dropped == dropped);
+    // a first name left out and a word of unknown kind left out rank alike (two streets that fit
+    // so are an ambiguity, not a choice); other words left out only where nothing else fits
+    let rank = |c: &Cover| u8::from(c.tier >= 2);
+    let best = scored.iter().map(rank).min()?;
+    scored.retain(|c| rank(c) == best);
+    if !ty.is_empty() {
+        let same: Vec<Cover> = scored
+            .iter()
+            .copied()
+            .filter(|c| city.street(c.street).street_type == ty)
+            .collect();
+        if !same.is_empty() {
+            scored = same;
+        }
+    }
+    let v: Vec<u32> = scored.iter().map(|c| c.street).collect();
+    // streets of other names, found through a typo, are never chosen by their postcode or number
+    let v = if fewest == 0 {
+        pick(&v)?
+    } else {
+        pick_near(&v)?
+    };
+    let edits = fewest as u32;
+    // a street that names a place beside the words written is never the answer, only a candidate
+    if v.len() == 1 && scored.iter().any(|c| c.street == v[0] && c.tier == 3) {
+        return Some((StreetResolution::Ambiguous(v), edits));
+    }
+    if v.len() == 1 {
+        // another type and a partial name: two differences, not a confident match
+        if !ty.is_empty() && city.street(v[0]).street_type != ty {
+            return Some((StreetResolution::Ambiguous(v), edits));
+        }
+        return Some((StreetResolution::Found(v[0], StreetMatch::Changed), edits));
+    }
+    // a handful of streets the words fit is an ambiguity; many is no answer at all
+    (v.len() <= MAX_CANDIDATES).then_some((StreetResolution::Ambiguous(v), edits))
+}
+
+/// The most streets an ambiguous partial name is answered with (`Via Caracciolo` in Napoli fits
+/// five); more is no answer.
+pub(super) const MAX_CANDIDATES: usize = 8;
+
+/// Streets of type `ty` (any type when empty) whose name holds every word written, as written
+/// (an initial stands for a word it begins), whatever else the name has.
+pub(super) fn containing(city: &CityStreets, name: &str, ty: &str) -> Vec<u32> {
+    let tokens = loose_tokens(name);
+    let Some(anchor) = tokens
+        .iter()
+        .max_by_key(|t| t.len())
+        .filter(|t| t.len() >= 3)
+    else {
+        return Vec::new();
+    };
+    let fits = |t: &String, w: &String| w == t || (t.len() == 1 && w.starts_with(t.as_str()));
+    let mut out: Vec<u32> = city
+        .by_token(anchor)
+        .iter()
+        .copied()
+        .filter(|&i| ty.is_empty() || city.street(i).street_type == ty)
+        .filter(|&i| {
+            city.name_tokens(i)
+                .iter()
+                .any(|st| tokens.iter().all(|t| st.iter().any(|w| fits(t, w))))
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Words that make a street name another place when left out (see `CountryRules::names_a_place`).
+pub(super) fn names_a_place(w: &str) -> bool {
+    w.chars().any(|c| c.is_ascii_digit()) || crate::rules::italy().names_a_place(w)
+}

@@ -1,0 +1,26 @@
+//! Resolution against the register: the municipality from city, postcode and province; the
+//! street within it; then the house number. Each step says how sure it is, and a step that is
+//! not sure answers "not found" or "ambiguous" rather than a guess.
+//!
+//! One file per step: `city` (the municipality), `street_match` (the street, in the named steps of
+//! `street_steps`), `cover` (names read word by word), `number` (the house number and its point).
+
+mod city;
+mod cover;
+mod number;
+mod street_match;
+
+pub use city::*;
+use cover::*;
+pub use number::*;
+pub use street_match::*;
+
+use super::parse::ParsedAddress;
+use crate::normalize::{compact, fold};
+use crate::register::municipality::{name_key, MunicipalityRecord};
+use crate::register::street::{edit_distance, CityStreets, HouseNumberEntry, KeyKind, Street};
+use crate::register::{Municipality, Register};
+use crate::rules::it::street_type;
+use crate::rules::key::{
+    canonical_tokens, full_key, is_particle, is_title, loose_key, loose_tokens, sorted_key,
+};
