@@ -201,6 +201,18 @@ export type DetailsIn = Array<DetailIn> | DetailIn;
 
 export type ErrorCode = "bad_input" | "not_found" | "data_missing" | "internal";
 
+export type FilesInput = { 
+/**
+ * NDJSON: one record a line, as in `RunInput::records`; blank lines are skipped.
+ */
+input: string, 
+/**
+ * Written (replaced): one group or single a line, as in `GroupsResult`.
+ */
+output: string, min_level?: Level, foreign?: Foreign, };
+
+export type FilesResult = { records: number, groups: number, singles: number, min_level: Level, };
+
 export type Foreign = "declared" | "detect";
 
 export type ForeignNumbersAnswer = { supported: boolean, 

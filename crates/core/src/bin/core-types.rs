@@ -54,6 +54,8 @@ fn main() {
     all.visit::<dedupe::RunResult>();
     all.visit::<dedupe::IncrementalInput>();
     all.visit::<dedupe::IncrementalResult>();
+    all.visit::<dedupe::stream::FilesInput>();
+    all.visit::<dedupe::stream::FilesResult>();
     all.visit::<postal::Coverage>();
     all.visit::<postal::RenderBatch>();
     all.visit::<postal::reader::ReadRequest>();

@@ -148,14 +148,26 @@ fn hashed(key: &str) -> u64 {
     h.finish()
 }
 
+/// Record `i`'s blocking keys as entries of `fold_blocks`: three u32 each (the key's high and
+/// low halves, the record), which sort as (key, record) do: 12 bytes instead of a padded 16, for
+/// the twenty-odd keys of each record (at a million records these entries were the peak of
+/// scoring). A streamed job computes them chunk by chunk and drops the prepared records.
+pub fn entries(i: u32, p: &Prepared) -> impl Iterator<Item = [u32; 3]> {
+    let mut ks: Vec<u64> = keys(p).iter().map(|k| hashed(k)).collect();
+    ks.sort_unstable();
+    ks.dedup();
+    ks.into_iter().map(move |k| [(k >> 32) as u32, k as u32, i])
+}
+
 /// Every candidate pair (i < j) once, folded into `A` as it is found (`fold` per pair, `merge`
 /// of the parallel parts); `keep` filters them (two-list and incremental modes). The pairs are
 /// never all held at once: each record gathers its partners from its blocks (all of a small
 /// block, the WINDOW neighbours on each side in name order in a large one), and only what the
 /// fold keeps is kept.
-pub fn fold_candidates<A, I, F, M>(
-    records: &[Prepared],
+/// Read from the records' table and their key entries (`entries`), never the records.
+pub fn fold_blocks<A, I, F, M>(
     table: &Table,
+    mut entries: Vec<[u32; 3]>,
     keep: &(dyn Fn(usize, usize) -> bool + Sync),
     init: I,
     fold: F,
@@ -167,7 +179,7 @@ where
     F: Fn(&mut A, u32, u32) + Sync,
     M: Fn(A, A) -> A + Sync + Send,
 {
-    let n = records.len();
+    let n = table.facts.len();
     let (full_block, window) = sizes();
     // Name order, then place (a large block of one name has the people of one street side by
     // side), then position: the order of a large block's sorted neighbourhood.
@@ -179,11 +191,12 @@ where
             .map(|a| (a.city, a.streets[0]))
             .unwrap_or_default()
     };
+    let s = &table.strings;
     order.par_sort_unstable_by(|&i, &j| {
-        let (a, b) = (&records[i as usize], &records[j as usize]);
-        (&a.last_compact, &a.first_key.compact, place(i), i).cmp(&(
-            &b.last_compact,
-            &b.first_key.compact,
+        let (a, b) = (&table.facts[i as usize], &table.facts[j as usize]);
+        (s.get(a.last), s.get(a.first), place(i), i).cmp(&(
+            s.get(b.last),
+            s.get(b.first),
             place(j),
             j,
         ))
@@ -192,22 +205,11 @@ where
     for (r, &i) in order.iter().enumerate() {
         rank[i as usize] = r as u32;
     }
-    // Every (key, rank) sorted: a block is a run of one key, its members in name order. Each
-    // entry is three u32 (the key's high and low halves, the rank), which sort as (key, rank)
-    // do: 12 bytes instead of a padded 16, for the twenty-odd keys of each record (at a million
-    // records these entries, collected twice over, were the peak of scoring).
+    // Every (key, rank) sorted: a block is a run of one key, its members in name order.
     let rank = &rank;
-    let mut entries: Vec<[u32; 3]> = records
-        .par_iter()
-        .enumerate()
-        .flat_map_iter(|(i, p)| {
-            let mut ks: Vec<u64> = keys(p).iter().map(|k| hashed(k)).collect();
-            ks.sort_unstable();
-            ks.dedup();
-            ks.into_iter()
-                .map(move |k| [(k >> 32) as u32, k as u32, rank[i]])
-        })
-        .collect();
+    entries
+        .par_iter_mut()
+        .for_each(|e| e[2] = rank[e[2] as usize]);
     entries.par_sort_unstable();
     let mut members: Vec<u32> = Vec::new();
     let mut blocks: Vec<(u32, u32)> = Vec::new();

@@ -1,12 +1,18 @@
-//! Pairs into groups (union-find, strongest pairs first), the record to keep and why, and the
-//! consolidated record: best name, union of addresses, phones and e-mails with provenance.
+//! Pairs into groups (union-find, strongest pairs first), in named steps: each record's linking
+//! facts (`LinkFacts`), saved groups seeded, pairs linked strongest first where nothing forbids it
+//! (`Linking::link`), the roots ordered (`link`), and each group or single written with its record
+//! to keep and its consolidated record (`Linked::write`, from `consolidate.rs`).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::prepare::{same_place, AddressOut, Prepared};
+pub use super::consolidate::{
+    consolidate, main_record, AddressMerged, Consolidated, DetailMerged, MainRecord,
+};
+use super::intern::Table;
+use super::prepare::{Birth, Prepared};
 use super::score::{Judged, Level, Pair};
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -19,50 +25,6 @@ pub struct PairOut {
     pub level: Level,
     pub score: u8,
     pub reasons: Vec<String>,
-}
-
-#[derive(Debug, Clone, Serialize, PartialEq)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct MainRecord {
-    pub id: Value,
-    pub index: usize,
-    /// valid_tax_code, most_complete or first_in_list.
-    pub reason: &'static str,
-}
-
-#[derive(Debug, Clone, Serialize, PartialEq)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct AddressMerged {
-    #[serde(flatten)]
-    pub address: AddressOut,
-    pub provenance: Vec<Value>,
-}
-
-#[derive(Debug, Clone, Serialize, PartialEq)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct DetailMerged {
-    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub label: Option<String>,
-    pub type_normalized: &'static str,
-    pub value: String,
-    pub provenance: Vec<Value>,
-}
-
-#[derive(Debug, Clone, Serialize, PartialEq)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct Consolidated {
-    pub last_name: String,
-    pub first_name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub gender: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub tax_code: Option<String>,
-    pub addresses: Vec<AddressMerged>,
-    pub phones: Vec<DetailMerged>,
-    pub emails: Vec<DetailMerged>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -134,79 +96,249 @@ const SUPPORT: f64 = 0.3;
 /// its switchboard and its mailbox, so a weak link between two people's records chains less.
 const PERSON_SUPPORT: f64 = 0.05;
 
-/// Groups from the pairs at or above `min_level`; a group's level is its weakest link. Seeds are
-/// saved groups that keep their number; new groups are numbered after `numbered` and the seeds.
-pub fn build(
-    records: &[Prepared],
-    judged: &Judged,
-    min_level: Level,
-    seeds: &[SeedGroup],
-    numbered: usize,
-) -> (Vec<Group>, Vec<Single>) {
-    let n = records.len();
-    let mut uf = UnionFind::new(n);
-    // Per root: level, reasons, pairs, the seed number it continues.
-    let mut level: Vec<Option<Level>> = vec![None; n];
-    let mut reasons: Vec<BTreeSet<String>> = vec![BTreeSet::new(); n];
-    let mut links: Vec<Vec<PairOut>> = vec![Vec::new(); n];
-    let mut number: Vec<Option<usize>> = vec![None; n];
-    // Valid tax codes consistent with the name in each group: two different ones never join,
-    // even through a third record whose code weighs nothing.
-    let mut codes: Vec<Vec<&str>> = records
-        .iter()
-        .map(|p| {
-            p.tax
-                .as_ref()
-                .filter(|t| t.consistent)
-                .map(|t| vec![t.code.as_str()])
-                .unwrap_or_default()
-        })
-        .collect();
+/// What linking reads of one record (not the prepared record: a streamed job links without
+/// holding them): its valid tax code consistent with the name, by number (0: none), its birth
+/// date, its genders as a mask (M 1, F 2: declared, else the first name's), and whether it
+/// names a person (a first name).
+#[derive(Debug, Clone, Copy)]
+pub struct LinkFacts {
+    pub tax: u32,
+    pub birth: Option<Birth>,
+    pub genders: u8,
+    pub person: bool,
+}
 
-    let mut births: Vec<Vec<super::prepare::Birth>> = records
-        .iter()
-        .map(|p| p.birth.into_iter().collect())
-        .collect();
-    // The genders of each group as a mask, one bit each (`prepare` keeps only M and F): a list
-    // per record was a million small allocations.
-    let bit = |g: Option<char>| match g {
-        Some('M') => 1u8,
+fn gender_bit(g: Option<char>) -> u8 {
+    match g {
+        Some('M') => 1,
         Some('F') => 2,
         _ => 0,
-    };
-    let mut genders: Vec<u8> = records
-        .iter()
-        .map(|p| bit(p.gender.or(p.name_gender)))
-        .collect();
-    // Some gender of one group differs from some gender of the other.
-    let differ = |x: u8, y: u8| (x & 1 != 0 && y & 2 != 0) || (x & 2 != 0 && y & 1 != 0);
-    // The members of each group (its root alone while empty), to count the links between two.
-    let mut grouped: Vec<Vec<u32>> = vec![Vec::new(); n];
-    let support = super::knob("support", SUPPORT);
-    let person_support = super::knob("psupport", PERSON_SUPPORT);
-    for s in seeds {
-        let members: Vec<usize> = s.member_index.iter().copied().filter(|&i| i < n).collect();
-        let Some(&root) = members.first() else {
-            continue;
-        };
-        for &m in &members[1..] {
-            let r = uf.find(m);
-            if r != root {
-                uf.parent[r] = root;
-                join_members(&mut grouped, root, r);
-                let moved = std::mem::take(&mut codes[r]);
-                codes[root].extend(moved);
-                let moved = std::mem::take(&mut births[r]);
-                births[root].extend(moved);
-                genders[root] |= genders[r];
-            }
-        }
-        level[root] = Some(s.level);
-        reasons[root].extend(s.reasons.iter().cloned());
-        links[root].extend(s.pairs.iter().cloned());
-        number[root] = Some(s.group);
+    }
+}
+
+impl LinkFacts {
+    pub fn of_records(records: &[Prepared]) -> Vec<LinkFacts> {
+        let mut codes: HashMap<&str, u32> = HashMap::new();
+        records
+            .iter()
+            .map(|p| {
+                let tax = p.tax.as_ref().filter(|t| t.consistent).map_or(0, |t| {
+                    let next = codes.len() as u32 + 1;
+                    *codes.entry(t.code.as_str()).or_insert(next)
+                });
+                LinkFacts {
+                    tax,
+                    birth: p.birth,
+                    genders: gender_bit(p.gender.or(p.name_gender)),
+                    person: !p.first_key.compact.is_empty(),
+                }
+            })
+            .collect()
     }
 
+    /// The same read from the job's table (`intern`), whose numbers stand for the same strings.
+    pub fn of_table(table: &Table) -> Vec<LinkFacts> {
+        let g = |c: u8| (c != 0).then_some(c as char);
+        table
+            .facts
+            .iter()
+            .map(|f| LinkFacts {
+                tax: if f.tax_consistent { f.tax } else { 0 },
+                birth: f.birth,
+                genders: gender_bit(g(f.gender).or(g(f.name_gender))),
+                person: f.first != 0,
+            })
+            .collect()
+    }
+}
+
+/// A link kept in a group: a saved one (incremental matching) or a pair judged in this job,
+/// written out (ids, reasons) only when the group is.
+#[derive(Debug, Clone)]
+enum Link {
+    Saved(Box<PairOut>),
+    Judged(Pair),
+}
+
+/// The union-find of one job and what each group (by its root) carries.
+struct Linking<'a> {
+    facts: &'a [LinkFacts],
+    uf: UnionFind,
+    level: Vec<Option<Level>>,
+    reasons: Vec<BTreeSet<String>>,
+    links: Vec<Vec<Link>>,
+    /// The saved group number a group continues.
+    number: Vec<Option<usize>>,
+    /// Valid tax codes consistent with the name in each group: two different ones never join,
+    /// even through a third record whose code weighs nothing.
+    codes: Vec<Vec<u32>>,
+    births: Vec<Vec<Birth>>,
+    /// The genders of each group as a mask (`LinkFacts::genders`).
+    genders: Vec<u8>,
+    /// The members of each group (its root alone while empty), to count the links between two.
+    grouped: Vec<Vec<u32>>,
+    support: f64,
+    person_support: f64,
+}
+
+/// Each record's linked partners (at or above the level), side by side: `partners[start[i]..start[i + 1]]`.
+struct Partners {
+    start: Vec<u32>,
+    partners: Vec<u32>,
+}
+
+impl Partners {
+    fn of(&self, i: usize) -> &[u32] {
+        &self.partners[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+}
+
+impl<'a> Linking<'a> {
+    fn new(facts: &'a [LinkFacts]) -> Linking<'a> {
+        let n = facts.len();
+        Linking {
+            facts,
+            uf: UnionFind::new(n),
+            level: vec![None; n],
+            reasons: vec![BTreeSet::new(); n],
+            links: vec![Vec::new(); n],
+            number: vec![None; n],
+            codes: facts
+                .iter()
+                .map(|f| if f.tax != 0 { vec![f.tax] } else { Vec::new() })
+                .collect(),
+            births: facts
+                .iter()
+                .map(|f| f.birth.into_iter().collect())
+                .collect(),
+            genders: facts.iter().map(|f| f.genders).collect(),
+            grouped: vec![Vec::new(); n],
+            support: super::knob("support", SUPPORT),
+            person_support: super::knob("psupport", PERSON_SUPPORT),
+        }
+    }
+
+    /// Group `gone`'s tax codes, birth dates and genders moved to group `keep`.
+    fn merge_facts(&mut self, keep: usize, gone: usize) {
+        let moved = std::mem::take(&mut self.codes[gone]);
+        self.codes[keep].extend(moved);
+        let moved = std::mem::take(&mut self.births[gone]);
+        self.births[keep].extend(moved);
+        self.genders[keep] |= self.genders[gone];
+    }
+
+    /// Saved groups, joined as they were.
+    fn seed(&mut self, seeds: &[SeedGroup]) {
+        let n = self.facts.len();
+        for s in seeds {
+            let members: Vec<usize> = s.member_index.iter().copied().filter(|&i| i < n).collect();
+            let Some(&root) = members.first() else {
+                continue;
+            };
+            for &m in &members[1..] {
+                let r = self.uf.find(m);
+                if r != root {
+                    self.uf.parent[r] = root;
+                    join_members(&mut self.grouped, root, r);
+                    self.merge_facts(root, r);
+                }
+            }
+            self.level[root] = Some(s.level);
+            self.reasons[root].extend(s.reasons.iter().cloned());
+            self.links[root].extend(s.pairs.iter().map(|p| Link::Saved(Box::new(p.clone()))));
+            self.number[root] = Some(s.group);
+        }
+    }
+
+    /// Two groups whose facts forbid one group: two valid tax codes, birth dates that differ
+    /// (father and son, through a third record without a date), two genders at probable or
+    /// above.
+    fn facts_conflict(&self, ra: usize, rb: usize, level: Level) -> bool {
+        let differ = |x: u8, y: u8| (x & 1 != 0 && y & 2 != 0) || (x & 2 != 0 && y & 1 != 0);
+        self.codes[ra]
+            .iter()
+            .any(|x| self.codes[rb].iter().any(|y| x != y))
+            || self.births[ra].iter().any(|x| {
+                self.births[rb]
+                    .iter()
+                    .any(|y| super::score::births_differ(x, y))
+            })
+            || (level >= Level::Probable && differ(self.genders[ra], self.genders[rb]))
+    }
+
+    /// Two groups meet below certain only where enough of their records are linked: one weak
+    /// link (a switchboard number, a namesake) must not chain two groups into one.
+    fn enough_support(&mut self, p: &Pair, ra: usize, rb: usize, partners: &Partners) -> bool {
+        let size = |r: usize, g: &[Vec<u32>]| g[r].len().max(1);
+        let (small, big) = if size(ra, &self.grouped) <= size(rb, &self.grouped) {
+            (ra, rb)
+        } else {
+            (rb, ra)
+        };
+        let (ns, nb) = (size(small, &self.grouped), size(big, &self.grouped));
+        if ns * nb <= 1 {
+            return true;
+        }
+        let list: Vec<u32> = if self.grouped[small].is_empty() {
+            vec![small as u32]
+        } else {
+            self.grouped[small].clone()
+        };
+        let mut linked = 0usize;
+        for m in list {
+            for &q in partners.of(m as usize) {
+                if self.uf.find(q as usize) == big {
+                    linked += 1;
+                }
+            }
+        }
+        let needed = if self.facts[p.a as usize].person && self.facts[p.b as usize].person {
+            self.person_support
+        } else {
+            self.support
+        };
+        (linked as f64) >= needed * (ns * nb) as f64
+    }
+
+    /// One pair, strongest first: recorded in its group, or joining two groups when nothing
+    /// forbids it.
+    fn link(&mut self, p: &Pair, judged: &Judged, partners: &Partners) {
+        let (ra, rb) = (self.uf.find(p.a as usize), self.uf.find(p.b as usize));
+        if ra == rb {
+            // Within an existing group: recorded, but it does not change the weakest link.
+            self.links[ra].push(Link::Judged(*p));
+            return;
+        }
+        if self.facts_conflict(ra, rb, p.level) {
+            return;
+        }
+        if p.level < Level::Certain && !self.enough_support(p, ra, rb, partners) {
+            return;
+        }
+        let (keep, gone) = if ra < rb { (ra, rb) } else { (rb, ra) };
+        join_members(&mut self.grouped, keep, gone);
+        self.uf.parent[gone] = keep;
+        self.merge_facts(keep, gone);
+        self.level[keep] = [self.level[keep], self.level[gone], Some(p.level)]
+            .into_iter()
+            .flatten()
+            .min();
+        let moved = std::mem::take(&mut self.reasons[gone]);
+        self.reasons[keep].extend(moved);
+        self.reasons[keep].extend(judged.reasons(p).iter().map(|r| r.to_string()));
+        let moved = std::mem::take(&mut self.links[gone]);
+        self.links[keep].extend(moved);
+        self.links[keep].push(Link::Judged(*p));
+        self.number[keep] = match (self.number[keep], self.number[gone]) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        };
+    }
+}
+
+/// The pairs at or above `min_level`, strongest first (then by position: one order, one answer),
+/// and each record's partners among them.
+fn ordered_pairs(judged: &Judged, min_level: Level, n: usize) -> (Vec<&Pair>, Partners) {
     let mut order: Vec<&Pair> = judged
         .pairs
         .iter()
@@ -217,7 +349,6 @@ pub fn build(
             .cmp(&(x.level, x.score))
             .then((x.a, x.b).cmp(&(y.a, y.b)))
     });
-    // Each record's linked partners (at or above the level), side by side.
     let mut start = vec![0u32; n + 1];
     for p in &order {
         start[p.a as usize + 1] += 1;
@@ -234,150 +365,217 @@ pub fn build(
             fill[x as usize] += 1;
         }
     }
-    drop(fill);
-    for p in order {
-        let (a, b) = (p.a as usize, p.b as usize);
-        let (ra, rb) = (uf.find(a), uf.find(b));
-        let pair_reasons = judged.reasons(p);
-        let out = PairOut {
-            a: records[a].id.clone(),
-            b: records[b].id.clone(),
-            a_index: a,
-            b_index: b,
-            level: p.level,
-            score: p.score,
-            reasons: pair_reasons.iter().map(|r| r.to_string()).collect(),
-        };
-        if ra == rb {
-            // Within an existing group: recorded, but it does not change the weakest link.
-            links[ra].push(out);
-            continue;
-        }
-        if codes[ra].iter().any(|x| codes[rb].iter().any(|y| x != y)) {
-            continue;
-        }
-        // Birth dates that differ never meet in one group (father and son, through a third
-        // record without a date); two genders not at probable or above either.
-        if births[ra]
-            .iter()
-            .any(|x| births[rb].iter().any(|y| super::score::births_differ(x, y)))
-            || (p.level >= Level::Probable && differ(genders[ra], genders[rb]))
-        {
-            continue;
-        }
-        // Two groups meet below certain only where enough of their records are linked: one
-        // weak link (a switchboard number, a namesake) must not chain two groups into one.
-        if p.level < Level::Certain {
-            let size = |r: usize, g: &[Vec<u32>]| g[r].len().max(1);
-            let (small, big) = if size(ra, &grouped) <= size(rb, &grouped) {
-                (ra, rb)
-            } else {
-                (rb, ra)
-            };
-            let (ns, nb) = (size(small, &grouped), size(big, &grouped));
-            if ns * nb > 1 {
-                let list: Vec<u32> = if grouped[small].is_empty() {
-                    vec![small as u32]
-                } else {
-                    grouped[small].clone()
-                };
-                let mut linked = 0usize;
-                for m in list {
-                    for &q in &partners[start[m as usize] as usize..start[m as usize + 1] as usize]
-                    {
-                        if uf.find(q as usize) == big {
-                            linked += 1;
-                        }
-                    }
-                }
-                let people = |i: usize| !records[i].first_key.compact.is_empty();
-                let needed = if people(a) && people(b) {
-                    person_support
-                } else {
-                    support
-                };
-                if (linked as f64) < needed * (ns * nb) as f64 {
-                    continue;
-                }
-            }
-        }
-        let (keep, gone) = if ra < rb { (ra, rb) } else { (rb, ra) };
-        join_members(&mut grouped, keep, gone);
-        uf.parent[gone] = keep;
-        let moved = std::mem::take(&mut codes[gone]);
-        codes[keep].extend(moved);
-        let moved = std::mem::take(&mut births[gone]);
-        births[keep].extend(moved);
-        genders[keep] |= genders[gone];
-        let joined = [level[keep], level[gone], Some(p.level)]
-            .into_iter()
-            .flatten()
-            .min();
-        level[keep] = joined;
-        let moved = std::mem::take(&mut reasons[gone]);
-        reasons[keep].extend(moved);
-        reasons[keep].extend(pair_reasons.iter().map(|r| r.to_string()));
-        let moved = std::mem::take(&mut links[gone]);
-        links[keep].extend(moved);
-        links[keep].push(out);
-        number[keep] = match (number[keep], number[gone]) {
-            (Some(x), Some(y)) => Some(x.min(y)),
-            (x, y) => x.or(y),
-        };
-    }
+    (order, Partners { start, partners })
+}
 
-    let mut members: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for i in 0..n {
-        let r = uf.find(i);
-        members[r].push(i);
+/// The groups of one job once every pair is linked, roots in output order (seeded groups by
+/// their number, then new ones by their first member), members side by side.
+pub struct Linked {
+    /// (root, members[start..end]) in output order.
+    roots: Vec<(u32, u32, u32)>,
+    members: Vec<u32>,
+    level: Vec<Option<Level>>,
+    reasons: Vec<BTreeSet<String>>,
+    links: Vec<Vec<Link>>,
+    number: Vec<Option<usize>>,
+    /// The number the first new group follows.
+    next: usize,
+}
+
+/// A group or a single, as `Linked::write` gives them out.
+pub enum Found {
+    Group(Box<Group>),
+    Single(Single),
+}
+
+/// Every pair at or above `min_level` linked into groups (a group's level is its weakest link).
+/// Seeds are saved groups that keep their number; new groups are numbered after `numbered` and
+/// the seeds.
+pub fn link(
+    facts: &[LinkFacts],
+    judged: &Judged,
+    min_level: Level,
+    seeds: &[SeedGroup],
+    numbered: usize,
+) -> Linked {
+    let n = facts.len();
+    let mut linking = Linking::new(facts);
+    linking.seed(seeds);
+    let (order, partners) = ordered_pairs(judged, min_level, n);
+    for p in order {
+        linking.link(p, judged, &partners);
     }
-    let mut groups: Vec<Group> = Vec::new();
-    let mut singles: Vec<Single> = Vec::new();
-    let mut next = seeds
+    drop(partners);
+    let Linking {
+        mut uf,
+        level,
+        reasons,
+        links,
+        number,
+        ..
+    } = linking;
+    // Members by root, side by side (counting sort by root; each root's members ascending).
+    let root_of: Vec<u32> = (0..n).map(|i| uf.find(i) as u32).collect();
+    drop(uf);
+    let mut start = vec![0u32; n + 1];
+    for &r in &root_of {
+        start[r as usize + 1] += 1;
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut members = vec![0u32; n];
+    for (i, &r) in root_of.iter().enumerate() {
+        members[fill[r as usize] as usize] = i as u32;
+        fill[r as usize] += 1;
+    }
+    drop(fill);
+    drop(root_of);
+    let mut roots: Vec<(u32, u32, u32)> = (0..n)
+        .filter(|&r| start[r + 1] > start[r])
+        .map(|r| (r as u32, start[r], start[r + 1]))
+        .collect();
+    // Seeded groups keep their numbers; new ones follow in input order.
+    roots.sort_by_key(|&(r, s, _)| {
+        let r = r as usize;
+        (number[r].is_none(), number[r], members[s as usize])
+    });
+    let next = seeds
         .iter()
         .map(|s| s.group)
         .max()
         .unwrap_or(0)
         .max(numbered);
-    let mut roots: Vec<usize> = (0..n).filter(|&r| !members[r].is_empty()).collect();
-    // Seeded groups keep their numbers; new ones follow in input order.
-    roots.sort_by_key(|&r| (number[r].is_none(), number[r], members[r][0]));
-    for r in roots {
-        let m = &members[r];
-        if m.len() == 1 {
-            let p = &records[m[0]];
-            singles.push(Single {
-                id: p.id.clone(),
-                index: m[0],
-                outcome: if p.internal_duplicate {
-                    vec!["INTERNAL_DUPLICATE"]
-                } else {
-                    vec![]
-                },
-                record: p
-                    .internal_duplicate
-                    .then(|| Box::new(consolidate(records, m, m[0]))),
-            });
-            continue;
-        }
-        let group = number[r].unwrap_or_else(|| {
-            next += 1;
-            next
-        });
-        let main = main_record(records, m);
-        let mut pairs = std::mem::take(&mut links[r]);
-        pairs.sort_by_key(|p| (p.a_index, p.b_index));
-        groups.push(Group {
-            group,
-            members: m.iter().map(|&i| records[i].id.clone()).collect(),
-            member_index: m.clone(),
-            level: level[r].unwrap_or(Level::Ambiguous),
-            reasons: std::mem::take(&mut reasons[r]).into_iter().collect(),
-            pairs,
-            record: consolidate(records, m, main.index),
-            main_record: main,
-        });
+    Linked {
+        roots,
+        members,
+        level,
+        reasons,
+        links,
+        number,
+        next,
     }
+}
+
+impl Linked {
+    /// The roots in output order, each with its members.
+    pub fn groups(&self) -> impl Iterator<Item = &[u32]> + '_ {
+        self.roots
+            .iter()
+            .map(|&(_, s, e)| &self.members[s as usize..e as usize])
+    }
+
+    /// Each group and single in output order to `out`, with its record to keep and its
+    /// consolidated record. `records` gives the prepared record of each member of a group and of
+    /// each single that repeats a detail (`internal_duplicate`); `ids` and `internal` those of
+    /// every record. A streamed job loads the records a few groups at a time: `range` limits the
+    /// call to those roots (positions in output order).
+    pub fn write<R>(
+        &mut self,
+        range: std::ops::Range<usize>,
+        records: &R,
+        ids: &dyn Fn(usize) -> Value,
+        internal: &dyn Fn(usize) -> bool,
+        judged: &Judged,
+        out: &mut dyn FnMut(Found),
+    ) where
+        R: std::ops::Index<usize, Output = Prepared> + ?Sized,
+    {
+        for k in range {
+            let (r, s, e) = self.roots[k];
+            let r = r as usize;
+            let m: Vec<usize> = self.members[s as usize..e as usize]
+                .iter()
+                .map(|&i| i as usize)
+                .collect();
+            if m.len() == 1 {
+                let i = m[0];
+                let dup = internal(i);
+                out(Found::Single(Single {
+                    id: ids(i),
+                    index: i,
+                    outcome: if dup {
+                        vec!["INTERNAL_DUPLICATE"]
+                    } else {
+                        vec![]
+                    },
+                    record: dup.then(|| Box::new(consolidate(records, &m, i))),
+                }));
+                continue;
+            }
+            let group = self.number[r].unwrap_or_else(|| {
+                self.next += 1;
+                self.next
+            });
+            let main = main_record(records, &m);
+            let mut pairs: Vec<PairOut> = std::mem::take(&mut self.links[r])
+                .into_iter()
+                .map(|l| match l {
+                    Link::Saved(p) => *p,
+                    Link::Judged(p) => {
+                        let (a, b) = (p.a as usize, p.b as usize);
+                        PairOut {
+                            a: records[a].id.clone(),
+                            b: records[b].id.clone(),
+                            a_index: a,
+                            b_index: b,
+                            level: p.level,
+                            score: p.score,
+                            reasons: judged.reasons(&p).iter().map(|r| r.to_string()).collect(),
+                        }
+                    }
+                })
+                .collect();
+            pairs.sort_by_key(|p| (p.a_index, p.b_index));
+            out(Found::Group(Box::new(Group {
+                group,
+                members: m.iter().map(|&i| records[i].id.clone()).collect(),
+                member_index: m.clone(),
+                level: self.level[r].unwrap_or(Level::Ambiguous),
+                reasons: std::mem::take(&mut self.reasons[r]).into_iter().collect(),
+                pairs,
+                record: consolidate(records, &m, main.index),
+                main_record: main,
+            })));
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.roots.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.roots.is_empty()
+    }
+}
+
+/// Groups from the pairs at or above `min_level`; a group's level is its weakest link. Seeds are
+/// saved groups that keep their number; new groups are numbered after `numbered` and the seeds.
+pub fn build(
+    records: &[Prepared],
+    judged: &Judged,
+    min_level: Level,
+    seeds: &[SeedGroup],
+    numbered: usize,
+) -> (Vec<Group>, Vec<Single>) {
+    let facts = LinkFacts::of_records(records);
+    let mut linked = link(&facts, judged, min_level, seeds, numbered);
+    drop(facts);
+    let mut groups: Vec<Group> = Vec::new();
+    let mut singles: Vec<Single> = Vec::new();
+    let all = 0..linked.len();
+    linked.write(
+        all,
+        records,
+        &|i| records[i].id.clone(),
+        &|i| records[i].internal_duplicate,
+        judged,
+        &mut |found| match found {
+            Found::Group(g) => groups.push(*g),
+            Found::Single(s) => singles.push(s),
+        },
+    );
     groups.sort_by_key(|g| g.group);
     singles.sort_by_key(|s| s.index);
     (groups, singles)
@@ -394,167 +592,6 @@ fn join_members(grouped: &mut [Vec<u32>], keep: usize, gone: usize) {
         grouped[keep].push(keep as u32);
     }
     grouped[keep].extend(moved);
-}
-
-fn completeness(p: &Prepared) -> usize {
-    let full_address = p
-        .addresses
-        .iter()
-        .any(|a| !a.street.is_empty() && !a.number.is_empty());
-    let named = !p.first_key.is_empty() && p.first_key.compact.len() > 1;
-    let postcodes = p
-        .addresses
-        .iter()
-        .filter(|a| !a.postcode.is_empty())
-        .count();
-    3 * full_address as usize
-        + named as usize
-        + p.addresses.len()
-        + postcodes
-        + p.phones.len()
-        + p.emails.len()
-}
-
-/// The record to keep: a valid tax code consistent with the name first, then the most
-/// complete record (full address, first name, postcodes, number of details), then the first in the list.
-pub fn main_record(records: &[Prepared], members: &[usize]) -> MainRecord {
-    let taxed: Vec<usize> = members
-        .iter()
-        .copied()
-        .filter(|&i| records[i].tax.as_ref().is_some_and(|t| t.consistent))
-        .collect();
-    let pool: &[usize] = if taxed.is_empty() || taxed.len() == members.len() {
-        members
-    } else {
-        &taxed
-    };
-    let best = pool
-        .iter()
-        .map(|&i| completeness(&records[i]))
-        .max()
-        .unwrap_or(0);
-    let top: Vec<usize> = pool
-        .iter()
-        .copied()
-        .filter(|&i| completeness(&records[i]) == best)
-        .collect();
-    let index = top[0];
-    let reason = if pool.len() < members.len() {
-        "valid_tax_code"
-    } else if top.len() == 1 && members.len() > 1 {
-        "most_complete"
-    } else {
-        "first_in_list"
-    };
-    MainRecord {
-        id: records[index].id.clone(),
-        index,
-        reason,
-    }
-}
-
-/// Best name: a full first name (not a nickname or an initial), preferring the main record.
-fn best_name(records: &[Prepared], members: &[usize], main: usize) -> usize {
-    let rank = |i: usize| {
-        let p = &records[i];
-        let k = &p.first_key;
-        (
-            p.has_name(),
-            k.compact.len() > 1,
-            k.canonical.len() == 1 && k.known,
-            k.canonical.len() == 1,
-            i == main,
-            k.compact.len(),
-        )
-    };
-    members
-        .iter()
-        .copied()
-        .max_by_key(|&i| (rank(i), std::cmp::Reverse(i)))
-        .unwrap_or(main)
-}
-
-pub fn consolidate(records: &[Prepared], members: &[usize], main: usize) -> Consolidated {
-    let named = &records[best_name(records, members, main)];
-    // Main record first, so its forms and labels win ties.
-    let order: Vec<usize> = std::iter::once(main)
-        .chain(members.iter().copied().filter(|&i| i != main))
-        .collect();
-    let mut addresses: Vec<(super::prepare::Addr, Vec<Value>)> = Vec::new();
-    let mut phones: Vec<DetailMerged> = Vec::new();
-    let mut normalized_phones: Vec<String> = Vec::new();
-    let mut emails: Vec<DetailMerged> = Vec::new();
-    let mut normalized_emails: Vec<String> = Vec::new();
-    for &i in &order {
-        let p = &records[i];
-        for a in &p.addresses {
-            match addresses.iter_mut().find(|(x, _)| same_place(x, a)) {
-                Some((x, prov)) => {
-                    push_unique(prov, &p.id);
-                    if x.shown.label.is_none() {
-                        x.shown.label = a.shown.label.clone();
-                        x.shown.type_normalized = a.shown.type_normalized;
-                    }
-                }
-                None => addresses.push((a.clone(), vec![p.id.clone()])),
-            }
-        }
-        for (list, seen, details) in [
-            (&mut phones, &mut normalized_phones, &p.phones),
-            (&mut emails, &mut normalized_emails, &p.emails),
-        ] {
-            for d in details {
-                match seen.iter().position(|v| *v == d.value) {
-                    Some(k) => {
-                        push_unique(&mut list[k].provenance, &p.id);
-                        if list[k].label.is_none() && d.label.is_some() {
-                            list[k].label = d.label.clone();
-                            list[k].type_normalized = d.type_normalized;
-                        }
-                    }
-                    None => {
-                        seen.push(d.value.clone());
-                        list.push(DetailMerged {
-                            label: d.label.clone(),
-                            type_normalized: d.type_normalized,
-                            value: d.original.trim().to_string(),
-                            provenance: vec![p.id.clone()],
-                        });
-                    }
-                }
-            }
-        }
-    }
-    let tax = order
-        .iter()
-        .filter_map(|&i| records[i].tax.as_ref())
-        .find(|t| t.consistent)
-        .map(|t| t.code.clone());
-    let gender = order
-        .iter()
-        .find_map(|&i| records[i].gender)
-        .map(|g| g.to_string());
-    Consolidated {
-        last_name: named.last_shown.clone(),
-        first_name: named.first_shown.clone(),
-        gender,
-        tax_code: tax,
-        addresses: addresses
-            .into_iter()
-            .map(|(a, provenance)| AddressMerged {
-                address: a.shown,
-                provenance,
-            })
-            .collect(),
-        phones,
-        emails,
-    }
-}
-
-fn push_unique(list: &mut Vec<Value>, id: &Value) {
-    if !list.contains(id) {
-        list.push(id.clone());
-    }
 }
 
 #[cfg(test)]

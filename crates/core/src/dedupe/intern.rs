@@ -26,23 +26,60 @@ impl Strings {
     }
 }
 
-struct Numbering<'a> {
-    ids: HashMap<&'a str, u32>,
+/// Numbers strings in the order they are first seen. The map holds a 64-bit hash of each
+/// string, not the string (the distinct strings of five million records are tens of millions:
+/// owned keys would double them); a hash met with another string goes to `collided`.
+struct Numbering {
+    ids: HashMap<u64, u32>,
+    collided: HashMap<String, u32>,
     strings: Strings,
 }
 
-impl<'a> Numbering<'a> {
-    fn id(&mut self, s: &'a str) -> u32 {
+impl Numbering {
+    fn new() -> Numbering {
+        Numbering {
+            ids: HashMap::new(),
+            collided: HashMap::new(),
+            strings: Strings {
+                text: String::new(),
+                spans: vec![(0, 0)],
+            },
+        }
+    }
+
+    fn id(&mut self, s: &str) -> u32 {
+        use std::hash::{Hash, Hasher};
         if s.is_empty() {
             return 0;
         }
-        let strings = &mut self.strings;
-        *self.ids.entry(s).or_insert_with(|| {
-            let start = strings.text.len() as u32;
-            strings.text.push_str(s);
-            strings.spans.push((start, strings.text.len() as u32));
-            strings.spans.len() as u32 - 1
-        })
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        s.hash(&mut h);
+        let h = h.finish();
+        match self.ids.get(&h) {
+            Some(&id) if self.strings.get(id) == s => id,
+            Some(_) => match self.collided.get(s) {
+                Some(&id) => id,
+                None => {
+                    let id = self.strings.push(s);
+                    self.collided.insert(s.to_string(), id);
+                    id
+                }
+            },
+            None => {
+                let id = self.strings.push(s);
+                self.ids.insert(h, id);
+                id
+            }
+        }
+    }
+}
+
+impl Strings {
+    fn push(&mut self, s: &str) -> u32 {
+        let start = u32::try_from(self.text.len()).expect("under 4 GiB of distinct strings");
+        self.text.push_str(s);
+        self.spans.push((start, self.text.len() as u32));
+        self.spans.len() as u32 - 1
     }
 }
 
@@ -120,7 +157,7 @@ impl Table {
         &self.addresses[f.addresses[0] as usize..f.addresses[1] as usize]
     }
 
-    /// Record `i`'s line asked for ahead of its comparison (`block::fold_candidates`): the pair
+    /// Record `i`'s line asked for ahead of its comparison (`block::fold_blocks`): the pair
     /// loop otherwise waits for it, a miss per pair.
     pub fn prefetch_facts(&self, i: usize) {
         if let Some(f) = self.facts.get(i) {
@@ -180,27 +217,60 @@ impl AddrIds {
 /// Every record of one job numbered with one numbering (records and reference list together),
 /// in the form the pair loop reads.
 pub fn intern(records: &[Prepared]) -> Table {
-    let mut numbering = Numbering {
-        ids: HashMap::new(),
-        strings: Strings {
-            text: String::new(),
-            spans: vec![(0, 0)],
-        },
-    };
-    let mut lists: Vec<u32> = Vec::new();
-    let mut addresses: Vec<AddrIds> = Vec::new();
-    let facts: Vec<Facts> = records
-        .iter()
-        .map(|p| facts(&mut numbering, p, &mut lists, &mut addresses))
-        .collect();
-    let mut facts = facts;
-    name_frequency(&mut facts);
-    mark_frequent(&facts, &mut lists, &addresses);
-    Table {
-        strings: numbering.strings,
-        facts,
-        lists,
-        addresses,
+    let mut interner = Interner::new();
+    for p in records {
+        interner.push(p);
+    }
+    interner.finish()
+}
+
+/// `intern` one record at a time, in list order: a streamed job numbers each chunk of records as
+/// it is prepared, then drops them (the numbers are those `intern` gives the whole list).
+pub struct Interner {
+    numbering: Numbering,
+    facts: Vec<Facts>,
+    lists: Vec<u32>,
+    addresses: Vec<AddrIds>,
+}
+
+impl Interner {
+    pub fn new() -> Interner {
+        Interner {
+            numbering: Numbering::new(),
+            facts: Vec::new(),
+            lists: Vec::new(),
+            addresses: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, p: &Prepared) {
+        let f = facts(&mut self.numbering, p, &mut self.lists, &mut self.addresses);
+        self.facts.push(f);
+    }
+
+    pub fn finish(self) -> Table {
+        let Interner {
+            numbering,
+            mut facts,
+            mut lists,
+            addresses,
+        } = self;
+        drop(numbering.ids);
+        drop(numbering.collided);
+        name_frequency(&mut facts);
+        mark_frequent(&facts, &mut lists, &addresses);
+        Table {
+            strings: numbering.strings,
+            facts,
+            lists,
+            addresses,
+        }
+    }
+}
+
+impl Default for Interner {
+    fn default() -> Interner {
+        Interner::new()
     }
 }
 
@@ -264,9 +334,9 @@ fn mark_frequent(facts: &[Facts], lists: &mut [u32], addresses: &[AddrIds]) {
     }
 }
 
-fn facts<'a>(
-    n: &mut Numbering<'a>,
-    p: &'a Prepared,
+fn facts(
+    n: &mut Numbering,
+    p: &Prepared,
     lists: &mut Vec<u32>,
     addresses: &mut Vec<AddrIds>,
 ) -> Facts {
