@@ -30,7 +30,7 @@ export const LIMITS = {
   registerImportsEngine: 1,
   httpImportsCapability: 0,
   workerKnowsDedupe: 0,
-  longSourceFiles: 1,
+  longSourceFiles: 0,
   foreignStreetMatchers: 2,
   architectureNamesMissing: 0,
 };
