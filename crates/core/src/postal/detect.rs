@@ -101,41 +101,67 @@ fn places(postcode: &str, city: &str, address: &str) -> Vec<(String, String)> {
     out
 }
 
+/// A run of words of a place beside a postcode, read once for every country that may take it:
+/// folded, whether it ends the place, and the countries whose registers know a locality so named.
+struct Run {
+    folded: String,
+    last: bool,
+    localities_in: Vec<&'static str>,
+}
+
+/// Every run of words of the place, longest first (up to four words).
+fn runs(place: &str) -> Vec<Run> {
+    let words: Vec<&str> = place.split_whitespace().collect();
+    let mut out = Vec::new();
+    for n in (1..=words.len().min(4)).rev() {
+        for i in 0..=words.len() - n {
+            let name = words[i..i + n].join(" ");
+            let folded = fold(&name);
+            if folded.len() < 2 {
+                continue;
+            }
+            out.push(Run {
+                localities_in: if folded.len() >= 3 {
+                    crate::foreign::countries_of_city(&name)
+                } else {
+                    Vec::new()
+                },
+                last: i + n == words.len(),
+                folded,
+            });
+        }
+    }
+    out
+}
+
 /// What speaks for a country of a postcode and the words around it: 2 when the postcode agrees
 /// too (a locality of its register with that postcode, a subdivision whose postcodes it starts
 /// with), 1 for the name alone (a locality of its register, a subdivision or state name, a
 /// subdivision code beside the postcode: `CA 94043`), 0 for nothing.
-fn place_agrees(format: &super::CountryFormat, pc: &str, place: &str) -> u8 {
-    let words: Vec<&str> = place.split_whitespace().collect();
+fn place_agrees(format: &super::CountryFormat, pc: &str, runs: &[Run]) -> u8 {
     let pc_compact: String = pc.chars().filter(|c| c.is_alphanumeric()).collect();
     let mut best = 0;
-    // every run of words of the place, longest first, as a locality or a subdivision
-    for n in (1..=words.len().min(4)).rev() {
-        for i in 0..=words.len() - n {
-            let name = words[i..i + n].join(" ");
-            let f = fold(&name);
-            if f.len() < 2 {
-                continue;
-            }
-            if f.len() >= 3
-                && crate::foreign::countries_of_city(&name).contains(&format.code.as_str())
-            {
-                let with_pc = crate::foreign::postcode_localities(&format.code, pc)
-                    .is_some_and(|names| names.iter().any(|l| fold(l) == f));
-                best = best.max(if with_pc { 2 } else { 1 });
-            }
-            if let Some(s) = format.subdivision(&name) {
-                if !s.zip.is_empty() {
-                    if format.subdivision_postcode_agrees(&name, &pc_compact) == Some(true) {
-                        best = 2;
-                    }
-                } else if f.len() > 3 || i + n == words.len() {
-                    // a name that is a subdivision (`Berlin`); a code only beside the postcode
-                    best = best.max(1);
+    let mut localities: Option<Option<Vec<String>>> = None;
+    for run in runs {
+        let f = run.folded.as_str();
+        if run.localities_in.contains(&format.code.as_str()) {
+            let with_pc = localities
+                .get_or_insert_with(|| crate::foreign::postcode_localities(&format.code, pc))
+                .as_ref()
+                .is_some_and(|names| names.iter().any(|l| fold(l) == f));
+            best = best.max(if with_pc { 2 } else { 1 });
+        }
+        if let Some((s, agrees)) = format.subdivision_folded(f, &pc_compact) {
+            if !s.zip.is_empty() {
+                if agrees == Some(true) {
+                    best = 2;
                 }
-            } else if f.len() > 3 && format.state_code(&name).is_some() {
+            } else if f.len() > 3 || run.last {
+                // a name that is a subdivision (`Berlin`); a code only beside the postcode
                 best = best.max(1);
             }
+        } else if f.len() > 3 && format.state_code_folded(f).is_some() {
+            best = best.max(1);
         }
     }
     best
@@ -159,6 +185,7 @@ fn postcode_and_place(
             continue;
         }
         let up = pc.to_uppercase();
+        let runs = runs(&place);
         let fits: Vec<&super::CountryFormat> = formats
             .countries
             .values()
@@ -171,7 +198,7 @@ fn postcode_and_place(
             .iter()
             .filter(|f| !matches!(f.code.as_str(), "IT" | "VA"))
         {
-            let strength = place_agrees(f, &pc, &place);
+            let strength = place_agrees(f, &pc, &runs);
             if strength >= if italian { 2 } else { 1 } && !agreeing.contains(&f.code) {
                 agreeing.push(f.code.clone());
             }

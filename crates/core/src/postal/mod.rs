@@ -119,6 +119,44 @@ pub struct CountryFormat {
     state_codes: HashMap<String, String>,
     county_codes: HashMap<String, String>,
     aliases: std::sync::Arc<Aliases>,
+    /// How long a written postcode can be and still fit (`postcode_may_fit`).
+    postcode_lengths: Option<PostcodeLengths>,
+}
+
+/// The lengths a country's postcodes can have: what the pattern matches (fewest and most
+/// characters), the longest country prefix a written form may carry (`CH-`) and the most
+/// separators the examples put in. Detection and the line reader ask every country whether a
+/// run of words is its postcode; these bounds answer "no" for most of them without the pattern.
+#[derive(Debug, Clone, Copy)]
+struct PostcodeLengths {
+    min: usize,
+    max: Option<usize>,
+    prefix: usize,
+    separators: usize,
+}
+
+impl PostcodeLengths {
+    fn of(rule: &PostcodeRule, zipex: &[String]) -> Option<PostcodeLengths> {
+        // read as ASCII (`\d` one byte): only ASCII forms are bounded (`postcode_may_fit`), and
+        // on ASCII text the pattern matches what its ASCII reading does
+        let hir = regex_syntax::ParserBuilder::new()
+            .unicode(false)
+            .build()
+            .parse(rule.pattern.as_str())
+            .ok()?;
+        let props = hir.properties();
+        let alnum = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).count();
+        Some(PostcodeLengths {
+            min: props.minimum_len()?,
+            max: props.maximum_len(),
+            prefix: rule.prefixes.iter().map(|p| alnum(p)).max().unwrap_or(0),
+            separators: zipex
+                .iter()
+                .map(|e| e.chars().count() - alnum(e))
+                .max()
+                .unwrap_or(0),
+        })
+    }
 }
 
 /// Component aliases (`street` → `road`) and the names a template knows.
@@ -304,11 +342,16 @@ impl Formats {
                     .into_iter()
                     .filter(|_| !std::ptr::eq(t, own)),
             );
+            let zip = c.zip.clone();
+            let postcode = PostcodeRule::new(&zip, &c.zipex, prefixes);
             countries.insert(
                 code.clone(),
                 CountryFormat {
                     code: code.clone(),
-                    postcode: PostcodeRule::new(&c.zip, &c.zipex, prefixes),
+                    postcode_lengths: postcode
+                        .as_ref()
+                        .and_then(|r| PostcodeLengths::of(r, &c.zipex)),
+                    postcode,
                     expansions: Expansions::new(&languages, &abbreviations),
                     template: template::Parsed::new(&template),
                     fallback: template::Parsed::new(&fallback),
@@ -329,6 +372,7 @@ impl Formats {
                     aliases: aliases.clone(),
                     data: CountryFormatData {
                         state_codes,
+                        zip,
                         ..c.clone()
                     },
                 },
@@ -435,25 +479,60 @@ impl CountryFormat {
             .map(|i| &self.data.subdivisions[i])
     }
 
-    /// Whether a (compact) postcode begins as the written subdivision's postcodes do; None when
-    /// the subdivision is unknown or publishes no postcode prefixes.
-    pub fn subdivision_postcode_agrees(&self, written: &str, postcode: &str) -> Option<bool> {
-        let i = self.subdivision_index(written)?;
-        let zip = self.subdivision_zips.get(i)?.as_ref()?;
-        Some(zip.is_match(postcode))
+    /// A subdivision by its folded name, and whether the (compact) postcode begins as its
+    /// postcodes do (None when it publishes no postcode prefixes).
+    pub(crate) fn subdivision_folded(
+        &self,
+        folded: &str,
+        postcode: &str,
+    ) -> Option<(&Subdivision, Option<bool>)> {
+        let i = self.subdivision_index_folded(folded)?;
+        let agrees = self
+            .subdivision_zips
+            .get(i)
+            .and_then(Option::as_ref)
+            .map(|zip| zip.is_match(postcode));
+        Some((&self.data.subdivisions[i], agrees))
     }
 
     fn subdivision_index(&self, written: &str) -> Option<usize> {
-        let f = fold(written);
-        if f.is_empty() {
+        self.subdivision_index_folded(&fold(written))
+    }
+
+    /// `subdivision_index` of a name already folded (detection folds each run of words once
+    /// for every country).
+    fn subdivision_index_folded(&self, folded: &str) -> Option<usize> {
+        if folded.is_empty() {
             return None;
         }
-        self.subdivisions.get(&f).copied()
+        self.subdivisions.get(folded).copied()
     }
 
     /// OpenCage's state code for a state name, where libaddressinput has no subdivisions.
     pub(crate) fn state_code(&self, written: &str) -> Option<&str> {
-        self.state_codes.get(&fold(written)).map(String::as_str)
+        self.state_code_folded(&fold(written))
+    }
+
+    pub(crate) fn state_code_folded(&self, folded: &str) -> Option<&str> {
+        self.state_codes.get(folded).map(String::as_str)
+    }
+
+    /// Whether `written` can be this country's postcode at all, by length alone: the characters
+    /// it keeps once a country prefix is dropped and separators are put in must be as many as
+    /// the pattern matches. False means `judge_postcode` cannot find it valid (a house number
+    /// `1` is no country's five-digit postcode); true says nothing.
+    pub(crate) fn postcode_may_fit(&self, written: &str) -> bool {
+        let Some(b) = self.postcode_lengths else {
+            return true;
+        };
+        if !written.is_ascii() {
+            return true;
+        }
+        let alnum = written.chars().filter(|c| c.is_alphanumeric()).count();
+        let others = written.chars().filter(|c| !c.is_alphanumeric()).count();
+        alnum + others.max(b.separators) >= b.min
+            && b.max
+                .is_none_or(|max| alnum.saturating_sub(b.prefix) <= max)
     }
 
     /// Renders components with this country's template and rules (OpenCage's formatter).

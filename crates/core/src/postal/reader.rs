@@ -110,6 +110,9 @@ impl CountryFormat {
     /// put right, a country prefix dropped: `D-10117`, `sw1a 2aa`): never a reshaped number.
     pub fn postcode_in(&self, written: &str) -> Option<String> {
         let rule = self.postcode.as_ref()?;
+        if !self.postcode_may_fit(written) {
+            return None;
+        }
         match rule.judge(written) {
             Postcode::Valid(c) => {
                 let (w, c2) = (compact(written), compact(&c));

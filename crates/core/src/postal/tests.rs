@@ -731,3 +731,34 @@ fn first_tries_at_foreign_one_liners() {
         wrong.join("\n")
     );
 }
+
+#[test]
+fn the_length_bounds_never_turn_away_a_postcode_the_pattern_takes() {
+    let Some(f) = formats() else {
+        return;
+    };
+    let mut checked = 0;
+    for country in f.countries.values() {
+        let Some(rule) = &country.postcode else {
+            continue;
+        };
+        // the post's examples as written, compact, lower case, with each prefix the country has
+        for ex in &country.data.zipex {
+            let compact: String = ex.chars().filter(|c| c.is_alphanumeric()).collect();
+            let mut forms = vec![ex.clone(), compact.to_lowercase()];
+            forms.extend(rule.prefixes.iter().map(|p| format!("{p}{ex}")));
+            for w in forms {
+                if matches!(country.judge_postcode(&w), Postcode::Valid(_)) {
+                    checked += 1;
+                    assert!(country.postcode_may_fit(&w), "{} {w}", country.code);
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+    // a house number is no five-digit country's postcode, a long number no four-digit one's
+    let de = f.country("DE").expect("DE");
+    assert!(!de.postcode_may_fit("1") && de.postcode_may_fit("10117"));
+    let at = f.country("AT").expect("AT");
+    assert!(!at.postcode_may_fit("1011700") && at.postcode_may_fit("A-1010"));
+}
