@@ -35,6 +35,11 @@ export declare function dedupeIncremental(request: import('./core-types.js').Jso
 /** `dedupeIncremental` on the calling thread. */
 export declare function dedupeIncrementalSync(request: import('./core-types.js').Json<import('./core-types.js').IncrementalInput>): import('./core-types.js').Json<import('./core-types.js').IncrementalResult>
 /**
+ * One list from an NDJSON file of records to an NDJSON file of groups and singles, in memory
+ * that does not hold the list (`crates/core/src/dedupe/stream.rs`).
+ */
+export declare function dedupeFiles(request: import('./core-types.js').Json<import('./core-types.js').FilesInput>): Promise<import('./core-types.js').Json<import('./core-types.js').FilesResult>>
+/**
  * Foreign national registers: imported from `worldDir` (registers/<cc>/…, osm/…,
  * libpostal/dictionaries) on first use; a new folder replaces what was imported.
  */

@@ -159,6 +159,25 @@ impl PostcodeLengths {
     }
 }
 
+/// Postcode systems the post has changed since libaddressinput's patterns were written, added
+/// beside the published pattern (which stays valid): Mauritius' five digits (Mauritius Post,
+/// 2011), Tristan da Cunha's `TDCU 1ZZ` beside St Helena's and Ascension's, Tanzania's five
+/// digits (2012) and Vietnam's five-digit national postcodes (2018).
+const POSTCODE_UPDATES: [(&str, &str); 4] = [
+    ("MU", r"\d{5}"),
+    ("SH", "TDCU 1ZZ"),
+    ("TZ", r"\d{5}"),
+    ("VN", r"\d{5}"),
+];
+
+/// The country's postcode pattern as the post writes postcodes today.
+fn postcode_pattern(code: &str, zip: &str) -> String {
+    match POSTCODE_UPDATES.iter().find(|(c, _)| *c == code) {
+        Some((_, added)) if !zip.is_empty() => format!("{zip}|{added}"),
+        _ => zip.to_string(),
+    }
+}
+
 /// Component aliases (`street` → `road`) and the names a template knows.
 #[derive(Default)]
 struct Aliases {
@@ -342,7 +361,7 @@ impl Formats {
                     .into_iter()
                     .filter(|_| !std::ptr::eq(t, own)),
             );
-            let zip = c.zip.clone();
+            let zip = postcode_pattern(code, &c.zip);
             let postcode = PostcodeRule::new(&zip, &c.zipex, prefixes);
             countries.insert(
                 code.clone(),

@@ -762,3 +762,30 @@ fn the_length_bounds_never_turn_away_a_postcode_the_pattern_takes() {
     let at = f.country("AT").expect("AT");
     assert!(!at.postcode_may_fit("1011700") && at.postcode_may_fit("A-1010"));
 }
+
+#[test]
+fn postcodes_of_todays_systems_beside_the_published_patterns() {
+    let Some(f) = formats() else {
+        return;
+    };
+    // (country, today's form, the published form that stays valid)
+    for (cc, today, published) in [
+        ("MU", "42602", "742CU001"),
+        ("SH", "TDCU 1ZZ", "STHL 1ZZ"),
+        ("TZ", "78570", "6090"),
+        ("VN", "48058", "119415"),
+    ] {
+        let c = f.country(cc).expect(cc);
+        for pc in [today, published] {
+            assert_eq!(
+                c.judge_postcode(pc),
+                Postcode::Valid(pc.into()),
+                "{cc} {pc}"
+            );
+        }
+    }
+    assert_eq!(
+        f.country("SH").unwrap().judge_postcode("ABCD 1ZZ"),
+        Postcode::Invalid
+    );
+}
