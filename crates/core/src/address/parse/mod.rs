@@ -194,22 +194,30 @@ pub fn parse(line: &str) -> ParsedAddress {
 /// `Via delle Scuole 3 - Guizza`, `Via per Feriolo n. 1 - Fraz. Fondotoce`: a dash between spaces after the
 /// house number ends the street as a comma would (what follows is a hamlet or a note). Elsewhere a lone
 /// dash is dropped as before: `Via Roma - Figline` is a register name, `12 - 14` a range.
-fn cut_after_number_dash(seg: Vec<Token>) -> Vec<Vec<Token>> {
+fn cut_after_number_dash(mut seg: Vec<Token>) -> Vec<Vec<Token>> {
+    let is_dash = |t: &Token| t.raw == "-";
+    if !seg.iter().any(is_dash) {
+        return vec![seg];
+    }
     let cut = seg.iter().enumerate().position(|(i, t)| {
         t.raw == "-"
             && i > 0
             && seg[i - 1].starts_with_digit()
             && seg.get(i + 1).is_some_and(|next| !next.starts_with_digit())
     });
-    match cut {
+    // every other lone dash is dropped, as it always was
+    let mut parts = match cut {
         Some(i) => {
-            let mut head = seg;
-            let tail = head.split_off(i + 1);
-            head.pop();
-            vec![head, tail]
+            let tail = seg.split_off(i + 1);
+            seg.pop();
+            vec![seg, tail]
         }
-        None => vec![seg.into_iter().filter(|t| t.raw != "-").collect()],
+        None => vec![seg],
+    };
+    for part in &mut parts {
+        part.retain(|t| !is_dash(t));
     }
+    parts
 }
 
 /// `KM 3,5` keeps its decimal comma from being read as a separator.

@@ -104,6 +104,7 @@ fn a_number_glued_to_an_abbreviated_or_elided_name_is_read() {
         ("VIA CHIESAN.69", "CHIESA", 69),
         ("VIA DELLE SCUOLE3 - GUIZZA", "DELLE SCUOLE", 3),
         ("Via per Feriolo n. 1 - Fraz. Fondotoce", "per Feriolo", 1),
+        ("Via Roma - Figline 3 - Gaville", "Roma Figline", 3),
     ] {
         let p = parse(line);
         assert_eq!(p.name, name, "{line}");
