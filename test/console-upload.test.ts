@@ -125,5 +125,7 @@ test.serial('a workbook past the row cap is refused while it is read, with a cle
   await page.getByLabel('File (CSV or XLSX)').setInputFiles({ name: 'giusti.xlsx', mimeType: XLSX_TYPE, buffer: fits });
   await page.getByRole('button', { name: 'Upload' }).click();
   t.is((await ok).status(), 200);
+  // the summary is written by the page after the answer arrives: wait for the form it fills
+  await page.locator('#mapping-form').waitFor({ state: 'visible' });
   t.regex(await page.locator('#upload-summary').innerText(), /100000 rows read from giusti\.xlsx/);
 });
