@@ -10,6 +10,8 @@
  * Run in its own process:
  *   npm run build:ts && node dist/bench/dedupe-million.js [records] [addon]
  * With `addon`, the core of that build of the addon (a copy of the build before a change: A/B).
+ * With `--splink` (anywhere in the arguments), Splink 5 on DuckDB (bench/dedupe-million-splink.py,
+ * `pip install splink`) runs on the same records after ours, and the table gets its row and the ratio.
  * With RECAPITO_DEDUPE_TIMINGS=1 the core prints each stage (prepared, scored, linked, written)
  * with its wall time, the process's CPU time, and the RSS then and at its peak.
  */
@@ -71,13 +73,32 @@ async function readGroups(file: string): Promise<{ member_index: number[]; level
   return groups;
 }
 
+interface SplinkRun {
+  records: number;
+  seconds: number;
+  cpu_seconds: number;
+  peak_rss_mib: number;
+  pairs: number;
+  clusters: number;
+}
+
+/** Splink on DuckDB over the same file, in its own process (its peak RSS is its own). */
+function splinkRun(input: string, scratch: string): SplinkRun {
+  const script = path.join(PROJECT_ROOT, 'bench', 'dedupe-million-splink.py');
+  const out = execFileSync('python3', [script, input, scratch], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
+  const last = out.trim().split('\n').at(-1) ?? '';
+  return JSON.parse(last) as SplinkRun;
+}
+
 async function main(): Promise<void> {
   if (process.argv[2] === '--generate') {
     await writeRecords(Number(process.argv[3]), String(process.argv[4]));
     return;
   }
-  const n = Number(process.argv[2] ?? 1_000_000);
-  const native = await benchAddon(process.argv[3]);
+  const withSplink = process.argv.includes('--splink');
+  const args = process.argv.slice(2).filter((a) => a !== '--splink');
+  const n = Number(args[0] ?? 1_000_000);
+  const native = await benchAddon(args[1]);
   const dir = path.join(PROJECT_ROOT, '.tmp', 'dedupe-million');
   mkdirSync(dir, { recursive: true });
   const input = path.join(dir, `records-${n}.ndjson`);
@@ -99,19 +120,23 @@ async function main(): Promise<void> {
   const groups = await readGroups(output);
   const d = groupsDigest(groups);
   console.log(`groups ${groups.length}, digest ${d.members}, with levels ${d.levels}`);
-  console.table([
-    {
-      records: r.records,
-      seconds: +seconds.toFixed(1),
-      // The machine is shared: CPU seconds say what the run costs whatever else is running.
-      'cpu s (process)': +((c.user + c.system) / 1e6).toFixed(1),
-      'µs/record': Math.round((seconds * 1e6) / r.records),
-      groups: r.groups,
-      singles: r.singles,
-      'peak RSS MiB (core and Node, not the generator)': peak,
-      'bar: ≤ 600 s, ≤ 6144 MiB': seconds <= 600 && peak <= 6144 ? 'met' : 'NOT met',
-    },
-  ]);
+  const ours = {
+    run: 'recapito dedupeFiles',
+    records: r.records,
+    seconds: +seconds.toFixed(1),
+    // The machine may be shared: CPU seconds say what the run costs whatever else is running.
+    'cpu s': +((c.user + c.system) / 1e6).toFixed(1),
+    'µs/record': Math.round((seconds * 1e6) / r.records),
+    groups: r.groups,
+    'peak RSS MiB': peak,
+  };
+  const rows: Record<string, string | number>[] = [{ ...ours, 'bar: ≤ 600 s, ≤ 6144 MiB': seconds <= 600 && peak <= 6144 ? 'met' : 'NOT met' }];
+  if (withSplink) {
+    const peer = splinkRun(input, path.join(dir, 'splink-scratch'));
+    rows.push({ run: 'Splink 5 on DuckDB', records: peer.records, seconds: peer.seconds, 'cpu s': peer.cpu_seconds, 'µs/record': Math.round((peer.seconds * 1e6) / peer.records), groups: peer.clusters, 'peak RSS MiB': peer.peak_rss_mib });
+    rows.push({ run: 'ratio Splink / recapito', seconds: +(peer.seconds / ours.seconds).toFixed(2), 'cpu s': +(peer.cpu_seconds / ours['cpu s']).toFixed(2), 'peak RSS MiB': +(peer.peak_rss_mib / peak).toFixed(2) });
+  }
+  console.table(rows);
   console.log(`dedupe ${r.records} records: ${seconds.toFixed(1)} s, peak RSS ${peak} MiB`);
 }
 
