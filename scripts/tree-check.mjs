@@ -17,6 +17,8 @@
  *   its own (a function that scores, searches or matches streets).
  * - `architectureNamesMissing`: every code name docs/architecture.md gives exists in the tree (paths as
  *   files, identifiers as words in the sources).
+ * - `contactDoorsOutsideContact`: one way into contact verification, the contact capability's `run`; no
+ *   TypeScript outside src/contact (and the door file src/native.ts) calls the contact core's doors.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -33,6 +35,7 @@ export const LIMITS = {
   longSourceFiles: 0,
   foreignStreetMatchers: 2,
   architectureNamesMissing: 0,
+  contactDoorsOutsideContact: 0,
 };
 
 const MAX_LINES = 800;
@@ -150,6 +153,11 @@ function architectureNamesMissing() {
   return [...missing];
 }
 
+function contactDoorsOutsideContact() {
+  const door = /\bverifyContact(?:s|Answers)(?:Sync)?\s*\(/;
+  return walk('src').filter((f) => f.endsWith('.ts') && !f.startsWith(path.join('src', 'contact') + path.sep) && f !== path.join('src', 'native.ts') && door.test(read(f)));
+}
+
 function readFirst(/** @type {string} */ p) {
   for (const b of PATH_BASES) {
     const abs = path.join(ROOT, b, p);
@@ -167,6 +175,7 @@ export function checkTree() {
     longSourceFiles: longSourceFiles(),
     foreignStreetMatchers: foreignStreetMatchers(),
     architectureNamesMissing: architectureNamesMissing(),
+    contactDoorsOutsideContact: contactDoorsOutsideContact(),
   };
 }
 

@@ -4,7 +4,9 @@ import { promisify } from 'node:util';
 
 import test from 'ava';
 
+import { CAPABILITIES } from '../src/capabilities.js';
 import { PROJECT_ROOT } from '../src/config.js';
+import { englishKey, fieldName, SHARED_KEYS, toItalianOutput, useKeys } from '../src/http/keys.js';
 
 const run = promisify(execFile);
 
@@ -42,4 +44,27 @@ test('the shared machinery imports no capability (dependency-cruiser over src/)'
     summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`),
     [],
   );
+});
+
+/**
+ * Issue 31: the registry lists the key tables too. Each capability's Italian fields are its own table
+ * (`src/<capability>/keys.ts`), given to src/http by src/capabilities.ts (`useKeys`); src/http/keys.ts holds the
+ * machinery and the words every endpoint shares, and names no capability's own field.
+ */
+test('each capability’s Italian keys are its own table, installed by the registry; a field defined twice differently is refused', (t) => {
+  const own = CAPABILITIES.filter((c) => c.keys);
+  t.deepEqual(own.map((c) => c.name).sort(), ['contact', 'credit', 'dedupe', 'email', 'enrichment', 'phone', 'suggest', 'tax-code', 'website']);
+  const shared = { ...SHARED_KEYS.fields, ...SHARED_KEYS.ours };
+  for (const c of own) {
+    for (const [en, it] of Object.entries({ ...c.keys?.fields, ...c.keys?.ours })) {
+      t.false(en in shared, `${en} (${c.name}) is not a shared key as well`);
+      t.is(fieldName(en, true), it, `${c.name}: ${en} answered in Italian`);
+      t.is(englishKey(it), en, `${c.name}: ${it} read as English`);
+    }
+  }
+  // the contact answer's city type, a key of contact's table alone
+  t.deepEqual(toItalianOutput({ city_type: { label: 'x' }, tax_code_outcome: ['OK'] }), { localita_tipo: { label: 'x' }, codice_fiscale_esito: ['OK'] });
+  t.throws(() => useKeys({ fields: { city: 'citta' } }), { message: 'field city defined twice differently (localita, citta)' });
+  // refused whole: the tables installed stay as they were
+  t.is(fieldName('city', true), 'localita');
 });

@@ -46,6 +46,7 @@ test('the check finds each kind of break in a tree that has it', (t) => {
     write('src/contact/service.ts', 'export const x = 1;\n'.repeat(801));
     write('crates/core/src/foreign/matcher.rs', 'pub fn street_score() {}\n');
     write('crates/core/src/foreign/text.rs', 'pub fn postcode() {}\n');
+    write('src/suggest/service.ts', "const [r] = core.verifyContactsSync(batch);\n");
     write('docs/architecture.md', '`src/contact/service.ts` runs `processContacts`; `src/dedupe/index.ts` is gone; `Germania` is an example.\n');
     const found = run(root).found;
     t.deepEqual(found.registerImportsEngine, ['crates/core/src/register/mod.rs']);
@@ -54,6 +55,7 @@ test('the check finds each kind of break in a tree that has it', (t) => {
     t.deepEqual(found.longSourceFiles, ['src/contact/service.ts (801 lines)']);
     t.deepEqual(found.foreignStreetMatchers, ['crates/core/src/foreign/matcher.rs']);
     t.deepEqual((found.architectureNamesMissing ?? []).sort(), ['processContacts', 'src/dedupe/index.ts']);
+    t.deepEqual(found.contactDoorsOutsideContact, ['src/suggest/service.ts']);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

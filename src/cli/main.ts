@@ -70,15 +70,17 @@ program
 
 program
   .command('migrate')
-  .description('bring what an older version left into the current shape (dedupes it saved in this node or left queued without a job); with the nodes stopped, once per node after an upgrade')
+  .description('bring what an older version left into the current shape (dedupes it saved in this node, left queued without a job, or completed with the result in the job alone); with the nodes stopped, once per node after an upgrade')
   .action(async () => {
     const st = await state();
     const db = openState(dataDir());
     const pool = st.backend === 'postgres' ? st.pool : undefined;
     const pg = pool ? await openPgJobs({ pool, leaseSeconds: 30, workers: 1 }, st) : undefined;
     try {
-      const { queued } = await migrateDedupes(db, st, pg ? pg.store : new LmdbJobStore(db, st));
-      console.log(queued.length ? `dedupes queued as jobs: ${queued.join(', ')}` : 'nothing to migrate');
+      const { queued, kept } = await migrateDedupes(db, st, pg ? pg.store : new LmdbJobStore(db, st));
+      if (queued.length) console.log(`dedupes queued as jobs: ${queued.join(', ')}`);
+      if (kept.length) console.log(`dedupe results kept from their jobs: ${kept.join(', ')}`);
+      if (!queued.length && !kept.length) console.log('nothing to migrate');
     } finally {
       await pg?.units.close(false);
     }

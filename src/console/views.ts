@@ -1,4 +1,4 @@
-import { FIELD_IT } from '../http/keys.js';
+import { specFieldName } from '../http/keys.js';
 import type { TokenRecord } from '../state/db.js';
 import { html, jsonBlock, type Html } from './html.js';
 import type { ConsoleJob } from './store.js';
@@ -222,7 +222,7 @@ export interface GroupView {
 
 /** A field's name for people: the API's own Italian name in Italian (`cognome`), else `last name`. */
 export function fieldLabel(key: string, language: ConsoleLanguage): string {
-  return (language === 'it' ? (FIELD_IT[key] ?? key) : key).replace(/_/g, ' ');
+  return (language === 'it' ? (specFieldName(key) ?? key) : key).replace(/_/g, ' ');
 }
 
 function recordTable(record: Record<string, unknown>, language: ConsoleLanguage): Html {

@@ -83,8 +83,12 @@ export function compileCheck(schema: z.ZodType): Check {
   }
 }
 
-/** A record in English keys that zod accepts as it is. */
-export const isPlainRecord = compileCheck(dedupeRecord);
+let plainRecord: Check | undefined;
+/**
+ * A record in English keys that zod accepts as it is. Compiled at its first use, not when this module
+ * loads: which keys are English is known once the registry installed the key tables (src/capabilities.ts).
+ */
+export const isPlainRecord = (value: unknown): boolean => (plainRecord ??= compileCheck(dedupeRecord))(value);
 
 const LISTS = ['records', 'reference'] as const;
 

@@ -14,7 +14,7 @@ import type { PluginOptions } from '../http/plugin.js';
 import { validate } from '../http/validation.js';
 import { coreErrorCode } from '../native.js';
 import { dedupeCsv } from './csv.js';
-import { DEDUPE_KIND, dedupeKind, Handoff, settled } from './job.js';
+import { DEDUPE_KIND, dedupeKind } from './job.js';
 import { compareOf, dedupeBody } from './request.js';
 import { reviewRequest, type CompareRequest } from './schema.js';
 import { compare, isGroups, matchNew, mergeIncremental, present, type CoreGroups } from './service.js';
@@ -51,11 +51,11 @@ function jobCode(value: unknown): string {
   return value.trim();
 }
 
-/** The caller's saved dedupe as it stands (an asynchronous one with its job's state and result). */
+/** The caller's saved dedupe as it stands (an asynchronous one with its job's state and error). */
 async function owned(services: Services, jobs: JobService, req: FastifyRequest, code: string): Promise<SavedDedupe> {
-  const saved = await getSaved(services.state, code, requireAccount(req));
+  const saved = await getSaved(services.state, jobs.store, code, requireAccount(req));
   if (!saved) throw new ApiError('job_not_found', { job: code });
-  return settled(services, jobs, saved);
+  return saved;
 }
 
 function view(saved: SavedDedupe, language: Language): Record<string, unknown> {
@@ -152,7 +152,8 @@ async function incremental(services: Services, jobs: JobService, req: FastifyReq
         },
         (now) => ({ records: [...(now ?? stored).records, ...r.records], reference: null }),
       );
-      return { result, now: updated ?? read };
+      // its state and error are the job's, as read (a stored one is an older process's)
+      return { result, now: updated ? { ...updated, state: read.state, error: read.error } : read };
     };
     // before the charge: a job that cannot be extended is a 400 with nothing charged
     let read = joinable(await owned(services, jobs, req, r.job));
@@ -188,8 +189,7 @@ async function incremental(services: Services, jobs: JobService, req: FastifyReq
 
 /** POST, GET and DELETE on /api/v1/dedupe and /api/v1/deduplica; asynchronous runs are jobs of src/jobs/. */
 export const dedupeRoutes: FastifyPluginAsync<PluginOptions> = async (app, { services, jobs }) => {
-  const handoff = new Handoff();
-  jobs.defineKind(DEDUPE_KIND, dedupeKind(services, jobs, handoff));
+  jobs.defineKind(DEDUPE_KIND, dedupeKind(services.state, jobs));
 
   const post = async (req: FastifyRequest, reply: FastifyReply) => {
     const read = dedupeBody(req);
@@ -218,12 +218,11 @@ export const dedupeRoutes: FastifyPluginAsync<PluginOptions> = async (app, { ser
     };
     const records = { records: r.records, reference: r.reference ?? null };
     if (r.async) {
-      // An asynchronous result is read back by its code, so it is always saved: the records first, then
-      // the job (one unit of work) with its charge; a job that cannot be queued (429, 402, a full disk)
-      // takes its saved records with it.
+      // An asynchronous result is read back by its code, so it is always saved: the records first (no
+      // state: the job's), then the job (one unit of work) with its charge; a job that cannot be queued
+      // (429, 402, a full disk) takes its saved records with it.
       const code = newJobCode();
-      await createSaved(services.state, { ...spec, state: 'queued', result: null }, records, code);
-      handoff.give(code, { ...records, min_level: r.min_level, foreign: r.foreign });
+      await createSaved(services.state, { ...spec, result: null }, records, code);
       let job;
       try {
         job = await jobs.enqueue(
@@ -231,7 +230,6 @@ export const dedupeRoutes: FastifyPluginAsync<PluginOptions> = async (app, { ser
           () => consume(services.state, account, 'dedupe', units),
         );
       } catch (error) {
-        handoff.take(code);
         await removeSaved(services.state, code);
         throw error;
       }

@@ -1,5 +1,5 @@
-import { newJobCode } from '../jobs/store.js';
-import type { StateDb } from '../state/db.js';
+import { newJobCode, type JobStore } from '../jobs/store.js';
+import type { JobRecord, StateDb } from '../state/db.js';
 import { doc, type DocChange, type StateStore } from '../state/store.js';
 import type { DedupeRecord, MinLevel } from './schema.js';
 import type { CoreResult } from './service.js';
@@ -7,11 +7,28 @@ import type { CoreResult } from './service.js';
 /** Saved results stay readable this long (spec, Limits). */
 export const RETENTION_DAYS = 30;
 
-export interface SavedDedupe {
+/** A saved dedupe's state: an asynchronous one's is its job's. */
+export type DedupeState = JobRecord['state'];
+
+/** A saved dedupe as the routes read it (`getSaved`): its state and error where they live. */
+export interface SavedDedupe extends SavedDoc {
+  state: DedupeState;
+  error: string | null;
+  result: CoreResult | null;
+}
+
+/**
+ * A saved dedupe as stored, its result decoded. An asynchronous one is a job of `src/jobs/` (kind
+ * `dedupe`, the same code): its state and error are the job record's and are not stored here (nor
+ * copied: a read takes them from the job, `getSaved`); its result is written here once, in the
+ * transaction that completes the job (`keep` in src/dedupe/job.ts). A synchronous one saved with its
+ * result stores `state: 'completed'`; dedupes saved by older processes may store any state, which the
+ * job record's (if any) overrides on read.
+ */
+export interface SavedDoc {
   job: string;
   account: string;
-  /** As saved; an asynchronous job's live state is its job record's (`src/dedupe/job.ts`). */
-  state: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+  state?: DedupeState;
   created: string;
   updated: string;
   expires: string;
@@ -25,26 +42,26 @@ export interface SavedDedupe {
   /** Group number → when it was marked processed. */
   processed: Record<string, string>;
   charged: number;
-  error: string | null;
+  error?: string | null;
 }
 
-/** A saved dedupe but for its result: what a review or a settled job changes. */
-export type SavedHead = Omit<SavedDedupe, 'result'>;
+/** A saved dedupe but for its result: what a review changes. */
+export type SavedHead = Omit<SavedDoc, 'result'>;
 
 /**
  * A saved dedupe as stored: its result as the core's JSON text. A 100,000-record result is some 100,000
  * objects, and encoding them one by one into the state store cost more than any other step around the
- * core, again at every review; one string is written and read as it is, and a review or a settled job
+ * core, again at every review; one string is written and read as it is, and a review or a completed job
  * changes the rest of the document without decoding it. Older processes stored the result as an object,
  * which reads as well.
  */
 type StoredSaved = SavedHead & { result: CoreResult | string | null };
 
-function decoded(stored: StoredSaved): SavedDedupe {
-  return typeof stored.result === 'string' ? { ...stored, result: JSON.parse(stored.result) as CoreResult } : (stored as SavedDedupe);
+function decoded(stored: StoredSaved): SavedDoc {
+  return typeof stored.result === 'string' ? { ...stored, result: JSON.parse(stored.result) as CoreResult } : (stored as SavedDoc);
 }
 
-function encoded(saved: SavedDedupe): StoredSaved {
+function encoded(saved: SavedDoc): StoredSaved {
   return saved.result ? { ...saved, result: JSON.stringify(saved.result) } : saved;
 }
 
@@ -70,14 +87,15 @@ const gone = (job: string): DocChange[] => [
   { ...recordsDoc(job), doc: null },
 ];
 
+/** Saves a dedupe: with `state: 'completed'` and its result, or without a state (an asynchronous one: its job's). */
 export async function createSaved(
   state: StateStore,
-  spec: Omit<SavedDedupe, 'job' | 'created' | 'updated' | 'expires' | 'processed' | 'error' | 'rows'>,
+  spec: Omit<SavedDoc, 'job' | 'created' | 'updated' | 'expires' | 'processed' | 'error' | 'rows'>,
   records: SavedRecords,
   job = newJobCode(),
-): Promise<SavedDedupe> {
+): Promise<SavedDoc> {
   const now = new Date();
-  const saved: SavedDedupe = {
+  const saved: SavedDoc = {
     ...spec,
     job,
     rows: records.records.length + (records.reference?.length ?? 0),
@@ -85,7 +103,6 @@ export async function createSaved(
     updated: now.toISOString(),
     expires: new Date(now.getTime() + RETENTION_DAYS * 86_400_000).toISOString(),
     processed: {},
-    error: null,
   };
   return state.update([savedDoc(job), recordsDoc(job)], () => ({
     result: saved,
@@ -102,29 +119,33 @@ export function getRecords(state: StateStore, job: string): Promise<SavedRecords
 
 const expired = (saved: SavedHead, now = new Date().toISOString()): boolean => saved.expires < now;
 
-/** A saved job of this account that has not expired; expired ones are removed when met. */
-export async function getSaved(state: StateStore, job: string, account: string): Promise<SavedDedupe | undefined> {
-  const saved = await state.get<StoredSaved>('dedupe', job);
+/**
+ * A saved dedupe of this account that has not expired (expired ones are removed when met), with the state
+ * and error of its job when it has one (`jobs`: where the jobs live). A read: nothing is written back.
+ */
+export async function getSaved(state: StateStore, jobs: JobStore, job: string, account: string): Promise<SavedDedupe | undefined> {
+  const [saved, record] = await Promise.all([state.get<StoredSaved>('dedupe', job), jobs.get(job)]);
   if (!saved || saved.account !== account) return undefined;
   if (expired(saved)) {
     // removed only if still expired under the lock (an update on another node cannot extend it, but be exact)
     await state.update([savedDoc(job)], ([s]) => ({ result: undefined, write: s && expired(s as StoredSaved) ? gone(job) : [] })).durable;
     return undefined;
   }
-  return decoded(saved);
+  // saved, its job not yet stored (the moment between the two writes of an asynchronous POST): queued
+  return { ...decoded(saved), state: record ? record.state : (saved.state ?? 'queued'), error: record ? record.error : (saved.error ?? null) };
 }
 
 /**
- * Changes a saved dedupe atomically on any node (a review, a settled job, an incremental match); with
+ * Changes a saved dedupe atomically on any node (an incremental match); with
  * `records`, its records are rewritten in the same update (`records` gets what is stored, undefined when
  * gone). Undefined when the saved dedupe is gone.
  */
 export function updateSaved(
   state: StateStore,
   job: string,
-  change: (s: SavedDedupe) => void,
+  change: (s: SavedDoc) => void,
   records?: (stored: SavedRecords | undefined) => SavedRecords,
-): Promise<SavedDedupe | undefined> {
+): Promise<SavedDoc | undefined> {
   const keys = records ? [savedDoc(job), recordsDoc(job)] : [savedDoc(job)];
   return state.update(keys, ([s, r]) => {
     if (!s) return { result: undefined };
@@ -139,7 +160,8 @@ export function updateSaved(
 
 /**
  * Changes a saved dedupe but for its result, which stays as stored (not decoded, not encoded again), on
- * any node; `change` may return a new result, as the core's JSON text. Undefined when it is gone.
+ * any node (a review; a completed job's result); `change` may return a new result, as the core's JSON
+ * text. Undefined when it is gone.
  */
 export function updateHead(state: StateStore, job: string, change: (s: SavedHead) => string | void): Promise<SavedHead | undefined> {
   return state.update([savedDoc(job)], ([s]) => {
@@ -151,8 +173,8 @@ export function updateHead(state: StateStore, job: string, change: (s: SavedHead
   }).durable;
 }
 
-/** A saved dedupe whoever owns it (the job system's worker side). */
-export async function savedOf(state: StateStore, job: string): Promise<SavedDedupe | undefined> {
+/** A saved dedupe as stored, whoever owns it (the job system's side). */
+export async function savedOf(state: StateStore, job: string): Promise<SavedDoc | undefined> {
   const stored = await state.get<StoredSaved>('dedupe', job);
   return stored && decoded(stored);
 }
@@ -164,10 +186,10 @@ export async function savedOf(state: StateStore, job: string): Promise<SavedDedu
  * running as saved (an asynchronous dedupe of a process older than the job system has no job record:
  * the caller queues it).
  */
-export async function adoptLocalSaved(db: StateDb, state: StateStore): Promise<SavedDedupe[]> {
+export async function adoptLocalSaved(db: StateDb, state: StateStore): Promise<SavedDoc[]> {
   const local = db.root.openDB<StoredSaved, string>({ name: 'dedupe' });
   const localRecords = db.root.openDB<SavedRecords, string>({ name: 'dedupe_records' });
-  const unfinished: SavedDedupe[] = [];
+  const unfinished: SavedDoc[] = [];
   for (const { key, value } of local.getRange()) {
     if (state.backend === 'postgres') {
       const records = localRecords.get(key);

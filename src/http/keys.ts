@@ -2,280 +2,189 @@
  * The English↔Italian mapping of the interface (spec, Versioning). Input: Italian keys, Italian option
  * values and common synonyms become English before validation. Output: with Italian, keys, enumerated
  * values and outcome codes become Italian. Everything in between speaks English.
+ *
+ * The words are tables: the ones every endpoint shares here (`SHARED_KEYS`), each capability's own in its
+ * folder (`src/<capability>/keys.ts`), all given once at start by the registry (`useKeys`, called by
+ * src/capabilities.ts) and merged into one mapping. src/http lists no capability itself.
  */
 import { englishCode, italianCode } from './outcomes.js';
 
-/** Field names, English → Italian, word for word from the spec. */
-export const FIELD_IT: Readonly<Record<string, string>> = {
-  account: 'account',
-  members: 'membri',
-  action: 'azione',
-  method: 'metodo',
-  activated_on: 'attivato_il',
-  metric: 'metrico',
-  active: 'attiva',
-  min_level: 'livello_minimo',
-  active_packs: 'attivi',
-  missing: 'mancano',
-  address: 'indirizzo',
-  modified: 'modificati',
-  address_key: 'indirizzo_confronto',
-  month: 'mese',
-  addresses: 'indirizzi',
-  monthly_cap_eur: 'tetto_mese_eur',
-  after: 'dopo',
-  multiple_postcodes: 'multicap',
-  age: 'eta',
-  municipality: 'comune',
-  agreement: 'consenso',
-  municipality_code: 'comune_codice',
-  ambiguous_year: 'anno_ambiguo',
-  municipality_code_type: 'comune_codice_tipo',
-  area: 'area',
-  n_records: 'n_anagrafiche',
-  async: 'asincrono',
-  name_id: 'nome_id',
-  auto_topup: 'auto_ricarica',
-  name_original: 'nome_originale',
-  available: 'disponibile',
-  national_number: 'nazionale',
-  before: 'prima',
-  nearby: 'vicino',
-  belfiore_code: 'codice_belfiore',
-  needed: 'necessarie',
-  birth_country: 'nazione_nascita',
-  needs_topup: 'da_ricaricare',
-  birth_date: 'data_nascita',
-  network: 'rete',
-  birth_place: 'comune_nascita',
-  normalized: 'normalizzato',
-  birth_place_name: 'luogo_nascita',
-  normalized_postal: 'normalizzato_postale',
-  birth_province: 'provincia_nascita',
-  not_found: 'non_trovati',
-  born_abroad: 'nato_estero',
-  note: 'nota',
-  bought: 'comprati',
-  notes: 'note',
-  building: 'edificio',
-  number: 'numero',
-  cadastral_code: 'catastale',
-  numbers: 'numeri',
-  canonical_address: 'indirizzo_canonico',
-  occurrences: 'occorrenze',
-  canonical_city: 'localita_canonica',
-  operations: 'elaborazioni',
-  care_of: 'presso',
-  operator: 'operatore',
-  certificate_ok: 'certificato_ok',
-  origin: 'origine',
-  changed: 'modificato',
-  other: 'altro',
-  changes: 'modifiche',
-  outcome: 'esito',
-  charged: 'consumate',
-  outcome_label: 'esito_label',
-  check: 'controlla',
-  outcomes: 'esiti',
-  check_digit: 'controllo',
-  overall_cap_eur: 'tetto_globale_eur',
-  city: 'localita',
-  packs: 'pacchetti',
-  city_key: 'localita_confronto',
-  parsed: 'letto',
-  city_passes: 'cicli_localita',
-  phase: 'fase',
-  city_type: 'localita_tipo',
-  phone: 'telefono',
-  class: 'classe',
-  phone2: 'telefono2',
-  code: 'codice',
-  phone3: 'telefono3',
-  colour: 'colore',
-  phones: 'telefoni',
-  comments: 'commenti',
-  place: 'luogo',
-  conditions: 'condizioni',
-  position: 'posizione',
-  confidence: 'confidenza',
-  postcode: 'cap',
-  confirmed: 'confermato',
-  postcode_check: 'cap_verifica',
-  consolidate: 'consolida',
-  precision: 'precisione',
-  contact: 'contatto',
-  preserve_original: 'preserva_originale',
-  contact_person: 'referente',
-  presumed: 'presunto',
-  corrected_from: 'corretta_da',
-  processed: 'lavorato',
-  counter: 'contatore',
-  processed_at: 'datalav',
-  counters: 'contatori',
-  profession: 'qualifica',
-  countries: 'nazioni',
-  provenance: 'provenienza',
-  country: 'nazione',
-  province: 'provincia',
-  country_code: 'nazione_iso2',
-  provincial_capital: 'capoluogo',
-  country_original: 'nazione_originale',
-  reachable: 'raggiungibile',
-  country_prefix: 'prefisso_paese',
-  reason: 'motivo',
-  created: 'creato',
-  record_outcome: 'esito_record',
-  credit: 'credito',
-  records: 'anagrafiche',
-  dedupe: 'deduplica',
-  redirects: 'redirect',
-  detail: 'dettaglio',
-  reference: 'riferimento',
-  differences: 'differenze',
-  reference_id: 'riferimento_id',
-  discarded: 'scartati',
-  remaining: 'rimaste',
-  disposable: 'usa_e_getta',
-  renews_on: 'si_rinnova_il',
-  district: 'quartiere',
-  reset_on: 'si_azzerano_il',
-  domain_checked: 'dominio_verificato',
-  rows: 'righe',
-  lines: 'righe_busta',
-  domain_exists: 'dominio_esiste',
-  salutation: 'saluto',
-  done: 'fatte',
-  save: 'salva',
-  duration_ms: 'durata_ms',
-  segment_passes: 'cicli_arcostradale',
-  e164: 'formato_e164',
-  session: 'sessione',
-  education: 'titolo_studio',
-  short: 'breve',
-  entries: 'schede',
-  singles: 'singoli',
-  error: 'errore',
-  size: 'taglia',
-  exists: 'esiste',
-  source: 'fonte',
-  expiry: 'scadenza',
-  specificity: 'specificita',
-  explanations: 'spiegazioni',
-  spent_month_eur: 'speso_mese_eur',
-  extension: 'estensione',
-  spent_overall_month_eur: 'speso_globale_mese_eur',
-  field: 'campo',
-  state: 'stato',
-  final_url: 'url_finale',
-  states: 'stati',
-  first_name: 'nome',
-  street: 'strada',
-  foreign: 'esteri',
-  street_id: 'via_id',
-  foreign_address: 'estero',
-  street_name: 'toponimo',
-  formal_salutation: 'saluto_formale',
-  street_passes: 'cicli_toponimo',
-  format: 'formato',
-  street_proper_name: 'duf',
-  found: 'trovato',
-  street_type: 'dug',
-  free: 'gratuite',
-  sub_address: 'subindirizzo',
-  free_forever: 'gratis_per_sempre',
-  sub_address_confirmed: 'subindirizzo_confermato',
-  full_name: 'nominativo',
-  subject_type: 'tipo_soggetto',
-  gender: 'sesso',
-  subscription: 'abbonamento',
-  gender_source: 'fonte_sesso',
-  suffix: 'esponente',
-  generic: 'generica',
-  suggestion: 'suggerimento',
-  group: 'gruppo',
-  summary: 'riepilogo',
-  groups: 'gruppi',
-  supported: 'supportato',
-  hamlet: 'frazione',
-  syntax: 'sintassi',
-  hints: 'suggerimenti',
-  tax_code: 'codice_fiscale',
-  homocode: 'omocodo',
-  tax_code_outcome: 'codice_fiscale_esito',
-  house_number: 'civico',
-  territory: 'territorio',
-  house_number_label: 'civico_label',
-  text: 'testo',
-  house_number_verified: 'civico_verificato',
-  time_ms: 'tempo_ms',
-  house_numbers: 'civici',
-  title: 'titolo',
-  informal_salutation: 'saluto_informale',
-  to_check: 'da_controllare',
-  iso2: 'codice_iso2',
-  total: 'totali',
-  iso3: 'codice_iso3',
-  town: 'citta',
-  istat_code: 'istat',
-  truncated: 'troncato',
-  items: 'elementi',
-  type: 'tipo',
-  job: 'lavoro',
-  type_normalized: 'tipo_norm',
-  language: 'lingua',
-  types: 'tipi',
-  languages: 'lingue',
-  unresolved: 'non_risolti',
-  last_name: 'cognome',
-  url_normalized: 'url_normalizzato',
-  last_on: 'ultimo_il',
-  used: 'usate',
-  last_used: 'ultimo_uso',
-  valid: 'valida',
-  left: 'residuo',
-  value: 'valore',
-  legacy_default: 'default_storico',
-  warning: 'avviso',
-  level: 'livello',
-  warnings: 'avvisi',
-  light: 'leggere',
-  website: 'sito',
-  long: 'lungo',
-  website2: 'sito2',
-  long_name: 'nome_esteso',
-  website3: 'sito3',
-  main_record: 'principale',
-  websites: 'siti',
-  match: 'corrisponde',
-  zoned: 'zonato',
-  matches: 'abbinamenti',
-};
+/** One table of Italian words: a capability's, or the shared one. */
+export interface KeyTable {
+  /** Field names, English → Italian, word for word from the spec's table. */
+  fields?: Readonly<Record<string, string>>;
+  /** Fields of ours that the spec's table does not name, in the same Italian style (answers only: the console labels the spec's). */
+  ours?: Readonly<Record<string, string>>;
+  /** Synonyms accepted on input (and in batch file headers) → the English field. */
+  synonyms?: Readonly<Record<string, string>>;
+  /** Option values, Italian → English, for the fields that carry them. */
+  options?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Enumerated values answered in Italian, English → Italian, by the field that carries them. */
+  values?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Fields whose values are outcome codes (answered with the Italian codes). */
+  outcomeFields?: readonly string[];
+}
 
-/** Fields of ours that the spec's table does not name, in the same Italian style. */
-const EXTRA_FIELD_IT: Readonly<Record<string, string>> = {
-  options: 'opzioni',
-  decoded: 'decodificato',
-  current_name: 'nome_attuale',
-  current_province: 'provincia_attuale',
-  reasons: 'motivi',
-  pairs: 'coppie',
-  score: 'punteggio',
-  others: 'altri',
-  added: 'aggiunti',
-  removed_groups: 'gruppi_rimossi',
-  expires: 'scade',
-  explanation: 'spiegazione',
-  refunded: 'rimborsate',
-  candidates: 'candidati',
-  debug: 'diagnosi',
-  repairs: 'riparazioni',
-  city_match: 'corrispondenza_localita',
-  street_step: 'passo_strada',
-  edits: 'correzioni',
-};
-
-/** Synonyms accepted on input (and in batch file headers). */
-const SYNONYMS: Readonly<Record<string, string>> = {
+/** The words every endpoint shares (envelope, jobs, credit, the fields several capabilities read and answer). */
+export const SHARED_KEYS: KeyTable = {
+  fields: {
+    account: 'account',
+    action: 'azione',
+    method: 'metodo',
+    metric: 'metrico',
+    active: 'attiva',
+    missing: 'mancano',
+    address: 'indirizzo',
+    modified: 'modificati',
+    month: 'mese',
+    addresses: 'indirizzi',
+    after: 'dopo',
+    municipality: 'comune',
+    area: 'area',
+    n_records: 'n_anagrafiche',
+    async: 'asincrono',
+    name_id: 'nome_id',
+    name_original: 'nome_originale',
+    before: 'prima',
+    nearby: 'vicino',
+    needed: 'necessarie',
+    birth_date: 'data_nascita',
+    normalized: 'normalizzato',
+    not_found: 'non_trovati',
+    note: 'nota',
+    notes: 'note',
+    number: 'numero',
+    cadastral_code: 'catastale',
+    numbers: 'numeri',
+    occurrences: 'occorrenze',
+    operations: 'elaborazioni',
+    changed: 'modificato',
+    other: 'altro',
+    changes: 'modifiche',
+    outcome: 'esito',
+    charged: 'consumate',
+    outcome_label: 'esito_label',
+    check: 'controlla',
+    outcomes: 'esiti',
+    city: 'localita',
+    city_key: 'localita_confronto',
+    parsed: 'letto',
+    phone: 'telefono',
+    class: 'classe',
+    code: 'codice',
+    colour: 'colore',
+    comments: 'commenti',
+    place: 'luogo',
+    conditions: 'condizioni',
+    position: 'posizione',
+    confidence: 'confidenza',
+    postcode: 'cap',
+    contact: 'contatto',
+    contact_person: 'referente',
+    presumed: 'presunto',
+    counter: 'contatore',
+    counters: 'contatori',
+    countries: 'nazioni',
+    country: 'nazione',
+    province: 'provincia',
+    country_code: 'nazione_iso2',
+    country_original: 'nazione_originale',
+    reason: 'motivo',
+    created: 'creato',
+    record_outcome: 'esito_record',
+    credit: 'credito',
+    dedupe: 'deduplica',
+    detail: 'dettaglio',
+    discarded: 'scartati',
+    remaining: 'rimaste',
+    district: 'quartiere',
+    rows: 'righe',
+    lines: 'righe_busta',
+    done: 'fatte',
+    duration_ms: 'durata_ms',
+    short: 'breve',
+    entries: 'schede',
+    error: 'errore',
+    size: 'taglia',
+    exists: 'esiste',
+    source: 'fonte',
+    expiry: 'scadenza',
+    specificity: 'specificita',
+    field: 'campo',
+    state: 'stato',
+    first_name: 'nome',
+    street: 'strada',
+    foreign: 'esteri',
+    street_id: 'via_id',
+    street_name: 'toponimo',
+    format: 'formato',
+    found: 'trovato',
+    street_type: 'dug',
+    free: 'gratuite',
+    full_name: 'nominativo',
+    gender: 'sesso',
+    suggestion: 'suggerimento',
+    summary: 'riepilogo',
+    syntax: 'sintassi',
+    tax_code: 'codice_fiscale',
+    house_number: 'civico',
+    territory: 'territorio',
+    text: 'testo',
+    time_ms: 'tempo_ms',
+    house_numbers: 'civici',
+    to_check: 'da_controllare',
+    iso2: 'codice_iso2',
+    total: 'totali',
+    iso3: 'codice_iso3',
+    truncated: 'troncato',
+    items: 'elementi',
+    type: 'tipo',
+    job: 'lavoro',
+    language: 'lingua',
+    types: 'tipi',
+    languages: 'lingue',
+    unresolved: 'non_risolti',
+    last_name: 'cognome',
+    last_on: 'ultimo_il',
+    used: 'usate',
+    valid: 'valida',
+    left: 'residuo',
+    value: 'valore',
+    legacy_default: 'default_storico',
+    warning: 'avviso',
+    warnings: 'avvisi',
+    light: 'leggere',
+    long: 'lungo',
+    long_name: 'nome_esteso',
+    match: 'corrisponde',
+    matches: 'abbinamenti',
+  },
+  ours: {
+    options: 'opzioni',
+    decoded: 'decodificato',
+    others: 'altri',
+    expires: 'scade',
+    refunded: 'rimborsate',
+    candidates: 'candidati',
+  },
+  options: {
+    format: { nazionale: 'national', internazionale: 'international' },
+    action: { genera: 'generate', valida: 'validate', estrai: 'extract', confronta: 'compare', seleziona: 'select', suggerisci: 'suggest' },
+    foreign: { dichiarati: 'declared', rileva: 'detect' },
+  },
+  values: {
+    confidence: { certain: 'certo', probable: 'probabile', ambiguous: 'ambiguo' },
+    state: { queued: 'in_coda', running: 'in_corso', completed: 'completato', failed: 'fallito', cancelled: 'annullato', never_used: 'mai_usato', free: 'gratuito', free_used_up: 'gratuito_esaurito', active: 'attivo', awaiting_renewal: 'in_attesa_rinnovo', used_up: 'esaurito' },
+    outcome_label: { ok: 'ok', modified: 'modificato', warning: 'avviso', error: 'errore' },
+    format: { national: 'nazionale', international: 'internazionale' },
+    action: { generate: 'genera', validate: 'valida', extract: 'estrai', compare: 'confronta', select: 'seleziona', suggest: 'suggerisci' },
+    foreign: { declared: 'dichiarati', detect: 'rileva' },
+    counter: { contact: 'contatto', dedupe: 'deduplica', light: 'leggere' },
+    class: { mobile: 'cellulare', landline: 'fisso', special: 'speciale', foreign: 'estero' },
+    type: { 'toll-free': 'numero_verde', 'premium rate': 'sovrapprezzo', 'shared cost': 'addebito_ripartito', 'public utility': 'pubblica_utilita' },
+    source: { registry: 'registro' },
+  },
+  synonyms: {
   zip: 'postcode',
   zipcode: 'postcode',
   zip_code: 'postcode',
@@ -294,48 +203,93 @@ const SYNONYMS: Readonly<Record<string, string>> = {
   codicefiscale: 'tax_code',
   cf: 'tax_code',
   nome_cognome: 'full_name',
-};
-
-/** Option values, Italian → English, for the fields that carry them. */
-const VALUE_EN: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  format: { nazionale: 'national', internazionale: 'international' },
-  action: { genera: 'generate', valida: 'validate', estrai: 'extract', confronta: 'compare', seleziona: 'select', suggerisci: 'suggest' },
-  foreign: { dichiarati: 'declared', rileva: 'detect' },
-  min_level: { certo: 'certain', probabile: 'probable', ambiguo: 'ambiguous' },
-};
-
-/** Enumerated values answered in Italian, by the field that carries them. */
-const VALUE_IT: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  level: { certain: 'certo', probable: 'probabile', ambiguous: 'ambiguo' },
-  min_level: { certain: 'certo', probable: 'probabile', ambiguous: 'ambiguo' },
-  confidence: { certain: 'certo', probable: 'probabile', ambiguous: 'ambiguo' },
-  state: {
-    queued: 'in_coda', running: 'in_corso', completed: 'completato', failed: 'fallito', cancelled: 'annullato',
-    never_used: 'mai_usato', free: 'gratuito', free_used_up: 'gratuito_esaurito', active: 'attivo',
-    awaiting_renewal: 'in_attesa_rinnovo', used_up: 'esaurito',
   },
-  outcome_label: { ok: 'ok', modified: 'modificato', warning: 'avviso', error: 'errore' },
-  format: { national: 'nazionale', international: 'internazionale' },
-  action: { generate: 'genera', validate: 'valida', extract: 'estrai', compare: 'confronta', select: 'seleziona', suggest: 'suggerisci' },
-  foreign: { declared: 'dichiarati', detect: 'rileva' },
-  counter: { contact: 'contatto', dedupe: 'deduplica', light: 'leggere' },
-  class: { mobile: 'cellulare', landline: 'fisso', special: 'speciale', foreign: 'estero' },
-  type: { 'toll-free': 'numero_verde', 'premium rate': 'sovrapprezzo', 'shared cost': 'addebito_ripartito', 'public utility': 'pubblica_utilita' },
-  subject_type: { natural_person: 'persona_fisica', company: 'societa', organisation: 'organizzazione' },
-  gender_source: { written: 'scritto', title: 'titolo', married_name: 'cognome_da_sposata', first_name: 'nome', legal_form: 'forma_giuridica' },
-  phase: { streets: 'vie', house_numbers: 'civici' },
-  source: { registry: 'registro' },
+  outcomeFields: ['outcome', 'record_outcome'],
 };
 
-const FIELD_OUT_IT: Readonly<Record<string, string>> = { ...EXTRA_FIELD_IT, ...FIELD_IT };
+/** Every table merged: what the mapping functions read. */
+interface Keys {
+  /** English → Italian field names, the spec's and ours. */
+  italianKey: Map<string, string>;
+  /** English → Italian field names, the spec's only (the console's labels). */
+  specKey: Map<string, string>;
+  /** Italian names and synonyms → English. */
+  englishField: Map<string, string>;
+  optionsEn: Map<string, Map<string, string>>;
+  italianValues: Map<string, Map<string, string>>;
+  /** The Italian keys that differ from the English ones, as JSON strings (what the text path writes). */
+  italianKeyJson: Map<string, string>;
+  outcomeFields: Set<string>;
+}
 
-const FIELD_EN: Readonly<Record<string, string>> = Object.fromEntries([
-  ...Object.entries(FIELD_OUT_IT).map(([en, it]) => [it, en]),
-  ...Object.entries(SYNONYMS),
-]);
+let keys: Keys | undefined;
+/** englishKey's memory of the keys clients send (cleared when the tables are installed). */
+const englishKeys = new Map<string, string>();
 
-/** Fields whose values are outcome codes. */
-const OUTCOME_FIELDS = new Set(['outcome', 'record_outcome', 'tax_code_outcome']);
+/** `into` gets every pair of `from`; a name given twice differently is a programming error, found at start. */
+function mergeInto(into: Map<string, string>, from: Readonly<Record<string, string>> | undefined, what: string): void {
+  for (const [k, v] of Object.entries(from ?? {})) {
+    const known = into.get(k);
+    if (known !== undefined && known !== v) throw new Error(`${what} ${k} defined twice differently (${known}, ${v})`);
+    into.set(k, v);
+  }
+}
+
+function mergeValues(into: Map<string, Map<string, string>>, from: KeyTable['values'], what: string): void {
+  for (const [field, values] of Object.entries(from ?? {})) {
+    let map = into.get(field);
+    if (!map) into.set(field, (map = new Map()));
+    mergeInto(map, values, `${what} of ${field}:`);
+  }
+}
+
+/**
+ * The capabilities' tables, given once at start by the registry (src/capabilities.ts), merged with the
+ * shared one: installed before any body is read or answer written. The tables are read through maps: a key
+ * or value named like a property of every object (`constructor`) is not one of theirs.
+ */
+export function useKeys(...tables: KeyTable[]): void {
+  const all = [SHARED_KEYS, ...tables];
+  const specKey = new Map<string, string>();
+  const italianKey = new Map<string, string>();
+  for (const t of all) mergeInto(specKey, t.fields, 'field');
+  for (const t of all) mergeInto(italianKey, t.ours, 'field');
+  for (const [en, it] of specKey) mergeInto(italianKey, { [en]: it }, 'field');
+  const englishField = new Map<string, string>();
+  for (const [en, it] of italianKey) mergeInto(englishField, { [it]: en }, 'Italian field');
+  for (const t of all) mergeInto(englishField, t.synonyms, 'synonym');
+  const optionsEn = new Map<string, Map<string, string>>();
+  const italianValues = new Map<string, Map<string, string>>();
+  for (const t of all) {
+    mergeValues(optionsEn, t.options, 'option');
+    mergeValues(italianValues, t.values, 'value');
+  }
+  keys = {
+    italianKey,
+    specKey,
+    englishField,
+    optionsEn,
+    italianValues,
+    italianKeyJson: new Map([...italianKey].filter(([en, it]) => en !== it).map(([en, it]) => [en, JSON.stringify(it)])),
+    outcomeFields: new Set(all.flatMap((t) => t.outcomeFields ?? [])),
+  };
+  englishKeys.clear();
+}
+
+function installed(): Keys {
+  if (!keys) throw new Error('no key tables: import src/capabilities.js (the registry) first');
+  return keys;
+}
+
+/** A field's Italian name as the spec's table gives it (undefined for a field it does not name). */
+export function specFieldName(key: string): string | undefined {
+  return installed().specKey.get(key);
+}
+
+/** Every field the spec's table names, English → Italian. */
+export function specFields(): ReadonlyMap<string, string> {
+  return installed().specKey;
+}
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -343,14 +297,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const englishKeys = new Map<string, string>();
-
 /** An input key as the service understands it: Italian and synonyms become English; case and hyphens folded. */
 export function englishKey(key: string): string {
   let english = englishKeys.get(key);
   if (english === undefined) {
     const k = key.trim().toLowerCase().replace(/[\s-]+/g, '_');
-    english = FIELD_EN[k] ?? k;
+    english = installed().englishField.get(k) ?? k;
     // clients send the same few keys on every call: remembered, within a bound (keys are client text)
     if (englishKeys.size >= 10_000) englishKeys.clear();
     englishKeys.set(key, english);
@@ -363,41 +315,40 @@ export function toEnglishInput(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toEnglishInput);
   if (!isObject(value)) return value;
   const out: Record<string, unknown> = {};
+  const { optionsEn } = installed();
   // for…in, not Object.entries: no array of pairs per object (a parsed body has own keys only)
   for (const rawKey in value) {
     const key = englishKey(rawKey);
     let v = toEnglishInput(value[rawKey]);
-    const values = VALUE_EN[key];
-    if (values && typeof v === 'string') v = values[v.trim().toLowerCase()] ?? v;
+    const values = optionsEn.get(key);
+    if (values && typeof v === 'string') v = values.get(v.trim().toLowerCase()) ?? v;
     // an English key wins over its Italian twin when a client sends both
     if (!(key in out) || rawKey === key) out[key] = v;
   }
   return out;
 }
 
-const ITALIAN_KEY = new Map(Object.entries(FIELD_OUT_IT));
-const ITALIAN_VALUES = new Map(Object.entries(VALUE_IT).map(([field, values]) => [field, new Map(Object.entries(values))]));
-
-/** The Italian keys that differ from the English ones, as JSON strings (what the text path writes). */
-const ITALIAN_KEY_JSON = new Map([...ITALIAN_KEY].filter(([en, it]) => en !== it).map(([en, it]) => [en, JSON.stringify(it)]));
-
 /**
  * A response body with Italian keys, Italian enumerated values and Italian outcome codes. The tables are
  * read through maps: a key or value named like a property of every object (`constructor`) is not one of theirs.
  */
 export function toItalianOutput(value: unknown, parentKey = ''): unknown {
+  return italianOutput(installed(), value, parentKey);
+}
+
+function italianOutput(k: Keys, value: unknown, parentKey: string): unknown {
   if (Array.isArray(value)) {
-    if (OUTCOME_FIELDS.has(parentKey)) return value.map((c) => (typeof c === 'string' ? italianCode(c) : c));
-    return value.map((v) => toItalianOutput(v, parentKey));
+    if (k.outcomeFields.has(parentKey)) return value.map((c) => (typeof c === 'string' ? italianCode(c) : c));
+    return value.map((v) => italianOutput(k, v, parentKey));
   }
   if (!isObject(value)) {
-    if (typeof value === 'string') return ITALIAN_VALUES.get(parentKey)?.get(value) ?? value;
+    if (typeof value === 'string') return k.italianValues.get(parentKey)?.get(value) ?? value;
     return value;
   }
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     // outcome counts are keyed by label kinds: translate those keys too
-    out[ITALIAN_KEY.get(key) ?? key] = toItalianOutput(v, key);
+    out[k.italianKey.get(key) ?? key] = italianOutput(k, v, key);
   }
   return out;
 }
@@ -413,7 +364,7 @@ export function toItalianOutput(value: unknown, parentKey = ''): unknown {
  */
 export function italianJson(text: string): string {
   try {
-    const t = new ItalianText(text);
+    const t = new ItalianText(text, installed());
     const end = t.value(0, '', false);
     if (end === text.length) return t.done();
   } catch (error) {
@@ -432,7 +383,10 @@ class ItalianText {
   /** The text before this index is in `out` (or replaced). */
   private copied = 0;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly keys: Keys,
+  ) {}
 
   done(): string {
     return this.out + this.text.slice(this.copied);
@@ -480,7 +434,7 @@ class ItalianText {
     if (c === 123 /* { */) return this.object(i, asIs);
     if (c === 91 /* [ */) return this.array(i, parentKey, asIs);
     if (c === 34 /* " */) {
-      const values = asIs ? undefined : ITALIAN_VALUES.get(parentKey);
+      const values = asIs ? undefined : this.keys.italianValues.get(parentKey);
       return this.string(i, values && ((v) => values.get(v)));
     }
     // a number, true, false or null: up to the next delimiter
@@ -504,7 +458,7 @@ class ItalianText {
       const keyEnd = this.stringEnd(at);
       if (text.charCodeAt(keyEnd) !== 58 /* : */) throw new NotCompact();
       const key = this.stringAt(at, keyEnd);
-      const italian = asIs ? undefined : ITALIAN_KEY_JSON.get(key);
+      const italian = asIs ? undefined : this.keys.italianKeyJson.get(key);
       if (italian !== undefined) this.splice(at, keyEnd, italian);
       at = this.value(keyEnd + 1, key, asIs);
       const d = text.charCodeAt(at);
@@ -516,7 +470,7 @@ class ItalianText {
 
   private array(i: number, parentKey: string, asIs: boolean): number {
     const text = this.text;
-    const outcomes = !asIs && OUTCOME_FIELDS.has(parentKey);
+    const outcomes = !asIs && this.keys.outcomeFields.has(parentKey);
     let at = i + 1;
     if (text.charCodeAt(at) === 93 /* ] */) return at + 1;
     for (;;) {
@@ -535,12 +489,12 @@ class ItalianText {
 
 /** An enumerated value of `field` as Italian answers write it (the value itself where it has no Italian form). */
 export function italianValue(field: string, value: string): string {
-  return ITALIAN_VALUES.get(field)?.get(value) ?? value;
+  return installed().italianValues.get(field)?.get(value) ?? value;
 }
 
 /** A CSV header or field name in the response language. */
 export function fieldName(key: string, italian: boolean): string {
-  return italian ? (ITALIAN_KEY.get(key) ?? key) : key;
+  return italian ? (installed().italianKey.get(key) ?? key) : key;
 }
 
 /** Outcome codes from an Italian client (e.g. in a saved batch file) read back as English. */

@@ -6,7 +6,7 @@ import { inPoolTransaction, updateOnConnection } from '../state/postgres.js';
 import type { JobRecord } from '../state/db.js';
 import type { UnitRunner, UnitSource } from './service.js';
 import type { Decision, DocKey, StateStore } from '../state/store.js';
-import { isActive, jobRecord, newJobCode, withTally, type GiveBack, type JobStore, type NewJob, type Tally } from './store.js';
+import { isActive, jobRecord, KEPT_BY_KIND, newJobCode, withTally, type GiveBack, type JobStore, type KeepOutput, type NewJob, type Tally } from './store.js';
 
 /** The pg-boss queue of units of work: one message per chunk (or per dedupe), `{job, chunk}`. */
 export const UNIT_QUEUE = 'recapito-units';
@@ -128,15 +128,17 @@ export class PgJobStore implements JobStore {
     return rows.map((r) => r.chunk);
   }
 
-  async commitChunk(code: string, chunk: number, output: unknown, tally: Tally): Promise<boolean> {
+  async commitChunk(code: string, chunk: number, output: unknown, tally: Tally, keep?: KeepOutput): Promise<boolean> {
     return inPoolTransaction(this.pool, async (client) => {
       // the job row's lock orders this commit with a cancel from any node
       const { rows } = await client.query<JobRow>(`SELECT ${COLUMNS} FROM recapito_jobs WHERE job = $1 FOR UPDATE`, [code]);
       const row = rows[0];
       if (!row || !isActive(row.state)) return false;
-      const inserted = await client.query('INSERT INTO recapito_job_results (job, chunk, output) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [code, chunk, JSON.stringify(output)]);
+      const inserted = await client.query('INSERT INTO recapito_job_results (job, chunk, output) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [code, chunk, JSON.stringify(keep ? KEPT_BY_KIND : output)]);
       if (inserted.rowCount !== 1) return false;
       const next = withTally(toRecord(row), tally);
+      // the kind's documents in this same transaction: the output kept, the job completed, or neither
+      if (keep) await keep(transactionState(this.state, client), output, next);
       await client.query('UPDATE recapito_jobs SET state = $2, done = $3, chunks_done = $4, outcomes = $5, updated = now() WHERE job = $1', [code, next.state, next.done, next.chunks_done, JSON.stringify(next.outcomes)]);
       return true;
     });
@@ -163,7 +165,8 @@ export class PgJobStore implements JobStore {
 }
 
 /**
- * The state store seen from inside a transaction of the job store on the same database (a job's stop):
+ * The state store seen from inside a transaction of the job store on the same database (a job's stop, a
+ * unit's commit whose kind keeps its output):
  * `update` runs on that transaction's connection (src/state/postgres.ts `updateOnConnection`), committed
  * with it; every other member is the store's own.
  */

@@ -11,7 +11,7 @@ import { say, type Language, type Texts } from '../http/language.js';
 import { italianCode, reasonOf } from '../http/outcomes.js';
 import type { JobRecord } from '../state/db.js';
 import { assertJobSlot } from './quota.js';
-import { isActive, itemChunks, LmdbJobStore, type Charged, type JobStore, type NewJob, type StoredResult, type Tally } from './store.js';
+import { isActive, itemChunks, LmdbJobStore, type Charged, type JobStore, type KeepOutput, type NewJob, type StoredResult, type Tally } from './store.js';
 import type { UnitTask } from './worker.js';
 
 /** Results come inline in the JSON job read only under this many rows (spec); above, CSV. */
@@ -53,8 +53,11 @@ export interface JobKind {
   input?(record: JobRecord, chunk: number): Promise<unknown>;
   /** The progress one unit's output adds. */
   tally(output: unknown, record: JobRecord): Tally;
-  /** Called on the node that committed the last unit (best effort: readers must not depend on it). */
-  completed?(record: JobRecord): Promise<void>;
+  /**
+   * Where a unit's output is kept when not in the job's results (a dedupe's: its saved dedupe), written in
+   * the unit's commit, in the transaction that adds its progress and completes the job.
+   */
+  keep?: KeepOutput;
 }
 
 const LABEL_KIND: Record<string, keyof JobRecord['outcomes']> = { ok: 'ok', modified: 'modified', warning: 'to_check', error: 'unresolved' };
@@ -198,9 +201,7 @@ export class JobService {
       }
       throw error;
     }
-    await store.commitChunk(job, chunk, output, kind.tally(output, record));
-    const now = await store.get(job);
-    if (now?.state === 'completed') await kind.completed?.(now);
+    await store.commitChunk(job, chunk, output, kind.tally(output, record), kind.keep);
   }
 
   /** The job of this account and kind named by `?job=` / `?lavoro=`; 400 without a code, 404 otherwise. */

@@ -26,6 +26,15 @@ export type Refund = { ticket: ChargeTicket; units: number };
  * from inside the stop's own transaction (src/state/ledger.ts `refund`); resolves to the units given.
  */
 export type GiveBack = (state: StateStore, owed: Refund) => Promise<number>;
+/**
+ * Writes a unit's output into the documents of the kind that keeps it (a dedupe: its saved dedupe, which
+ * later calls grow) through `state`, the state store as seen from inside the unit's commit: the output,
+ * the job's progress and its completion (`record`, as committed) land in one transaction or not at all.
+ */
+export type KeepOutput = (state: StateStore, output: unknown, record: JobRecord) => Promise<unknown>;
+/** What the job's results hold for a unit whose output its kind keeps (`KeepOutput`): that it is done, not a second copy. */
+export const KEPT_BY_KIND = { kept_by: 'kind' } as const;
+export const isKeptByKind = (output: unknown): boolean => typeof output === 'object' && output !== null && (output as { kept_by?: unknown }).kept_by === KEPT_BY_KIND.kept_by;
 export type JobState = JobRecord['state'];
 export type Outcomes = JobRecord['outcomes'];
 
@@ -126,9 +135,11 @@ export interface JobStore {
   pendingChunks(code: string): Promise<number[]>;
   /**
    * Commits a unit's output and its progress together (the job completes with its last unit); false,
-   * nothing written, when that unit is already in or the job stopped.
+   * nothing written, when that unit is already in or the job stopped. With `keep`, the output goes to the
+   * kind's own documents in the same transaction (a failure of `keep` commits nothing) and the job's
+   * results hold `KEPT_BY_KIND` for the unit.
    */
-  commitChunk(code: string, chunk: number, output: unknown, tally: Tally): Promise<boolean>;
+  commitChunk(code: string, chunk: number, output: unknown, tally: Tally, keep?: KeepOutput): Promise<boolean>;
   /**
    * Stops an active job (cancelled or failed), records as refunded the units of its unprocessed chunks
    * and gives them back (`giveBack`, on the credit documents) in ONE transaction: a crash before its
@@ -216,13 +227,20 @@ export class LmdbJobStore implements JobStore {
     return pending;
   }
 
-  async commitChunk(code: string, chunk: number, output: unknown, tally: Tally): Promise<boolean> {
+  async commitChunk(code: string, chunk: number, output: unknown, tally: Tally, keep?: KeepOutput): Promise<boolean> {
     const { db } = this;
     return db.root.transactionSync(() => {
       const record = db.jobs.get(code);
       if (!record || !isActive(record.state) || chunkOutput(db, code, chunk) !== undefined) return false;
-      db.jobResults.put(chunkKey(code, chunk), output as unknown[]);
-      db.jobs.put(code, withTally(record, tally));
+      const next = withTally(record, tally);
+      if (keep) {
+        const tx = new LmdbTransactionState(db, this.state);
+        // its failure is thrown by check() below, which aborts the commit
+        keep(tx.view, output, next).catch(() => undefined);
+        tx.check('the unit\'s output was not kept inside its commit');
+      }
+      db.jobResults.put(chunkKey(code, chunk), (keep ? KEPT_BY_KIND : output) as unknown[]);
+      db.jobs.put(code, next);
       return true;
     });
   }
@@ -242,7 +260,7 @@ export class LmdbJobStore implements JobStore {
       // its failure is thrown by check() below, which aborts the stop
       given.catch(() => undefined);
       // the give-back's update ran in this transaction, or this throws and nothing of the stop is written
-      tx.check();
+      tx.check('the refund did not run inside the job\'s stop');
     });
     return given;
   }
@@ -254,7 +272,7 @@ export class LmdbJobStore implements JobStore {
 
 /**
  * The state store seen from inside an open LMDB write transaction of the same environment (a job's
- * stop): `update` decides and writes at once in that transaction, with no commit of its own, and keeps
+ * stop, a unit's commit whose kind keeps its output): `update` decides and writes at once in that transaction, with no commit of its own, and keeps
  * the outcome so that `check` (still inside it) throws, aborting the whole, when an update failed or the
  * caller's work did not update synchronously (it would otherwise land after the commit, apart). Every
  * other member is the store's own.
@@ -283,8 +301,9 @@ class LmdbTransactionState {
     return { decided: settled, durable: settled };
   }
 
-  check(): void {
+  /** Throws (aborting the transaction) when an update failed or none ran synchronously (`missing` says which work). */
+  check(missing: string): void {
     if (this.failure !== undefined) throw this.failure;
-    if (this.updates === 0) throw new Error('the refund did not run inside the job\'s stop');
+    if (this.updates === 0) throw new Error(missing);
   }
 }

@@ -8,7 +8,8 @@ import http from 'node:http';
 import fc from 'fast-check';
 
 import { ERROR_STATUS } from '../../src/http/errors.js';
-import { FIELD_IT } from '../../src/http/keys.js';
+import '../../src/capabilities.js';
+import { specFields } from '../../src/http/keys.js';
 import { BODY_LIMITS } from '../../src/http/validation.js';
 
 export interface Endpoint {
@@ -78,8 +79,8 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
 
 const FIELDS = [
   ...new Set([
-    ...Object.keys(FIELD_IT).slice(0, 400),
-    ...Object.values(FIELD_IT).slice(0, 400),
+    ...[...specFields().keys()].slice(0, 400),
+    ...[...specFields().values()].slice(0, 400),
     'tax_code', 'codice_fiscale', 'cf', 'phone', 'email', 'website', 'full_name', 'first_name', 'last_name', 'address', 'postcode', 'zip',
     'city', 'province', 'country', 'country_code', 'action', 'format', 'dns', 'text', 'session', 'select', 'records', 'reference', 'min_level',
     'foreign', 'save', 'job', 'group', 'processed', 'id', 'language', 'lingua', 'items', 'elementi', 'async', 'asincrono', 'Tax-Code', 'CAP ',

@@ -14,7 +14,7 @@ export const listsPages: FastifyPluginAsync<ConsoleKit> = async (scope, kit) => 
   // than the job system, only its saved dedupe
   const jobView = async (j: ConsoleJob): Promise<JobView> => {
     const record = await jobStore.get(j.job);
-    const older = !record && j.capability === 'dedupe' ? await getSaved(state, j.job, j.account) : undefined;
+    const older = !record && j.capability === 'dedupe' ? await getSaved(state, jobStore, j.job, j.account) : undefined;
     const now = record?.state ?? older?.state ?? 'failed';
     const outcomes = record && now === 'completed' && j.capability !== 'dedupe' ? { ...record.outcomes } : null;
     return { ...j, state: now, done: record?.done ?? (now === 'completed' ? j.rows : 0), refunded: record?.refunded ?? 0, outcomes };
