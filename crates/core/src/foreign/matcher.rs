@@ -2,15 +2,21 @@
 //! the street by its comparison forms (exact, abbreviation, word order, then typo distance), the
 //! house number, the postcode, the point. A street is answered only when one name stands clear of
 //! every other: a typo or a partial name that fits two names is never settled by the number.
+//! Streets of one name are told apart by the engine's `narrow` (as in Italy); the answer for the
+//! street chosen is written by `answer`.
 
-use std::collections::HashSet;
+use std::cell::OnceCell;
+use std::collections::{HashMap, HashSet};
 
-use super::line::{self, Reading};
+use super::answer::{answer_base, answer_street, Found};
+use super::line::{self, Line, Reading};
 use super::model::{CountryRegister, Street};
 use super::text::{self, NameKey};
-use crate::address::outcome::{Change, Outcome};
-use crate::address::{ContactInput, ContactResult, Geo, Normalized, PostcodeCheck, Territory};
+use crate::address::outcome::Outcome;
+use crate::address::resolve::{narrow, Evidence};
+use crate::address::{ContactInput, ContactResult};
 use crate::normalize::fold;
+use crate::register::street::StreetFacts;
 
 /// Lowest score of an answered street.
 const ACCEPT: f64 = 0.83;
@@ -20,7 +26,7 @@ const MARGIN: f64 = 0.05;
 /// street was reached through a typo.
 const OWN_FORM: f64 = 0.94;
 
-fn text(s: &Option<String>) -> &str {
+pub(super) fn text(s: &Option<String>) -> &str {
     s.as_deref().map(str::trim).unwrap_or("")
 }
 
@@ -185,19 +191,79 @@ pub fn localities_by_city(reg: &CountryRegister, city: &str) -> Vec<u32> {
         .collect()
 }
 
-/// The streets of the localities written (city, postcode) and of the postcode.
-struct Area<'a> {
+/// The place written: the localities of the city and of the postcode, and the streets of both.
+struct Place<'a> {
     reg: &'a CountryRegister,
-    localities: &'a [u32],
-    postcode: &'a str,
+    localities: Vec<u32>,
+    /// the postcode written, in the country's canonical form
+    postcode: String,
+    /// the streets that carry the postcode
+    pc_streets: &'a [u32],
+    /// the localities of the city written: the city outweighs a postcode of another place
+    city: HashSet<u32>,
+    /// neither the localities nor the postcode hold a street
     empty: bool,
+    /// the register holds every street of the place: a name it lacks is no street of it
+    complete_streets: bool,
+    /// the streets of the place, listed only when a typo needs them scanned
+    listed: OnceCell<Vec<u32>>,
 }
 
-impl Area<'_> {
+impl<'a> Place<'a> {
+    fn new(reg: &'a CountryRegister, city: &str, postcode: String) -> Place<'a> {
+        let by_city = localities_by_city(reg, city);
+        let of_postcode = |index: &'a HashMap<String, Vec<u32>>| -> &'a [u32] {
+            match postcode.is_empty() {
+                true => &[],
+                false => index.get(&postcode).map(Vec::as_slice).unwrap_or(&[]),
+            }
+        };
+        let mut localities: Vec<u32> = by_city.clone();
+        localities.extend(of_postcode(&reg.localities_by_postcode).iter().copied());
+        localities.sort_unstable();
+        localities.dedup();
+        let pc_streets = of_postcode(&reg.streets_by_postcode);
+        let empty = pc_streets.is_empty()
+            && localities
+                .iter()
+                .all(|&l| reg.streets_by_locality[l as usize].is_empty());
+        let complete_streets = reg.national
+            || (!localities.is_empty()
+                && localities
+                    .iter()
+                    .all(|&l| reg.localities[l as usize].complete_streets));
+        Place {
+            reg,
+            localities,
+            postcode,
+            pc_streets,
+            city: by_city.into_iter().collect(),
+            empty,
+            complete_streets,
+            listed: OnceCell::new(),
+        }
+    }
+
     fn contains(&self, street: u32) -> bool {
         let s = &self.reg.streets[street as usize];
         self.localities.contains(&s.locality)
-            || (!self.postcode.is_empty() && s.postcodes.iter().any(|p| p == self.postcode))
+            || (!self.postcode.is_empty() && s.postcodes.contains(&self.postcode))
+    }
+
+    /// Every street of the place.
+    fn streets(&self) -> &[u32] {
+        self.listed.get_or_init(|| {
+            let reg = self.reg;
+            let mut v: Vec<u32> = self
+                .localities
+                .iter()
+                .flat_map(|&l| reg.streets_by_locality[l as usize].iter().copied())
+                .chain(self.pc_streets.iter().copied())
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        })
     }
 }
 
@@ -220,6 +286,59 @@ fn rank(reg: &CountryRegister, q: &NameKey, ids: &[u32]) -> Vec<Candidate> {
     out
 }
 
+/// The streets worth scoring for a name typed in part or with a typo (the suggestions' second
+/// try), best first: the typo candidates `keep` lets through, ranked as the matcher ranks them.
+pub fn ranked_near(reg: &CountryRegister, q: &NameKey, keep: &dyn Fn(u32) -> bool) -> Vec<u32> {
+    let ids: Vec<u32> = reg
+        .grams
+        .candidates(q)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|&id| keep(id))
+        .collect();
+    rank(reg, q, &ids).into_iter().map(|c| c.street).collect()
+}
+
+/// The streets ranked for one reading of the name: its exact forms in the place first; the place's
+/// typo candidates when no form settles it; where the register is national and the place gave
+/// nothing clear, the country's streets sharing a word of the name.
+fn rank_reading(reg: &CountryRegister, q: &NameKey, place: &Place) -> Vec<Candidate> {
+    // exact forms first: only a typo needs the place scanned
+    let exact: Vec<u32> = reg
+        .streets_by_form(q)
+        .into_iter()
+        .filter(|&id| place.empty || place.contains(id))
+        .collect();
+    let mut ranked = rank(reg, q, &exact);
+    let settled = ranked.first().is_some_and(|c| c.score >= 0.94)
+        && (place.empty || ranked.iter().any(|c| place.contains(c.street)));
+    if !settled {
+        let ids: Vec<u32> = match candidates(reg, q) {
+            _ if place.empty => Vec::new(),
+            Some(c) => c.into_iter().filter(|&id| place.contains(id)).collect(),
+            None => scan(reg, q, place.streets()),
+        };
+        ranked = rank(reg, q, &ids);
+    }
+    let clear = ranked.first().is_some_and(|c| c.score >= ACCEPT);
+    // the whole country: only streets sharing a word of the name (a typo across the country
+    // would answer strangers)
+    if !clear && reg.national {
+        let mut ids: Vec<u32> = Vec::new();
+        for t in q.core.split(' ') {
+            if let Some(v) = reg.streets_by_token.get(t) {
+                if v.len() <= 3000 {
+                    ids.extend(v.iter().copied());
+                }
+            }
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        ranked = rank(reg, q, &ids);
+    }
+    ranked
+}
+
 enum Decision {
     Found(u32, f64),
     /// one name in several places that neither the postcode nor the number tells apart
@@ -229,13 +348,26 @@ enum Decision {
     NotFound,
 }
 
+impl Decision {
+    /// How much a decision is worth against another reading's: a street in the place written
+    /// (city, postcode) outranks one found elsewhere in the country (`3, Rue Napoléon 1er` in Olm
+    /// is not `1, Rue Napoléon` of Koetschette).
+    fn rank(&self, place: &Place) -> u8 {
+        match self {
+            Decision::Found(id, _) if place.empty || place.contains(*id) => 4,
+            Decision::Found(..) => 3,
+            Decision::Ambiguous => 2,
+            Decision::Unclear => 1,
+            Decision::NotFound => 0,
+        }
+    }
+}
+
 fn decide(
     reg: &CountryRegister,
     ranked: &[Candidate],
     number: Option<&(u32, String)>,
-    postcode: &str,
-    area: &Area,
-    city: &HashSet<u32>,
+    place: &Place,
 ) -> Decision {
     let Some(top) = ranked.first() else {
         return Decision::NotFound;
@@ -250,72 +382,33 @@ fn decide(
     }) {
         return Decision::Unclear;
     }
-    let mut same: Vec<&Candidate> = ranked
+    let same: Vec<u32> = ranked
         .iter()
         .filter(|c| {
             reg.streets[c.street as usize].keys[0].key == *top_name && c.score >= top.score - 1e-9
         })
+        .map(|c| c.street)
         .collect();
-    if same.len() > 1 && !area.empty {
-        let inside: Vec<&Candidate> = same
-            .iter()
-            .copied()
-            .filter(|c| area.contains(c.street))
-            .collect();
-        if !inside.is_empty() {
-            same = inside;
-        }
-    }
-    // the city written outweighs a postcode of another place
-    if same.len() > 1 && !city.is_empty() {
-        let inside: Vec<&Candidate> = same
-            .iter()
-            .copied()
-            .filter(|c| city.contains(&reg.streets[c.street as usize].locality))
-            .collect();
-        if !inside.is_empty() {
-            same = inside;
-        }
-    }
-    // the number written before the postcode: of one name split by postcode (Bern's
-    // `Bottigenstrasse` in 3019 and 3020), a wrong postcode must not pick the part where the
-    // number is not
-    if same.len() > 1 {
-        if let Some((n, suffix)) = number {
-            let with: Vec<&Candidate> = same
-                .iter()
-                .copied()
-                .filter(|c| {
-                    reg.streets[c.street as usize]
-                        .find_number(*n, suffix)
-                        .is_some()
-                })
-                .collect();
-            if !with.is_empty() {
-                same = with;
-            }
-        }
-    }
-    if same.len() > 1 && !postcode.is_empty() {
-        let with: Vec<&Candidate> = same
-            .iter()
-            .copied()
-            .filter(|c| {
-                reg.streets[c.street as usize]
-                    .postcodes
-                    .iter()
-                    .any(|p| p == postcode)
-            })
-            .collect();
-        if !with.is_empty() {
-            same = with;
-        }
-    }
+    // the place written; the city written outweighs a postcode of another place; the number
+    // written before the postcode: of one name split by postcode (Bern's `Bottigenstrasse` in 3019
+    // and 3020), a wrong postcode must not pick the part where the number is not
+    let in_place = |id: u32| place.contains(id);
+    let in_city = |id: u32| place.city.contains(&reg.streets[id as usize].locality);
+    let same = narrow(
+        reg,
+        same,
+        &[
+            Evidence::Within(&in_place),
+            Evidence::Within(&in_city),
+            Evidence::Number(number.map(|(n, suffix)| (*n, suffix.as_str()))),
+            Evidence::Postcode(&place.postcode),
+        ],
+    );
     // the same street split by locality inside one municipality is one answer
     let municipalities: HashSet<&str> = same
         .iter()
-        .map(|c| {
-            reg.localities[reg.streets[c.street as usize].locality as usize]
+        .map(|&id| {
+            reg.localities[reg.streets[id as usize].locality as usize]
                 .municipality_code
                 .as_str()
         })
@@ -323,12 +416,10 @@ fn decide(
     if same.len() > 1 && municipalities.len() > 1 {
         return Decision::Ambiguous;
     }
-    if top.score < OWN_FORM
-        && !corroborated(&reg.streets[same[0].street as usize], number, postcode)
-    {
+    if top.score < OWN_FORM && !corroborated(reg, same[0], number, &place.postcode) {
         return Decision::Unclear;
     }
-    Decision::Found(same[0].street, top.score)
+    Decision::Found(same[0], top.score)
 }
 
 /// Whether the number written, absent from the street found, is a number of another street of
@@ -338,13 +429,13 @@ fn namesake_holds_number(
     reg: &CountryRegister,
     reading: &Reading,
     street: u32,
-    area: &Area,
+    place: &Place,
 ) -> bool {
     let Some((n, suffix)) = &reading.number else {
         return false;
     };
     let found = &reg.streets[street as usize];
-    if found.find_number(*n, suffix).is_some() || area.empty {
+    if reg.has_number(street, *n, suffix) || place.empty {
         return false;
     }
     let q = reg.expander.name_key(&reading.street);
@@ -352,12 +443,11 @@ fn namesake_holds_number(
         return false;
     };
     ids.into_iter().any(|id| {
-        let s = &reg.streets[id as usize];
         id != street
-            && area.contains(id)
-            && s.keys[0].key != found.keys[0].key
-            && s.find_number(*n, suffix).is_some()
-            && street_score(&q, s) >= ACCEPT
+            && place.contains(id)
+            && reg.streets[id as usize].keys[0].key != found.keys[0].key
+            && reg.has_number(id, *n, suffix)
+            && street_score(&q, &reg.streets[id as usize]) >= ACCEPT
     })
 }
 
@@ -365,165 +455,60 @@ fn namesake_holds_number(
 /// register's may be another real street (`Streckweg` is not `Steckweg`), so the typo is
 /// corrected only when the number written is one of the street's and the postcode written one
 /// of its postcodes — at least one of them given, neither contradicting.
-fn corroborated(street: &Street, number: Option<&(u32, String)>, postcode: &str) -> bool {
+fn corroborated(
+    reg: &CountryRegister,
+    street: u32,
+    number: Option<&(u32, String)>,
+    postcode: &str,
+) -> bool {
     let by_number = match number {
-        Some(_) if street.numbers.is_empty() => None,
-        Some((n, suffix)) => Some(street.find_number(*n, suffix).is_some()),
+        Some(_) if !reg.lists_numbers(street) => None,
+        Some((n, suffix)) => Some(reg.has_number(street, *n, suffix)),
         None => None,
     };
     let by_postcode = match postcode {
         "" => None,
-        _ if street.postcodes.is_empty() => None,
-        p => Some(street.postcodes.iter().any(|s| s == p)),
+        _ if reg.streets[street as usize].postcodes.is_empty() => None,
+        p => Some(reg.has_postcode(street, p)),
     };
     by_number != Some(false)
         && by_postcode != Some(false)
         && (by_number == Some(true) || by_postcode == Some(true))
 }
 
-/// Verifies the record in the register; None when the record lies outside what the register
-/// covers at street level (the postal form answers it then).
-pub fn verify(
-    reg: &CountryRegister,
-    input: &ContactInput,
-    base: &ContactResult,
-) -> Option<ContactResult> {
-    if reg.streets.is_empty() {
-        return None;
-    }
-    let cc = reg.info.country;
-    let address = text(&input.address);
-    let city_in = text(&input.city);
-    let line = line::read(address, city_in, &reg.expander);
-    let written_pc = text(&input.postcode);
-    let postcode_in = if written_pc.is_empty() {
+/// The postcode of the record in the country's form: the one written in its field, else the one
+/// written in the line.
+fn written_postcode(cc: &str, field: &str, line: &Line) -> String {
+    if field.is_empty() {
         line.postcode
             .as_deref()
             .map(|p| text::postcode(cc, p))
             .unwrap_or_default()
     } else {
-        text::postcode(cc, written_pc)
-    };
-
-    // the area: localities of the city and of the postcode
-    let by_city = localities_by_city(reg, city_in);
-    let by_pc: Vec<u32> = match postcode_in.is_empty() {
-        true => Vec::new(),
-        false => reg
-            .localities_by_postcode
-            .get(&postcode_in)
-            .cloned()
-            .unwrap_or_default(),
-    };
-    let mut area_localities: Vec<u32> = by_city.clone();
-    area_localities.extend(by_pc.iter().copied());
-    area_localities.sort_unstable();
-    area_localities.dedup();
-    let pc_streets: &[u32] = match postcode_in.is_empty() {
-        true => &[],
-        false => reg
-            .streets_by_postcode
-            .get(&postcode_in)
-            .map(Vec::as_slice)
-            .unwrap_or(&[]),
-    };
-    let area = Area {
-        reg,
-        localities: &area_localities,
-        postcode: &postcode_in,
-        empty: pc_streets.is_empty()
-            && area_localities
-                .iter()
-                .all(|&l| reg.streets_by_locality[l as usize].is_empty()),
-    };
-    if area.empty && !reg.national {
-        return None;
+        text::postcode(cc, field)
     }
-    let city_set: HashSet<u32> = by_city.iter().copied().collect();
-    // the streets of the area, listed only when a typo needs them scanned
-    let mut area_list: Option<Vec<u32>> = None;
-    let mut list_area = || -> Vec<u32> {
-        area_list
-            .get_or_insert_with(|| {
-                let mut v: Vec<u32> = area_localities
-                    .iter()
-                    .flat_map(|&l| reg.streets_by_locality[l as usize].iter().copied())
-                    .chain(pc_streets.iter().copied())
-                    .collect();
-                v.sort_unstable();
-                v.dedup();
-                v
-            })
-            .clone()
-    };
-    let streets_complete = reg.national
-        || (!area_localities.is_empty()
-            && area_localities
-                .iter()
-                .all(|&l| reg.localities[l as usize].complete_streets));
+}
 
-    // each reading of the line against the area, then the whole country
+/// The reading of the line whose street the place (then the country) answers best, with its
+/// decision and its best score.
+fn best_reading<'l>(
+    reg: &CountryRegister,
+    line: &'l Line,
+    place: &Place,
+) -> Option<(Decision, &'l Reading, f64)> {
     let mut best: Option<(Decision, &Reading, f64)> = None;
     for reading in &line.readings {
         let q = reg.expander.name_key(&reading.street);
         if q.compact.is_empty() {
             continue;
         }
-        // exact forms first: only a typo needs the area scanned
-        let exact: Vec<u32> = reg
-            .streets_by_form(&q)
-            .into_iter()
-            .filter(|&id| area.empty || area.contains(id))
-            .collect();
-        let mut ranked = rank(reg, &q, &exact);
-        let settled = ranked.first().is_some_and(|c| c.score >= 0.94)
-            && (area.empty || ranked.iter().any(|c| area.contains(c.street)));
-        if !settled {
-            let ids: Vec<u32> = match candidates(reg, &q) {
-                _ if area.empty => Vec::new(),
-                Some(c) => c.into_iter().filter(|&id| area.contains(id)).collect(),
-                None => scan(reg, &q, &list_area()),
-            };
-            ranked = rank(reg, &q, &ids);
-        }
-        let clear = ranked.first().is_some_and(|c| c.score >= ACCEPT);
-        // the whole country: only streets sharing a word of the name (a typo across the
-        // country would answer strangers)
-        if !clear && reg.national {
-            let mut ids: Vec<u32> = Vec::new();
-            for t in q.core.split(' ') {
-                if let Some(v) = reg.streets_by_token.get(t) {
-                    if v.len() <= 3000 {
-                        ids.extend(v.iter().copied());
-                    }
-                }
-            }
-            ids.sort_unstable();
-            ids.dedup();
-            ranked = rank(reg, &q, &ids);
-        }
+        let ranked = rank_reading(reg, &q, place);
         let top = ranked.first().map(|c| c.score).unwrap_or(0.0);
-        let d = decide(
-            reg,
-            &ranked,
-            reading.number.as_ref(),
-            &postcode_in,
-            &area,
-            &city_set,
-        );
+        let d = decide(reg, &ranked, reading.number.as_ref(), place);
         let better = match &best {
             None => true,
             Some((bd, br, bs)) => {
-                // a street in the place written (city, postcode) outranks one found elsewhere in
-                // the country: `3, Rue Napoléon 1er` in Olm is not `1, Rue Napoléon` of Koetschette
-                let rank_of = |d: &Decision| match d {
-                    Decision::Found(id, _) if area.empty || area.contains(*id) => 4,
-                    Decision::Found(..) => 3,
-                    Decision::Ambiguous => 2,
-                    Decision::Unclear => 1,
-                    Decision::NotFound => 0,
-                };
-                let (a, b) = (rank_of(&d), rank_of(bd));
+                let (a, b) = (d.rank(place), bd.rank(place));
                 a > b
                     || (a == b && top > *bs + 1e-9)
                     || (a == b
@@ -536,206 +521,62 @@ pub fn verify(
             best = Some((d, reading, top));
         }
     }
+    best
+}
 
-    let mut r = base.clone();
-    r.ok = true;
-    r.foreign_address = Some(true);
-    r.verified_in = Some(reg.info.register);
-    r.attribution = vec![reg.info.attribution];
+/// Verifies the record in the register; None when the record lies outside what the register
+/// covers at street level (the postal form answers it then). The line is read (`line::read`), the
+/// place found (`Place`), each reading's street ranked and decided (`best_reading`), and the
+/// street found answered with its number, postcode and point (`answer_street`).
+pub fn verify(
+    reg: &CountryRegister,
+    input: &ContactInput,
+    base: &ContactResult,
+) -> Option<ContactResult> {
+    if reg.streets.is_empty() {
+        return None;
+    }
+    let address = text(&input.address);
+    let city_in = text(&input.city);
+    let line = line::read(address, city_in, &reg.expander);
+    let written_pc = text(&input.postcode);
+    let place = Place::new(
+        reg,
+        city_in,
+        written_postcode(reg.info.country, written_pc, &line),
+    );
+    if place.empty && !reg.national {
+        return None;
+    }
+    let best = best_reading(reg, &line, &place);
+    let mut r = answer_base(reg, input, base, written_pc, &place.postcode);
     let mut out = Outcome::default();
     out.condition("FOREIGN");
-    r.normalized = Normalized {
-        address: address.to_string(),
-        postcode: if postcode_in.is_empty() {
-            written_pc.to_string()
-        } else {
-            text::display_postcode(cc, &postcode_in)
-        },
-        city: city_in.to_string(),
-        province: text(&input.province).to_string(),
-        country: cc.to_string(),
-        country_code: cc.to_string(),
+    let not_found = |mut r: ContactResult, mut out: Outcome| {
+        out.condition("STREET_NOT_FOUND");
+        r.outcome = out.codes();
+        place.complete_streets.then_some(r)
     };
     let Some((decision, reading, _)) = best else {
         if address.is_empty() {
             return None;
         }
-        out.condition("STREET_NOT_FOUND");
-        r.outcome = out.codes();
-        return streets_complete.then_some(r);
+        return not_found(r, out);
     };
-    let (street_id, street_score) = match decision {
-        Decision::Found(id, s) => (id, s),
-        Decision::Ambiguous => {
-            out.condition("STREET_AMBIGUOUS");
-            r.outcome = out.codes();
-            return Some(r);
+    match decision {
+        Decision::Found(id, _) if namesake_holds_number(reg, reading, id, &place) => {}
+        Decision::Found(id, score) => {
+            let found = Found {
+                reading,
+                street: id,
+                score,
+            };
+            return Some(answer_street(reg, r, out, &found, city_in, &place.postcode));
         }
-        Decision::Unclear | Decision::NotFound => {
-            if !streets_complete {
-                return None;
-            }
-            out.condition("STREET_NOT_FOUND");
-            r.outcome = out.codes();
-            return Some(r);
-        }
-    };
-    let street = &reg.streets[street_id as usize];
-    let locality = &reg.localities[street.locality as usize];
-    if namesake_holds_number(reg, reading, street_id, &area) {
-        out.condition("STREET_AMBIGUOUS");
-        r.outcome = out.codes();
-        return Some(r);
+        Decision::Ambiguous => {}
+        Decision::Unclear | Decision::NotFound => return not_found(r, out),
     }
-
-    // the street as the register writes it
-    if fold(&reading.street) != fold(&street.name) {
-        let written_key = reg.expander.name_key(&reading.street);
-        let form_only = street.keys.iter().any(|k| k.key == written_key.key);
-        out.change(if form_only || street_score >= 0.999 {
-            Change::StreetForm
-        } else {
-            Change::Street
-        });
-    } else if reading.street != street.name {
-        out.change(Change::StreetForm);
-    }
-    if fold(city_in) != fold(&locality.name) {
-        let alt = locality.alt_names.iter().any(|a| fold(a) == fold(city_in));
-        if !alt {
-            out.change(Change::City);
-        }
-    } else if city_in != locality.name {
-        out.change(Change::CityForm);
-    }
-
-    // the house number
-    let found = reading.number.as_ref().and_then(|(n, s)| {
-        street.find_number(*n, s).or_else(|| {
-            // `12 B` written for a flat or staircase of number 12 that the register lists bare
-            (!s.is_empty())
-                .then(|| street.find_number(*n, ""))
-                .flatten()
-        })
-    });
-    let number_label = match (&reading.number, found) {
-        (_, Some(h)) => h.label(),
-        (Some((n, s)), None) => format!("{n}{s}"),
-        (None, None) => String::new(),
-    };
-    match (&reading.number, found) {
-        (None, _) => out.condition("HOUSE_NUMBER_MISSING"),
-        (Some(_), None) if locality.complete_numbers => out.condition("HOUSE_NUMBER_NOT_FOUND"),
-        _ => {}
-    }
-
-    // the postcode: the number's, else the street's only one
-    let known: Option<(&str, &'static str)> = found
-        .and_then(|h| h.postcode.as_deref())
-        .map(|p| (p, "house_number"))
-        .or(match street.postcodes.as_slice() {
-            [one] => Some((one.as_str(), "street")),
-            _ => None,
-        });
-    let (postcode, confirmed, precision) = match known {
-        Some((p, precision)) => {
-            if postcode_in != p {
-                out.change(Change::Postcode);
-            }
-            (p.to_string(), true, precision)
-        }
-        None if street.postcodes.contains(&postcode_in) => (postcode_in.clone(), true, "street"),
-        None if street.postcodes.is_empty() && locality.postcodes.contains(&postcode_in) => {
-            out.condition("POSTCODE_UNCONFIRMED");
-            (postcode_in.clone(), false, "locality")
-        }
-        None => {
-            out.condition("POSTCODE_UNCONFIRMED");
-            (postcode_in.clone(), false, "street")
-        }
-    };
-    if precision != "locality" || confirmed {
-        r.postcode_check = Some(PostcodeCheck {
-            source: reg.info.dataset,
-            precision,
-            house_numbers: street
-                .numbers
-                .iter()
-                .filter(|h| h.postcode.as_deref() == Some(postcode.as_str()))
-                .count() as u32,
-            agreement: if confirmed { 1.0 } else { 0.0 },
-            confirmed,
-        });
-    } else {
-        r.postcode_check = Some(PostcodeCheck {
-            source: reg.info.dataset,
-            precision,
-            house_numbers: 0,
-            agreement: 0.0,
-            confirmed,
-        });
-    }
-
-    // the point
-    let (point, geo_precision) = match found.and_then(|h| h.point) {
-        Some(p) => (Some(p), "house_number"),
-        None => match street.centre() {
-            Some(p) => (Some(p), "street"),
-            None => (locality.point, "municipality"),
-        },
-    };
-    r.geo = point.map(|(lat, lon)| Geo {
-        lat,
-        lon,
-        precision: geo_precision,
-        source: reg.info.source,
-        dataset: reg.info.dataset,
-    });
-
-    let line_out = if number_label.is_empty() {
-        street.name.clone()
-    } else if reg.number_first {
-        format!("{number_label}, {}", street.name)
-    } else if matches!(cc, "ES" | "AD") {
-        format!("{}, {number_label}", street.name)
-    } else {
-        format!("{} {number_label}", street.name)
-    };
-    let line_out = if reading.sub_address.is_empty() {
-        line_out
-    } else {
-        format!("{line_out}, {}", reading.sub_address)
-    };
-    r.normalized.address = line_out;
-    r.normalized.postcode = text::display_postcode(cc, &postcode);
-    r.normalized.city = locality.name.clone();
-    r.municipality = Some(locality.municipality.clone());
-    r.district = street
-        .district
-        .clone()
-        .or_else(|| locality.district.clone());
-    r.territory = Some(Territory {
-        country: Some(cc.to_string()),
-        municipality_code: street
-            .municipality_code
-            .clone()
-            .or_else(|| Some(locality.municipality_code.clone()))
-            .filter(|c| !c.is_empty()),
-        municipality_code_type: Some(reg.info.municipality_code_type),
-        ..Default::default()
-    });
-    r.address_key = address_key(cc, &postcode, &street.keys[0], &number_label);
+    out.condition("STREET_AMBIGUOUS");
     r.outcome = out.codes();
     Some(r)
-}
-
-/// The same key for every spelling of one address: country, postcode, the street's comparison
-/// form, the number.
-fn address_key(cc: &str, postcode: &str, street: &NameKey, number: &str) -> String {
-    let mut k = format!("{cc} {postcode} {}", street.key);
-    if !number.is_empty() {
-        k.push(' ');
-        k.push_str(&number.to_uppercase());
-    }
-    k
 }

@@ -3,6 +3,7 @@
 //! memory for the whole process; `verify` is the seam the contact flow calls for a record of a
 //! register country, and `registers` tells the catalogue what is in service.
 
+mod answer;
 pub mod geo;
 pub mod grams;
 pub mod line;

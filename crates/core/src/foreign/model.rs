@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::grams::GramIndex;
 use super::text::{Expander, NameKey};
 use crate::normalize::fold;
+use crate::register::street::StreetFacts;
 
 /// What a register says about itself: the catalogue reads this.
 #[derive(Debug, Clone, Serialize)]
@@ -340,6 +341,37 @@ impl CountryRegister {
             levels.push("postcode");
         }
         self.info.verification = levels;
+    }
+}
+
+/// The register's streets as the street engine asks about them (ids are the register's).
+impl StreetFacts for CountryRegister {
+    /// The type words of the street's name (`RUE`, `STRASSE`): foreign names hold their type.
+    fn street_type(&self, street: u32) -> &str {
+        self.streets[street as usize]
+            .keys
+            .first()
+            .map_or("", |k| k.types.as_str())
+    }
+    fn name(&self, street: u32) -> &str {
+        &self.streets[street as usize].name
+    }
+    fn alt_names(&self, street: u32) -> &[String] {
+        &self.streets[street as usize].alt_names
+    }
+    fn has_number(&self, street: u32, number: u32, suffix: &str) -> bool {
+        self.streets[street as usize]
+            .find_number(number, suffix)
+            .is_some()
+    }
+    fn lists_numbers(&self, street: u32) -> bool {
+        !self.streets[street as usize].numbers.is_empty()
+    }
+    fn has_postcode(&self, street: u32, postcode: &str) -> bool {
+        self.streets[street as usize]
+            .postcodes
+            .iter()
+            .any(|p| p == postcode)
     }
 }
 

@@ -97,18 +97,9 @@ pub fn search_streets(reg: &CountryRegister, q: &StreetQuery) -> Vec<StreetHint>
         })
         .collect();
     if found.is_empty() {
+        // a typo: the streets the matcher ranks for it, best first
         let key = reg.expander.name_key(&q.query);
-        let mut scored: Vec<(f64, u32)> = reg
-            .grams
-            .candidates(&key)
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|&id| in_place(id))
-            .map(|id| (matcher::street_score(&key, &reg.streets[id as usize]), id))
-            .filter(|(s, _)| *s >= 0.6)
-            .collect();
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-        found = scored.into_iter().map(|(_, id)| id).collect();
+        found = matcher::ranked_near(reg, &key, &in_place);
     } else {
         // shorter names first: the one typed in full before its longer namesakes
         found.sort_by_key(|&id| (reg.streets[id as usize].name.len(), id));

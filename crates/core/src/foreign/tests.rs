@@ -307,3 +307,28 @@ fn the_number_tells_the_parts_of_one_street_apart_before_a_wrong_postcode() {
         r.outcome
     );
 }
+
+#[test]
+fn one_narrow_serves_every_country_in_the_order_its_register_needs() {
+    use crate::address::resolve::{narrow, Evidence};
+    use crate::register::street::StreetFacts;
+    // Bern's Bottigenstrasse: one name in two parts, 179m in the part of 3019
+    let reg = world().registers.get("CH").expect("Bern's register");
+    let parts: Vec<u32> = (0..reg.streets.len() as u32)
+        .filter(|&i| reg.name(i) == "Bottigenstrasse")
+        .collect();
+    assert!(parts.len() >= 2, "{parts:?}");
+    let number = || Evidence::Number(Some((179, "m")));
+    // the foreign order: the number before a postcode that may be wrong
+    let v = narrow(reg, parts.clone(), &[number(), Evidence::Postcode("3020")]);
+    assert_eq!(v.len(), 1);
+    assert!(reg.has_postcode(v[0], "3019") && reg.has_number(v[0], 179, "m"));
+    // Italy's order: the postcode first, the number only among the streets it leaves
+    let v = narrow(reg, parts.clone(), &[Evidence::Postcode("3020"), number()]);
+    assert!(!v.is_empty() && v.iter().all(|&i| reg.has_postcode(i, "3020")));
+    // evidence no street agrees with is passed over, not an empty answer
+    assert_eq!(
+        narrow(reg, parts.clone(), &[Evidence::Postcode("9999")]),
+        parts
+    );
+}

@@ -26,8 +26,8 @@ pub(super) struct Cover {
 /// word of five letters or more may carry one typo beside another word written right, or alone
 /// with `single_typo`), with how they hold them. Numbers are words (`XXII`, `22` and `Ventidue`
 /// are one), so `Via Marzo` never holds `Via XXII Marzo`.
-pub(super) fn covering(
-    city: &CityStreets,
+pub(super) fn covering<A: StreetArea + ?Sized>(
+    city: &A,
     name: &str,
     precision: u8,
     is_first_name: &dyn Fn(&str) -> bool,
@@ -76,7 +76,7 @@ pub(super) fn covering(
     // — unless the particle was written too (`Via de Medici` for Via Antonio de Medici)
     let written = canonical_tokens(name);
     let after_particle = |i: u32| -> bool {
-        let full = canonical_tokens(&city.street(i).name);
+        let full = canonical_tokens(city.name(i));
         let Some(first) = full
             .iter()
             .position(|w| !is_particle(w) && tokens.iter().any(|t| matches(t, w)))
@@ -174,8 +174,8 @@ pub(super) fn covering(
 /// with candidates. A street of
 /// another type than the one written, reached by a partial name, is two differences: an ambiguity.
 /// Answers the street(s) and how many written words needed a typo.
-pub(super) fn partial(
-    city: &CityStreets,
+pub(super) fn partial<A: StreetArea + ?Sized>(
+    city: &A,
     name: &str,
     ty: &str,
     precision: u8,
@@ -197,7 +197,7 @@ pub(super) fn partial(
         let same: Vec<Cover> = scored
             .iter()
             .copied()
-            .filter(|c| city.street(c.street).street_type == ty)
+            .filter(|c| city.street_type(c.street) == ty)
             .collect();
         if !same.is_empty() {
             scored = same;
@@ -217,7 +217,7 @@ pub(super) fn partial(
     }
     if v.len() == 1 {
         // another type and a partial name: two differences, not a confident match
-        if !ty.is_empty() && city.street(v[0]).street_type != ty {
+        if !ty.is_empty() && city.street_type(v[0]) != ty {
             return Some((StreetResolution::Ambiguous(v), edits));
         }
         return Some((StreetResolution::Found(v[0], StreetMatch::Changed), edits));
@@ -232,7 +232,7 @@ pub(super) const MAX_CANDIDATES: usize = 8;
 
 /// Streets of type `ty` (any type when empty) whose name holds every word written, as written
 /// (an initial stands for a word it begins), whatever else the name has.
-pub(super) fn containing(city: &CityStreets, name: &str, ty: &str) -> Vec<u32> {
+pub(super) fn containing<A: StreetArea + ?Sized>(city: &A, name: &str, ty: &str) -> Vec<u32> {
     let tokens = loose_tokens(name);
     let Some(anchor) = tokens
         .iter()
@@ -246,7 +246,7 @@ pub(super) fn containing(city: &CityStreets, name: &str, ty: &str) -> Vec<u32> {
         .by_token(anchor)
         .iter()
         .copied()
-        .filter(|&i| ty.is_empty() || city.street(i).street_type == ty)
+        .filter(|&i| ty.is_empty() || city.street_type(i) == ty)
         .filter(|&i| {
             city.name_tokens(i)
                 .iter()

@@ -3,22 +3,28 @@
 //! not sure answers "not found" or "ambiguous" rather than a guess.
 //!
 //! One file per step: `city` (the municipality), `street_match` (the street, in the named steps of
-//! `street_steps`), `cover` (names read word by word), `number` (the house number and its point).
+//! `street_steps`, over any `StreetArea`), `cover` (names read word by word), `same_name` (streets
+//! of one name told apart by the evidence written, for every country), `number` (the house number
+//! and its point).
 
 mod city;
 mod cover;
 mod number;
+mod same_name;
 mod street_match;
 
 pub use city::*;
 use cover::*;
 pub use number::*;
+pub use same_name::*;
 pub use street_match::*;
 
 use super::parse::ParsedAddress;
 use crate::normalize::{compact, fold};
 use crate::register::municipality::{name_key, MunicipalityRecord};
-use crate::register::street::{edit_distance, CityStreets, HouseNumberEntry, KeyKind, Street};
+use crate::register::street::{
+    edit_distance, CityStreets, HouseNumberEntry, KeyKind, Street, StreetArea,
+};
 use crate::register::{Municipality, Register};
 use crate::rules::it::street_type;
 use crate::rules::key::{

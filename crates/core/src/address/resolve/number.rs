@@ -7,11 +7,7 @@ pub fn find_number<'s>(
     number: u32,
     suffix: &str,
 ) -> Option<&'s HouseNumberEntry> {
-    let from = street.numbers.partition_point(|n| n.number < number);
-    street.numbers[from..]
-        .iter()
-        .take_while(|n| n.number == number)
-        .find(|n| n.suffix == suffix)
+    street.find_number(number, suffix)
 }
 
 /// A point between the nearest numbers on the same side of the street (same parity).

@@ -74,9 +74,9 @@ pub fn street(
     street_explained(city, parsed, postcode, precision, is_first_name).0
 }
 
-/// `street`, with the step that answered.
-pub fn street_explained(
-    city: &CityStreets,
+/// `street`, with the step that answered, in any set of streets.
+pub fn street_explained<A: StreetArea + ?Sized>(
+    city: &A,
     parsed: &ParsedAddress,
     postcode: &str,
     precision: u8,
@@ -96,8 +96,8 @@ pub fn street_explained(
 /// The street in one municipality, in named steps: the full name (`by_full_name`), the name
 /// without type and particles or in any word order (`by_name_key`), then partial names and typos
 /// (`by_partial_or_typo`). The first step that answers gives the answer.
-pub(super) fn street_steps(
-    city: &CityStreets,
+pub(super) fn street_steps<A: StreetArea + ?Sized>(
+    city: &A,
     parsed: &ParsedAddress,
     postcode: &str,
     precision: u8,
@@ -133,9 +133,9 @@ pub(super) fn street_steps(
     search.by_partial_or_typo(step)
 }
 
-/// What was written, as the steps of `street_steps` look for it in one municipality.
-struct Written<'a> {
-    city: &'a CityStreets,
+/// What was written, as the steps of `street_steps` look for it in one set of streets.
+struct Written<'a, A: StreetArea + ?Sized> {
+    city: &'a A,
     parsed: &'a ParsedAddress,
     ty: &'a str,
     name: &'a str,
@@ -145,7 +145,7 @@ struct Written<'a> {
     is_first_name: &'a dyn Fn(&str) -> bool,
 }
 
-impl Written<'_> {
+impl<A: StreetArea + ?Sized> Written<'_, A> {
     /// The streets found, told apart by the postcode and the house number.
     fn pick(&self, hits: &[u32]) -> Option<Vec<u32>> {
         let mut v: Vec<u32> = hits.to_vec();
@@ -164,7 +164,7 @@ impl Written<'_> {
         let mut v: Vec<u32> = hits.to_vec();
         v.sort();
         v.dedup();
-        let name = |i: u32| loose_key(&self.city.street(i).name);
+        let name = |i: u32| loose_key(self.city.name(i));
         if v.iter().all(|&i| name(i) == name(v[0])) {
             return self.pick(&v);
         }
@@ -178,7 +178,7 @@ impl Written<'_> {
     fn pick_names(&self, hits: &[u32]) -> Option<Vec<u32>> {
         let mut v = disambiguate(self.city, self.pick_near(hits)?, self.postcode, None);
         if let Some((n, suffix)) = self.number {
-            v.sort_by_key(|&i| find_number(self.city.street(i), n, suffix).is_none());
+            v.sort_by_key(|&i| !self.city.has_number(i, n, suffix));
         }
         (!v.is_empty()).then_some(v)
     }
@@ -201,15 +201,14 @@ impl Written<'_> {
     fn conflict(&self, i: u32) -> Option<StreetResolution> {
         let city = self.city;
         let (n, suffix) = self.number?;
-        if self.precision < 3 || !city.record.complete_numbers || city.street(i).numbers.is_empty()
-        {
+        if self.precision < 3 || !city.complete_numbers() || !city.lists_numbers(i) {
             return None;
         }
-        if find_number(city.street(i), n, suffix).is_some() {
+        if city.has_number(i, n, suffix) {
             return None;
         }
         // the type written, unless the street found has another (then any type may be meant)
-        let of_type = if city.street(i).street_type == self.ty {
+        let of_type = if city.street_type(i) == self.ty {
             self.ty
         } else {
             ""
@@ -224,7 +223,7 @@ impl Written<'_> {
         let others: Vec<u32> = containing(city, self.name, of_type)
             .into_iter()
             .filter(|&j| j != i && named.contains(&j))
-            .filter(|&j| find_number(city.street(j), n, suffix).is_some())
+            .filter(|&j| city.has_number(j, n, suffix))
             .collect();
         (!others.is_empty()).then(|| {
             let mut v = vec![i];
@@ -244,11 +243,10 @@ impl Written<'_> {
                 if let Some(a) = self.conflict(v[0]) {
                     return Some(a);
                 }
-                let s = city.street(v[0]);
-                let same = fold(&format!("{} {}", s.street_type, s.name))
+                let same = fold(&format!("{} {}", city.street_type(v[0]), city.name(v[0])))
                     == fold(&format!("{ty} {name}"))
                     && (self.parsed.street_type_raw.is_empty()
-                        || fold(&self.parsed.street_type_raw) == s.street_type);
+                        || fold(&self.parsed.street_type_raw) == city.street_type(v[0]));
                 return Some(StreetResolution::Found(
                     v[0],
                     if same {
@@ -317,7 +315,7 @@ impl Written<'_> {
                     // found under another type, while streets of the type written hold every word
                     // written in a longer name (`Vicolo Gregoraci`: Largo Gregoraci, or Vicolo
                     // Secondo Gregoraci?): ambiguous
-                    if !ty.is_empty() && city.street(i).street_type != ty && precision >= 2 {
+                    if !ty.is_empty() && city.street_type(i) != ty && precision >= 2 {
                         let others: Vec<u32> = containing(city, name, ty)
                             .into_iter()
                             .filter(|&j| j != i)
@@ -334,7 +332,7 @@ impl Written<'_> {
                 // Vico Ferrari or Sottopassaggio de Ferrari)
                 if !ty.is_empty() && precision >= 2 && !matches!(r, StreetResolution::Found(..)) {
                     if let Some((StreetResolution::Found(j, how), 0)) = self.partial_name() {
-                        if city.street(j).street_type == ty {
+                        if city.street_type(j) == ty {
                             step.name = "partial";
                             return Some(StreetResolution::Found(j, how));
                         }
@@ -343,9 +341,9 @@ impl Written<'_> {
                 // the same name under another type, while a street of the type written has the
                 // name in full (`Via Canefri`: Vicolo Canefri, or Via Cesare Canefri?): ambiguous
                 if let StreetResolution::Found(i, _) = r {
-                    if !ty.is_empty() && city.street(i).street_type != ty && precision >= 2 {
+                    if !ty.is_empty() && city.street_type(i) != ty && precision >= 2 {
                         if let Some((StreetResolution::Found(j, _), _)) = self.partial_name() {
-                            if j != i && city.street(j).street_type == ty {
+                            if j != i && city.street_type(j) == ty {
                                 return Some(StreetResolution::Ambiguous(vec![i, j]));
                             }
                         }
@@ -405,7 +403,7 @@ impl Written<'_> {
                         .into_iter()
                         .filter(|c| c.street != a && c.tier == 0 && c.dropped == 0)
                         .filter(|c| c.typos as u32 <= typo_edits)
-                        .filter(|c| ty.is_empty() || city.street(c.street).street_type == ty)
+                        .filter(|c| ty.is_empty() || city.street_type(c.street) == ty)
                         .map(|c| c.street)
                         .collect();
                 if !doubt.is_empty() && loose_tokens(name).len() == 1 {
@@ -442,8 +440,8 @@ impl Written<'_> {
 
 /// Names within a few edits, of the type written (a typo and another type are two errors), with
 /// the same numbers (`1 Maggio` is not a typo of `Maggio`).
-pub(super) fn typo_match(
-    city: &CityStreets,
+pub(super) fn typo_match<A: StreetArea + ?Sized>(
+    city: &A,
     name: &str,
     ty: &str,
     precision: u8,
@@ -473,18 +471,16 @@ pub(super) fn typo_match(
     let near: Vec<(u32, u32)> = found
         .into_iter()
         .filter(|(i, e)| {
-            *e < 2 || len >= 10 || {
-                let s = city.street(*i);
-                std::iter::once(s.name.as_str())
-                    .chain(s.alt_names.iter().map(String::as_str))
+            *e < 2
+                || len >= 10
+                || std::iter::once(city.name(*i))
+                    .chain(city.alt_names(*i).iter().map(String::as_str))
                     .any(|n| loose_key(n).chars().next() == first)
-            }
         })
         .filter(|(i, _)| {
-            let s = city.street(*i);
-            (ty.is_empty() || s.street_type == ty)
-                && std::iter::once(s.name.as_str())
-                    .chain(s.alt_names.iter().map(String::as_str))
+            (ty.is_empty() || city.street_type(*i) == ty)
+                && std::iter::once(city.name(*i))
+                    .chain(city.alt_names(*i).iter().map(String::as_str))
                     .any(|n| digits(&loose_key(n)) == want)
         })
         .collect();
@@ -498,8 +494,8 @@ pub(super) fn typo_match(
 }
 
 /// Candidates found by name only: the type decides, else the only one, else ambiguity.
-pub(super) fn by_name(
-    city: &CityStreets,
+pub(super) fn by_name<A: StreetArea + ?Sized>(
+    city: &A,
     hits: &[u32],
     ty: &str,
     pick: &dyn Fn(&[u32]) -> Option<Vec<u32>>,
@@ -509,7 +505,7 @@ pub(super) fn by_name(
         let same: Vec<u32> = v
             .iter()
             .copied()
-            .filter(|&i| city.street(i).street_type == ty)
+            .filter(|&i| city.street_type(i) == ty)
             .collect();
         if same.len() == 1 {
             return Some(StreetResolution::Found(same[0], StreetMatch::Changed));
@@ -521,10 +517,7 @@ pub(super) fn by_name(
     if v.len() == 1 {
         return Some(StreetResolution::Found(v[0], StreetMatch::Changed));
     }
-    let types: std::collections::HashSet<&str> = v
-        .iter()
-        .map(|&i| city.street(i).street_type.as_str())
-        .collect();
+    let types: std::collections::HashSet<&str> = v.iter().map(|&i| city.street_type(i)).collect();
     if ty.is_empty() && types.len() > 1 {
         return Some(StreetResolution::TypeMissing(v));
     }
@@ -532,51 +525,32 @@ pub(super) fn by_name(
 }
 
 /// Several streets of the same name: the postcode, then the house number, tell them apart.
-pub(super) fn disambiguate(
-    city: &CityStreets,
+pub(super) fn disambiguate<A: StreetArea + ?Sized>(
+    city: &A,
     v: Vec<u32>,
     postcode: &str,
     number: Option<(u32, &str)>,
 ) -> Vec<u32> {
-    let pc = postcode.trim();
-    let mut v = v;
-    if !pc.is_empty() {
-        let same: Vec<u32> = v
-            .iter()
-            .copied()
-            .filter(|&i| city.street(i).postcodes.iter().any(|(p, _)| p == pc))
-            .collect();
-        if !same.is_empty() {
-            v = same;
-        }
-    }
-    if v.len() > 1 {
-        if let Some((n, suffix)) = number {
-            let same: Vec<u32> = v
-                .iter()
-                .copied()
-                .filter(|&i| find_number(city.street(i), n, suffix).is_some())
-                .collect();
-            if !same.is_empty() {
-                v = same;
-            }
-        }
-    }
+    let mut v = narrow(
+        city,
+        v,
+        &[
+            Evidence::Postcode(postcode.trim()),
+            Evidence::Number(number),
+        ],
+    );
     if v.len() > 1 {
         // one spelling from the national list and one from a municipal list of the same street:
         // the one that carries house numbers is the street
         let with_numbers: Vec<u32> = v
             .iter()
             .copied()
-            .filter(|&i| !city.street(i).numbers.is_empty())
+            .filter(|&i| city.lists_numbers(i))
             .collect();
         if with_numbers.len() == 1 {
-            let s = city.street(with_numbers[0]);
-            let k = full_key(&format!("{} {}", s.street_type, s.name));
-            if v.iter().all(|&i| {
-                let o = city.street(i);
-                full_key(&format!("{} {}", o.street_type, o.name)) == k
-            }) {
+            let full = |i: u32| full_key(&format!("{} {}", city.street_type(i), city.name(i)));
+            let k = full(with_numbers[0]);
+            if v.iter().all(|&i| full(i) == k) {
                 v = with_numbers;
             }
         }

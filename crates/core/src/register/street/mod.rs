@@ -6,6 +6,7 @@
 //! street ids, so prefix search (autocomplete) and Levenshtein search (typos) are automaton
 //! walks over a few kilobytes, without touching the street records.
 
+mod area;
 mod city;
 mod index;
 mod queries;
@@ -15,6 +16,7 @@ mod typo;
 
 use serde::{Deserialize, Serialize};
 
+pub use area::{StreetArea, StreetFacts};
 pub use city::{build_fst, CityStreets, StreetFst};
 pub use index::StreetIndex;
 pub use queries::{
@@ -83,6 +85,17 @@ pub struct Street {
     pub lon: Option<f64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub numbers: Vec<HouseNumberEntry>,
+}
+
+impl Street {
+    /// The house number `number` with that suffix (numbers are kept in order).
+    pub fn find_number(&self, number: u32, suffix: &str) -> Option<&HouseNumberEntry> {
+        let from = self.numbers.partition_point(|n| n.number < number);
+        self.numbers[from..]
+            .iter()
+            .take_while(|n| n.number == number)
+            .find(|n| n.suffix == suffix)
+    }
 }
 
 /// What is stored per municipality.
