@@ -36,8 +36,14 @@ pub(super) fn postcode(
         }
         return certain(pc, "register", "municipality", 0, given, out);
     }
-    // a number the register lacks, between two numbers of the same side with one postcode
-    if let (Some(s), Some(n)) = (street.filter(|s| s.postcodes.len() > 1), house_number) {
+    // a number the register lacks, between two numbers of the same side with one postcode; a
+    // guess that never replaces a written postcode the street carries (`Viale Ortles 46, 20141`:
+    // 36 and 52 are 20139, 2 is 20141), which stays unconfirmed below
+    let carried = |s: &&Street| s.postcodes.iter().any(|(p, _)| p == given);
+    if let (Some(s), Some(n)) = (
+        street.filter(|s| s.postcodes.len() > 1 && !carried(s)),
+        house_number,
+    ) {
         if let Some(pc) = neighbours_postcode(s, n) {
             return certain(pc, source, "interpolated", 2, given, out);
         }

@@ -576,3 +576,102 @@ fn partial_names_as_people_write_them() {
     assert!(has(&r, "STREET_AMBIGUOUS"), "{r:?}");
     assert_eq!(candidate_names(&r), ["Piazza Giacomo Matteotti"], "{r:?}");
 }
+
+#[test]
+fn an_elided_particle_written_is_a_word_of_the_name() {
+    if register().is_none() {
+        return;
+    }
+    // Milano has Via Aosta and Via Amedeo d'Aosta: `D'Aosta` is the duke's, never Via Aosta with
+    // confidence
+    let r = check("Via D'Aosta 17", "", "Milano", "MI");
+    assert!(!r.normalized.address.starts_with("Via Aosta"), "{r:?}");
+    assert!(has(&r, "STREET_AMBIGUOUS"), "{r:?}");
+    assert!(candidate_names(&r).contains(&"Via Amedeo d'Aosta"), "{r:?}");
+    // Bologna: `de' Musi` (Via de' Musei with a typo) is not Via Fratelli Musi, which lacks the `de'`
+    let r = check("Via de' Musi 9", "40124", "Bologna", "BO");
+    assert!(!r.normalized.address.contains("Fratelli"), "{r:?}");
+    // a street that has the particle stays found
+    let r = check("Via Amedeo D'Aosta 17", "", "Milano", "MI");
+    assert!(
+        r.normalized.address.starts_with("Via Amedeo d'Aosta"),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn a_type_word_another_street_holds_in_its_name_is_not_replaced() {
+    if register().is_none() {
+        return;
+    }
+    // Lamezia Terme: `Ponte Bagni` is Località Ponte Bagni, `Monte Sorbello` Via Monte Sorbello;
+    // Via Bagni and Contrada Sorbello replace a word written by their type: never confident
+    let r = check("Ponte Bagni 16", "88046", "Lamezia Terme", "CZ");
+    assert!(!r.normalized.address.starts_with("Via Bagni"), "{r:?}");
+    let r = check("Monte Sorbello 5", "88046", "Lamezia Terme", "CZ");
+    assert!(!r.normalized.address.starts_with("Contrada"), "{r:?}");
+}
+
+#[test]
+fn a_name_after_a_title_of_nobility_is_the_person_s() {
+    if register().is_none() {
+        return;
+    }
+    // Codogno: VIA CAMILLO BENSO CONTE DI CAVOUR (Regione Lombardia writes VIA CAVOUR)
+    let r = check("VIA CAVOUR 24", "26845", "Codogno", "LO");
+    assert!(
+        r.normalized
+            .address
+            .to_uppercase()
+            .starts_with("VIA CAMILLO BENSO CONTE DI CAVOUR"),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn a_written_postcode_the_street_carries_beats_the_neighbours_guess() {
+    if register().is_none() {
+        return;
+    }
+    // Milano, Viale Ortles: no 46 in the register, 36 and 52 are 20139, 2 is 20141 (the Ministry
+    // of Education writes 20141): the written postcode stays, unconfirmed
+    let r = check("VIALE ORTLES 46", "20141", "Milano", "MI");
+    assert_eq!(r.normalized.postcode, "20141", "{r:?}");
+    assert!(has(&r, "POSTCODE_UNCONFIRMED"), "{r:?}");
+    // without a postcode the neighbours' is the answer
+    let r = check("VIALE ORTLES 46", "", "Milano", "MI");
+    assert_eq!(r.normalized.postcode, "20139", "{r:?}");
+}
+
+#[test]
+fn a_title_written_before_a_regnal_name_is_left_out() {
+    if register().is_none() {
+        return;
+    }
+    // Madone (BG) has VIA GIOVANNI XXIII; Regione Lombardia writes VIA PAPA GIOVANNI XXIII
+    let r = check("VIA PAPA GIOVANNI XXIII, 30", "24040", "Madone", "BG");
+    assert!(
+        r.normalized.address.starts_with("Via Giovanni XXIII"),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn a_word_cut_short_with_its_dot_stands_for_the_word_it_begins() {
+    if register().is_none() {
+        return;
+    }
+    // Lecco: CORSO MARTIRI DELLA LIBERAZIONE; Somma Lombardo: VIA COLOMBO CRISTOFORO
+    let r = check("C.SO MARTIRI LIBER. N.93", "23900", "Lecco", "LC");
+    assert!(
+        r.normalized
+            .address
+            .starts_with("Corso Martiri della Liberazione"),
+        "{r:?}"
+    );
+    let r = check("VIA CRIST. COLOMBO 2A", "21019", "Somma Lombardo", "VA");
+    assert!(
+        r.normalized.address.starts_with("Via Colombo Cristoforo"),
+        "{r:?}"
+    );
+}

@@ -110,15 +110,21 @@ pub fn parse(line: &str) -> ParsedAddress {
             seg.split_whitespace()
                 .flat_map(split_glued)
                 .map(|w| Token::new(&w))
-                .filter(|t| !t.compact.is_empty() || t.raw == "/" || t.raw == "-")
+                .filter(|t| {
+                    !t.compact.is_empty() || matches!(t.raw.as_str(), "/" | "-" | "–" | "&")
+                })
                 .collect::<Vec<Token>>()
         })
+        .flat_map(street_after_dash_note)
+        .flat_map(cut_intersection)
         .flat_map(cut_after_number_dash)
         .filter(|s: &Vec<Token>| !s.is_empty())
         .collect();
 
     let mut street: Vec<Token> = Vec::new();
     let mut street_seen = false;
+    // `VIA, 25 APRILE, 2`: a type alone in its segment begins the next one
+    let mut lone_type: Vec<Token> = Vec::new();
     let count = segments.len();
     for (index, mut seg) in segments.into_iter().enumerate() {
         let more_after = index + 1 < count;
@@ -156,7 +162,12 @@ pub fn parse(line: &str) -> ParsedAddress {
                 parse_number_tokens(&seg, &mut out);
                 continue;
             }
-            street = seg;
+            if more_after && seg.len() == 1 && is_type_word(&seg[0]) && lone_type.is_empty() {
+                lone_type = seg;
+                continue;
+            }
+            lone_type.extend(seg);
+            street = std::mem::take(&mut lone_type);
             street_seen = true;
             continue;
         }
@@ -178,6 +189,9 @@ pub fn parse(line: &str) -> ParsedAddress {
         );
     }
 
+    if !street_seen {
+        street = lone_type;
+    }
     if out.house_number.is_none() && out.number_status == NumberStatus::Missing {
         take_trailing_number(&mut street, &mut out);
     }
@@ -189,6 +203,98 @@ pub fn parse(line: &str) -> ParsedAddress {
         .collect::<Vec<_>>()
         .join(" ");
     out
+}
+
+/// A street type written as a word of its own: in full (`VIA`, `Frazione`) or abbreviated with its
+/// dot (`FRAZ.`, `V.le`), not a name word that happens to abbreviate one (`P`, `S`).
+fn is_type_word(t: &Token) -> bool {
+    let Some(full) = street_type::expand(&t.raw) else {
+        return false;
+    };
+    t.compact == full.replace(' ', "") || (t.raw.contains('.') && t.compact.len() >= 2)
+}
+
+/// Where a dash ends a part: a lone `-`, or one glued to the word before (`COGOZZO- VIA TOLOTTI`).
+/// Answers the end of the part before and the start of the part after.
+fn dash_at(seg: &[Token], i: usize) -> Option<(usize, usize)> {
+    let raw = seg[i].raw.as_str();
+    if raw == "-" || raw == "–" {
+        return Some((i, i + 1));
+    }
+    (raw.len() > 1 && raw.ends_with(['-', '–'])).then_some((i + 1, i + 1))
+}
+
+/// A dash followed by a street type: the address and a note in one segment. `COGOZZO- VIA TOLOTTI
+/// 10`, `LOCALITÀ PAGNANO - VIA CAPPELLETTA 23`, `ISTITUTO SACRO CUORE - CORSO UMBERTO I 326`: the
+/// part before is a hamlet or a name, the street follows. `VIA CENTRO - FRAZ. ENDENNA 36`: the
+/// part after is the hamlet, and the house number written at its end is the street's (without a
+/// number the whole stays one name, as the register writes some). `VIA
+/// ASTURIE - VIA MANN`: a corner, the first street is the address. The street comes first in the
+/// answer, the note after it (read as the rest of the line).
+fn street_after_dash_note(seg: Vec<Token>) -> Vec<Vec<Token>> {
+    let Some((end, start)) = (0..seg.len()).find_map(|i| {
+        dash_at(&seg, i).filter(|&(end, start)| {
+            end > 0 && seg.get(start).is_some_and(is_type_word) && start + 1 < seg.len()
+        })
+    }) else {
+        return vec![seg];
+    };
+    let mut before: Vec<Token> = seg[..end].to_vec();
+    if let Some(last) = before.last_mut() {
+        let trimmed = last.raw.trim_end_matches(['-', '–']).to_string();
+        *last = Token::new(&trimmed);
+    }
+    before.retain(|t| !t.compact.is_empty());
+    let mut after: Vec<Token> = seg[start..].to_vec();
+    let locality = |t: &Token| street_type::expand(&t.raw).is_some_and(street_type::is_locality);
+    let street_before = before
+        .first()
+        .is_some_and(|t| is_type_word(t) && !locality(t));
+    if !locality(&after[0]) {
+        return if street_before {
+            vec![before, after]
+        } else {
+            vec![after, before]
+        };
+    }
+    // the hamlet after the street: its trailing number is the street's (without a number, the
+    // register's own `VIA CHATELARD - FRAZIONE LA RUINE` stays one name)
+    let number_at = after
+        .iter()
+        .rposition(|t| !t.starts_with_digit() && !is_suffix_word(t))
+        .map_or(after.len(), |n| n + 1);
+    let numbered = after.get(number_at).is_some_and(Token::starts_with_digit);
+    if !street_before || !numbered || before.iter().any(Token::starts_with_digit) {
+        return vec![seg];
+    }
+    before.extend(after.split_off(number_at));
+    vec![before, after]
+}
+
+/// Two streets of a corner: `VIA OTRANTO ANG. CITTADINI 1`, `VIA GOZZADINI ANGOLO VIA PARAVIA
+/// 31`, `VIA ARLUNO & VIA BOLZANO`, `VIA DECIA/VIA TOFANE 43`, `VIA AQUILEIA N. 32 E/O VIA
+/// ASPROMONTE N. 19`. The first street is the address, with the number written after it; the
+/// second is kept as written. `ANGOLO` cuts after a name word; `&`, `/`, `E`, `E/O` only before a
+/// street type (`Via Aldo Moro e Caduti di Via Fani` is one name).
+fn cut_intersection(seg: Vec<Token>) -> Vec<Vec<Token>> {
+    let corner = |i: usize| -> bool {
+        let t = &seg[i];
+        let next_is_type = seg.get(i + 1).is_some_and(is_type_word);
+        match t.compact.as_str() {
+            "ANG" | "ANGOLO" | "INCROCIO" => seg.get(i + 1).is_some(),
+            // `CONGIUNGENTE VIA GERVASI E VIA TRAPANI` is a register name: one type before
+            "E" | "EO" => next_is_type && !seg[1..i].iter().any(is_type_word),
+            "" => matches!(t.raw.as_str(), "&" | "/") && next_is_type,
+            _ => false,
+        }
+    };
+    let Some(at) = (2..seg.len()).find(|&i| corner(i)) else {
+        return vec![seg];
+    };
+    let mut seg = seg;
+    let rest = seg.split_off(at + 1);
+    seg.pop();
+    vec![seg, rest]
 }
 
 /// `Via delle Scuole 3 - Guizza`, `Via per Feriolo n. 1 - Fraz. Fondotoce`: a dash between spaces after the
@@ -321,6 +427,23 @@ fn split_glued(word: &str) -> Vec<String> {
             && tail.chars().next().is_some_and(|c| c.is_ascii_digit())
         {
             return vec![head.to_string(), tail.to_string()];
+        }
+    }
+    // `ANG.VIA`, `ANG.CITTADINI`: the corner marker glued to the next street
+    if let Some(rest) = word
+        .strip_prefix("ANG.")
+        .or_else(|| word.strip_prefix("ang."))
+        .filter(|r| r.chars().next().is_some_and(char::is_alphabetic))
+    {
+        let mut out = vec![word[..4].to_string()];
+        out.extend(split_glued(rest));
+        return out;
+    }
+    // `DECIA/VIA`: two streets of a corner glued by a slash
+    if let Some((a, b)) = word.split_once('/') {
+        let letters = |s: &str| s.len() >= 2 && s.chars().all(char::is_alphabetic);
+        if letters(a) && letters(b) && street_type::expand(b).is_some_and(|f| fold(b) == f) {
+            return vec![a.to_string(), "/".to_string(), b.to_string()];
         }
     }
     if let Some(rest) = word.strip_prefix("n°").or_else(|| word.strip_prefix("N°")) {
@@ -628,6 +751,9 @@ fn take_trailing_number(street: &mut Vec<Token>, out: &mut ParsedAddress) {
         }
         return;
     }
+    if take_number_pair(street, last_num, out) {
+        return;
+    }
     let mut from = last_num;
     if from >= 1 && is_number_marker(&street[from - 1]) && from >= 2 {
         from -= 1;
@@ -635,6 +761,40 @@ fn take_trailing_number(street: &mut Vec<Token>, out: &mut ParsedAddress) {
     let tokens = strip_number_marker(&street[from..]);
     street.truncate(from);
     parse_number_tokens(&tokens, out);
+}
+
+/// `VIA BRUNACCI 2  4`, `VIALE ROMAGNA 16  18`: two numbers at the end, the second a few doors
+/// further on the same side, are a range of doors (as `2-4`). Only after a name word, so that
+/// `SP 12 14` stays road 12, number 14; a year (`IV Novembre 1918 90`) is never the first.
+fn take_number_pair(street: &mut Vec<Token>, last: usize, out: &mut ParsedAddress) -> bool {
+    let plain = |t: &Token| -> Option<u32> {
+        t.raw
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| t.raw.parse().ok())
+            .flatten()
+    };
+    if last < 2 || last + 1 != street.len() {
+        return false;
+    }
+    let (Some(a), Some(b)) = (plain(&street[last - 1]), plain(&street[last])) else {
+        return false;
+    };
+    let named = street[..last - 1].iter().any(|t| {
+        t.compact.chars().all(char::is_alphabetic) && street_type::expand(&t.raw).is_none()
+    });
+    if !named || a >= 1000 || b <= a || (b - a) % 2 != 0 || b - a > 10 {
+        return false;
+    }
+    out.house_number_raw = format!("{} {}", street[last - 1].raw, street[last].raw);
+    out.house_number = Some(HouseNumber {
+        number: a,
+        range_to: Some(b),
+        ..Default::default()
+    });
+    out.number_status = NumberStatus::Found;
+    street.truncate(last - 1);
+    true
 }
 
 /// Reads `12`, `12/A`, `12A`, `12 A`, `12 bis`, `12/1`, `12-14`, `SNC` into a house number.
@@ -711,12 +871,35 @@ pub fn parse_number_text(text: &str) -> Option<HouseNumber> {
     })
 }
 
+/// `V.GIOIA`, `V.G.CARCANO`, `PZ.SANTUARIO`, `Str.BERTOLLA`: a type abbreviated with its dot and
+/// glued to the name at the start of the street. The longest abbreviation before a letter is the
+/// type (`P.ZZA.DUOMO`); a one-word type only (`S.S.ANNUNZIATA` is no Strada Statale).
+fn split_glued_type(street: &mut Vec<Token>) {
+    let Some(first) = street.first() else {
+        return;
+    };
+    let raw = first.raw.clone();
+    if street_type::expand(&raw).is_some() {
+        return;
+    }
+    let split = raw.match_indices('.').rev().find_map(|(dot, _)| {
+        let (head, rest) = raw.split_at(dot + 1);
+        let single = street_type::expand(head).is_some_and(|full| !full.contains(' '));
+        (single && rest.chars().next().is_some_and(char::is_alphabetic)).then_some(dot + 1)
+    });
+    if let Some(at) = split {
+        street[0] = Token::new(&raw[..at]);
+        street.insert(1, Token::new(&raw[at..]));
+    }
+}
+
 /// The type at the start of the street part: one word (`V.le`), or a multi-word one
 /// (`Strada Provinciale`).
 fn take_type(street: &mut Vec<Token>, out: &mut ParsedAddress) {
     if street.is_empty() {
         return;
     }
+    split_glued_type(street);
     let folded: Vec<String> = street.iter().map(|t| t.compact.clone()).collect();
     if let Some((full, n)) = street_type::multi_word_prefix(&folded) {
         out.street_type = Some(full);

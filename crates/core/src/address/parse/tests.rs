@@ -219,3 +219,106 @@ fn postcode_and_city_in_the_line() {
     assert_eq!(p.city.as_deref(), Some("Milano"));
     assert_eq!(p.house_number, hn(12, ""));
 }
+
+/// Lines from the institutional lists (Regione Lombardia, Ministry of Education): the street, the
+/// number, and what is left over.
+#[test]
+fn notes_corners_and_glued_types_of_institutional_lines() {
+    for (line, ty, name, number) in [
+        // a hamlet or a name before a dash, the street after it
+        (
+            "COGOZZO- VIA TOLOTTI 10",
+            Some("VIA"),
+            "TOLOTTI",
+            hn(10, ""),
+        ),
+        (
+            "LOCALITÀ PAGNANO - VIA CAPPELLETTA 23",
+            Some("VIA"),
+            "CAPPELLETTA",
+            hn(23, ""),
+        ),
+        (
+            "ISTITUTO SACRO CUORE - CORSO UMBERTO I 326",
+            Some("CORSO"),
+            "UMBERTO I",
+            hn(326, ""),
+        ),
+        // the hamlet after the street, the number at its end the street's
+        (
+            "VIA CENTRO - FRAZ. ENDENNA 36",
+            Some("VIA"),
+            "CENTRO",
+            hn(36, ""),
+        ),
+        // corners: the first street is the address
+        ("VIA OTRANTO ANG. CITTADINI 1", Some("VIA"), "OTRANTO", None),
+        ("VIA ZANOIA ANGOLO VIA PONZIO", Some("VIA"), "ZANOIA", None),
+        (
+            "VIA DON MILANI 30 ANG. VIA LEGNANO",
+            Some("VIA"),
+            "DON MILANI",
+            hn(30, ""),
+        ),
+        ("VIA ARLUNO & VIA BOLZANO", Some("VIA"), "ARLUNO", None),
+        ("VIA DECIA/VIA TOFANE 43", Some("VIA"), "DECIA", None),
+        (
+            "VIALE CROCE ROSSA 46/48 e VIA VAL PLATANI 8",
+            Some("VIALE"),
+            "CROCE ROSSA",
+            hn(46, "48"),
+        ),
+        ("VIA ASTURIE - VIA MANN", Some("VIA"), "ASTURIE", None),
+        // a type glued to the name by its dot
+        ("V.GIOIA 51", Some("VIA"), "GIOIA", hn(51, "")),
+        ("V.G.CARCANO 53/9", Some("VIA"), "G.CARCANO", hn(53, "9")),
+        ("PZ.SANTUARIO 10", Some("PIAZZA"), "SANTUARIO", hn(10, "")),
+        ("Str.BERTOLLA 74", Some("STRADA"), "BERTOLLA", hn(74, "")),
+        // a type alone before a comma
+        ("VIA, 25 APRILE, 2", Some("VIA"), "25 APRILE", hn(2, "")),
+    ] {
+        let p = parse(line);
+        assert_eq!(
+            (p.street_type, p.name.as_str(), &p.house_number),
+            (ty, name, &number),
+            "{line}"
+        );
+    }
+    // the register's own names stay whole
+    for (line, name) in [
+        (
+            "Via Chatelard - Frazione La Ruine",
+            "Chatelard Frazione La Ruine",
+        ),
+        (
+            "Via Congiungente Via Gervasi e Via Trapani",
+            "Congiungente Via Gervasi e Via Trapani",
+        ),
+        (
+            "Via Aldo Moro e Caduti di Via Fani 3",
+            "Aldo Moro e Caduti di Via Fani",
+        ),
+    ] {
+        assert_eq!(parse(line).name, name, "{line}");
+    }
+}
+
+#[test]
+fn two_numbers_a_few_doors_apart_are_a_range() {
+    for (line, name, number, to) in [
+        ("VIA BRUNACCI 2  4", "BRUNACCI", 2, Some(4)),
+        ("VIALE ROMAGNA 16  18", "ROMAGNA", 16, Some(18)),
+        ("VIA XXIV MAGGIO 34  36", "XXIV MAGGIO", 34, Some(36)),
+        // no range: a road number and a door, a year and a door
+        ("SP 12 14", "12", 14, None),
+        ("Via IV Novembre 1918 90", "IV Novembre 1918", 90, None),
+    ] {
+        let p = parse(line);
+        let h = p.house_number.clone().expect(line);
+        assert_eq!(
+            (p.name.as_str(), h.number, h.range_to),
+            (name, number, to),
+            "{line}"
+        );
+    }
+}

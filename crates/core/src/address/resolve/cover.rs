@@ -34,15 +34,22 @@ pub(super) fn covering<A: StreetArea + ?Sized>(
     single_typo: bool,
 ) -> Vec<Cover> {
     let tokens = loose_tokens(name);
+    let truncated = truncated_words(name);
+    let cut = |t: &String| truncated.contains(t);
     // first names and titles written may be missing from the name: the anchor is another word
     let droppable = |t: &str| is_title(t) || is_first_name(t);
     let long = |t: &&String| t.len() >= 3;
     let Some(anchor) = tokens
         .iter()
         .filter(long)
-        .filter(|t| !droppable(t))
+        .filter(|t| !droppable(t) && !cut(t))
         .max_by_key(|t| t.len())
-        .or_else(|| tokens.iter().filter(long).max_by_key(|t| t.len()))
+        .or_else(|| {
+            tokens
+                .iter()
+                .filter(long)
+                .max_by_key(|t| (!cut(t), t.len()))
+        })
         // `R. Settimo`: SETTIMO is the number 7
         .or_else(|| tokens.iter().max_by_key(|t| t.len()))
     else {
@@ -65,15 +72,20 @@ pub(super) fn covering<A: StreetArea + ?Sized>(
     cands.sort_unstable();
     cands.dedup();
     // an initial stands for a word it begins, written or in the register (`Via A. Volta`)
+    // a word cut short with its dot stands for the words it begins (`LIBER.` for Liberazione)
     let exact = |t: &str, w: &str| -> bool {
-        w == t || (t.len() == 1 && w.starts_with(t)) || (w.len() == 1 && t.starts_with(w))
+        w == t
+            || (t.len() == 1 && w.starts_with(t))
+            || (w.len() == 1 && t.starts_with(w))
+            || (w.len() > t.len() && w.starts_with(t) && truncated.iter().any(|c| c == t))
     };
     let matches = |t: &str, w: &str| -> bool {
         exact(t, w) || (typo(t) > 0 && edit_distance(w, t, typo(t)).is_some())
     };
     // `Roma` is not `Giovanni Francesco da Roma`: words written that follow a particle of the
     // register's name, with words left out before them, name another thing (a person "from Rome")
-    // — unless the particle was written too (`Via de Medici` for Via Antonio de Medici)
+    // — unless the particle was written too (`Via de Medici` for Via Antonio de Medici), or follows
+    // a title of nobility
     let written = canonical_tokens(name);
     let after_particle = |i: u32| -> bool {
         let full = canonical_tokens(city.name(i));
@@ -84,7 +96,11 @@ pub(super) fn covering<A: StreetArea + ?Sized>(
             return false;
         };
         let particle = first >= 2 && full.get(first - 1).is_some_and(|w| is_particle(w));
+        // after a title of nobility the place is the person's name (`Camillo Benso Conte di
+        // Cavour` is Via Cavour, `Duca d'Aosta`)
+        let noble = first >= 2 && crate::rules::it::is_title_of_nobility(&full[first - 2]);
         particle
+            && !noble
             && !written
                 .iter()
                 .zip(written.iter().skip(1))
@@ -108,11 +124,19 @@ pub(super) fn covering<A: StreetArea + ?Sized>(
                 // a first name or title written that the name lacks, only where every word of the
                 // name was written (`Via Giuseppe Verdi` is never Via Giovanni Verdi)
                 let dropped = missing.len();
+                // a name of its own beside the first names: a surname, or a regnal number
+                // (`Via Papa Giovanni XXIII` for Via Giovanni XXIII)
+                let distinctive = st.iter().enumerate().any(|(j, w)| {
+                    (w.len() >= 4 && !droppable(w))
+                        || (j >= 1
+                            && w.bytes().all(|b| b.is_ascii_digit())
+                            && droppable(&st[j - 1]))
+                });
                 if dropped > 0
                     && (!missing.iter().all(|t| droppable(t))
                         || !st.iter().all(hit)
                         || dropped == tokens.len()
-                        || !st.iter().any(|w| w.len() >= 4 && !droppable(w)))
+                        || !distinctive)
                 {
                     return None;
                 }
@@ -261,4 +285,93 @@ pub(super) fn containing<A: StreetArea + ?Sized>(city: &A, name: &str, ty: &str)
 /// Words that make a street name another place when left out (see `CountryRules::names_a_place`).
 pub(super) fn names_a_place(w: &str) -> bool {
     w.chars().any(|c| c.is_ascii_digit()) || crate::rules::italy().names_a_place(w)
+}
+
+/// Whether the written name holds an elided particle (`D'Aosta`, `de' Musi`): in Italian street
+/// names these are part of a person's or a family's name (Amedeo d'Aosta, the Bologna `de'`
+/// streets), not an article people drop like the `della` of `Via della Chiesa`.
+fn has_elided_particle(name: &str) -> bool {
+    let up = name.to_uppercase();
+    let words: Vec<&str> = up
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect();
+    words
+        .iter()
+        .any(|w| ["D'", "D’", "DE'", "DE’"].iter().any(|p| w.starts_with(p)))
+}
+
+/// A street found without any particle, for a name written with an elided one (`Via D'Aosta` is
+/// not Via Aosta; `Via de' Musi` is not Via Fratelli Musi): a word written is missing from the
+/// street, so the answer is not a confident match but an ambiguity, with the streets that hold
+/// the words written named first.
+pub(super) fn keep_elided_particle(
+    city: &CityStreets,
+    name: &str,
+    r: StreetResolution,
+) -> StreetResolution {
+    let StreetResolution::Found(i, _) = r else {
+        return r;
+    };
+    if !has_elided_particle(name) {
+        return r;
+    }
+    let s = city.street(i);
+    let with_particle = std::iter::once(s.name.as_str())
+        .chain(s.alt_names.iter().map(String::as_str))
+        .any(|n| canonical_tokens(n).iter().any(|w| is_particle(w)));
+    if with_particle {
+        return r;
+    }
+    let mut v: Vec<u32> = containing(city, name, "")
+        .into_iter()
+        .filter(|&j| j != i)
+        .take(MAX_CANDIDATES - 1)
+        .collect();
+    v.push(i);
+    StreetResolution::Ambiguous(v)
+}
+
+/// The word read as the type, written as it is, when it names a place (`Ponte`, or `Monte` read as
+/// a mistyped `Ponte`), that other streets carry as a word of their name beside every word written (`Ponte Bagni`:
+/// Località Ponte Bagni, or Via Bagni? `Monte Sorbello`: Via Monte Sorbello, or Contrada
+/// Sorbello?): the street `found` under another type replaced a word written by its type, and is
+/// not a confident match. The streets that hold every word, then `found`.
+pub(super) fn type_word_as_name(
+    city: &CityStreets,
+    parsed: &ParsedAddress,
+    found: u32,
+) -> Option<Vec<u32>> {
+    let ty = parsed.street_type?;
+    let raw = &parsed.street_type_raw;
+    // only a word that names a place (`Ponte`, `Monte`), not `Via` (`Traversa Prima di Via
+    // Salvator Rosa` holds `Via Salvator Rosa` as a reference to another street)
+    if city.street(found).street_type == ty || !names_a_place(&compact(raw)) {
+        return None;
+    }
+    let mut v: Vec<u32> = containing(city, &format!("{raw} {}", parsed.name), "")
+        .into_iter()
+        .filter(|&j| j != found)
+        .take(MAX_CANDIDATES - 1)
+        .collect();
+    if v.is_empty() {
+        return None;
+    }
+    v.push(found);
+    Some(v)
+}
+
+/// Words written cut short with a dot (`C.SO MARTIRI LIBER.`, `VIA CRIST. COLOMBO`): three letters or
+/// more before the dot, and no form the country's rules already read (`Gen.`, `Card.`, `Prof.`).
+fn truncated_words(name: &str) -> Vec<String> {
+    name.split_whitespace()
+        .flat_map(|w| w.split_inclusive('.'))
+        .filter_map(|w| {
+            let head = w.strip_suffix('.')?;
+            let folded = fold(head);
+            let plain = folded.len() >= 3 && folded.chars().all(|c| c.is_ascii_alphabetic());
+            (plain && canonical_tokens(head) == [folded.clone()] && !is_title(&folded))
+                .then_some(folded)
+        })
+        .collect()
 }

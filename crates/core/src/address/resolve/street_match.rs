@@ -84,6 +84,7 @@ pub fn street_explained<A: StreetArea + ?Sized>(
 ) -> (StreetResolution, Step) {
     let mut step = Step::default();
     let r = street_steps(city, parsed, postcode, precision, is_first_name, &mut step);
+    let r = keep_elided_particle(city, &parsed.name, r);
     if matches!(r, StreetResolution::Ambiguous(_)) {
         step.name = "ambiguous";
     }
@@ -325,6 +326,9 @@ impl<A: StreetArea + ?Sized> Written<'_, A> {
                             v.extend(others.into_iter().take(2));
                             return Some(StreetResolution::Ambiguous(v));
                         }
+                    }
+                    if let Some(v) = type_word_as_name(city, self.parsed, i) {
+                        return Some(StreetResolution::Ambiguous(v));
                     }
                 }
                 // streets of the name under other types only, while one street of the type written

@@ -466,6 +466,24 @@ pub fn is_title(w: &str) -> bool {
     )
 }
 
+/// Titles of nobility: the place after them and a particle is the person's name (`Conte di
+/// Cavour`, `Duca d'Aosta`, `Principe di Piemonte`), and people write it alone (`Via Cavour`).
+pub fn is_title_of_nobility(w: &str) -> bool {
+    matches!(
+        w,
+        "CONTE"
+            | "CONTESSA"
+            | "MARCHESE"
+            | "MARCHESA"
+            | "DUCA"
+            | "DUCHESSA"
+            | "PRINCIPE"
+            | "PRINCIPESSA"
+            | "BARONE"
+            | "BARONESSA"
+    )
+}
+
 /// Articles and prepositions people drop or add: `Via della Chiesa` / `Via Chiesa`.
 pub fn is_particle(w: &str) -> bool {
     matches!(
