@@ -7,8 +7,8 @@
  * (the core's and Node's own, not the generator's) and a digest of the groups, so that a run
  * is shown to find the same groups as another (docs/dedupe.md keeps the digests).
  * Bar (issue 35): 5,000,000 records in ≤ 10 minutes within 6 GiB on the 2-core machine.
- * Run in its own process:
- *   npm run build:ts && node dist/bench/dedupe-million.js [records] [addon]
+ * Run in its own process, on the bench build of the addon (`dedupeFiles` is a bench door):
+ *   npm run build:native:bench && npm run build:ts && node dist/bench/dedupe-million.js [records] [addon]
  * With `addon`, the core of that build of the addon (a copy of the build before a change: A/B).
  * With RECAPITO_DEDUPE_TIMINGS=1 the core prints each stage (prepared, scored, linked, written)
  * with its wall time, the process's CPU time, and the RSS then and at its peak.
@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from '../src/config.js';
 import type { FilesInput, FilesResult, Json } from '../src/native.js';
 import { generate, loadSources } from './dedupe-data.js';
+import { benchDoors } from './bench-doors.js';
 import { benchAddon } from './dedupe-register.js';
 
 function peakRssMiB(): number {
@@ -77,7 +78,8 @@ async function main(): Promise<void> {
     return;
   }
   const n = Number(process.argv[2] ?? 1_000_000);
-  const native = await benchAddon(process.argv[3]);
+  // the streaming door is a bench door: the bench build of the addon (`npm run build:native:bench`), checked first
+  const doors = benchDoors(await benchAddon(process.argv[3]));
   const dir = path.join(PROJECT_ROOT, '.tmp', 'dedupe-million');
   mkdirSync(dir, { recursive: true });
   const input = path.join(dir, `records-${n}.ndjson`);
@@ -91,7 +93,7 @@ async function main(): Promise<void> {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   const request: FilesInput = { input, output };
-  const answer = await native.dedupeFiles(Buffer.from(JSON.stringify(request)) as Json<FilesInput>);
+  const answer = await doors.dedupeFiles(Buffer.from(JSON.stringify(request)) as Json<FilesInput>);
   const r = JSON.parse(answer.toString('utf8')) as FilesResult;
   const seconds = (performance.now() - t0) / 1000;
   const c = process.cpuUsage(c0);
