@@ -35,11 +35,6 @@ export declare function dedupeIncremental(request: import('./core-types.js').Jso
 /** `dedupeIncremental` on the calling thread. */
 export declare function dedupeIncrementalSync(request: import('./core-types.js').Json<import('./core-types.js').IncrementalInput>): import('./core-types.js').Json<import('./core-types.js').IncrementalResult>
 /**
- * One list from an NDJSON file of records to an NDJSON file of groups and singles, in memory
- * that does not hold the list (`crates/core/src/dedupe/stream.rs`).
- */
-export declare function dedupeFiles(request: import('./core-types.js').Json<import('./core-types.js').FilesInput>): Promise<import('./core-types.js').Json<import('./core-types.js').FilesResult>>
-/**
  * Foreign national registers: imported from `worldDir` (registers/<cc>/…, osm/…,
  * libpostal/dictionaries) on first use; a new folder replaces what was imported.
  */
@@ -139,10 +134,6 @@ export declare function searchStreetsSync(query: string & { readonly __json?: im
 export declare function streetHouseNumbers(street: import('./core-types.js').Json<import('./core-types.js').StreetRef>): Promise<import('./core-types.js').Json<import('./core-types.js').HouseNumberEntry[]>>
 /** `streetHouseNumbers` on the calling thread. */
 export declare function streetHouseNumbersSync(street: import('./core-types.js').Json<import('./core-types.js').StreetRef>): import('./core-types.js').Json<import('./core-types.js').HouseNumberEntry[]>
-/** Real addresses drawn deterministically from the register (evaluations). */
-export declare function sampleStreets(query: import('./core-types.js').Json<import('./core-types.js').SampleQuery>): Promise<import('./core-types.js').Json<import('./core-types.js').SampledAddress[]>>
-/** `sampleStreets` on the calling thread. */
-export declare function sampleStreetsSync(query: import('./core-types.js').Json<import('./core-types.js').SampleQuery>): import('./core-types.js').Json<import('./core-types.js').SampledAddress[]>
 /** A batch of tax-code actions; one answer per item, in order. */
 export declare function taxCodes(batch: import('./core-types.js').Json<import('./core-types.js').BatchInput>): Promise<import('./core-types.js').Json<import('./core-types.js').ItemResult[]>>
 /**

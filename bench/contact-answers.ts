@@ -12,7 +12,7 @@
  */
 
 import { addPack } from '../src/state/ledger.js';
-import { sampleStreets } from '../src/native.js';
+import { sampleStreets } from './bench-doors.js';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import { answerArgs, writeOrCheck } from './answer-file.js';
 import { bolognaSample } from './bologna-contacts.js';

@@ -13,7 +13,8 @@
  * (seed 4242), drawn apart and only measured.
  * Run: npm run build:ts && node dist/bench/contact-eval.js [addresses per group] [--examples] [--kind=a,b]
  */
-import { sampleStreets, verifyContacts, type ContactResult } from '../src/native.js';
+import { verifyContacts, type ContactResult } from '../src/native.js';
+import { sampleStreets } from './bench-doors.js';
 import { contactBenchDataDir } from './contact-register.js';
 import { PERTURBATIONS, type Sampled, rng } from './contact-perturb.js';
 

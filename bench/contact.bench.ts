@@ -13,7 +13,8 @@ import path from 'node:path';
 import { Bench } from 'tinybench';
 
 import { defaultSourceDir } from '../src/config.js';
-import { importRegister, openRegister, sampleStreets, useForeignRegisters, verifyContacts, verifyContactsSync } from '../src/native.js';
+import { importRegister, openRegister, useForeignRegisters, verifyContacts, verifyContactsSync } from '../src/native.js';
+import { sampleStreets } from './bench-doors.js';
 import { DIRTY_KINDS, PERTURBATIONS, type Sampled, rng } from './contact-perturb.js';
 import { SAMPLERS } from './foreign-data.js';
 import { perturb } from './foreign-eval.js';

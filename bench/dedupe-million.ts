@@ -7,8 +7,8 @@
  * (the core's and Node's own, not the generator's) and a digest of the groups, so that a run
  * is shown to find the same groups as another (docs/dedupe.md keeps the digests).
  * Bar (issue 35): 5,000,000 records in ≤ 10 minutes within 6 GiB on the 2-core machine.
- * Run in its own process:
- *   npm run build:ts && node dist/bench/dedupe-million.js [records] [addon]
+ * Run in its own process, on the bench build of the addon (`dedupeFiles` is a bench door):
+ *   npm run build:native:bench && npm run build:ts && node dist/bench/dedupe-million.js [records] [addon]
  * With `addon`, the core of that build of the addon (a copy of the build before a change: A/B).
  * With `--splink` (anywhere in the arguments), Splink 5 on DuckDB (bench/dedupe-million-splink.py,
  * `pip install splink`) runs on the same records after ours, and the table gets its row and the ratio.
@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from '../src/config.js';
 import type { FilesInput, FilesResult, Json } from '../src/native.js';
 import { generate, loadSources } from './dedupe-data.js';
+import { benchDoors } from './bench-doors.js';
 import { benchAddon } from './dedupe-register.js';
 
 function peakRssMiB(): number {
@@ -98,7 +99,8 @@ async function main(): Promise<void> {
   const withSplink = process.argv.includes('--splink');
   const args = process.argv.slice(2).filter((a) => a !== '--splink');
   const n = Number(args[0] ?? 1_000_000);
-  const native = await benchAddon(args[1]);
+  // the streaming door is a bench door: the bench build of the addon (`npm run build:native:bench`), checked first
+  const doors = benchDoors(await benchAddon(args[1]));
   const dir = path.join(PROJECT_ROOT, '.tmp', 'dedupe-million');
   mkdirSync(dir, { recursive: true });
   const input = path.join(dir, `records-${n}.ndjson`);
@@ -112,7 +114,7 @@ async function main(): Promise<void> {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   const request: FilesInput = { input, output };
-  const answer = await native.dedupeFiles(Buffer.from(JSON.stringify(request)) as Json<FilesInput>);
+  const answer = await doors.dedupeFiles(Buffer.from(JSON.stringify(request)) as Json<FilesInput>);
   const r = JSON.parse(answer.toString('utf8')) as FilesResult;
   const seconds = (performance.now() - t0) / 1000;
   const c = process.cpuUsage(c0);

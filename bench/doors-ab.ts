@@ -22,7 +22,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { defaultSourceDir } from '../src/config.js';
-import { sampleStreets, taxCodes, verifyContacts, verifyContactsSync, type BatchInput, type ContactBatch, type ContactResult, type ItemResult } from '../src/native.js';
+import { taxCodes, verifyContacts, verifyContactsSync, type BatchInput, type ContactBatch, type ContactResult, type ItemResult } from '../src/native.js';
+import { sampleStreets } from './bench-doors.js';
 import { contactBenchDataDir } from './contact-register.js';
 import { DIRTY_KINDS, PERTURBATIONS, type Sampled, rng } from './contact-perturb.js';
 

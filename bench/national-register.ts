@@ -30,7 +30,8 @@ import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 
 import { PROJECT_ROOT, defaultSourceDir } from '../src/config.js';
-import { openRegister, sampleStreets, searchStreetsSync, streetHouseNumbers, verifyContacts, verifyContactsSync, type SampledAddress } from '../src/native.js';
+import { openRegister, searchStreetsSync, streetHouseNumbers, verifyContacts, verifyContactsSync, type SampledAddress } from '../src/native.js';
+import { sampleStreets } from './bench-doors.js';
 import { contactBenchDataDir } from './contact-register.js';
 import { DIRTY_KINDS, PERTURBATIONS, rng } from './contact-perturb.js';
 

@@ -12,7 +12,8 @@
  */
 import { Bench } from 'tinybench';
 
-import { postalCoverage, renderPostal, sampleStreetsSync, verifyContacts, verifyContactsSync, type ContactInput, type ContactResult, type VerifyOptions } from '../src/native.js';
+import { postalCoverage, renderPostal, verifyContacts, verifyContactsSync, type ContactInput, type ContactResult, type VerifyOptions } from '../src/native.js';
+import { sampleStreetsSync } from './bench-doors.js';
 import { asContact, countryInfo, openCageCases } from '../test/helpers/formats.js';
 import { contactBenchDataDir } from './contact-register.js';
 import { taskStats } from './stats.js';

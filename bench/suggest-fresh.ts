@@ -12,7 +12,8 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 
 import { PROJECT_ROOT } from '../src/config.js';
-import { openRegister, sampleStreetsSync } from '../src/native.js';
+import { openRegister } from '../src/native.js';
+import { sampleStreetsSync } from './bench-doors.js';
 
 const CITIES = 200;
 const STREETS = 6_000;

@@ -96,15 +96,6 @@ export async function streetHouseNumbers(street: core.StreetRef): Promise<core.H
   return decode(await native.streetHouseNumbers(encode(street)));
 }
 
-/** Real addresses drawn deterministically from the register (evaluations and benches). */
-export async function sampleStreets(query: core.SampleQuery): Promise<core.SampledAddress[]> {
-  return decode(await native.sampleStreets(encode(query)));
-}
-
-export function sampleStreetsSync(query: core.SampleQuery): core.SampledAddress[] {
-  return decode(native.sampleStreetsSync(encode(query)));
-}
-
 export async function findMunicipalities(query: core.MunicipalityQuery): Promise<core.MunicipalityHit[]> {
   return decode(await native.findMunicipalities(encode(query)));
 }

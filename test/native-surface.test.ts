@@ -6,25 +6,40 @@ import { promisify } from 'node:util';
 
 import test from 'ava';
 
+import { BENCH_DOORS, benchDoors } from '../bench/bench-doors.js';
 import { PROJECT_ROOT } from '../src/config.js';
 import { contactDictionariesSync, coreErrorCode, findMunicipalities, importContactDictionaries, native, openRegister, roleMailboxesSync, taxCodes } from '../src/native.js';
 import { freshDataDir } from './helpers/server.js';
 import { SOURCE } from './helpers/source.js';
 
-test('index.d.ts declares exactly the functions the native addon exports', (t) => {
+test('index.d.ts declares exactly the functions the native addon exports, and no bench door', (t) => {
   const dts = readFileSync(path.join(PROJECT_ROOT, 'index.d.ts'), 'utf8');
   const declared = [...dts.matchAll(/export declare function (\w+)/g)].map((m) => m[1]).sort();
+  const bench: readonly string[] = BENCH_DOORS;
+  // the doors only benches call are built with the cargo feature `bench` alone (crates/node/src/bench.rs)
+  t.deepEqual(declared.filter((name) => name !== undefined && bench.includes(name)), [], 'the service addon\'s declarations name no bench door');
   const exported = Object.entries(native)
-    .filter(([, v]) => typeof v === 'function')
+    .filter(([name, v]) => typeof v === 'function' && !bench.includes(name))
     .map(([k]) => k)
     .sort();
   t.deepEqual(declared, exported);
 });
 
+test('a bench door on the service\'s addon: a clear error naming the bench build, before any work', (t) => {
+  // the service's build (npm run build:native) leaves them out; a bench build (build:native:bench) has them all
+  const loaded = BENCH_DOORS.filter((name) => typeof (native as unknown as Record<string, unknown>)[name] === 'function');
+  if (loaded.length === BENCH_DOORS.length) {
+    t.is(typeof benchDoors().dedupeFiles, 'function');
+    return;
+  }
+  t.deepEqual(loaded, []);
+  t.throws(() => benchDoors(), { message: /needs the addon's bench doors \(sampleStreets, sampleStreetsSync, dedupeFiles\).*npm run build:native:bench/ });
+});
+
 test('every door has an async form and a Sync twin, and index.d.ts names their generated types', (t) => {
   const dts = readFileSync(path.join(PROJECT_ROOT, 'index.d.ts'), 'utf8');
   const generated = readFileSync(path.join(PROJECT_ROOT, 'core-types.d.ts'), 'utf8');
-  const doors = ['verifyContacts', 'verifyForeign', 'searchStreets', 'streetHouseNumbers', 'sampleStreets', 'findMunicipalities', 'registerInfo', 'taxCodes', 'dedupe', 'dedupeIncremental', 'postalCoverage', 'renderPostal', 'foreignRegisters', 'contactDictionaries', 'roleMailboxes', 'importContactDictionaries'];
+  const doors = ['verifyContacts', 'verifyForeign', 'searchStreets', 'streetHouseNumbers', 'findMunicipalities', 'registerInfo', 'taxCodes', 'dedupe', 'dedupeIncremental', 'postalCoverage', 'renderPostal', 'foreignRegisters', 'contactDictionaries', 'roleMailboxes', 'importContactDictionaries'];
   for (const door of doors) {
     t.regex(dts, new RegExp(`export declare function ${door}\\(.*\\): Promise<`), door);
     t.regex(dts, new RegExp(`export declare function ${door}Sync\\(`), `${door}Sync`);

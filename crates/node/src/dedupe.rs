@@ -11,10 +11,6 @@ fn run(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
     dedupe::run_json(&*crate::opened_register()?, input)
 }
 
-fn files(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
-    dedupe::stream::run_files_json(&*crate::opened_register()?, input)
-}
-
 fn incremental(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
     dedupe::incremental_json(&*crate::opened_register()?, input)
 }
@@ -53,14 +49,4 @@ pub fn dedupe_incremental(request: Buffer) -> AsyncTask<Door> {
 )]
 pub fn dedupe_incremental_sync(env: Env, request: Buffer) -> Result<Buffer> {
     Door::call(&env, &request, incremental)
-}
-
-/// One list from an NDJSON file of records to an NDJSON file of groups and singles, in memory
-/// that does not hold the list (`crates/core/src/dedupe/stream.rs`).
-#[napi(
-    ts_args_type = "request: import('./core-types.js').Json<import('./core-types.js').FilesInput>",
-    ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').FilesResult>>"
-)]
-pub fn dedupe_files(request: Buffer) -> AsyncTask<Door> {
-    Door::spawn(request, files)
 }

@@ -7,6 +7,9 @@
 //! stable `code` (`recapito_core::ErrorCode`).
 #![deny(clippy::all)]
 
+/// Doors for the benches alone (`sampleStreets`, `dedupeFiles`): `--features bench`.
+#[cfg(feature = "bench")]
+pub mod bench;
 pub mod contact;
 pub mod dedupe;
 pub mod foreign;

@@ -1,10 +1,10 @@
-//! Streets of the register: autocomplete search, house numbers, samples for evaluations.
+//! Streets of the register: autocomplete search, house numbers (samples for evaluations: `bench.rs`).
 
 use napi::bindgen_prelude::*;
 use napi::Env;
 use napi_derive::napi;
 use recapito_core::address::street_search::{self, StreetQuery};
-use recapito_core::register::street::{self, SampleQuery, StreetRef};
+use recapito_core::register::street::{self, StreetRef};
 use recapito_core::{from_json, to_json};
 
 use crate::Door;
@@ -27,11 +27,6 @@ fn numbers(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
         &*crate::opened_register()?,
         &street_ref,
     ))
-}
-
-fn sample(input: &[u8]) -> recapito_core::Result<Vec<u8>> {
-    let query: SampleQuery = from_json(input)?;
-    to_json(&street::sample_streets(&*crate::opened_register()?, &query))
 }
 
 /// Prefix and typo-tolerant street search in a municipality or across a province.
@@ -73,22 +68,4 @@ pub fn street_house_numbers(street: Buffer) -> AsyncTask<Door> {
 )]
 pub fn street_house_numbers_sync(env: Env, street: Buffer) -> Result<Buffer> {
     Door::call(&env, &street, numbers)
-}
-
-/// Real addresses drawn deterministically from the register (evaluations).
-#[napi(
-    ts_args_type = "query: import('./core-types.js').Json<import('./core-types.js').SampleQuery>",
-    ts_return_type = "Promise<import('./core-types.js').Json<import('./core-types.js').SampledAddress[]>>"
-)]
-pub fn sample_streets(query: Buffer) -> AsyncTask<Door> {
-    Door::spawn(query, sample)
-}
-
-/// `sampleStreets` on the calling thread.
-#[napi(
-    ts_args_type = "query: import('./core-types.js').Json<import('./core-types.js').SampleQuery>",
-    ts_return_type = "import('./core-types.js').Json<import('./core-types.js').SampledAddress[]>"
-)]
-pub fn sample_streets_sync(env: Env, query: Buffer) -> Result<Buffer> {
-    Door::call(&env, &query, sample)
 }
