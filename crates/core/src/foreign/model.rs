@@ -38,6 +38,15 @@ pub struct RegisterInfo {
     pub points: usize,
 }
 
+/// A register's source listing every postcode of its country: a postcode it lacks is not the
+/// country's; `paired` when each locality carries every postcode it has (a locality named so
+/// without the postcode is another place).
+#[derive(Debug, Clone, Default)]
+pub struct PostcodeList {
+    pub all: std::collections::HashSet<String>,
+    pub paired: bool,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Locality {
     pub name: String,
@@ -110,6 +119,9 @@ pub struct CountryRegister {
     pub number_first: bool,
     /// the street and number tables cover the whole country
     pub national: bool,
+    /// every postcode of the country, when the register's source lists them all
+    /// (`crate::postal::registers::postcode_listed`)
+    pub all_postcodes: Option<PostcodeList>,
     pub expander: Expander,
     pub localities: Vec<Locality>,
     pub streets: Vec<Street>,
@@ -133,6 +145,7 @@ impl CountryRegister {
             info,
             number_first,
             national,
+            all_postcodes: None,
             expander,
             localities: Vec::new(),
             streets: Vec::new(),

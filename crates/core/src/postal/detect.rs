@@ -110,7 +110,7 @@ struct Run {
 }
 
 /// Every run of words of the place, longest first (up to four words).
-fn runs(place: &str) -> Vec<Run> {
+fn runs(world: Option<&crate::foreign::World>, place: &str) -> Vec<Run> {
     let words: Vec<&str> = place.split_whitespace().collect();
     let mut out = Vec::new();
     for n in (1..=words.len().min(4)).rev() {
@@ -122,7 +122,7 @@ fn runs(place: &str) -> Vec<Run> {
             }
             out.push(Run {
                 localities_in: if folded.len() >= 3 {
-                    crate::foreign::countries_of_city(&name)
+                    super::registers::countries_of_locality(world, &folded)
                 } else {
                     Vec::new()
                 },
@@ -137,8 +137,23 @@ fn runs(place: &str) -> Vec<Run> {
 /// What speaks for a country of a postcode and the words around it: 2 when the postcode agrees
 /// too (a locality of its register with that postcode, a subdivision whose postcodes it starts
 /// with), 1 for the name alone (a locality of its register, a subdivision or state name, a
-/// subdivision code beside the postcode: `CA 94043`), 0 for nothing.
-fn place_agrees(format: &super::CountryFormat, pc: &str, runs: &[Run]) -> u8 {
+/// subdivision code beside the postcode: `CA 94043`), 0 for nothing, or for a postcode a
+/// register listing every postcode of its country lacks.
+fn place_agrees(
+    world: Option<&crate::foreign::World>,
+    format: &super::CountryFormat,
+    pc: &str,
+    runs: &[Run],
+) -> u8 {
+    // a register that lists every postcode of its country and not this one: not the country's
+    // (`Graben 1, 1010 Wien`: Slovenia has a settlement Graben, and no postcode 1010); one whose
+    // localities carry all their postcodes: a locality without this one is another place
+    // (Switzerland's Graben is 3376, its 1010 Lausanne)
+    let listed = super::registers::postcode_listed(world, &format.code, pc);
+    if listed.is_some_and(|(listed, _)| !listed) {
+        return 0;
+    }
+    let paired = listed.is_some_and(|(_, paired)| paired);
     let pc_compact: String = pc.chars().filter(|c| c.is_alphanumeric()).collect();
     let mut best = 0;
     let mut localities: Option<Option<Vec<String>>> = None;
@@ -149,7 +164,11 @@ fn place_agrees(format: &super::CountryFormat, pc: &str, runs: &[Run]) -> u8 {
                 .get_or_insert_with(|| crate::foreign::postcode_localities(&format.code, pc))
                 .as_ref()
                 .is_some_and(|names| names.iter().any(|l| fold(l) == f));
-            best = best.max(if with_pc { 2 } else { 1 });
+            if with_pc {
+                best = 2;
+            } else if !paired {
+                best = best.max(1);
+            }
         }
         if let Some((s, agrees)) = format.subdivision_folded(f, &pc_compact) {
             if !s.zip.is_empty() {
@@ -178,29 +197,33 @@ fn postcode_and_place(
     address: &str,
 ) -> Option<String> {
     let formats = &register.postal;
+    // the foreign registers, taken once for the record and only when a place is read
+    let world = std::cell::OnceCell::new();
     let mut agreeing: Vec<String> = Vec::new();
     let mut unique: Vec<String> = Vec::new();
     for (pc, place) in places(postcode, city, address) {
         if !pc.chars().any(|c| c.is_ascii_digit()) {
             continue;
         }
-        let up = pc.to_uppercase();
-        let runs = runs(&place);
         let fits: Vec<&super::CountryFormat> = formats
             .countries
             .values()
             .filter(|f| f.postcode_in(&pc).is_some())
             .collect();
-        // a postcode Italy has: only a place whose postcodes agree takes it abroad
-        let italian = fits.iter().any(|f| f.code == "IT")
-            && !register.municipalities.by_postcode(&up).is_empty();
-        for f in fits
-            .iter()
-            .filter(|f| !matches!(f.code.as_str(), "IT" | "VA"))
-        {
-            let strength = place_agrees(f, &pc, &runs);
-            if strength >= if italian { 2 } else { 1 } && !agreeing.contains(&f.code) {
-                agreeing.push(f.code.clone());
+        let up = pc.to_uppercase();
+        let abroad = |f: &&&super::CountryFormat| !matches!(f.code.as_str(), "IT" | "VA");
+        // the place's words are read only for a postcode some other country has
+        if fits.iter().any(|f| abroad(&f)) {
+            let world = world.get_or_init(crate::foreign::current).as_deref();
+            let runs = runs(world, &place);
+            // a postcode Italy has: only a place whose postcodes agree takes it abroad
+            let italian = fits.iter().any(|f| f.code == "IT")
+                && !register.municipalities.by_postcode(&up).is_empty();
+            for f in fits.iter().filter(abroad) {
+                let strength = place_agrees(world, f, &pc, &runs);
+                if strength >= if italian { 2 } else { 1 } && !agreeing.contains(&f.code) {
+                    agreeing.push(f.code.clone());
+                }
             }
         }
         // written exactly in one country's form (separator included)

@@ -41,7 +41,8 @@ impl Shape {
 
     /// The written form has this shape's separators where this shape has them.
     fn fits(&self, written: &str) -> bool {
-        Shape::of(written).separators == self.separators && Shape::of(written).len == self.len
+        let w = Shape::of(written);
+        w.separators == self.separators && w.len == self.len
     }
 
     /// The compact code with the separators at the same places from the start (same length)

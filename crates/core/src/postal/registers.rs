@@ -71,6 +71,41 @@ pub fn in_service(register: &Register) -> Vec<InService> {
     out
 }
 
+/// The countries whose registers know a locality of that folded name, in alphabetical order
+/// (`crate::foreign::countries_of_city` for a name detection has folded already, the registers
+/// taken once for every name of a record).
+pub(crate) fn countries_of_locality(
+    world: Option<&crate::foreign::World>,
+    folded: &str,
+) -> Vec<&'static str> {
+    let Some(world) = world else {
+        return Vec::new();
+    };
+    let mut v: Vec<&'static str> = world
+        .registers
+        .iter()
+        .filter(|(_, r)| r.locality_by_name.contains_key(folded))
+        .map(|(cc, _)| *cc)
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+/// Whether a country's register lists a postcode, and whether its localities carry every
+/// postcode they have: None when no register of the country is in service or its source does
+/// not list every postcode of the country (`CountryRegister::all_postcodes`).
+pub(crate) fn postcode_listed(
+    world: Option<&crate::foreign::World>,
+    country: &str,
+    postcode: &str,
+) -> Option<(bool, bool)> {
+    let list = world?.registers.get(country)?.all_postcodes.as_ref()?;
+    let listed = list
+        .all
+        .contains(&crate::foreign::text::postcode(country, postcode));
+    Some((listed, list.paired))
+}
+
 /// The country of a foreign locality the imported registers know, by its name, when only one
 /// country has a locality of that name.
 pub fn country_of_locality(_register: &Register, name: &str) -> Option<String> {

@@ -789,3 +789,41 @@ fn postcodes_of_todays_systems_beside_the_published_patterns() {
         Postcode::Invalid
     );
 }
+
+#[test]
+fn a_register_that_lists_every_postcode_does_not_take_one_it_lacks() {
+    let Some(reg) = register_with_formats() else {
+        return;
+    };
+    crate::foreign::use_dir(&shared().join("world"));
+    let world = crate::foreign::current();
+    let world = world.as_deref();
+    // the fact as the sources give it: Slovenia's postal districts, Switzerland's directory
+    // (listed, each locality with all its postcodes)
+    assert_eq!(
+        registers::postcode_listed(world, "SI", "1000"),
+        Some((true, false))
+    );
+    assert_eq!(
+        registers::postcode_listed(world, "SI", "1010"),
+        Some((false, false))
+    );
+    assert_eq!(
+        registers::postcode_listed(world, "CH", "CH-3011"),
+        Some((true, true))
+    );
+    assert_eq!(registers::postcode_listed(world, "DE", "45127"), None);
+    // Slovenia has a settlement Graben but no postcode 1010, Switzerland a Graben whose
+    // postcode is 3376 (its 1010 is Lausanne's): Vienna's Graben is Austrian
+    let country = |address: &str| detect::country(reg, "", "", address, "");
+    assert_eq!(country("Graben 1, 1010 Wien").as_deref(), Some("AT"));
+    assert_eq!(
+        country("Bahnhofstrasse 1, 8001 Zürich").as_deref(),
+        Some("CH")
+    );
+    // a Slovenian postcode with its place still reads as Slovenian
+    assert_eq!(
+        country("Prešernov trg 1, 1000 Ljubljana").as_deref(),
+        Some("SI")
+    );
+}

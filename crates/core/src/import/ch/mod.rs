@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::world::{expander, info, read_file, text_after_bom, Imported};
-use crate::foreign::model::{CountryRegister, Locality};
+use crate::foreign::model::{CountryRegister, Locality, PostcodeList};
 use crate::{Error, Result};
 
 pub const ATTRIBUTION_CH: &str = "Quelle: Bundesamt für Statistik, Eidg. Gebäude- und Wohnungsregister (GWR); Federal Office of Topography swisstopo, Amtliches Ortschaftenverzeichnis";
@@ -41,6 +41,15 @@ fn localities(
             (Ok(lat), Ok(lon)) => Some((lat, lon)),
             _ => None,
         };
+        // the official directory lists every postcode of CH and of FL
+        // (each locality with every postcode it has)
+        reg.all_postcodes
+            .get_or_insert_with(|| PostcodeList {
+                paired: true,
+                ..Default::default()
+            })
+            .all
+            .insert(g(1).to_string());
         let id = reg.locality(Locality {
             name: g(0).to_string(),
             municipality: g(3).to_string(),

@@ -45,10 +45,19 @@ pub fn import(world: &Path) -> Imported {
             row.get(0).unwrap_or("").trim(),
             row.get(1).unwrap_or("").trim(),
         );
-        if row.get(2) == Some("true") || code.is_empty() {
+        if code.is_empty() {
             continue;
         }
         let code = format!("{:0>4}", code);
+        // `postnumre.csv` names every Danish postcode, a large recipient's too
+        // (DAR's supplementary town names are not paired with every postcode they have)
+        reg.all_postcodes
+            .get_or_insert_with(Default::default)
+            .all
+            .insert(code.clone());
+        if row.get(2) == Some("true") {
+            continue;
+        }
         let id = reg.locality(Locality {
             name: name.to_string(),
             postcodes: vec![code.clone()],

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::world::{expander, info, latin1, zip_entry, Imported};
-use crate::foreign::model::{CountryRegister, Locality};
+use crate::foreign::model::{CountryRegister, Locality, PostcodeList};
 use crate::Error;
 
 pub const ATTRIBUTION: &str = "Lähde: Posti Oy, postinumerotiedosto";
@@ -46,6 +46,15 @@ pub fn import(world: &Path) -> Imported {
             date = format!("{}-{}-{}", &d[..4], &d[4..6], &d[6..8]);
         }
         let sv = f(48, 78);
+        // Posti's postal code file lists every Finnish postcode
+        // (each post office's name with every postcode it has)
+        reg.all_postcodes
+            .get_or_insert_with(|| PostcodeList {
+                paired: true,
+                ..Default::default()
+            })
+            .all
+            .insert(f(13, 18));
         reg.locality(Locality {
             name: f(18, 48),
             alt_names: if sv.is_empty() { Vec::new() } else { vec![sv] },

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::world::{expander, info, read_file, text_after_bom, Imported};
-use crate::foreign::model::{CountryRegister, Locality};
+use crate::foreign::model::{CountryRegister, Locality, PostcodeList};
 use crate::normalize::fold;
 use crate::{Error, Result};
 
@@ -57,12 +57,17 @@ pub fn import(world: &Path) -> Imported {
         .map(|r| (g(&r, "OB_MID"), (g(&r, "OB_UIME"), g(&r, "OB_ID"))))
         .collect();
     let mut postcodes: HashMap<String, Vec<String>> = HashMap::new();
+    // PT lists every postal district of the country: a postcode it lacks is not Slovenian
+    let mut all = std::collections::HashSet::new();
     for r in table(&dir.join("rpe_PT.csv"))? {
+        all.insert(g(&r, "PT_ID"));
         postcodes
             .entry(fold(&g(&r, "PT_UIME")))
             .or_default()
             .push(g(&r, "PT_ID"));
     }
+    // a postal district's settlements are not listed: a settlement's postcodes are not all known
+    reg.all_postcodes = Some(PostcodeList { all, paired: false });
     let mut settlements: HashMap<String, u32> = HashMap::new();
     for r in table(&dir.join("rpe_NA.csv"))? {
         let (municipality, code) = municipalities
