@@ -305,8 +305,8 @@ fn has_elided_particle(name: &str) -> bool {
 /// not Via Aosta; `Via de' Musi` is not Via Fratelli Musi): a word written is missing from the
 /// street, so the answer is not a confident match but an ambiguity, with the streets that hold
 /// the words written named first.
-pub(super) fn keep_elided_particle(
-    city: &CityStreets,
+pub(super) fn keep_elided_particle<A: StreetArea + ?Sized>(
+    city: &A,
     name: &str,
     r: StreetResolution,
 ) -> StreetResolution {
@@ -316,9 +316,8 @@ pub(super) fn keep_elided_particle(
     if !has_elided_particle(name) {
         return r;
     }
-    let s = city.street(i);
-    let with_particle = std::iter::once(s.name.as_str())
-        .chain(s.alt_names.iter().map(String::as_str))
+    let with_particle = std::iter::once(city.name(i))
+        .chain(city.alt_names(i).iter().map(String::as_str))
         .any(|n| canonical_tokens(n).iter().any(|w| is_particle(w)));
     if with_particle {
         return r;
@@ -337,8 +336,8 @@ pub(super) fn keep_elided_particle(
 /// Località Ponte Bagni, or Via Bagni? `Monte Sorbello`: Via Monte Sorbello, or Contrada
 /// Sorbello?): the street `found` under another type replaced a word written by its type, and is
 /// not a confident match. The streets that hold every word, then `found`.
-pub(super) fn type_word_as_name(
-    city: &CityStreets,
+pub(super) fn type_word_as_name<A: StreetArea + ?Sized>(
+    city: &A,
     parsed: &ParsedAddress,
     found: u32,
 ) -> Option<Vec<u32>> {
@@ -346,7 +345,7 @@ pub(super) fn type_word_as_name(
     let raw = &parsed.street_type_raw;
     // only a word that names a place (`Ponte`, `Monte`), not `Via` (`Traversa Prima di Via
     // Salvator Rosa` holds `Via Salvator Rosa` as a reference to another street)
-    if city.street(found).street_type == ty || !names_a_place(&compact(raw)) {
+    if city.street_type(found) == ty || !names_a_place(&compact(raw)) {
         return None;
     }
     let mut v: Vec<u32> = containing(city, &format!("{raw} {}", parsed.name), "")
