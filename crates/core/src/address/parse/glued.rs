@@ -1,0 +1,123 @@
+//! Words glued together as people type them: a number after a street word or an abbreviation
+//! (`S.MARCO63`, `FORLI'14`), a street type glued to the name by its dot (`V.GIOIA`).
+
+use super::*;
+
+/// `12/A` stays one token; `Roma12` is two (`Roma`, `12`) when digits follow a word (`glued_number`);
+/// `n.12` → `n.`, `12`.
+pub(super) fn split_glued(word: &str) -> Vec<String> {
+    let chars: Vec<char> = word.chars().collect();
+    // "n.12", "nr.12", "civ.12"
+    if let Some(dot) = word.find('.') {
+        let (head, tail) = word.split_at(dot + 1);
+        let head_c = fold(head).replace(' ', "");
+        if matches!(head_c.as_str(), "N" | "NR" | "NUM" | "CIV" | "NO")
+            && tail.chars().next().is_some_and(|c| c.is_ascii_digit())
+        {
+            return vec![head.to_string(), tail.to_string()];
+        }
+    }
+    // `ANG.VIA`, `ANG.CITTADINI`: the corner marker glued to the next street
+    if let Some(rest) = word
+        .strip_prefix("ANG.")
+        .or_else(|| word.strip_prefix("ang."))
+        .filter(|r| r.chars().next().is_some_and(char::is_alphabetic))
+    {
+        let mut out = vec![word[..4].to_string()];
+        out.extend(split_glued(rest));
+        return out;
+    }
+    // `DECIA/VIA`: two streets of a corner glued by a slash
+    if let Some((a, b)) = word.split_once('/') {
+        let letters = |s: &str| s.len() >= 2 && s.chars().all(char::is_alphabetic);
+        if letters(a) && letters(b) && street_type::expand(b).is_some_and(|f| fold(b) == f) {
+            return vec![a.to_string(), "/".to_string(), b.to_string()];
+        }
+    }
+    if let Some(rest) = word.strip_prefix("n°").or_else(|| word.strip_prefix("N°")) {
+        if !rest.is_empty() {
+            return vec!["N".to_string(), rest.to_string()];
+        }
+    }
+    // "ViaRoma", "PiazzaDuomo": a type glued to a capitalised name
+    if let Some(split) = glued_type(&chars) {
+        let (a, b) = chars.split_at(split);
+        let mut out = vec![a.iter().collect::<String>()];
+        out.extend(split_glued(&b.iter().collect::<String>()));
+        return out;
+    }
+    if let Some(parts) = glued_number_marker(word) {
+        return parts.to_vec();
+    }
+    if let Some(d) = glued_number(&chars) {
+        let (a, b) = chars.split_at(d);
+        return vec![a.iter().collect(), b.iter().collect()];
+    }
+    vec![word.to_string()]
+}
+
+/// Where a house number glued to the name's last word starts: `Roma12`, `S.MARCO63`, `SANT'ANNA49`,
+/// `N.CASALI70` (lists typed without the space). The word before the digits must be at least three letters,
+/// so that `A4`, `SS91`, `KM.44` and `IS.485` stay as written; the head may hold the dots and apostrophes of
+/// an abbreviation or an elision, nothing else.
+pub(super) fn glued_number(chars: &[char]) -> Option<usize> {
+    let d = chars.iter().position(|c| c.is_ascii_digit())?;
+    let head = &chars[..d];
+    // an accent typed as an apostrophe ends the word: `FORLI'14`, `LIBERTA'7/A`
+    let word_end = head.len() - usize::from(head.last().is_some_and(|c| is_apostrophe(*c)));
+    let letters_before = head[..word_end]
+        .iter()
+        .rev()
+        .take_while(|c| c.is_alphabetic())
+        .count();
+    let head_ok = head
+        .iter()
+        .all(|c| c.is_alphabetic() || *c == '.' || is_apostrophe(*c));
+    (letters_before >= 3 && head_ok).then_some(d)
+}
+
+pub(super) fn is_apostrophe(c: char) -> bool {
+    matches!(c, '\'' | '’')
+}
+
+/// `CHIESAN.69`, `KENNEDYN.2`: the marker `N.` glued between the name and its number. The name keeps
+/// at least three letters.
+pub(super) fn glued_number_marker(word: &str) -> Option<[String; 3]> {
+    let dot = word.find("N.").or_else(|| word.find("n."))?;
+    let (name, rest) = word.split_at(dot);
+    let number = &rest[2..];
+    let name_ok = name.chars().count() >= 3 && name.chars().all(char::is_alphabetic);
+    let number_ok = number.chars().next().is_some_and(|c| c.is_ascii_digit());
+    (name_ok && number_ok).then(|| [name.to_string(), rest[..2].to_string(), number.to_string()])
+}
+
+/// The length of a street type at the start of `chars` followed by a capitalised word
+/// (`ViaRoma`); capitals alone (`VIALE`, `VIAREGGIO`) never split.
+pub(super) fn glued_type(chars: &[char]) -> Option<usize> {
+    const GLUED: &[&str] = &[
+        "Via",
+        "Viale",
+        "Piazza",
+        "Piazzale",
+        "Corso",
+        "Largo",
+        "Vicolo",
+        "Strada",
+        "Contrada",
+        "Localita",
+        "Località",
+        "Frazione",
+    ];
+    GLUED
+        .iter()
+        .map(|t| t.chars().count())
+        .zip(GLUED)
+        .filter(|(n, t)| {
+            chars.len() > n + 2
+                && chars[..*n].iter().collect::<String>() == **t
+                && chars[*n].is_uppercase()
+                && chars[*n + 1].is_lowercase()
+        })
+        .map(|(n, _)| n)
+        .max()
+}
