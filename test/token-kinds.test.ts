@@ -95,6 +95,17 @@ test('the cap starts again on the next UTC day; a select given back is not count
   await revokeToken(server.state, record.id);
 });
 
+test('tokens asked for at the same moment stay within the limit: the count is decided inside the update', async (t) => {
+  await server.newToken('burst');
+  const asked = await Promise.allSettled(Array.from({ length: 10 }, () => createToken(server.state, 'burst')));
+  t.is(asked.filter((a) => a.status === 'fulfilled').length, 5, 'the first token plus five: six live tokens');
+  t.true(asked.every((a) => a.status === 'fulfilled' || a.reason instanceof TokenLimitError));
+  const kept = asked.flatMap((a) => (a.status === 'fulfilled' ? [a.value.record.id] : []));
+  await revokeToken(server.state, kept[0] ?? '');
+  const again = await Promise.allSettled([createToken(server.state, 'burst'), createToken(server.state, 'burst')]);
+  t.is(again.filter((a) => a.status === 'fulfilled').length, 1, 'a revoked token makes room for one');
+});
+
 test('an account holds at most RECAPITO_MAX_TOKENS_PER_ACCOUNT live tokens; a revoked one makes room', async (t) => {
   await server.newToken('many');
   const made = [];

@@ -90,6 +90,25 @@ export class TokenLimitError extends Error {
 /** A token counted against its account's limit: a customer's, neither revoked nor expired. */
 const counts = (t: TokenRecord, now: number): boolean => !t.internal && t.revoked === null && (t.expiry === null || Date.parse(t.expiry) > now);
 
+/**
+ * The live tokens of an account, one document read and written inside the update that creates or revokes a
+ * token: the limit is decided on it under the update's lock, so tokens made at the same moment (two
+ * console tabs, two nodes) cannot pass it, as they could when the count was read beside the update.
+ * Expired tokens are dropped when it is read; internal tokens are never in it.
+ */
+interface LiveToken {
+  id: string;
+  expiry: string | null;
+}
+const liveEntry = (account: string) => doc('kv', `account-tokens/${account}`);
+
+/** The list for an account whose tokens predate it: built from its tokens, once, by the next create. */
+async function liveTokensBeforeIndex(store: StateStore, account: string): Promise<LiveToken[]> {
+  if ((await store.get<LiveToken[]>('kv', liveEntry(account).key)) !== undefined) return [];
+  const now = Date.now();
+  return (await listTokens(store, account)).filter((t) => counts(t, now)).map((t) => ({ id: t.id, expiry: t.expiry }));
+}
+
 export async function createToken(store: StateStore, account: string | null, expiryOrOptions: string | null | NewTokenOptions = null): Promise<{ token: string; record: TokenRecord }> {
   const options: NewTokenOptions = typeof expiryOrOptions === 'object' && expiryOrOptions !== null ? expiryOrOptions : { expiry: expiryOrOptions };
   const expiry = options.expiry ?? null;
@@ -98,11 +117,9 @@ export async function createToken(store: StateStore, account: string | null, exp
   const kind = options.kind ?? 'full';
   const daily = options.dailySelects;
   if (daily !== undefined && (kind !== 'suggest' || !Number.isInteger(daily) || daily < 1)) throw new Error('a daily cap on selects is for suggest tokens, a whole number ≥ 1');
-  if (account !== null && !options.internal) {
-    const max = maxTokensPerAccount();
-    const now = Date.now();
-    if ((await listTokens(store, account)).filter((t) => counts(t, now)).length >= max) throw new TokenLimitError(account, max);
-  }
+  const limited = account !== null && !options.internal ? account : null;
+  const max = limited === null ? 0 : maxTokensPerAccount();
+  const seed = limited === null ? [] : await liveTokensBeforeIndex(store, limited);
   const token = newToken();
   const hash = hashToken(token);
   const record: TokenRecord = {
@@ -119,10 +136,17 @@ export async function createToken(store: StateStore, account: string | null, exp
   };
   const trial = account === null ? (options.trial ?? DEFAULT_TRIAL) : {};
   const trialKeys = Object.keys(trial).map((c) => doc('trials', trialKey(record.id, c)));
-  await store.update(trialKeys, (stored) => ({
-    result: undefined,
-    write: [{ ns: 'tokens', key: hash, doc: record }, { ...idEntry(record.id), doc: hash }, ...trialGrant(record.id, stored as (TrialRecord | undefined)[], trial)],
-  })).durable;
+  const held = limited === null ? [] : [liveEntry(limited)];
+  await store.update([...trialKeys, ...held], (stored) => {
+    const write: DocChange[] = [{ ns: 'tokens', key: hash, doc: record }, { ...idEntry(record.id), doc: hash }, ...trialGrant(record.id, stored.slice(0, trialKeys.length) as (TrialRecord | undefined)[], trial)];
+    if (limited !== null) {
+      const now = Date.now();
+      const live = ((stored[trialKeys.length] as LiveToken[] | undefined) ?? seed).filter((t) => t.expiry === null || Date.parse(t.expiry) > now);
+      if (live.length >= max) throw new TokenLimitError(limited, max);
+      write.push({ ...liveEntry(limited), doc: [...live, { id: record.id, expiry: record.expiry }] });
+    }
+    return { result: undefined, write };
+  }).durable;
   return { token, record };
 }
 
@@ -165,12 +189,15 @@ export async function findToken(store: StateStore, tokenOrId: string): Promise<[
 export async function revokeToken(store: StateStore, tokenOrId: string): Promise<TokenRecord> {
   const found = await findToken(store, tokenOrId);
   if (!found) throw new Error('no such token');
-  const [hash] = found;
-  const written = store.update([doc('tokens', hash), GENERATION], ([stored, generation]) => {
+  const [hash, { account }] = found;
+  const held = account === null ? [] : [liveEntry(account)];
+  const written = store.update([doc('tokens', hash), GENERATION, ...held], ([stored, generation, live]) => {
     const record = stored as TokenRecord | undefined;
     if (!record) throw new Error('no such token');
     const revoked = { ...record, revoked: record.revoked ?? new Date().toISOString() };
-    return { result: revoked, write: [{ ns: 'tokens', key: hash, doc: revoked }, bumped(generation)] };
+    const write: DocChange[] = [{ ns: 'tokens', key: hash, doc: revoked }, bumped(generation)];
+    if (account !== null && live !== undefined) write.push({ ...liveEntry(account), doc: (live as LiveToken[]).filter((t) => t.id !== record.id) });
+    return { result: revoked, write };
   });
   generationMoved(store);
   return written.durable;
