@@ -181,7 +181,10 @@ fn postcode_pattern(code: &str, zip: &str) -> String {
 /// Component aliases (`street` → `road`) and the names a template knows.
 #[derive(Default)]
 struct Aliases {
-    to_canonical: HashMap<String, String>,
+    /// Each component with its aliases in components.yaml's order: when two aliases of one
+    /// component are given (`suburb` and `city_district`), the one listed first fills it, as in
+    /// OpenCage's formatter (reading them from a hash map made the choice change run to run).
+    ordered: Vec<(String, Vec<String>)>,
     known: std::collections::HashSet<String>,
 }
 
@@ -258,11 +261,9 @@ impl Formats {
         let mut aliases = Aliases::default();
         for (name, list) in &data.components {
             aliases.known.insert(name.clone());
-            for a in list {
-                aliases.known.insert(a.clone());
-                aliases.to_canonical.insert(a.clone(), name.clone());
-            }
+            aliases.known.extend(list.iter().cloned());
         }
+        aliases.ordered = data.components.clone();
         for k in [
             "country_code",
             "state_code",
@@ -558,11 +559,12 @@ impl CountryFormat {
     pub fn render(&self, components: &Components) -> String {
         let mut c = components.clone();
         // aliases fill their component; what no template knows is the `attention` line
-        for (key, value) in components {
-            if let Some(canonical) = self.aliases.to_canonical.get(key) {
-                if !components.contains_key(canonical) && !c.contains_key(canonical) {
-                    c.insert(canonical.clone(), value.clone());
-                }
+        for (canonical, list) in &self.aliases.ordered {
+            if c.contains_key(canonical) {
+                continue;
+            }
+            if let Some(value) = list.iter().find_map(|a| components.get(a)) {
+                c.insert(canonical.clone(), value.clone());
             }
         }
         if !self.aliases.known.is_empty() && !c.contains_key("attention") {

@@ -69,6 +69,28 @@ fn template_value(v: &Yaml) -> Option<String> {
     }
 }
 
+/// OpenCage's FR case of a motorway: `road_reference` and `road_reference_intl` are both aliases of
+/// `road`; the one components.yaml lists first fills it, whatever order the map gives them in.
+#[test]
+fn two_aliases_of_one_component_fill_it_in_the_listed_order() {
+    let Some(f) = formats() else { return };
+    let fr = f.country("FR").unwrap();
+    for _ in 0..16 {
+        // a new map per round: each has its own hash seed, so its own iteration order
+        let c: Components = [
+            ("country_code", "fr"),
+            ("postcode", "77630"),
+            ("road_reference", "A 6"),
+            ("road_reference_intl", "E 15"),
+            ("village", "Arbonne-la-Forêt"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        assert_eq!(fr.render(&c).lines().next(), Some("A 6"));
+    }
+}
+
 #[test]
 fn opencage_testcases_render_as_expected() {
     let Some(f) = formats() else { return };
