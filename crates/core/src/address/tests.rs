@@ -644,6 +644,24 @@ fn a_written_postcode_the_street_carries_beats_the_neighbours_guess() {
 }
 
 #[test]
+fn a_written_postcode_across_the_street_s_edge_stays_without_a_number() {
+    if register().is_none() {
+        return;
+    }
+    // Milano, Via Pescarenico: its six numbers are 20142; 20143 (Regione Lombardia's) is across
+    // the Naviglio, where Milano's numbers carry no postcode: with no number written, it stays
+    let r = check("VIA PESCARENICO", "20143", "Milano", "MI");
+    assert_eq!(r.normalized.postcode, "20143", "{r:?}");
+    assert!(has(&r, "POSTCODE_UNCONFIRMED"), "{r:?}");
+    // a number of the street decides
+    let r = check("VIA PESCARENICO 2", "20143", "Milano", "MI");
+    assert_eq!(r.normalized.postcode, "20142", "{r:?}");
+    // Bologna, Via Nosadella (all 40123): 40139 is San Donato's, kilometres away
+    let r = check("VIA NOSADELLA", "40139", "Bologna", "BO");
+    assert_eq!(r.normalized.postcode, "40123", "{r:?}");
+}
+
+#[test]
 fn a_title_written_before_a_regnal_name_is_left_out() {
     if register().is_none() {
         return;
