@@ -7,7 +7,11 @@
  *   - current CAPs replaced: the publisher's CAP changed although today's postcode list
  *     (`it/comuni/gi_cap_<date>.csv`, the newest) gives it to the municipality answered — the count that must be 0;
  *     the other replaced CAPs (pre-reform, generic x100, another municipality's) are listed with `--examples`
- *     for reading: the publishers are sometimes wrong.
+ *     for reading: the publishers are sometimes wrong. Each current CAP replaced is classed by the answer's
+ *     own evidence: "register right (publisher stale)" when the CAP answered is the house number's own in a
+ *     municipal file (`postcode_check.precision` = house_number: Bologna's and Milano's municipi 5 and 9
+ *     carry one per number), "ours wrong" otherwise (a neighbours' guess, the street's or the locality's
+ *     postcode against a written one of the municipality) — the bar is 0 of ours wrong.
  * Run: npm run build:ts && node dist/bench/institutions-eval.js [--examples]
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -32,6 +36,14 @@ interface Answer {
   territory: { istat_code: string; street_id?: string } | null;
   municipality: string | null;
   candidates?: { street?: string; municipality?: string }[];
+  postcode_check?: { precision: string; source: string; house_numbers: number };
+}
+
+/** Why a current CAP was replaced: the house number's own postcode in a municipal file, or something weaker. */
+function replacementClass(a: Answer): { ours: boolean; reason: string } {
+  const check = a.postcode_check;
+  if (check?.precision === 'house_number') return { ours: false, reason: `register right (publisher stale): the number's own CAP in the ${check.source} file` };
+  return { ours: true, reason: `ours wrong: ${check ? `${check.precision} postcode (${check.source}, ${check.house_numbers} numbers)` : 'no postcode check'} over a current CAP written` };
 }
 
 function currentCaps(): Map<string, Set<string>> {
@@ -70,7 +82,7 @@ async function main(): Promise<void> {
   } finally {
     await server.close();
   }
-  const groups = new Map<string, { n: number; street: number; currentReplaced: number; otherReplaced: number; streetModified: number }>();
+  const groups = new Map<string, { n: number; street: number; currentReplaced: number; oursWrong: number; otherReplaced: number; streetModified: number }>();
   const lines: string[] = [];
   rows.forEach((r, i) => {
     const a = answers[i] as Answer;
@@ -80,10 +92,11 @@ async function main(): Promise<void> {
     const replaced = written !== '' && given !== '' && given !== written;
     const current = replaced && (caps.get(istat)?.has(written) ?? false);
     for (const k of ['ALL', r.source]) {
-      const g = groups.get(k) ?? { n: 0, street: 0, currentReplaced: 0, otherReplaced: 0, streetModified: 0 };
+      const g = groups.get(k) ?? { n: 0, street: 0, currentReplaced: 0, oursWrong: 0, otherReplaced: 0, streetModified: 0 };
       g.n += 1;
       if (a.territory?.street_id) g.street += 1;
       if (current) g.currentReplaced += 1;
+      if (current && replacementClass(a).ours) g.oursWrong += 1;
       else if (replaced) g.otherReplaced += 1;
       if (a.outcome.includes('MODIFIED') && a.outcome.includes('STREET')) g.streetModified += 1;
       groups.set(k, g);
@@ -91,13 +104,14 @@ async function main(): Promise<void> {
     if (examples && (replaced || !a.territory?.street_id)) {
       const tag = current ? 'CURRENT_CAP_REPLACED' : replaced ? 'cap_replaced' : 'no_street';
       const cands = (a.candidates ?? []).map((c) => c.street ?? c.municipality).join('; ');
-      lines.push(`${tag}\t${r.source}\t${JSON.stringify([r.address, r.postcode, r.city, r.province])}\t→ ${a.normalized.address} | ${given} | ${a.municipality ?? '-'} [${a.outcome.join(' ')}]${cands ? ` {${cands}}` : ''}`);
+      const why = current ? `\t(${replacementClass(a).reason})` : '';
+      lines.push(`${tag}\t${r.source}\t${JSON.stringify([r.address, r.postcode, r.city, r.province])}\t→ ${a.normalized.address} | ${given} | ${a.municipality ?? '-'} [${a.outcome.join(' ')}]${cands ? ` {${cands}}` : ''}${why}`);
     }
   });
   for (const l of lines.sort()) console.log(l);
-  console.log('source                 n  street resolved  current CAPs replaced  other CAPs replaced  MODIFIED STREET');
+  console.log('source                 n  street resolved  current CAPs replaced (ours wrong)  other CAPs replaced  MODIFIED STREET');
   for (const [k, g] of [...groups].sort((a, b) => (a[0] === 'ALL' ? 1 : b[0] === 'ALL' ? -1 : a[0].localeCompare(b[0])))) {
-    console.log(`${k.padEnd(20)} ${String(g.n).padStart(5)}  ${((100 * g.street) / g.n).toFixed(1).padStart(14)}%  ${String(g.currentReplaced).padStart(21)}  ${String(g.otherReplaced).padStart(19)}  ${String(g.streetModified).padStart(15)}`);
+    console.log(`${k.padEnd(20)} ${String(g.n).padStart(5)}  ${((100 * g.street) / g.n).toFixed(1).padStart(14)}%  ${String(g.currentReplaced).padStart(21)} ${`(${g.oursWrong})`.padStart(12)}  ${String(g.otherReplaced).padStart(19)}  ${String(g.streetModified).padStart(15)}`);
   }
 }
 

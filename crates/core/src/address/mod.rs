@@ -101,13 +101,15 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
     ) {
         Located::Found(record, m, how, hamlet) => {
             r.hamlet = hamlet.map(str::to_string).or_else(|| {
-                // a frazione or località of the street register written as the city
+                // a frazione or località of the street register written as the city, or a place
+                // named after the municipality (`Lido di Camaiore`)
                 let city = written.city.trim();
                 (how == CityMatch::Changed
-                    && register
+                    && (register
                         .streets
                         .hamlet(city)
-                        .contains(&record.cadastral_code))
+                        .contains(&record.cadastral_code)
+                        || resolve::named_after(register, city, record)))
                 .then(|| display_name(&fold(city)))
             });
             (record, m, how)

@@ -108,6 +108,54 @@ fn hamlets_and_merged_municipalities_resolve_to_today_s_municipality() {
 }
 
 #[test]
+fn a_place_named_after_its_municipality_is_its_hamlet() {
+    if register().is_none() {
+        return;
+    }
+    // in no list of the data: the lido or marina of a municipality, or its station
+    for (city, province, name) in [
+        ("Marina di Cecina", "LI", "Cecina"),
+        ("Catanzaro Lido", "CZ", "Catanzaro"),
+        ("Marina di Cecina", "", "Cecina"),
+    ] {
+        let r = answer("Via Roma 1", "", city, province);
+        assert_eq!(
+            r.municipality.as_deref(),
+            Some(name),
+            "{city}: {:?}",
+            r.outcome
+        );
+        assert_eq!(r.hamlet.as_deref(), Some(city), "{city}");
+    }
+    // `Marittima` names no hamlet of Milano (it is Cervia's): not answered as Milano
+    let r = answer("Via Roma 1", "", "Milano Marittima", "");
+    assert_ne!(r.municipality.as_deref(), Some("Milano"), "{r:?}");
+}
+
+#[test]
+fn each_place_of_a_joined_geonames_name_is_a_hamlet() {
+    if register().is_none() {
+        return;
+    }
+    // GeoNames `Marina di Pisa-Tirrenia-Calambrone`, `Acilia-Castel Fusano-Ostia Antica`, and the
+    // lido named after a place that is no municipality (`Lido di Pomposa-Lido degli Scacchi`)
+    for (city, province, name) in [
+        ("Calambrone", "PI", "Pisa"),
+        ("Ostia Antica", "RM", "Roma"),
+        ("Pomposa", "FE", "Comacchio"),
+    ] {
+        let r = answer("Via Roma 1", "", city, province);
+        assert_eq!(
+            r.municipality.as_deref(),
+            Some(name),
+            "{city}: {:?}",
+            r.outcome
+        );
+        assert_eq!(r.hamlet.as_deref(), Some(city), "{city}");
+    }
+}
+
+#[test]
 fn a_current_postcode_stays_and_a_stale_one_is_replaced() {
     if register().is_none() {
         return;

@@ -69,6 +69,22 @@ pub(super) fn postcode(
         // few numbers that carry one (Milano's municipi 5 and 9) is not, against a written postcode
         // of the municipality (Corso Lodi 62 is 20139, its numbers with a postcode all 20135)
         let every_number = total == 0 || total as usize >= s.numbers.len();
+        // with no house number written, a written postcode of the municipality that its numbers
+        // near the street carry, or that none of them carries (the register does not know where
+        // it runs), may be the street's other side: kept, unconfirmed (`Via Pescarenico, 20143`:
+        // its six numbers are 20142, 20143 is across the Naviglio where Milano's numbers carry none)
+        let numberless = house_number.is_none() && in_city(given) && !carried(&s);
+        if numberless && written_postcode_near(city, s, given) {
+            out.condition("POSTCODE_UNCONFIRMED");
+            let check = PostcodeCheck {
+                source,
+                precision: "street",
+                house_numbers: total,
+                agreement,
+                confirmed: false,
+            };
+            return (given.to_string(), check);
+        }
         if unanimous && (every_number || given.is_empty() || !in_city(given)) {
             return certain(top, source, "street", total, given, out);
         }
@@ -133,6 +149,61 @@ pub(super) fn numbers_carry(city: Option<&CityStreets>, postcode: &str) -> bool 
             .iter()
             .any(|s| s.postcodes.iter().any(|(p, _)| p == postcode))
     })
+}
+
+/// How far from a street's numbers a written postcode's numbers still make it the street's
+/// neighbourhood (a block or two: across the road, the canal, the square).
+const NEIGHBOURHOOD_METRES: f64 = 300.0;
+
+/// Whether the municipality's house numbers carrying `postcode` lie within
+/// `NEIGHBOURHOOD_METRES` of the street's numbers, or none carries it at all.
+pub(super) fn written_postcode_near(
+    city: Option<&CityStreets>,
+    s: &Street,
+    postcode: &str,
+) -> bool {
+    let Some(city) = city else {
+        return false;
+    };
+    let points: Vec<(f64, f64)> = s.numbers.iter().map(|n| (n.lat, n.lon)).collect();
+    if points.is_empty() {
+        return false;
+    }
+    // a box around the street's numbers, then the distance to the nearest of them
+    let lat_pad = NEIGHBOURHOOD_METRES / 111_000.0;
+    let lon_pad = lat_pad / points[0].0.to_radians().cos().max(0.1);
+    let (mut lat0, mut lat1, mut lon0, mut lon1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+    for &(la, lo) in &points {
+        (lat0, lat1, lon0, lon1) = (lat0.min(la), lat1.max(la), lon0.min(lo), lon1.max(lo));
+    }
+    let mut carried = false;
+    for other in city.streets() {
+        if !other.postcodes.iter().any(|(p, _)| p == postcode) {
+            continue;
+        }
+        carried = true;
+        for n in other.numbers.iter().filter(|n| n.postcode == postcode) {
+            let inside = n.lat >= lat0 - lat_pad
+                && n.lat <= lat1 + lat_pad
+                && n.lon >= lon0 - lon_pad
+                && n.lon <= lon1 + lon_pad;
+            if inside
+                && points
+                    .iter()
+                    .any(|&(la, lo)| metres((la, lo), (n.lat, n.lon)) <= NEIGHBOURHOOD_METRES)
+            {
+                return true;
+            }
+        }
+    }
+    !carried
+}
+
+/// Metres between two points a few km apart at most (equirectangular).
+fn metres(a: (f64, f64), b: (f64, f64)) -> f64 {
+    let x = (b.1 - a.1).to_radians() * ((a.0 + b.0) / 2.0).to_radians().cos();
+    let y = (b.0 - a.0).to_radians();
+    (x * x + y * y).sqrt() * 6_371_000.0
 }
 
 /// The postcode of the nearest numbers below and above on the same side, when they agree.

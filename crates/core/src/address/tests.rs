@@ -644,6 +644,24 @@ fn a_written_postcode_the_street_carries_beats_the_neighbours_guess() {
 }
 
 #[test]
+fn a_written_postcode_across_the_street_s_edge_stays_without_a_number() {
+    if register().is_none() {
+        return;
+    }
+    // Milano, Via Pescarenico: its six numbers are 20142; 20143 (Regione Lombardia's) is across
+    // the Naviglio, where Milano's numbers carry no postcode: with no number written, it stays
+    let r = check("VIA PESCARENICO", "20143", "Milano", "MI");
+    assert_eq!(r.normalized.postcode, "20143", "{r:?}");
+    assert!(has(&r, "POSTCODE_UNCONFIRMED"), "{r:?}");
+    // a number of the street decides
+    let r = check("VIA PESCARENICO 2", "20143", "Milano", "MI");
+    assert_eq!(r.normalized.postcode, "20142", "{r:?}");
+    // Bologna, Via Nosadella (all 40123): 40139 is San Donato's, kilometres away
+    let r = check("VIA NOSADELLA", "40139", "Bologna", "BO");
+    assert_eq!(r.normalized.postcode, "40123", "{r:?}");
+}
+
+#[test]
 fn a_title_written_before_a_regnal_name_is_left_out() {
     if register().is_none() {
         return;
@@ -672,6 +690,55 @@ fn a_word_cut_short_with_its_dot_stands_for_the_word_it_begins() {
     let r = check("VIA CRIST. COLOMBO 2A", "21019", "Somma Lombardo", "VA");
     assert!(
         r.normalized.address.starts_with("Via Colombo Cristoforo"),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn s_dot_is_san_or_the_initial_of_a_first_name() {
+    if register().is_none() {
+        return;
+    }
+    // Malnate: VIA SILVIO PELLICO; Varese: VIA SANDRO BOTTICELLI beside VIA BOTTICELLI (the S.
+    // written is a word: the name that holds it wins)
+    let r = check("VIA S. PELLICO 3", "21046", "Malnate", "VA");
+    assert!(
+        r.normalized.address.starts_with("Via Silvio Pellico"),
+        "{r:?}"
+    );
+    let r = check("Via S. Botticelli 2", "21100", "Varese", "VA");
+    assert!(
+        r.normalized.address.starts_with("Via Sandro Botticelli"),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn a_noble_s_names_and_a_year_written_are_left_out_as_people_leave_them_out() {
+    if register().is_none() {
+        return;
+    }
+    // Cislago: VIA CAVOUR; Rezzato: VIA QUATTRO NOVEMBRE (Regione Lombardia's lines)
+    let r = check(
+        "VIA CAMILLO BENSO CONTE DI CAVOUR, 246",
+        "21040",
+        "Cislago",
+        "VA",
+    );
+    assert!(r.normalized.address.starts_with("Via Cavour"), "{r:?}");
+    let r = check("VIA IV NOVEMBRE 1918, 90", "25086", "Rezzato", "BS");
+    assert!(
+        r.normalized.address.starts_with("Via Quattro Novembre"),
+        "{r:?}"
+    );
+    // the other way: Garlasco's CORSO CAMILLO BENSO DI CAVOUR is the Corso Cavour people write
+    // (a first name and a surname before `di`: a noble predicate, not a man from Cavour)
+    let r = check("CORSO CAVOUR, 127", "27026", "Garlasco", "PV");
+    assert!(
+        r.normalized
+            .address
+            .to_uppercase()
+            .starts_with("CORSO CAMILLO BENSO DI CAVOUR"),
         "{r:?}"
     );
 }

@@ -263,6 +263,79 @@ pub(super) fn tiers<'r>(
     city: &str,
     contradicted: &dyn Fn(&Municipality) -> bool,
 ) -> (Vec<Cand<'r>>, Vec<Cand<'r>>) {
+    let ms = &register.municipalities;
+    let (first, mut second) = named(register, city, contradicted, true);
+    if first.is_empty() {
+        for code in register.streets.hamlet(city) {
+            if let Some(r) = ms.by_cadastral(code) {
+                if let Some(c) = r.current.as_ref().filter(|c| !contradicted(c)) {
+                    if !second.iter().any(|(o, _, _)| std::ptr::eq(*o, r)) {
+                        second.push((r, c, None));
+                    }
+                }
+            }
+        }
+    }
+    if first.is_empty() && second.is_empty() {
+        second = named_after_municipality(register, city);
+    }
+    (first, second)
+}
+
+/// Words that head a place named after its municipality (`Lido di Camaiore`, `Marina di
+/// Pietrasanta`), with the linking word after them; and words that follow it (`Vibo Marina`,
+/// `Catanzaro Lido`). `Marittima`, `Terme`, `Alta` are not among them: `Milano Marittima` is Cervia's.
+const PLACE_HEADS: &[&str] = &[
+    "LIDO",
+    "MARINA",
+    "PORTO",
+    "BORGO",
+    "VILLAGGIO",
+    "FRAZIONE",
+    "LOCALITA",
+];
+const PLACE_LINKS: &[&str] = &["DI", "D", "DEL", "DELLA", "DELLO", "DEI", "DEGLI", "DELLE"];
+const PLACE_TAILS: &[&str] = &["MARINA", "LIDO", "SCALO", "STAZIONE"];
+
+/// The municipality a place not in the register is named after, by today's, former or short name
+/// (`Lido di Camaiore` → Camaiore, `Vibo Marina` → Vibo Valentia): a hamlet of it, as Italian
+/// seaside and station hamlets are named. Places (hamlets, merged municipalities) do not count
+/// as the name: `Lido di Ostia` is not named after the hamlet Ostia here.
+pub(super) fn named_after_municipality<'r>(register: &'r Register, city: &str) -> Vec<Cand<'r>> {
+    let folded = fold(city);
+    let words: Vec<&str> = folded.split(' ').collect();
+    let n = words.len();
+    let name = if n >= 3 && PLACE_HEADS.contains(&words[0]) && PLACE_LINKS.contains(&words[1]) {
+        words[2..].join(" ")
+    } else if n >= 2 && PLACE_TAILS.contains(&words[n - 1]) {
+        words[..n - 1].join(" ")
+    } else {
+        return Vec::new();
+    };
+    let (mut out, second) = named(register, &name, &|_| false, false);
+    for cand in second {
+        if !out.iter().any(|(o, _, _)| std::ptr::eq(*o, cand.0)) {
+            out.push(cand);
+        }
+    }
+    out
+}
+
+/// Whether the city written is a place named after this municipality (`Lido di Camaiore`).
+pub(crate) fn named_after(register: &Register, city: &str, record: &MunicipalityRecord) -> bool {
+    named_after_municipality(register, city)
+        .iter()
+        .any(|(r, _, _)| std::ptr::eq(*r, record))
+}
+
+/// Today's and former names (first) and short forms, with hamlets and merged municipalities
+/// when `places` (second).
+fn named<'r>(
+    register: &'r Register,
+    city: &str,
+    contradicted: &dyn Fn(&Municipality) -> bool,
+    places: bool,
+) -> (Vec<Cand<'r>>, Vec<Cand<'r>>) {
     use crate::register::municipality::{NameKind, PlaceKind};
     let ms = &register.municipalities;
     let mut first: Vec<Cand<'r>> = Vec::new();
@@ -283,23 +356,13 @@ pub(super) fn tiers<'r>(
                 }
             }
             NameKind::Short => second.push((hit.record, c, None)),
-            NameKind::Place => {
+            NameKind::Place if places => {
                 let hamlet = hit.place.is_some_and(|p| p.kind == PlaceKind::Hamlet);
                 if !(hamlet && contradicted(c)) {
                     second.push((hit.record, c, hit.place.map(|p| p.name.as_str())));
                 }
             }
-        }
-    }
-    if first.is_empty() {
-        for code in register.streets.hamlet(city) {
-            if let Some(r) = ms.by_cadastral(code) {
-                if let Some(c) = r.current.as_ref().filter(|c| !contradicted(c)) {
-                    if !second.iter().any(|(o, _, _)| std::ptr::eq(*o, r)) {
-                        second.push((r, c, None));
-                    }
-                }
-            }
+            NameKind::Place => {}
         }
     }
     (first, second)

@@ -36,8 +36,14 @@ pub(super) fn covering<A: StreetArea + ?Sized>(
     let tokens = loose_tokens(name);
     let truncated = truncated_words(name);
     let cut = |t: &String| truncated.contains(t);
-    // first names and titles written may be missing from the name: the anchor is another word
-    let droppable = |t: &str| is_title(t) || is_first_name(t);
+    let person = noble_person(name, is_first_name);
+    // first names and titles written may be missing from the name: the anchor is another word;
+    // so may the person's names before a title of nobility (`Camillo Benso Conte di Cavour` for
+    // Via Cavour) and a year after the name (`IV Novembre 1918` for Via Quattro Novembre)
+    let droppable =
+        |t: &str| is_title(t) || is_first_name(t) || person.iter().any(|p| p == t) || is_year(t);
+    // `S.` is San, or the initial of a first name (`Via S. Pellico` for Via Silvio Pellico)
+    let initial_s = fold(name).split(' ').any(|w| w == "S");
     let long = |t: &&String| t.len() >= 3;
     let Some(anchor) = tokens
         .iter()
@@ -76,6 +82,7 @@ pub(super) fn covering<A: StreetArea + ?Sized>(
     let exact = |t: &str, w: &str| -> bool {
         w == t
             || (t.len() == 1 && w.starts_with(t))
+            || (initial_s && t == "SAN" && w.len() > 1 && w.starts_with('S') && is_first_name(w))
             || (w.len() == 1 && t.starts_with(w))
             || (w.len() > t.len() && w.starts_with(t) && truncated.iter().any(|c| c == t))
     };
@@ -97,8 +104,14 @@ pub(super) fn covering<A: StreetArea + ?Sized>(
         };
         let particle = first >= 2 && full.get(first - 1).is_some_and(|w| is_particle(w));
         // after a title of nobility the place is the person's name (`Camillo Benso Conte di
-        // Cavour` is Via Cavour, `Duca d'Aosta`)
-        let noble = first >= 2 && crate::rules::it::is_title_of_nobility(&full[first - 2]);
+        // Cavour` is Via Cavour, `Duca d'Aosta`), and so after a first name and a surname (a noble
+        // predicate: `Camillo Benso di Cavour`; `Leonardo da Vinci` is a man from Vinci)
+        let noble = (first >= 2 && crate::rules::it::is_title_of_nobility(&full[first - 2]))
+            || (first >= 3
+                && !is_first_name(&full[first - 2])
+                && !is_title(&full[first - 2])
+                && !is_particle(&full[first - 2])
+                && is_first_name(&full[first - 3]));
         particle
             && !noble
             && !written
@@ -189,6 +202,26 @@ pub(super) fn covering<A: StreetArea + ?Sized>(
         .filter_map(cover)
         .filter(|c| !after_particle(c.street))
         .collect()
+}
+
+/// The words written before a title of nobility (`Camillo Benso` of `Camillo Benso Conte di
+/// Cavour`) with the title: the person whose name is the place after it.
+fn noble_person(name: &str, is_first_name: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let words = canonical_tokens(name);
+    match words
+        .iter()
+        .position(|w| crate::rules::it::is_title_of_nobility(w))
+    {
+        Some(k) if k >= 1 && k + 1 < words.len() && is_first_name(&words[0]) => {
+            words[..=k].to_vec()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A year written after a name (`1918`, `1945`).
+fn is_year(t: &str) -> bool {
+    t.len() == 4 && t.parse::<u32>().is_ok_and(|y| (1000..=2099).contains(&y))
 }
 
 /// Partial names: the streets whose name holds every word written (`covering`). The fewest typos

@@ -299,6 +299,16 @@ fn read_geonames(
                 .map(|c| (c.istat_code.as_str(), r.cadastral_code.as_str()))
         })
         .collect();
+    let municipality_names: std::collections::HashSet<String> = records
+        .values()
+        .flat_map(|r| {
+            r.periods
+                .iter()
+                .map(|p| p.name.as_str())
+                .chain(r.current.as_ref().map(|c| c.name.as_str()))
+        })
+        .map(fold)
+        .collect();
     let mut rdr = csv_reader(path, b',')?;
     let headers = rdr.headers()?.clone();
     let col = |name: &str| headers.iter().position(|h| h == name);
@@ -326,6 +336,10 @@ fn read_geonames(
         };
         let mut names: Vec<&str> = vec![get(name), get(ascii)];
         names.extend(get(alternates).split(',').filter(|a| is_latin_name(a)));
+        let whole = names.clone();
+        for n in whole {
+            names.extend(place_parts(n, &municipality_names));
+        }
         let mut seen: Vec<String> = Vec::new();
         for n in names {
             let key = crate::normalize::compact(n);
@@ -343,6 +357,39 @@ fn read_geonames(
         }
     }
     Ok((places, points))
+}
+
+/// The places a GeoNames name holds besides itself: each of several joined by dashes (ISTAT's
+/// census localities: `Acilia-Castel Fusano-Ostia Antica` is Acilia, Castel Fusano and Ostia
+/// Antica), and the place a seaside hamlet is the lido or marina of when that is no municipality
+/// (`Lido di Ostia` is Ostia; `Marina di Pisa` is not Pisa).
+fn place_parts<'a>(
+    name: &'a str,
+    municipalities: &std::collections::HashSet<String>,
+) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::new();
+    if name.contains('-') {
+        out.extend(
+            name.split('-')
+                .map(str::trim)
+                .filter(|p| p.chars().filter(|c| c.is_alphabetic()).count() >= 4),
+        );
+    }
+    for part in std::iter::once(name).chain(out.clone()) {
+        let words: Vec<&str> = part.splitn(3, ' ').collect();
+        if let [head, link, rest] = words[..] {
+            let heads = ["lido", "marina"];
+            let links = ["di", "del", "della", "dei", "degli", "delle"];
+            if heads.contains(&head.to_lowercase().as_str())
+                && links.contains(&link.to_lowercase().as_str())
+                && rest.chars().filter(|c| c.is_alphabetic()).count() >= 4
+                && !municipalities.contains(&fold(rest))
+            {
+                out.push(rest);
+            }
+        }
+    }
+    out
 }
 
 /// Letters of the Latin script, spaces, apostrophes, dots and dashes only: `Ostia Lido`, not
