@@ -29,7 +29,7 @@ const ROOT = path.resolve(process.env.TREE_CHECK_ROOT ?? path.join(path.dirname(
 
 /** What the tree may have today (issue 31's bar is 0 for each). Lower a limit when the tree improves. */
 export const LIMITS = {
-  registerImportsEngine: 1,
+  registerImportsEngine: 0,
   httpImportsCapability: 0,
   workerKnowsDedupe: 0,
   longSourceFiles: 0,

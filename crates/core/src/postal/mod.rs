@@ -14,12 +14,11 @@ pub mod template;
 
 use std::collections::{BTreeMap, HashMap};
 
-use heed::RoTxn;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use crate::normalize::fold;
-use crate::register::store::Databases;
+use crate::register::Register;
 use crate::Result;
 pub use postcode::Postcode;
 use postcode::PostcodeRule;
@@ -245,11 +244,31 @@ pub const VEHICLE_PREFIXES: &[(&str, &str)] = &[
 ];
 
 impl Formats {
-    pub fn load(dbs: &Databases, rtxn: &RoTxn) -> Result<Formats> {
-        match dbs.meta.get(rtxn, "postal_formats")? {
-            Some(v) => Ok(Formats::build(serde_json::from_value(v)?)),
-            None => Ok(Formats::default()),
+    /// The register's postal formats, built from its data on first use (empty when
+    /// `world/formats` was not imported, or when the stored data cannot be read: `open` says why).
+    pub fn of(register: &Register) -> &Formats {
+        static EMPTY: std::sync::OnceLock<Formats> = std::sync::OnceLock::new();
+        match Formats::built(register) {
+            Ok(f) => f,
+            Err(_) => EMPTY.get_or_init(Formats::default),
         }
+    }
+
+    /// Builds the register's postal formats now (the service does it when it opens the
+    /// register), failing when the stored data cannot be read.
+    pub fn open(register: &Register) -> Result<&Formats> {
+        Formats::built(register)
+            .as_ref()
+            .map_err(|e| crate::Error::Json(serde::de::Error::custom(e)))
+    }
+
+    fn built(register: &Register) -> &std::result::Result<Formats, String> {
+        register.postal_formats(|data| match data {
+            Some(v) => serde_json::from_value(v)
+                .map(Formats::build)
+                .map_err(|e| e.to_string()),
+            None => Ok(Formats::default()),
+        })
     }
 
     pub fn build(data: FormatsData) -> Formats {
@@ -750,8 +769,7 @@ pub struct FormatSummary {
 }
 
 pub fn coverage(register: &crate::register::Register) -> Coverage {
-    let mut formats: Vec<FormatSummary> = register
-        .postal
+    let mut formats: Vec<FormatSummary> = Formats::of(register)
         .countries
         .values()
         .map(|c| FormatSummary {
@@ -784,7 +802,7 @@ pub fn render_batch(
         .iter()
         .map(|c| {
             let cc = c.get("country_code")?;
-            Some(register.postal.country(cc)?.render(c))
+            Some(Formats::of(register).country(cc)?.render(c))
         })
         .collect()
 }
