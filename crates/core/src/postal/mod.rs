@@ -324,26 +324,7 @@ impl Formats {
                     .filter_map(|(f, t)| Rule::compile(f, t))
                     .collect()
             };
-            let mut prefixes: Vec<String> = Vec::new();
-            let mut add = |p: &str| {
-                for sep in ["-", " ", ""] {
-                    let p = format!("{}{sep}", p.trim_end_matches(['-', ' ']));
-                    if !prefixes.contains(&p) {
-                        prefixes.push(p);
-                    }
-                }
-            };
-            if !c.postprefix.is_empty() {
-                add(&c.postprefix);
-            }
-            add(code);
-            for (v, iso) in VEHICLE_PREFIXES {
-                if iso == code {
-                    add(v);
-                }
-            }
-            // longest first, so that `CH-` is stripped before `C`
-            prefixes.sort_by_key(|p| std::cmp::Reverse(p.len()));
+            let prefixes = postcode::country_prefixes(code, &c.postprefix);
             let mut state_codes = c.state_codes.clone();
             if state_codes.is_empty() && !own.use_country.is_empty() {
                 if let Some(o) = data.countries.get(&own.use_country) {
