@@ -17,6 +17,9 @@
  *   its own (a function that scores, searches or matches streets).
  * - `architectureNamesMissing`: every code name docs/architecture.md gives exists in the tree (paths as
  *   files, identifiers as words in the sources).
+ * - `postcodeFormsOutsidePostal`: one owner of postcode forms (crates/core/src/postal: `postcode::key`,
+ *   `judge`); no Rust function elsewhere whose name says postcode puts one into a compact form of its own
+ *   (keeps only letters and digits). Italy's leading zeros (`normalize_postcode`) are not a compact form.
  * - `contactDoorsOutsideContact`: one way into contact verification, the contact capability's `run`; no
  *   TypeScript outside src/contact (and the door file src/native.ts) calls the contact core's doors.
  */
@@ -29,13 +32,14 @@ const ROOT = path.resolve(process.env.TREE_CHECK_ROOT ?? path.join(path.dirname(
 
 /** What the tree may have today (issue 31's bar is 0 for each). Lower a limit when the tree improves. */
 export const LIMITS = {
-  registerImportsEngine: 1,
+  registerImportsEngine: 0,
   httpImportsCapability: 0,
   workerKnowsDedupe: 0,
   longSourceFiles: 0,
   foreignStreetMatchers: 2,
   architectureNamesMissing: 0,
   contactDoorsOutsideContact: 0,
+  postcodeFormsOutsidePostal: 0,
 };
 
 const MAX_LINES = 800;
@@ -153,6 +157,14 @@ function architectureNamesMissing() {
   return [...missing];
 }
 
+function postcodeFormsOutsidePostal() {
+  // a function named for postcodes whose body (to its closing brace at the start of a line) keeps letters and digits
+  const compact = /\bfn\s+\w*postcode\w*\s*\([^]*?\n\s{0,4}\}/g;
+  return walk('crates/core/src')
+    .filter((f) => f.endsWith('.rs') && !isTest(f) && !f.startsWith(path.join('crates', 'core', 'src', 'postal') + path.sep))
+    .filter((f) => [...read(f).matchAll(compact)].some((m) => /alphanumeric/.test(m[0])));
+}
+
 function contactDoorsOutsideContact() {
   const door = /\bverifyContact(?:s|Answers)(?:Sync)?\s*\(/;
   return walk('src').filter((f) => f.endsWith('.ts') && !f.startsWith(path.join('src', 'contact') + path.sep) && f !== path.join('src', 'native.ts') && door.test(read(f)));
@@ -176,6 +188,7 @@ export function checkTree() {
     foreignStreetMatchers: foreignStreetMatchers(),
     architectureNamesMissing: architectureNamesMissing(),
     contactDoorsOutsideContact: contactDoorsOutsideContact(),
+    postcodeFormsOutsidePostal: postcodeFormsOutsidePostal(),
   };
 }
 

@@ -46,6 +46,8 @@ test('the check finds each kind of break in a tree that has it', (t) => {
     write('src/contact/service.ts', 'export const x = 1;\n'.repeat(801));
     write('crates/core/src/foreign/matcher.rs', 'pub fn street_score() {}\n');
     write('crates/core/src/foreign/text.rs', 'pub fn postcode() {}\n');
+    write('crates/core/src/dedupe/foreign.rs', 'pub fn postcode(raw: &str) -> String {\n    raw.chars().filter(|c| c.is_ascii_alphanumeric()).collect()\n}\n');
+    write('crates/core/src/postal/postcode.rs', 'pub fn key(raw: &str) -> String {\n    raw.chars().filter(|c| c.is_alphanumeric()).collect()\n}\n');
     write('src/suggest/service.ts', "const [r] = core.verifyContactsSync(batch);\n");
     write('docs/architecture.md', '`src/contact/service.ts` runs `processContacts`; `src/dedupe/index.ts` is gone; `Germania` is an example.\n');
     const found = run(root).found;
@@ -56,6 +58,7 @@ test('the check finds each kind of break in a tree that has it', (t) => {
     t.deepEqual(found.foreignStreetMatchers, ['crates/core/src/foreign/matcher.rs']);
     t.deepEqual((found.architectureNamesMissing ?? []).sort(), ['processContacts', 'src/dedupe/index.ts']);
     t.deepEqual(found.contactDoorsOutsideContact, ['src/suggest/service.ts']);
+    t.deepEqual(found.postcodeFormsOutsidePostal, ['crates/core/src/dedupe/foreign.rs']);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -52,6 +52,7 @@ pub fn import(subset: Option<&Subset>) -> Option<Register> {
     let dir = base.path().join("data");
     recapito_core::import::run(&source, &dir).expect("import");
     let register = Register::open(&dir).expect("open");
+    recapito_core::postal::Formats::open(&register).expect("postal formats");
     if std::env::var("RECAPITO_KEEP_TEST_REGISTER").is_ok() {
         eprintln!("register kept in {}", base.keep().join("data").display());
     }

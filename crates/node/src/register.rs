@@ -28,7 +28,12 @@ pub fn open_register(env: Env, data_dir: String, reopen: Option<bool>) -> Result
     }
     // the old environment must be closed before the same path can be opened again
     *slot = None;
-    let register = sync(&env, || Register::open(&PathBuf::from(&data_dir)))?;
+    let register = sync(&env, || {
+        let register = Register::open(&PathBuf::from(&data_dir))?;
+        // the postal formats are built now, not on the first request, and a bad copy fails here
+        recapito_core::postal::Formats::open(&register)?;
+        Ok(register)
+    })?;
     *slot = Some(Arc::new(register));
     Ok(())
 }

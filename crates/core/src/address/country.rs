@@ -36,7 +36,7 @@ pub(super) fn iso2(register: &Register, written: &str) -> Option<String> {
     if !(2..=3).contains(&code.len()) || !code.chars().all(|c| c.is_ascii_alphabetic()) {
         return None;
     }
-    match register.postal.iso2(&code) {
+    match crate::postal::Formats::of(register).iso2(&code) {
         Some(c) => Some(c.to_ascii_uppercase()),
         None => (code.len() == 2).then_some(code),
     }
@@ -80,7 +80,12 @@ pub(super) fn detect_country(
     province: &str,
 ) -> Option<ForeignCountry> {
     // an Italian province written (`Aquila (AQ)`) keeps the record Italian
-    if crate::postal::detect::italian_province(&register.postal, province, city, address) {
+    if crate::postal::detect::italian_province(
+        crate::postal::Formats::of(register),
+        province,
+        city,
+        address,
+    ) {
         return None;
     }
     iso2(register, text(&input.country_named))
@@ -91,5 +96,6 @@ pub(super) fn detect_country(
 
 /// A country read off a postcode in a foreign form (`F-75001`).
 pub(super) fn postcode_country(register: &Register, postcode: &str) -> Option<ForeignCountry> {
-    crate::postal::detect::postcode_country(&register.postal, postcode).map(ForeignCountry::known)
+    crate::postal::detect::postcode_country(crate::postal::Formats::of(register), postcode)
+        .map(ForeignCountry::known)
 }

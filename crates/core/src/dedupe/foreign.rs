@@ -1,6 +1,8 @@
 //! Addresses outside Italy as dedupe compares them: the house number found where the country
-//! writes it (before the street in FR, GB, AU, US…, after it in DE, ES, NL…, either way accepted),
-//! the street in a comparison form with its type abbreviated one way, the postcode in one form.
+//! writes it (before the street in FR, GB, AU, US…, after it in DE, ES, NL…, either way accepted:
+//! `postal::street::split_number`, the postal form's splitter), the street in a comparison form
+//! with its type abbreviated one way. The postcode's one form is `postal::postcode::key`, the
+//! registers' too.
 
 use crate::normalize::fold;
 
@@ -43,8 +45,9 @@ fn is_number(t: &str) -> bool {
     t.chars().next().is_some_and(|c| c.is_ascii_digit())
 }
 
-/// `(street key, house number)` of a line written abroad. The number is the first token when it
-/// starts with a digit, else the last one; a German `Hauptstrasse` and `Haupt Str` meet.
+/// `(street key, house number)` of a line written abroad. The number is at one end of the line
+/// (`split_number`: the last word, else the first, when mostly digits), or a number and a letter
+/// written apart at its end (`12 a`); a German `Hauptstrasse` and `Haupt Str` meet.
 pub fn street_and_number(line: &str) -> (String, String) {
     let (tokens, number) = words_and_number(line);
     let street: Vec<String> = tokens.iter().map(|t| street_word(t)).collect();
@@ -65,22 +68,21 @@ fn words_and_number(line: &str) -> (Vec<String>, String) {
     if tokens.len() > 2 && matches!(tokens[0], "UNIT" | "APT" | "FLAT" | "SUITE") {
         tokens.drain(..2);
     }
-    let mut number = String::new();
-    if tokens.len() > 1 && is_number(tokens[0]) {
-        number = tokens.remove(0).to_string();
-        // `7 / 9 wallaby place`, `12 - 14 …`: the second part too.
-        while tokens.len() > 1 && (tokens[0] == "-" || tokens[0] == "/") {
-            tokens.remove(0);
-        }
-    } else if tokens.len() > 1 && tokens.last().is_some_and(|t| is_number(t)) {
-        number = tokens.pop().unwrap_or_default().to_string();
-    } else if tokens.len() > 2
+    // the number at either end, as the postal form splits it
+    let (street, mut number) = crate::postal::street::split_number(&tokens.join(" "));
+    let mut tokens: Vec<&str> = street.split(' ').filter(|t| !t.is_empty()).collect();
+    if number.is_empty()
+        && tokens.len() > 2
         && is_number(tokens[tokens.len() - 2])
         && tokens[tokens.len() - 1].len() == 1
     {
         // `Hauptstrasse 12 a`
         let letter = tokens.pop().unwrap_or_default();
         number = format!("{}{letter}", tokens.pop().unwrap_or_default());
+    }
+    // `7 / 9 wallaby place`, `12 - 14 …`: the second part too.
+    while !number.is_empty() && tokens.len() > 1 && (tokens[0] == "-" || tokens[0] == "/") {
+        tokens.remove(0);
     }
     let number: String = number
         .chars()
@@ -101,25 +103,6 @@ fn street_word(t: &str) -> String {
         return format!("{head} STR");
     }
     t.to_string()
-}
-
-/// One form for a postcode abroad: upper case, no spaces or dashes, no country prefix
-/// (`F-75001`, `D 10115`, `sw1a 1aa` = `SW1A1AA`).
-pub fn postcode(country: &str, raw: &str) -> String {
-    let mut p: String = raw
-        .to_uppercase()
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .collect();
-    for prefix in ["CH", "D", "F", "A", "B", "L", "NL", "E", "P", "I"] {
-        if let Some(rest) = p.strip_prefix(prefix) {
-            if rest.len() >= 4 && rest.chars().all(|c| c.is_ascii_digit()) && country != "GB" {
-                p = rest.to_string();
-                break;
-            }
-        }
-    }
-    p
 }
 
 #[cfg(test)]
@@ -152,9 +135,16 @@ mod tests {
             street_and_number("wallaby place"),
             ("WALLABY PL".into(), "".into())
         );
+        // an ordinal is part of the street, not its number
+        assert_eq!(
+            street_and_number("1st Avenue 5"),
+            ("1ST AVE".into(), "5".into())
+        );
+        assert_eq!(
+            street_and_number("7 / 9 wallaby place"),
+            ("9 WALLABY PL".into(), "7".into())
+        );
         assert_eq!(street_compact("7 bradfield s treet"), "BRADFIELDSTREET");
         assert_eq!(street_compact("narranstreet 7"), "NARRANSTREET");
-        assert_eq!(postcode("FR", "F-75001"), "75001");
-        assert_eq!(postcode("GB", "sw1a 1aa"), "SW1A1AA");
     }
 }

@@ -438,7 +438,7 @@ pub fn address(
     let or = |x: &str, y: String| if x.is_empty() { y } else { x.to_string() };
     let postcode = or(&n.postcode, a.postcode().replace(' ', ""));
     let postcode = if abroad {
-        super::foreign::postcode(&country, &postcode)
+        crate::postal::postcode::key(&country, &postcode)
     } else {
         postcode
     };

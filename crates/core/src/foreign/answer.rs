@@ -6,10 +6,11 @@
 use super::line::Reading;
 use super::matcher::text;
 use super::model::{CountryRegister, HouseNumber, Street};
-use super::text::{display_postcode, NameKey};
+use super::text::NameKey;
 use crate::address::outcome::{Change, Outcome};
 use crate::address::{ContactInput, ContactResult, Geo, Normalized, PostcodeCheck, Territory};
 use crate::normalize::fold;
+use crate::postal::postcode::display as display_postcode;
 
 /// The answer before the street is known: the record as written, verified in the register.
 pub(super) fn answer_base(

@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 use super::answer::{answer_base, answer_street, Found};
 use super::line::{self, Line, Reading};
 use super::model::{CountryRegister, Street};
-use super::text::{self, NameKey};
+use super::text::NameKey;
 use crate::address::outcome::Outcome;
 use crate::address::resolve::{narrow, Evidence};
 use crate::address::{ContactInput, ContactResult};
@@ -482,10 +482,10 @@ fn written_postcode(cc: &str, field: &str, line: &Line) -> String {
     if field.is_empty() {
         line.postcode
             .as_deref()
-            .map(|p| text::postcode(cc, p))
+            .map(|p| crate::postal::postcode::key(cc, p))
             .unwrap_or_default()
     } else {
-        text::postcode(cc, field)
+        crate::postal::postcode::key(cc, field)
     }
 }
 

@@ -138,7 +138,7 @@ pub fn has_register(country: &str) -> bool {
 pub fn postcode_localities(country: &str, postcode: &str) -> Option<Vec<String>> {
     let world = current()?;
     let reg = world.registers.get(country)?;
-    let code = text::postcode(country, postcode);
+    let code = crate::postal::postcode::key(country, postcode);
     Some(
         reg.localities_by_postcode
             .get(&code)

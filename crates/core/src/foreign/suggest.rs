@@ -7,7 +7,6 @@ use serde::{Deserialize, Serialize};
 
 use super::matcher;
 use super::model::CountryRegister;
-use super::text;
 use crate::normalize::fold;
 
 #[derive(Debug, Deserialize, Default)]
@@ -73,7 +72,7 @@ pub fn search_streets(reg: &CountryRegister, q: &StreetQuery) -> Vec<StreetHint>
         return Vec::new();
     }
     let localities = matcher::localities_by_city(reg, &q.city);
-    let postcode = text::postcode(reg.info.country, &q.postcode);
+    let postcode = crate::postal::postcode::key(reg.info.country, &q.postcode);
     let in_place = |id: u32| {
         let s = &reg.streets[id as usize];
         (localities.is_empty() && postcode.is_empty())

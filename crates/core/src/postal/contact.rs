@@ -22,7 +22,7 @@ pub struct Country<'a> {
 /// city and region written in the line put into their fields, for a national register that
 /// reads fields. None when nothing was read off the line or the city field.
 pub fn read_input(register: &Register, code: &str, input: &ContactInput) -> Option<ContactInput> {
-    let format = register.postal.country(code)?;
+    let format = crate::postal::Formats::of(register).country(code)?;
     let parts = format.read(crate::postal::reader::Fields {
         address: text(&input.address),
         postcode: text(&input.postcode),
@@ -53,8 +53,7 @@ pub fn foreign_result(
         out.condition("COUNTRY_UNRESOLVED");
     }
     let address = text(&input.address);
-    let code = register
-        .postal
+    let code = crate::postal::Formats::of(register)
         .iso2(country.code)
         .unwrap_or_else(|| country.code.to_string());
     r.ok = true;
@@ -67,7 +66,10 @@ pub fn foreign_result(
         country: country.name.to_string(),
         country_code: code.clone(),
     };
-    let Some(format) = register.postal.country(&code).filter(|_| country.resolved) else {
+    let Some(format) = crate::postal::Formats::of(register)
+        .country(&code)
+        .filter(|_| country.resolved)
+    else {
         r.outcome = out.codes();
         return r;
     };

@@ -196,7 +196,7 @@ fn postcode_and_place(
     city: &str,
     address: &str,
 ) -> Option<String> {
-    let formats = &register.postal;
+    let formats = Formats::of(register);
     // the foreign registers, taken once for the record and only when a place is read
     let world = std::cell::OnceCell::new();
     let mut agreeing: Vec<String> = Vec::new();
@@ -254,7 +254,7 @@ pub fn country(
     address: &str,
     province: &str,
 ) -> Option<String> {
-    let formats = &register.postal;
+    let formats = Formats::of(register);
     if italian_province(formats, province, city, address) {
         return None;
     }

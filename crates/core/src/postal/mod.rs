@@ -14,12 +14,11 @@ pub mod template;
 
 use std::collections::{BTreeMap, HashMap};
 
-use heed::RoTxn;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use crate::normalize::fold;
-use crate::register::store::Databases;
+use crate::register::Register;
 use crate::Result;
 pub use postcode::Postcode;
 use postcode::PostcodeRule;
@@ -248,11 +247,31 @@ pub const VEHICLE_PREFIXES: &[(&str, &str)] = &[
 ];
 
 impl Formats {
-    pub fn load(dbs: &Databases, rtxn: &RoTxn) -> Result<Formats> {
-        match dbs.meta.get(rtxn, "postal_formats")? {
-            Some(v) => Ok(Formats::build(serde_json::from_value(v)?)),
-            None => Ok(Formats::default()),
+    /// The register's postal formats, built from its data on first use (empty when
+    /// `world/formats` was not imported, or when the stored data cannot be read: `open` says why).
+    pub fn of(register: &Register) -> &Formats {
+        static EMPTY: std::sync::OnceLock<Formats> = std::sync::OnceLock::new();
+        match Formats::built(register) {
+            Ok(f) => f,
+            Err(_) => EMPTY.get_or_init(Formats::default),
         }
+    }
+
+    /// Builds the register's postal formats now (the service does it when it opens the
+    /// register), failing when the stored data cannot be read.
+    pub fn open(register: &Register) -> Result<&Formats> {
+        Formats::built(register)
+            .as_ref()
+            .map_err(|e| crate::Error::Json(serde::de::Error::custom(e)))
+    }
+
+    fn built(register: &Register) -> &std::result::Result<Formats, String> {
+        register.postal_formats(|data| match data {
+            Some(v) => serde_json::from_value(v)
+                .map(Formats::build)
+                .map_err(|e| e.to_string()),
+            None => Ok(Formats::default()),
+        })
     }
 
     pub fn build(data: FormatsData) -> Formats {
@@ -306,26 +325,7 @@ impl Formats {
                     .filter_map(|(f, t)| Rule::compile(f, t))
                     .collect()
             };
-            let mut prefixes: Vec<String> = Vec::new();
-            let mut add = |p: &str| {
-                for sep in ["-", " ", ""] {
-                    let p = format!("{}{sep}", p.trim_end_matches(['-', ' ']));
-                    if !prefixes.contains(&p) {
-                        prefixes.push(p);
-                    }
-                }
-            };
-            if !c.postprefix.is_empty() {
-                add(&c.postprefix);
-            }
-            add(code);
-            for (v, iso) in VEHICLE_PREFIXES {
-                if iso == code {
-                    add(v);
-                }
-            }
-            // longest first, so that `CH-` is stripped before `C`
-            prefixes.sort_by_key(|p| std::cmp::Reverse(p.len()));
+            let prefixes = postcode::country_prefixes(code, &c.postprefix);
             let mut state_codes = c.state_codes.clone();
             if state_codes.is_empty() && !own.use_country.is_empty() {
                 if let Some(o) = data.countries.get(&own.use_country) {
@@ -752,8 +752,7 @@ pub struct FormatSummary {
 }
 
 pub fn coverage(register: &crate::register::Register) -> Coverage {
-    let mut formats: Vec<FormatSummary> = register
-        .postal
+    let mut formats: Vec<FormatSummary> = Formats::of(register)
         .countries
         .values()
         .map(|c| FormatSummary {
@@ -786,7 +785,7 @@ pub fn render_batch(
         .iter()
         .map(|c| {
             let cc = c.get("country_code")?;
-            Some(register.postal.country(cc)?.render(c))
+            Some(Formats::of(register).country(cc)?.render(c))
         })
         .collect()
 }

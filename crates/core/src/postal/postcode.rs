@@ -4,6 +4,8 @@
 
 use regex::Regex;
 
+use super::VEHICLE_PREFIXES;
+
 /// The judgement on a written postcode.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Postcode {
@@ -149,6 +151,75 @@ impl PostcodeRule {
     }
 }
 
+/// The country prefixes a written postcode may carry (`CH-3011`, `D-45127`, `FL-9490`): the
+/// post's own (`postprefix`), the ISO code and the old vehicle codes, each with a dash, a space or
+/// nothing after it, longest first (so that `CH-` goes before `C`).
+pub fn country_prefixes(country: &str, postprefix: &str) -> Vec<String> {
+    let mut prefixes: Vec<String> = Vec::new();
+    let mut add = |p: &str| {
+        for sep in ["-", " ", ""] {
+            let p = format!("{}{sep}", p.trim_end_matches(['-', ' ']));
+            if !prefixes.contains(&p) {
+                prefixes.push(p);
+            }
+        }
+    };
+    if !postprefix.is_empty() {
+        add(postprefix);
+    }
+    add(country);
+    for (v, iso) in VEHICLE_PREFIXES {
+        if *iso == country {
+            add(v);
+        }
+    }
+    prefixes.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    prefixes
+}
+
+/// The one form a postcode is kept and compared in (registers' keys, dedupe's comparison): upper
+/// case, letters and digits only, without the country prefix (`L-1260` → `1260`, `6981 ch` →
+/// `6981CH`, `D 10115` → `10115`); Andorra's three digits with their `AD`.
+pub fn key(country: &str, written: &str) -> String {
+    let mut s: String = written
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .collect::<String>()
+        .to_uppercase();
+    // the country's prefixes (`country_prefixes` without separators): the longest one a digit
+    // follows goes
+    let prefix = std::iter::once(country)
+        .chain(
+            VEHICLE_PREFIXES
+                .iter()
+                .filter(|(_, iso)| *iso == country)
+                .map(|(v, _)| *v),
+        )
+        .filter(|p| {
+            s.len() > p.len()
+                && s.starts_with(p)
+                && s[p.len()..].starts_with(|c: char| c.is_ascii_digit())
+        })
+        .max_by_key(|p| p.len());
+    if let Some(p) = prefix {
+        s = s[p.len()..].to_string();
+    }
+    if country == "AD" && s.chars().all(|c| c.is_ascii_digit()) && s.len() == 3 {
+        s = format!("AD{s}");
+    }
+    s
+}
+
+/// A postcode key (`key`) written the way the country's post writes it (`6981CH` → `6981 CH`).
+pub fn display(country: &str, key: &str) -> String {
+    match country {
+        "NL" if key.len() == 6 => format!("{} {}", &key[..4], &key[4..]),
+        "CZ" | "SK" if key.len() == 5 => format!("{} {}", &key[..3], &key[3..]),
+        "PT" if key.len() == 7 => format!("{}-{}", &key[..4], &key[4..]),
+        _ => key.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,5 +249,21 @@ mod tests {
         let jp = rule(r"\d{3}-?\d{4}", &["154-0023"], &[]);
         assert_eq!(jp.judge("1540023"), Postcode::Valid("154-0023".into()));
         assert_eq!(jp.judge(" "), Postcode::Empty);
+    }
+
+    #[test]
+    fn keys_without_prefix_or_separators() {
+        assert_eq!(key("LU", "L-1260"), "1260");
+        assert_eq!(key("CH", "CH-3011"), "3011");
+        assert_eq!(key("DE", "D-45127"), "45127");
+        assert_eq!(key("FR", "F 75001"), "75001");
+        assert_eq!(key("NL", "6981 ch"), "6981CH");
+        assert_eq!(key("NL", "NL-1012 LG"), "1012LG");
+        assert_eq!(key("FI", "FIN-00100"), "00100");
+        assert_eq!(key("GB", "sw1a 2aa"), "SW1A2AA");
+        assert_eq!(key("AD", "500"), "AD500");
+        assert_eq!(key("AD", "AD500"), "AD500");
+        assert_eq!(display("NL", "6981CH"), "6981 CH");
+        assert_eq!(display("PT", "1250096"), "1250-096");
     }
 }

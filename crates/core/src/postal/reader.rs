@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{CountryFormat, Postcode};
+use super::{CountryFormat, Formats, Postcode};
 use crate::normalize::fold;
 
 /// The parts of one address.
@@ -59,7 +59,7 @@ pub fn read_address(register: &crate::register::Register, r: &ReadRequest) -> Op
     let s = |v: &Option<String>| v.as_deref().unwrap_or("").trim().to_string();
     let (address, postcode, city, province) =
         (s(&r.address), s(&r.postcode), s(&r.city), s(&r.province));
-    Some(register.postal.country(&r.country)?.read(Fields {
+    Some(Formats::of(register).country(&r.country)?.read(Fields {
         address: &address,
         postcode: &postcode,
         city: &city,

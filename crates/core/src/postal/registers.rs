@@ -100,9 +100,7 @@ pub(crate) fn postcode_listed(
     postcode: &str,
 ) -> Option<(bool, bool)> {
     let list = world?.registers.get(country)?.all_postcodes.as_ref()?;
-    let listed = list
-        .all
-        .contains(&crate::foreign::text::postcode(country, postcode));
+    let listed = list.all.contains(&super::postcode::key(country, postcode));
     Some((listed, list.paired))
 }
 

@@ -51,8 +51,11 @@ pub struct Register {
     pub streets: street::StreetIndex,
     /// Fuzzy index of municipality names for address matching, built on first use.
     city_names: std::sync::OnceLock<city_names::CityNames>,
-    /// Postal formats of every country (empty when `world/formats` was not imported).
-    pub postal: crate::postal::Formats,
+    /// Postal formats of every country as imported (`world/formats`), until `postal` reads them.
+    postal_data: std::sync::Mutex<Option<serde_json::Value>>,
+    /// What `postal` builds from them on first use (its compiled formats). The register holds the
+    /// slot, not the type: it imports no engine.
+    postal_formats: std::sync::OnceLock<Box<dyn std::any::Any + Send + Sync>>,
 }
 
 impl Register {
@@ -65,7 +68,7 @@ impl Register {
         let municipalities = Municipalities::load(&dbs, &rtxn)?;
         let countries = Countries::load(&dbs, &rtxn)?;
         let names = names::Names::load(&dbs, &rtxn)?;
-        let postal = crate::postal::Formats::load(&dbs, &rtxn)?;
+        let postal_data = dbs.meta.get(&rtxn, "postal_formats")?;
         // committing a read transaction keeps the database handles it opened valid for later ones
         rtxn.commit()?;
         let streets = street::StreetIndex::open(
@@ -82,7 +85,8 @@ impl Register {
             names,
             streets,
             city_names: std::sync::OnceLock::new(),
-            postal,
+            postal_data: std::sync::Mutex::new(postal_data),
+            postal_formats: std::sync::OnceLock::new(),
         })
     }
 
@@ -90,6 +94,26 @@ impl Register {
     pub fn city_names(&self) -> &city_names::CityNames {
         self.city_names
             .get_or_init(|| city_names::CityNames::build(self))
+    }
+
+    /// The postal formats as `postal` builds them from the imported data (`None` when
+    /// `world/formats` was not imported), built once, on first use. One type per register: the
+    /// postal engine's `Formats`.
+    pub fn postal_formats<T: std::any::Any + Send + Sync>(
+        &self,
+        build: impl FnOnce(Option<serde_json::Value>) -> T,
+    ) -> &T {
+        self.postal_formats
+            .get_or_init(|| {
+                let data = self
+                    .postal_data
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .take();
+                Box::new(build(data))
+            })
+            .downcast_ref::<T>()
+            .expect("one type of postal formats per register")
     }
 
     /// Attribution lines of every dataset in service, one per source, deduplicated.

@@ -118,7 +118,7 @@ fn in_country(cc: &str, a: &OsmAddress) -> bool {
     if !a.country.is_empty() {
         return a.country == cc;
     }
-    let pc = crate::foreign::text::postcode(cc, &a.postcode);
+    let pc = crate::postal::postcode::key(cc, &a.postcode);
     match cc {
         "MC" => pc.starts_with("980"),
         "AD" => pc.starts_with("AD") || pc.is_empty(),
@@ -166,7 +166,7 @@ fn add(reg: &mut CountryRegister, cc: &str, addresses: &[OsmAddress], fallback_c
         }
     }
     for a in addresses.iter().filter(|a| in_country(cc, a)) {
-        let pc = crate::foreign::text::postcode(cc, &a.postcode);
+        let pc = crate::postal::postcode::key(cc, &a.postcode);
         let loc = match by_postcode.get(&pc) {
             Some(&l) => l,
             None => {
