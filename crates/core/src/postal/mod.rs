@@ -205,6 +205,46 @@ struct PostcodeGroup {
     codes: Vec<String>,
     /// The lengths the pattern takes, without a country prefix.
     lengths: Option<PostcodeLengths>,
+    /// The characters beyond ASCII the pattern can match (`\d` takes every script's digits);
+    /// None when the pattern could not be read.
+    beyond_ascii: Option<Vec<(char, char)>>,
+}
+
+/// The ranges of characters beyond ASCII that a pattern can match anywhere.
+fn beyond_ascii(pattern: &str) -> Option<Vec<(char, char)>> {
+    use regex_syntax::hir::{Class, Hir, HirKind};
+    fn walk(h: &Hir, out: &mut Vec<(char, char)>) {
+        match h.kind() {
+            HirKind::Literal(l) => {
+                for c in String::from_utf8_lossy(&l.0)
+                    .chars()
+                    .filter(|c| !c.is_ascii())
+                {
+                    out.push((c, c));
+                }
+            }
+            HirKind::Class(Class::Unicode(c)) => out.extend(
+                c.ranges()
+                    .iter()
+                    .filter(|r| !r.end().is_ascii())
+                    .map(|r| (r.start().max('\u{80}'), r.end())),
+            ),
+            // a class of bytes beyond ASCII: any character
+            HirKind::Class(Class::Bytes(c)) => {
+                if c.ranges().iter().any(|r| r.end() > 0x7f) {
+                    out.push(('\u{80}', char::MAX));
+                }
+            }
+            HirKind::Repetition(r) => walk(&r.sub, out),
+            HirKind::Capture(c) => walk(&c.sub, out),
+            HirKind::Concat(v) | HirKind::Alternation(v) => v.iter().for_each(|s| walk(s, out)),
+            HirKind::Empty | HirKind::Look(_) => {}
+        }
+    }
+    let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+    let mut out = Vec::new();
+    walk(&hir, &mut out);
+    Some(out)
 }
 
 /// A country whose postcode a run of words is (`Formats::postcode_countries`), and its group of
@@ -432,10 +472,19 @@ impl Formats {
             .into_values()
             .map(|mut codes| {
                 codes.sort();
-                let lengths = countries[&codes[0]]
+                let first = &countries[&codes[0]];
+                let lengths = first
                     .postcode_lengths
                     .map(|b| PostcodeLengths { prefix: 0, ..b });
-                PostcodeGroup { codes, lengths }
+                let beyond_ascii = first
+                    .postcode
+                    .as_ref()
+                    .and_then(|r| beyond_ascii(r.pattern.as_str()));
+                PostcodeGroup {
+                    codes,
+                    lengths,
+                    beyond_ascii,
+                }
             })
             .collect();
         let mut postcode_prefixes: Vec<(String, String)> = countries
@@ -489,9 +538,21 @@ impl Formats {
             );
         }
         let counts = WrittenCounts::of(written);
+        // a letter or digit beyond ASCII stays in every form the judgement tries (prefixes are
+        // ASCII, separators are dropped): a pattern that cannot match it cannot take the form
+        // (`8001 Zürich` is no postcode of `\d{4}`)
+        let beyond: Vec<char> = up
+            .chars()
+            .filter(|c| !c.is_ascii() && c.is_alphanumeric())
+            .collect();
         let mut out = Vec::new();
         for (group, g) in self.postcode_groups.iter().enumerate() {
-            let may_fit = counts.fit(g.lengths);
+            let may_fit = counts.fit(g.lengths)
+                && beyond.iter().all(|c| {
+                    g.beyond_ascii
+                        .as_ref()
+                        .is_none_or(|ranges| ranges.iter().any(|(a, b)| (a..=b).contains(&c)))
+                });
             let mut alike: Option<bool> = None;
             for code in &g.codes {
                 let own = prefixed.contains(&code.as_str());

@@ -772,7 +772,19 @@ fn countries_of_a_postcode_judged_by_group_are_those_each_country_takes() {
     let Some(f) = formats() else {
         return;
     };
-    let mut written: Vec<String> = vec!["77".into(), "Linden 77".into(), "10117 Berlin".into()];
+    // words of a line that are no postcode, some beyond ASCII (digits of another script included)
+    let mut written: Vec<String> = [
+        "77",
+        "Linden 77",
+        "10117 Berlin",
+        "8001 Zürich",
+        "Marszałkowska 10",
+        "١٠١١٧",
+        "10117 ١٠",
+        "٣٠٠",
+    ]
+    .map(String::from)
+    .to_vec();
     for country in f.countries.values() {
         let Some(rule) = &country.postcode else {
             continue;
