@@ -8,7 +8,10 @@
  *   node dist/bench/contact-ab.js <project root A> <project root B> [seconds] [rounds] [foreign]
  *
  * With `foreign`, the contacts are the foreign rows of `data/foreign-lines.tsv` (issue 30's first tries)
- * instead of Bologna's.
+ * instead of Bologna's, and the batch of 500 is measured for each kind of row issue 30's throughput bar
+ * names: all the foreign rows, the rows without a country (`foreign: detect`: detected, or the country
+ * written as a name) and the rows with the country given; the last lines compare A and B per call
+ * (server CPU per request, B / A).
  *
  * A project root holds package.json, bin/recapito.js, dist/ and the addon (node_modules may be a link).
  */
@@ -28,9 +31,10 @@ import { autocannon } from './autocannon.js';
 import { bolognaSample } from './bologna-contacts.js';
 import { rows as foreignRows } from './foreign-first-tries.js';
 
-/** `n` contacts cycling over the foreign rows of `data/foreign-lines.tsv`, as customers send them. */
-function foreignSample(n: number): Record<string, string>[] {
-  const rows = foreignRows().filter((r) => r.kind !== 'italian');
+/** `n` contacts cycling over the foreign rows of `data/foreign-lines.tsv` (those of `kinds`, all by
+ * default), as customers send them. */
+function foreignSample(n: number, kinds = ['given', 'detect', 'named']): Record<string, string>[] {
+  const rows = foreignRows().filter((r) => kinds.includes(r.kind));
   return Array.from({ length: n }, (_, i) => {
     const r = rows[i % rows.length]!;
     const item: Record<string, string> = { address: r.address };
@@ -69,7 +73,8 @@ async function server(root: string): Promise<{ child: ChildProcess; url: string;
 async function main(): Promise<void> {
   if (!rootA || !rootB) throw new Error('usage: contact-ab.js <root A> <root B> [seconds] [rounds]');
   // `foreign`: the first-tries set's foreign rows (one-liners in twenty countries, postal form and registers)
-  const sample = sampleArg === 'foreign' ? foreignSample(2000) : await bolognaSample(2000);
+  const foreign = sampleArg === 'foreign';
+  const sample = foreign ? foreignSample(2000) : await bolognaSample(2000);
   const servers = { A: await server(rootA), B: await server(rootB) };
   const bare = await startListening([path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare-server.js')]);
   let n = 0;
@@ -79,6 +84,16 @@ async function main(): Promise<void> {
   };
   const single = () => JSON.stringify(sample[n++ % sample.length]);
   const batch = JSON.stringify({ items: sample.slice(0, 500) });
+  const calls: [string, () => string, number, number][] = [
+    ['single, 32 connections', single, 32, 1],
+    [foreign ? 'batch of 500 foreign rows, 4 connections' : 'batch of 500, 4 connections', () => batch, 4, 500],
+  ];
+  if (foreign) {
+    const detected = JSON.stringify({ items: foreignSample(500, ['detect', 'named']) });
+    const given = JSON.stringify({ items: foreignSample(500, ['given']) });
+    calls.push(['batch of 500 detect + named rows, 4 connections', () => detected, 4, 500]);
+    calls.push(['batch of 500 country-given rows, 4 connections', () => given, 4, 500]);
+  }
   type Row = { build: string; call: string; 'req/s': number; 'verifications/s'?: number; 'p50 ms': number; 'p99 ms': number; 'server CPU µs/req': number; 'non-2xx': number; load: string };
   const rows: Row[] = [];
   const bareRps: number[] = [];
@@ -92,10 +107,7 @@ async function main(): Promise<void> {
       for (const name of order) {
         const s = servers[name];
         const pid = s.child.pid as number;
-        for (const [call, body, connections, items] of [
-          ['single, 32 connections', single, 32, 1],
-          ['batch of 500, 4 connections', () => batch, 4, 500],
-        ] as const) {
+        for (const [call, body, connections, items] of calls) {
           const cpu0 = cpuMicros(pid);
           const r = await load(s.url, s.token, '/api/v1/contact', body, connections);
           const cpu = cpuMicros(pid) - cpu0;
@@ -125,6 +137,10 @@ async function main(): Promise<void> {
         `${name} (${name === 'A' ? rootA : rootB}): single ${Math.round(mean(singles.map((r) => r['req/s'])))} req/s = ${((mean(singles.map((r) => r['req/s'])) / bareMean) * 100).toFixed(1)}% of bare, ` +
           `${Math.round(mean(singles.map((r) => r['server CPU µs/req'])))} µs CPU/req; batch ${Math.round(mean(batches.map((r) => r['verifications/s'] ?? 0)))} verifications/s`,
       );
+    }
+    for (const [call] of calls) {
+      const cpu = (name: string) => mean(rows.filter((r) => r.build === name && r.call === call).map((r) => r['server CPU µs/req']));
+      console.log(`${call}: server CPU per request A ${Math.round(cpu('A'))} µs, B ${Math.round(cpu('B'))} µs (B / A ${(cpu('B') / Math.max(1, cpu('A'))).toFixed(2)})`);
     }
     console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   } finally {

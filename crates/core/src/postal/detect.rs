@@ -205,11 +205,8 @@ fn postcode_and_place(
         if !pc.chars().any(|c| c.is_ascii_digit()) {
             continue;
         }
-        let fits: Vec<&super::CountryFormat> = formats
-            .countries
-            .values()
-            .filter(|f| f.postcode_in(&pc).is_some())
-            .collect();
+        let fitting = formats.postcode_countries(&pc);
+        let fits: Vec<&super::CountryFormat> = fitting.iter().map(|f| f.format).collect();
         let up = pc.to_uppercase();
         let abroad = |f: &&&super::CountryFormat| !matches!(f.code.as_str(), "IT" | "VA");
         // the place's words are read only for a postcode some other country has
@@ -226,11 +223,27 @@ fn postcode_and_place(
                 }
             }
         }
-        // written exactly in one country's form (separator included)
-        let exact: Vec<&&super::CountryFormat> = fits
-            .iter()
-            .filter(|f| f.postcode.as_ref().is_some_and(|r| r.pattern.is_match(&up)))
-            .collect();
+        // written exactly in one country's form (separator included): a group's countries share
+        // the pattern, matched once
+        let mut matched: Vec<(usize, bool)> = Vec::new();
+        let mut exact: Vec<&super::CountryFormat> = Vec::new();
+        for fit in &fitting {
+            let is = match matched.iter().find(|(g, _)| *g == fit.group) {
+                Some(&(_, is)) => is,
+                None => {
+                    let is = fit
+                        .format
+                        .postcode
+                        .as_ref()
+                        .is_some_and(|r| r.pattern.is_match(&up));
+                    matched.push((fit.group, is));
+                    is
+                }
+            };
+            if is {
+                exact.push(fit.format);
+            }
+        }
         if let [one] = exact.as_slice() {
             let digits_only = up.chars().all(|c| c.is_ascii_digit());
             if !digits_only && !place.trim().is_empty() && !unique.contains(&one.code) {

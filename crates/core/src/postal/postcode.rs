@@ -21,7 +21,7 @@ pub enum Postcode {
 
 /// Where the examples put their separators: `EC1Y 8SY` is 7 characters with a space before the
 /// 5th (counted from the start) or before the last 3 (from the end).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Shape {
     len: usize,
     separators: Vec<(usize, char)>,

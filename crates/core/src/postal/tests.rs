@@ -785,6 +785,63 @@ fn the_length_bounds_never_turn_away_a_postcode_the_pattern_takes() {
     assert!(!at.postcode_may_fit("1011700") && at.postcode_may_fit("A-1010"));
 }
 
+/// Detection asks for the countries of a written postcode once per group of countries alike
+/// (`Formats::postcode_countries`): the same countries as asking each country, for every
+/// country's examples written every way (as published, compact, lower case, with each prefix of
+/// each country) and for the words of a line that are no postcode.
+#[test]
+fn countries_of_a_postcode_judged_by_group_are_those_each_country_takes() {
+    let Some(f) = formats() else {
+        return;
+    };
+    // words of a line that are no postcode, some beyond ASCII (digits of another script included)
+    let mut written: Vec<String> = [
+        "77",
+        "Linden 77",
+        "10117 Berlin",
+        "8001 Zürich",
+        "Marszałkowska 10",
+        "١٠١١٧",
+        "10117 ١٠",
+        "٣٠٠",
+    ]
+    .map(String::from)
+    .to_vec();
+    for country in f.countries.values() {
+        let Some(rule) = &country.postcode else {
+            continue;
+        };
+        for ex in &country.data.zipex {
+            let compact: String = ex.chars().filter(|c| c.is_alphanumeric()).collect();
+            written.extend([ex.clone(), compact.to_lowercase(), compact]);
+            written.extend(rule.prefixes.iter().map(|p| format!("{p}{ex}")));
+        }
+    }
+    let mut fitting = 0;
+    for w in &written {
+        let mut by_group: Vec<&str> = f
+            .postcode_countries(w)
+            .iter()
+            .map(|fit| fit.format.code.as_str())
+            .collect();
+        let mut each: Vec<&str> = f
+            .countries
+            .values()
+            .filter(|c| c.postcode_in(w).is_some())
+            .map(|c| c.code.as_str())
+            .collect();
+        by_group.sort_unstable();
+        each.sort_unstable();
+        assert_eq!(by_group, each, "{w}");
+        fitting += each.len();
+    }
+    assert!(
+        written.len() > 1000 && fitting > 5000,
+        "{} {fitting}",
+        written.len()
+    );
+}
+
 #[test]
 fn postcodes_of_todays_systems_beside_the_published_patterns() {
     let Some(f) = formats() else {
