@@ -1,0 +1,199 @@
+//! Which countries a written postcode may be: each country's postcode lengths, the groups of
+//! countries that judge a postcode alike, and the grouped judgement detection asks of every run
+//! of words (moved out of `postal/mod.rs` as they were, to keep that file under 800 lines).
+
+use super::*;
+
+/// The lengths a country's postcodes can have: what the pattern matches (fewest and most
+/// characters), the longest country prefix a written form may carry (`CH-`) and the most
+/// separators the examples put in. Detection and the line reader ask every country whether a
+/// run of words is its postcode; these bounds answer "no" for most of them without the pattern.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PostcodeLengths {
+    pub(crate) min: usize,
+    pub(crate) max: Option<usize>,
+    pub(crate) prefix: usize,
+    pub(crate) separators: usize,
+}
+
+impl PostcodeLengths {
+    pub(crate) fn of(rule: &PostcodeRule, zipex: &[String]) -> Option<PostcodeLengths> {
+        // read as ASCII (`\d` one byte): only ASCII forms are bounded (`postcode_may_fit`), and
+        // on ASCII text the pattern matches what its ASCII reading does
+        let hir = regex_syntax::ParserBuilder::new()
+            .unicode(false)
+            .build()
+            .parse(rule.pattern.as_str())
+            .ok()?;
+        let props = hir.properties();
+        let alnum = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).count();
+        Some(PostcodeLengths {
+            min: props.minimum_len()?,
+            max: props.maximum_len(),
+            prefix: rule.prefixes.iter().map(|p| alnum(p)).max().unwrap_or(0),
+            separators: zipex
+                .iter()
+                .map(|e| e.chars().count() - alnum(e))
+                .max()
+                .unwrap_or(0),
+        })
+    }
+}
+
+/// Countries whose postcodes have the same pattern and example shapes.
+pub(crate) struct PostcodeGroup {
+    pub(crate) codes: Vec<String>,
+    /// The lengths the pattern takes, without a country prefix.
+    pub(crate) lengths: Option<PostcodeLengths>,
+    /// The characters beyond ASCII the pattern can match (`\d` takes every script's digits);
+    /// None when the pattern could not be read.
+    pub(crate) beyond_ascii: Option<Vec<(char, char)>>,
+}
+
+/// The ranges of characters beyond ASCII that a pattern can match anywhere.
+pub(crate) fn beyond_ascii(pattern: &str) -> Option<Vec<(char, char)>> {
+    use regex_syntax::hir::{Class, Hir, HirKind};
+    fn walk(h: &Hir, out: &mut Vec<(char, char)>) {
+        match h.kind() {
+            HirKind::Literal(l) => {
+                for c in String::from_utf8_lossy(&l.0)
+                    .chars()
+                    .filter(|c| !c.is_ascii())
+                {
+                    out.push((c, c));
+                }
+            }
+            HirKind::Class(Class::Unicode(c)) => out.extend(
+                c.ranges()
+                    .iter()
+                    .filter(|r| !r.end().is_ascii())
+                    .map(|r| (r.start().max('\u{80}'), r.end())),
+            ),
+            // a class of bytes beyond ASCII: any character
+            HirKind::Class(Class::Bytes(c)) => {
+                if c.ranges().iter().any(|r| r.end() > 0x7f) {
+                    out.push(('\u{80}', char::MAX));
+                }
+            }
+            HirKind::Repetition(r) => walk(&r.sub, out),
+            HirKind::Capture(c) => walk(&c.sub, out),
+            HirKind::Concat(v) | HirKind::Alternation(v) => v.iter().for_each(|s| walk(s, out)),
+            HirKind::Empty | HirKind::Look(_) => {}
+        }
+    }
+    let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+    let mut out = Vec::new();
+    walk(&hir, &mut out);
+    Some(out)
+}
+
+/// A country whose postcode a run of words is (`Formats::postcode_countries`), and its group of
+/// countries with the same pattern and example shapes.
+pub(crate) struct PostcodeFit<'a> {
+    pub format: &'a CountryFormat,
+    pub group: usize,
+}
+
+/// A written postcode's characters counted for `postcode_may_fit`: letters and digits, the
+/// others, and whether it is ASCII.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct WrittenCounts {
+    pub(crate) alnum: usize,
+    pub(crate) others: usize,
+    pub(crate) ascii: bool,
+}
+
+impl WrittenCounts {
+    pub(crate) fn of(written: &str) -> WrittenCounts {
+        let alnum = written.chars().filter(|c| c.is_alphanumeric()).count();
+        WrittenCounts {
+            alnum,
+            others: written.chars().count() - alnum,
+            ascii: written.is_ascii(),
+        }
+    }
+
+    /// `postcode_may_fit` against a pattern's lengths (None: no bound known).
+    pub(crate) fn fit(self, lengths: Option<PostcodeLengths>) -> bool {
+        let Some(b) = lengths else {
+            return true;
+        };
+        if !self.ascii {
+            return true;
+        }
+        self.alnum + self.others.max(b.separators) >= b.min
+            && b.max
+                .is_none_or(|max| self.alnum.saturating_sub(b.prefix) <= max)
+    }
+}
+
+impl Formats {
+    /// Every country whose postcode `written` is (`CountryFormat::postcode_in`), each with its
+    /// group. Detection asks this of every run of words that may be a postcode. The countries
+    /// one of whose prefixes (`D-`, `L`, `CH `) begins the written form are judged each on its
+    /// own; for the others nothing is stripped, so a group (same pattern, same example shapes)
+    /// judges them alike, once, and not at all when the written form is longer or shorter than
+    /// the pattern takes: the same countries as asking each, with a fraction of the matches.
+    pub(crate) fn postcode_countries(&self, written: &str) -> Vec<PostcodeFit<'_>> {
+        // the form `PostcodeRule::judge` strips prefixes from
+        let up = written
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_uppercase();
+        // the countries one of whose prefixes begins it: each beginning of the written form
+        // looked up in the sorted prefixes
+        let mut prefixed: Vec<&str> = Vec::new();
+        for (end, _) in up.char_indices().skip(1).chain([(up.len(), ' ')]) {
+            if end > self.postcode_prefix_len {
+                break;
+            }
+            let head = &up[..end];
+            let from = self
+                .postcode_prefixes
+                .partition_point(|(p, _)| p.as_str() < head);
+            prefixed.extend(
+                self.postcode_prefixes[from..]
+                    .iter()
+                    .take_while(|(p, _)| p == head)
+                    .map(|(_, code)| code.as_str()),
+            );
+        }
+        let counts = WrittenCounts::of(written);
+        // a letter or digit beyond ASCII stays in every form the judgement tries (prefixes are
+        // ASCII, separators are dropped): a pattern that cannot match it cannot take the form
+        // (`8001 Zürich` is no postcode of `\d{4}`)
+        let beyond: Vec<char> = up
+            .chars()
+            .filter(|c| !c.is_ascii() && c.is_alphanumeric())
+            .collect();
+        let mut out = Vec::new();
+        for (group, g) in self.postcode_groups.iter().enumerate() {
+            let may_fit = counts.fit(g.lengths)
+                && beyond.iter().all(|c| {
+                    g.beyond_ascii
+                        .as_ref()
+                        .is_none_or(|ranges| ranges.iter().any(|(a, b)| (a..=b).contains(&c)))
+                });
+            let mut alike: Option<bool> = None;
+            for code in &g.codes {
+                let own = prefixed.contains(&code.as_str());
+                if !own && !may_fit {
+                    continue;
+                }
+                let Some(format) = self.countries.get(code) else {
+                    continue;
+                };
+                let fits = if own {
+                    format.postcode_in(written).is_some()
+                } else {
+                    *alike.get_or_insert_with(|| format.postcode_in(written).is_some())
+                };
+                if fits {
+                    out.push(PostcodeFit { format, group });
+                }
+            }
+        }
+        out
+    }
+}
