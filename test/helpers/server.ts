@@ -138,8 +138,12 @@ export async function call(server: TestServer, method: string, pathAndQuery: str
   return { status: res.status, headers: res.headers, body: parsed };
 }
 
-/** Polls until `done` holds or `ms` pass, and returns the last answer (assert on it). */
-export async function waitFor<T>(probe: () => Promise<T>, done: (v: T) => boolean, ms = 60_000): Promise<T> {
+/**
+ * Polls until `done` holds or `ms` pass, and returns the last answer (assert on it). Three minutes by
+ * default, within ava's five: on CI's 2 cores, with two test files at once (one of them killing and
+ * resuming servers), a small job once took over a minute to finish (CI run of 70f8225).
+ */
+export async function waitFor<T>(probe: () => Promise<T>, done: (v: T) => boolean, ms = 180_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const v = await probe();
