@@ -17,8 +17,15 @@ await addPack(server.state, 'test', 'contact', 1_000_000);
 
 let token = server.token;
 let session = randomUUID();
-// tokens made ahead: a token opens 200 free sessions a day, the bench rotates to the next every 150
-const spare = await Promise.all(Array.from({ length: 100 }, () => server.newToken('test')));
+// tokens made ahead: a token opens 200 free sessions a day, the bench rotates to the next every 150; one
+// account each, since an account holds at most RECAPITO_MAX_TOKENS_PER_ACCOUNT live tokens
+const spare = await Promise.all(
+  Array.from({ length: 100 }, async (_, i) => {
+    const spareToken = await server.newToken(`bench-${i}`);
+    await addPack(server.state, `bench-${i}`, 'contact', 10_000);
+    return spareToken;
+  }),
+);
 let calls = 0;
 let sessions = 0;
 function next(): { session: string; token: string } {
