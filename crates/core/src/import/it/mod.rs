@@ -8,5 +8,6 @@ pub mod anncsu_street_names;
 pub mod bologna;
 pub mod comuni;
 pub mod esteri;
+pub mod geonames;
 pub mod milano;
 pub mod streets;

@@ -1,0 +1,298 @@
+//! The places people write as their city that are not municipalities (hamlets, town sections:
+//! Mestre, Lido di Ostia, Fregene), from GeoNames in its two published layouts:
+//! - the `cities1000` extract in `it/comuni/` (a CSV with a header: places above 1,000 people);
+//! - GeoNames' own dump files an operator downloads into `it/localita/` (`IT.zip` or `IT.txt` from
+//!   https://download.geonames.org/export/dump/, CC BY 4.0: every populated place of Italy, the
+//!   hamlets the extract lacks — Marghera, Milano Marittima, Sottomarina), tab-separated without a
+//!   header, in the column order of the dump's readme.
+//!
+//! Each place is tied to today's municipality by its ISTAT code (GeoNames' `admin3` in Italy).
+
+use std::collections::{HashMap, HashSet};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+use crate::import::{csv_reader, open_text};
+use crate::normalize::fold;
+use crate::register::municipality::{MunicipalityRecord, Place, PlaceKind};
+use crate::{Error, Result};
+
+/// The extract shipped with the default sources.
+pub(super) const EXTRACT: &str = "it/comuni/geonames_it_cities1000.csv.gz";
+/// Where an operator puts GeoNames' dump files (`IT.zip`, `IT.txt`).
+pub(super) const DUMP_DIR: &str = "it/localita";
+pub(super) const ATTRIBUTION: &str = "GeoNames (geonames.org), CC BY 4.0";
+
+/// GeoNames points by folded name and province: where a municipality merged away lies.
+pub(super) type Points = HashMap<(String, String), (f64, f64)>;
+
+/// The columns of GeoNames' dump (readme.txt of https://download.geonames.org/export/dump/), by
+/// the names the extract's header gives them.
+const DUMP_COLUMNS: &[&str] = &[
+    "geonameid",
+    "name",
+    "asciiname",
+    "alternatenames",
+    "latitude",
+    "longitude",
+    "feature_class",
+    "feature_code",
+    "country_code",
+    "cc2",
+    "admin1_code",
+    "admin2_code",
+    "admin3_code",
+    "admin4_code",
+    "population",
+    "elevation",
+    "dem",
+    "timezone",
+    "modification_date",
+];
+
+/// What was read: the places, every row's point, and the files read with the places each added.
+#[derive(Default)]
+pub(super) struct GeoNamesPlaces {
+    pub places: Vec<Place>,
+    pub points: Points,
+    pub files: Vec<(PathBuf, u64)>,
+}
+
+/// The hamlets of the extract and of every dump file in `it/localita/`, each place once per
+/// municipality (the dump repeats the extract's).
+pub(super) fn read(source: &Path, records: &[&MunicipalityRecord]) -> Result<GeoNamesPlaces> {
+    let mut reader = PlaceReader::new(records);
+    let mut out = GeoNamesPlaces::default();
+    let extract = source.join(EXTRACT);
+    if extract.exists() {
+        let mut rdr = csv_reader(&extract, b',')?;
+        let headers: Vec<String> = rdr.headers()?.iter().map(str::to_string).collect();
+        for row in rdr.records() {
+            reader.row(&headers, &row?, false, &mut out);
+        }
+        let found = out.places.len() as u64;
+        out.files.push((extract, found));
+    }
+    for path in dump_files(&source.join(DUMP_DIR)) {
+        let before = out.places.len();
+        read_dump(&path, &mut |row| reader.row_of_dump(row, &mut out))?;
+        let found = (out.places.len() - before) as u64;
+        out.files.push((path, found));
+    }
+    Ok(out)
+}
+
+/// GeoNames dump files in the folder, by name: country files and extracts (`IT.zip`, `IT.txt`,
+/// `cities500.zip`), not the readme nor the other tables of the dump page.
+fn dump_files(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let stem = name.split('.').next().unwrap_or("");
+            (name.ends_with(".zip") || name.ends_with(".txt"))
+                && (stem.len() == 2 && stem.chars().all(|c| c.is_ascii_uppercase())
+                    || stem.starts_with("cities"))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Each row of a dump file (a `.txt`, or the `.txt` inside its `.zip`): tab-separated, no header,
+/// no quoting (a name may hold a `"`).
+fn read_dump(path: &Path, each: &mut dyn FnMut(&csv::StringRecord)) -> Result<()> {
+    let rows_of = |input: Box<dyn BufRead + '_>, each: &mut dyn FnMut(&csv::StringRecord)| {
+        let mut rdr = csv::ReaderBuilder::new()
+            .delimiter(b'\t')
+            .has_headers(false)
+            .quoting(false)
+            .flexible(true)
+            .from_reader(input);
+        for row in rdr.records() {
+            each(&row?);
+        }
+        Ok::<(), Error>(())
+    };
+    if path.extension().is_some_and(|e| e == "zip") {
+        let file = std::fs::File::open(path)?;
+        let mut zip = zip::ZipArchive::new(file).map_err(|e| Error::BadInput(e.to_string()))?;
+        let entry = (0..zip.len()).find(|&i| {
+            zip.name_for_index(i).is_some_and(|n| {
+                let base = n.rsplit('/').next().unwrap_or(n);
+                base.ends_with(".txt") && !base.eq_ignore_ascii_case("readme.txt")
+            })
+        });
+        let Some(i) = entry else {
+            return Err(Error::BadInput(format!(
+                "no GeoNames table (.txt) in {}",
+                path.display()
+            )));
+        };
+        let table = zip
+            .by_index(i)
+            .map_err(|e| Error::BadInput(e.to_string()))?;
+        let input: Box<dyn BufRead> = Box::new(BufReader::with_capacity(1 << 16, table));
+        rows_of(input, each)
+    } else {
+        rows_of(open_text(path)?, each)
+    }
+}
+
+/// Reads rows of either layout into places, each (name, municipality) once.
+struct PlaceReader<'r> {
+    cadastral_by_istat: HashMap<&'r str, &'r str>,
+    municipality_names: HashSet<String>,
+    /// The places of the extract, by name key and municipality: a dump holds them again.
+    extract_places: HashSet<(String, String)>,
+    dump_headers: Vec<String>,
+}
+
+impl<'r> PlaceReader<'r> {
+    fn new(records: &[&'r MunicipalityRecord]) -> PlaceReader<'r> {
+        PlaceReader {
+            cadastral_by_istat: records
+                .iter()
+                .filter_map(|r| {
+                    r.current
+                        .as_ref()
+                        .map(|c| (c.istat_code.as_str(), r.cadastral_code.as_str()))
+                })
+                .collect(),
+            municipality_names: records
+                .iter()
+                .flat_map(|r| {
+                    r.periods
+                        .iter()
+                        .map(|p| p.name.as_str())
+                        .chain(r.current.as_ref().map(|c| c.name.as_str()))
+                })
+                .map(fold)
+                .collect(),
+            extract_places: HashSet::new(),
+            dump_headers: DUMP_COLUMNS.iter().map(|c| c.to_string()).collect(),
+        }
+    }
+
+    /// A dump row: Italy's only (a dump of several countries holds others).
+    fn row_of_dump(&mut self, row: &csv::StringRecord, out: &mut GeoNamesPlaces) {
+        if row.get(8).is_some_and(|cc| cc != "IT") {
+            return;
+        }
+        let headers = std::mem::take(&mut self.dump_headers);
+        self.row(&headers, row, true, out);
+        self.dump_headers = headers;
+    }
+
+    /// One populated place that is not a municipality (`PPL`, `PPLX`, `PPLL`), tied to today's
+    /// municipality by its ISTAT code: its name, plain-ASCII name and Latin-script alternate names
+    /// (`Ostia Lido`), and the places a joined name holds; every row's point goes to `points`.
+    /// A dump's row adds no place the extract already gave that municipality.
+    fn row(
+        &mut self,
+        headers: &[String],
+        row: &csv::StringRecord,
+        of_dump: bool,
+        out: &mut GeoNamesPlaces,
+    ) {
+        let get = |name: &str| {
+            headers
+                .iter()
+                .position(|h| h == name)
+                .and_then(|i| row.get(i))
+                .unwrap_or("")
+                .trim()
+        };
+        let (lat, lon) = (get("latitude").parse().ok(), get("longitude").parse().ok());
+        if let (Some(la), Some(lo)) = (lat, lon) {
+            out.points.insert(
+                (fold(get("name")), get("admin2_code").to_string()),
+                (la, lo),
+            );
+        }
+        if !matches!(get("feature_code"), "PPL" | "PPLX" | "PPLL") {
+            return;
+        }
+        let Some(&code) = self.cadastral_by_istat.get(get("admin3_code")) else {
+            return;
+        };
+        let mut names: Vec<&str> = vec![get("name"), get("asciiname")];
+        names.extend(
+            get("alternatenames")
+                .split(',')
+                .filter(|a| is_latin_name(a)),
+        );
+        let whole = names.clone();
+        for n in whole {
+            names.extend(place_parts(n, &self.municipality_names));
+        }
+        let mut seen: Vec<String> = Vec::new();
+        for n in names {
+            let key = crate::normalize::compact(n);
+            if key.len() < 3 || seen.contains(&key) {
+                continue;
+            }
+            let place = (key, code.to_string());
+            if of_dump && self.extract_places.contains(&place) {
+                continue;
+            }
+            seen.push(place.0.clone());
+            if !of_dump {
+                self.extract_places.insert(place);
+            }
+            out.places.push(Place {
+                name: n.trim().to_string(),
+                cadastral_code: code.to_string(),
+                kind: PlaceKind::Hamlet,
+                lat,
+                lon,
+            });
+        }
+    }
+}
+
+/// The places a GeoNames name holds besides itself: each of several joined by dashes (ISTAT's
+/// census localities: `Acilia-Castel Fusano-Ostia Antica` is Acilia, Castel Fusano and Ostia
+/// Antica), and the place a seaside hamlet is the lido or marina of when that is no municipality
+/// (`Lido di Ostia` is Ostia; `Marina di Pisa` is not Pisa).
+fn place_parts<'a>(name: &'a str, municipalities: &HashSet<String>) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::new();
+    if name.contains('-') {
+        out.extend(
+            name.split('-')
+                .map(str::trim)
+                .filter(|p| p.chars().filter(|c| c.is_alphabetic()).count() >= 4),
+        );
+    }
+    for part in std::iter::once(name).chain(out.clone()) {
+        let words: Vec<&str> = part.splitn(3, ' ').collect();
+        if let [head, link, rest] = words[..] {
+            let heads = ["lido", "marina"];
+            let links = ["di", "del", "della", "dei", "degli", "delle"];
+            if heads.contains(&head.to_lowercase().as_str())
+                && links.contains(&link.to_lowercase().as_str())
+                && rest.chars().filter(|c| c.is_alphabetic()).count() >= 4
+                && !municipalities.contains(&fold(rest))
+            {
+                out.push(rest);
+            }
+        }
+    }
+    out
+}
+
+/// Letters of the Latin script, spaces, apostrophes, dots and dashes only: `Ostia Lido`, not
+/// `Остия` nor a transliteration with tildes.
+fn is_latin_name(s: &str) -> bool {
+    let s = s.trim();
+    !s.is_empty()
+        && s.chars().all(|c| {
+            c.is_ascii_alphabetic()
+                || matches!(c, ' ' | '\'' | '’' | '.' | '-')
+                || ('À'..='ž').contains(&c)
+        })
+        && s.chars().next().is_some_and(|c| c.is_uppercase())
+}
