@@ -39,6 +39,8 @@ fn municipalities_as_people_name_them() {
         ("Casalecchio", "BO", "Casalecchio di Reno", "BO"),
         ("Castellammare", "NA", "Castellammare di Stabia", "NA"),
         ("Vibo", "", "Vibo Valentia", "VV"),
+        // a region word added to the name
+        ("Conegliano Veneto", "TV", "Conegliano", "TV"),
         // the province written chooses the short form over a namesake elsewhere
         ("Sesto", "MI", "Sesto San Giovanni", "MI"),
     ] {
@@ -95,6 +97,9 @@ fn hamlets_and_merged_municipalities_resolve_to_today_s_municipality() {
         ("Lido di Ostia", "", "Roma", "Lido di Ostia"),
         ("Rossano", "CS", "Corigliano-Rossano", "Rossano"),
         ("Porretta Terme", "BO", "Alto Reno Terme", "Porretta Terme"),
+        // merged with three others into Valdilana, instituted the same day as another of Biella's;
+        // GeoNames names the place `Trivero-Prativero-Ponzone` (Trivero among its other names)
+        ("Trivero", "BI", "Valdilana", "Trivero"),
     ] {
         let r = answer("Via Roma 1", "", city, province);
         assert_eq!(

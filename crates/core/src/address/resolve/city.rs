@@ -279,7 +279,62 @@ pub(super) fn tiers<'r>(
     if first.is_empty() && second.is_empty() {
         second = named_after_municipality(register, city);
     }
+    if first.is_empty() && second.is_empty() {
+        second = with_region_dropped(register, city, contradicted);
+    }
     (first, second)
+}
+
+/// Region names and their adjectives that people add to a municipality's name (`Conegliano
+/// Veneto`, an old official form; `Cervia Romagna`) where the register has none.
+const REGION_WORDS: &[&str] = &[
+    "VENETO",
+    "EMILIA",
+    "ROMAGNA",
+    "LOMBARDIA",
+    "LOMBARDO",
+    "PIEMONTE",
+    "LIGURE",
+    "LIGURIA",
+    "TOSCANA",
+    "TOSCANO",
+    "MARCHE",
+    "UMBRIA",
+    "UMBRO",
+    "LAZIO",
+    "ABRUZZO",
+    "MOLISE",
+    "CAMPANIA",
+    "PUGLIA",
+    "BASILICATA",
+    "LUCANO",
+    "CALABRIA",
+    "CALABRO",
+    "SICILIA",
+    "SICULO",
+    "SARDEGNA",
+    "SARDO",
+    "FRIULI",
+    "TRENTINO",
+    "SALENTO",
+    "SALENTINO",
+];
+
+/// The municipality a name with a region word at its end names without it (`Conegliano Veneto` →
+/// Conegliano), by today's, former or short name: tried only when the whole name is nothing.
+fn with_region_dropped<'r>(
+    register: &'r Register,
+    city: &str,
+    contradicted: &dyn Fn(&Municipality) -> bool,
+) -> Vec<Cand<'r>> {
+    let folded = fold(city);
+    let Some((rest, last)) = folded.rsplit_once(' ') else {
+        return Vec::new();
+    };
+    if !REGION_WORDS.contains(&last) || rest.chars().filter(|c| c.is_alphabetic()).count() < 3 {
+        return Vec::new();
+    }
+    either_tier(register, rest, contradicted)
 }
 
 /// Words that head a place named after its municipality (`Lido di Camaiore`, `Marina di
@@ -312,7 +367,16 @@ pub(super) fn named_after_municipality<'r>(register: &'r Register, city: &str) -
     } else {
         return Vec::new();
     };
-    let (mut out, second) = named(register, &name, &|_| false, false);
+    either_tier(register, &name, &|_| false)
+}
+
+/// Today's, former and short names in one list, each municipality once.
+fn either_tier<'r>(
+    register: &'r Register,
+    name: &str,
+    contradicted: &dyn Fn(&Municipality) -> bool,
+) -> Vec<Cand<'r>> {
+    let (mut out, second) = named(register, name, contradicted, false);
     for cand in second {
         if !out.iter().any(|(o, _, _)| std::ptr::eq(*o, cand.0)) {
             out.push(cand);

@@ -207,18 +207,6 @@ impl<'r> PlaceReader<'r> {
                 .trim()
         };
         let (lat, lon) = (get("latitude").parse().ok(), get("longitude").parse().ok());
-        if let (Some(la), Some(lo)) = (lat, lon) {
-            out.points.insert(
-                (fold(get("name")), get("admin2_code").to_string()),
-                (la, lo),
-            );
-        }
-        if !matches!(get("feature_code"), "PPL" | "PPLX" | "PPLL") {
-            return;
-        }
-        let Some(&code) = self.cadastral_by_istat.get(get("admin3_code")) else {
-            return;
-        };
         let mut names: Vec<&str> = vec![get("name"), get("asciiname")];
         names.extend(
             get("alternatenames")
@@ -229,6 +217,24 @@ impl<'r> PlaceReader<'r> {
         for n in whole {
             names.extend(place_parts(n, &self.municipality_names));
         }
+        if let (Some(la), Some(lo)) = (lat, lon) {
+            let province = get("admin2_code");
+            out.points
+                .insert((fold(get("name")), province.to_string()), (la, lo));
+            // the place's other names point there unless a place of that name does: a municipality
+            // merged away may be only an alternate name (`Trivero` of `Trivero-Prativero-Ponzone`)
+            for n in &names[1..] {
+                out.points
+                    .entry((fold(n), province.to_string()))
+                    .or_insert((la, lo));
+            }
+        }
+        if !matches!(get("feature_code"), "PPL" | "PPLX" | "PPLL") {
+            return;
+        }
+        let Some(&code) = self.cadastral_by_istat.get(get("admin3_code")) else {
+            return;
+        };
         let mut seen: Vec<String> = Vec::new();
         for n in names {
             let key = crate::normalize::compact(n);
