@@ -492,6 +492,30 @@ fn an_exact_name_beats_a_longer_one() {
 }
 
 #[test]
+fn a_particle_written_chooses_the_name_that_has_it() {
+    if register().is_none() {
+        return;
+    }
+    // Reggio nell'Emilia has Via Emilio De Marchi and Via Vittorio Marchi, Via Elico De Pietri and
+    // Via Dorando Pietri: the `De` written says which (as `Piazza De Ferrari` in Genova)
+    for (written, street) in [
+        ("Via De Marchi 2", "Via Emilio De Marchi 2"),
+        ("Via De Pietri 2", "Via Elico De Pietri 2"),
+    ] {
+        let r = check(written, "", "Reggio nell'Emilia", "RE");
+        assert!(!has(&r, "STREET_AMBIGUOUS"), "{written}: {r:?}");
+        assert!(
+            r.normalized.address.eq_ignore_ascii_case(street),
+            "{written}: {}",
+            r.normalized.address
+        );
+    }
+    // no particle written: both men's streets fit alike, or the one without it
+    let r = check("Via Pietri 2", "", "Reggio nell'Emilia", "RE");
+    assert_ne!(r.normalized.address, "Via Elico De Pietri 2", "{r:?}");
+}
+
+#[test]
 fn numbers_and_ordinals_in_every_written_form() {
     if register().is_none() {
         return;

@@ -20,6 +20,9 @@ pub(super) struct Cover {
     /// street fits so; 3, words that name a place (`Vecchio` in Via Molino Vecchio): never taken,
     /// but a street of tier 2 is not the only one that fits beside it.
     pub(super) tier: u8,
+    /// Words of the name that were not written (first names, titles, regnal numbers or others):
+    /// 0 when the words written are the whole name (`P. Sarpi` for Paolo Sarpi).
+    pub(super) extra: usize,
 }
 
 /// The streets whose name holds every word written (an initial stands for a word it begins, a
@@ -187,14 +190,15 @@ pub(super) fn covering<A: StreetArea + ?Sized>(
                 } else {
                     return None;
                 };
-                Some((typos, dropped, tier))
+                Some((typos, dropped, tier, extra.len()))
             })
             .min()
-            .map(|(typos, dropped, tier)| Cover {
+            .map(|(typos, dropped, tier, extra)| Cover {
                 street: i,
                 typos,
                 dropped,
                 tier,
+                extra,
             })
     };
     cands
@@ -259,6 +263,23 @@ pub(super) fn partial<A: StreetArea + ?Sized>(
         if !same.is_empty() {
             scored = same;
         }
+    }
+    // of streets that fit alike, what was written beats what was not: a particle written before
+    // its word (`Piazza De Ferrari` is Piazza Raffaele De Ferrari, not Piazza Giovanni Battista
+    // Ferrari), then a name that is all written (`Via P. Sarpi` is Via Paolo Sarpi, not Via Frà
+    // Paolo Sarpi); streets still alike stay an ambiguity (`Via Costa`: Andrea or Paolo Costa)
+    if scored.len() > 1 && fewest == 0 {
+        let written = canonical_tokens(name);
+        let as_written = |c: &Cover| {
+            let full = canonical_tokens(city.name(c.street));
+            let particles_held = written
+                .windows(2)
+                .filter(|pair| is_particle(&pair[0]))
+                .all(|pair| full.windows(2).any(|f| f == pair));
+            (!particles_held, c.extra > 0)
+        };
+        let best = scored.iter().map(as_written).min()?;
+        scored.retain(|c| as_written(c) == best);
     }
     let v: Vec<u32> = scored.iter().map(|c| c.street).collect();
     // streets of other names, found through a typo, are never chosen by their postcode or number
