@@ -492,6 +492,19 @@ fn an_exact_name_beats_a_longer_one() {
 }
 
 #[test]
+fn a_municipal_name_and_the_anncsu_one_are_one_street() {
+    if register().is_none() {
+        return;
+    }
+    // Milano's list writes FRA' PAOLO SARPI and gives ANNCSU's spelling, PAOLO SARPI: one street,
+    // with Milano's numbers, not two that make `Via P. Sarpi` an ambiguity
+    let r = check("Via P. Sarpi 10", "", "Milano", "MI");
+    assert!(!has(&r, "STREET_AMBIGUOUS"), "{r:?}");
+    assert!(r.normalized.address.ends_with("Sarpi 10"), "{r:?}");
+    assert!(!has(&r, "HOUSE_NUMBER_NOT_FOUND"), "{r:?}");
+}
+
+#[test]
 fn a_particle_written_chooses_the_name_that_has_it() {
     if register().is_none() {
         return;

@@ -71,6 +71,27 @@ impl CityBuild {
     /// The street a municipal source names: same full name, else the only one with the same
     /// name without type or in another word order and the same type; else a new street.
     pub fn find_or_add(&mut self, street_type: &str, name: &str) -> usize {
+        if let Some(i) = self.find(street_type, name) {
+            return i;
+        }
+        // the same street spelled one letter apart by the two lists (STELIO / STELLIO LOZZA), or
+        // without the first name the other list has (VIA GARIBALDI / VIA GIUSEPPE GARIBALDI)
+        let same = self
+            .one_letter_apart(street_type, name)
+            .or_else(|| self.first_words_left_out(street_type, name));
+        if let Some(i) = same {
+            self.add_alt_name(i, street_type, name);
+            return i;
+        }
+        self.add_registered(Street {
+            street_type: street_type.to_string(),
+            name: name.to_string(),
+            ..Default::default()
+        })
+    }
+
+    /// The one street whose full name, name, or name in any word order is this one's.
+    pub fn find(&mut self, street_type: &str, name: &str) -> Option<usize> {
         if self.keys.is_none() {
             let mut keys: HashMap<String, Vec<usize>> = HashMap::new();
             for (i, s) in self.streets.iter().enumerate() {
@@ -85,7 +106,7 @@ impl CityBuild {
             name: name.to_string(),
             ..Default::default()
         };
-        let found = self.keys.as_ref().and_then(|keys| {
+        self.keys.as_ref().and_then(|keys| {
             keys_of(&probe).into_iter().enumerate().find_map(|(n, k)| {
                 let hits: Vec<usize> = keys
                     .get(&k)
@@ -97,24 +118,15 @@ impl CityBuild {
                     .collect();
                 (hits.len() == 1).then(|| hits[0])
             })
-        });
-        if let Some(i) = found {
-            return i;
+        })
+    }
+
+    /// Another spelling of street `i`, with its type, so that it is an exact name of the street too.
+    pub fn add_alt_name(&mut self, i: usize, street_type: &str, name: &str) {
+        let alt = format!("{street_type} {name}");
+        if self.streets[i].name != alt && !self.streets[i].alt_names.contains(&alt) {
+            self.streets[i].alt_names.push(alt);
         }
-        // the same street spelled one letter apart by the two lists (STELIO / STELLIO LOZZA), or
-        // without the first name the other list has (VIA GARIBALDI / VIA GIUSEPPE GARIBALDI)
-        let same = self
-            .one_letter_apart(street_type, name)
-            .or_else(|| self.first_words_left_out(street_type, name));
-        if let Some(i) = same {
-            // with its type, so the municipal spelling is an exact name of the street too
-            let alt = format!("{street_type} {name}");
-            if self.streets[i].name != alt && !self.streets[i].alt_names.contains(&alt) {
-                self.streets[i].alt_names.push(alt);
-            }
-            return i;
-        }
-        self.add_registered(probe)
     }
 
     fn one_letter_apart(&mut self, street_type: &str, name: &str) -> Option<usize> {

@@ -190,7 +190,9 @@ pub(super) fn covering<A: StreetArea + ?Sized>(
                 } else {
                     return None;
                 };
-                Some((typos, dropped, tier, extra.len()))
+                // a word written stands for one word of the name (`Gorga` is not `G Gorga`)
+                let unwritten = extra.len().max(st.len().saturating_sub(tokens.len()));
+                Some((typos, dropped, tier, unwritten))
             })
             .min()
             .map(|(typos, dropped, tier, extra)| Cover {
@@ -264,30 +266,32 @@ pub(super) fn partial<A: StreetArea + ?Sized>(
             scored = same;
         }
     }
-    // of streets that fit alike, what was written beats what was not: a particle written before
-    // its word (`Piazza De Ferrari` is Piazza Raffaele De Ferrari, not Piazza Giovanni Battista
-    // Ferrari), then a name that is all written (`Via P. Sarpi` is Via Paolo Sarpi, not Via Frà
-    // Paolo Sarpi); streets still alike stay an ambiguity (`Via Costa`: Andrea or Paolo Costa)
-    if scored.len() > 1 && fewest == 0 {
-        let written = canonical_tokens(name);
-        let as_written = |c: &Cover| {
-            let full = canonical_tokens(city.name(c.street));
-            let particles_held = written
-                .windows(2)
-                .filter(|pair| is_particle(&pair[0]))
-                .all(|pair| full.windows(2).any(|f| f == pair));
-            (!particles_held, c.extra > 0)
-        };
-        let best = scored.iter().map(as_written).min()?;
-        scored.retain(|c| as_written(c) == best);
-    }
     let v: Vec<u32> = scored.iter().map(|c| c.street).collect();
     // streets of other names, found through a typo, are never chosen by their postcode or number
-    let v = if fewest == 0 {
+    let mut v = if fewest == 0 {
         pick(&v)?
     } else {
         pick_near(&v)?
     };
+    // of streets the postcode and number leave alike, what was written beats what was not: a
+    // particle written before its word (`Piazza De Ferrari` is Piazza Raffaele De Ferrari, not
+    // Piazza Giovanni Battista Ferrari), then a name that is all written (`Via P. Sarpi` is Via
+    // Paolo Sarpi, not Via Frà Paolo Sarpi); streets still alike stay an ambiguity (`Via Costa`:
+    // Andrea or Paolo Costa)
+    if v.len() > 1 && fewest == 0 {
+        let written = canonical_tokens(name);
+        let as_written = |i: u32| {
+            let full = canonical_tokens(city.name(i));
+            let particles_held = written
+                .windows(2)
+                .filter(|pair| is_particle(&pair[0]))
+                .all(|pair| full.windows(2).any(|f| f == pair));
+            let extra = scored.iter().find(|c| c.street == i).map_or(1, |c| c.extra);
+            (!particles_held, extra > 0)
+        };
+        let best = v.iter().map(|&i| as_written(i)).min()?;
+        v.retain(|&i| as_written(i) == best);
+    }
     let edits = fewest as u32;
     // a street that names a place beside the words written is never the answer, only a candidate
     if v.len() == 1 && scored.iter().any(|c| c.street == v[0] && c.tier == 3) {

@@ -88,9 +88,23 @@ pub fn import(ctx: &mut ImportContext, builder: &mut StreetBuilder) -> Result<()
         if name.is_empty() {
             continue;
         }
-        let i = city.find_or_add(&ty, name);
-        // the ANNCSU spelling ("VITTORIO EMANUELE SECONDO") is another name of the same street
+        // the ANNCSU spelling ("VITTORIO EMANUELE SECONDO") is another name of the same street:
+        // the ANNCSU street of that name when the municipal name finds none (FRA' PAOLO SARPI is
+        // ANNCSU's PAOLO SARPI, not a second street)
         let anncsu = get(7);
+        let i = match city.find(&ty, name) {
+            Some(i) => i,
+            None => match (!anncsu.is_empty())
+                .then(|| city.find(&ty, anncsu))
+                .flatten()
+            {
+                Some(i) => {
+                    city.add_alt_name(i, &ty, name);
+                    i
+                }
+                None => city.find_or_add(&ty, name),
+            },
+        };
         if !anncsu.is_empty()
             && anncsu != name
             && !city.streets[i].alt_names.iter().any(|a| a == anncsu)
