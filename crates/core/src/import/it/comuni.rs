@@ -537,43 +537,20 @@ mod tests {
         assert!(extract.places.len() > 2_000, "{}", extract.places.len());
 
         // the extract's rows written in the dump's layout, zipped
-        let columns = [
-            "geonameid",
-            "name",
-            "asciiname",
-            "alternatenames",
-            "latitude",
-            "longitude",
-            "",
-            "feature_code",
-            "",
-            "",
-            "admin1_code",
-            "admin2_code",
-            "admin3_code",
-            "",
-            "population",
-            "",
-            "",
-            "",
-            "modification_date",
-        ];
         let mut rdr = csv_reader(&shared.join(geonames::EXTRACT), b',').unwrap();
         let headers = rdr.headers().unwrap().clone();
         let mut table = String::new();
         for row in rdr.records() {
             let row = row.unwrap();
-            let line: Vec<&str> = columns
+            let line: Vec<&str> = geonames::DUMP_COLUMNS
                 .iter()
-                .enumerate()
-                .map(|(i, c)| match (i, *c) {
-                    (8, _) => "IT",
-                    (_, "") => "",
-                    (_, c) => headers
+                .map(|c| match *c {
+                    "country_code" => "IT",
+                    c => headers
                         .iter()
                         .position(|h| h == c)
                         .and_then(|j| row.get(j))
-                        .unwrap(),
+                        .unwrap_or(""),
                 })
                 .collect();
             table.push_str(&line.join("\t"));

@@ -28,7 +28,7 @@ pub(super) type Points = HashMap<(String, String), (f64, f64)>;
 
 /// The columns of GeoNames' dump (readme.txt of https://download.geonames.org/export/dump/), by
 /// the names the extract's header gives them.
-const DUMP_COLUMNS: &[&str] = &[
+pub(super) const DUMP_COLUMNS: &[&str] = &[
     "geonameid",
     "name",
     "asciiname",
