@@ -53,6 +53,19 @@ fn venezia_point(code: &str, number: &str) -> (f64, f64) {
     (p["lat"].as_f64().unwrap(), p["lng"].as_f64().unwrap())
 }
 
+/// The ANNCSU national id of a street, read from the region's street file.
+fn anncsu_id(region: &str, cadastral: &str, name: &str) -> String {
+    let path =
+        test_register::shared_data().join(format!("it/anncsu_odonimi/odonimi_{region}.csv.gz"));
+    let file = flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap());
+    csv::Reader::from_reader(file)
+        .records()
+        .map(Result::unwrap)
+        .find(|r| r.get(6) == Some(cadastral) && r.get(3) == Some(name))
+        .map(|r| r[0].to_string())
+        .unwrap()
+}
+
 #[test]
 fn a_venice_address_is_a_sestiere_and_a_number() {
     if register().is_none() {
@@ -116,6 +129,20 @@ fn fie_allo_sciliar_answers_in_german_and_in_italian() {
         "{point:?}"
     );
     assert_eq!(italian.district.as_deref(), Some("UMES"), "{italian:?}");
+    // the province writes `VIA LAGHETTO` where ANNCSU has `VIA DEL LAGHETTO`; the German name
+    // they share (Weiherstraße) ties the numbers to the ANNCSU street, so all three spellings verify
+    let laghetto = anncsu_id("04", "D571", "DEL LAGHETTO");
+    for (address, city) in [
+        ("Via del Laghetto 30", "Fiè allo Sciliar"),
+        ("Via Laghetto 30", "Fiè allo Sciliar"),
+        ("Weiherstraße 30", "Völs am Schlern"),
+    ] {
+        let r = answer(address, "39050", city, "BZ");
+        assert!(r.ok, "{address}: {r:?}");
+        at_house_number(&r, attribution::FIE_ALLO_SCILIAR);
+        let id = r.territory.as_ref().and_then(|t| t.street_id.clone());
+        assert_eq!(id.as_deref(), Some(laghetto.as_str()), "{address}: {r:?}");
+    }
 }
 
 #[test]

@@ -6,8 +6,9 @@
 
 use super::house_number;
 use crate::import::shapefile::PointLayer;
-use crate::import::street_builder::StreetBuilder;
+use crate::import::street_builder::{CityBuild, StreetBuilder};
 use crate::import::{ImportContext, PROGRESS};
+use crate::normalize::fold;
 use crate::register::street::HouseNumberEntry;
 use crate::rules::it::street_type;
 use crate::Result;
@@ -49,9 +50,17 @@ pub fn import(ctx: &mut ImportContext, builder: &mut StreetBuilder) -> Result<()
         let i = match streets.get(&italian) {
             Some(&i) => i,
             None => {
-                let (ty, name) = street_type::split(&italian);
-                let i = city.find_or_add(&ty, &name);
                 let german = get(de).to_uppercase();
+                // ANNCSU writes some Italian names otherwise (`VIA OCHSENBUEHEL` for `OCHSENBÜHEL`,
+                // `VIA DEL LAGHETTO` for `VIA LAGHETTO`) but carries the same German name: that
+                // one finds the street first
+                let i = match by_other_name(city, &german) {
+                    Some(i) => i,
+                    None => {
+                        let (ty, name) = street_type::split(&italian);
+                        city.find_or_add(&ty, &name)
+                    }
+                };
                 let s = &mut city.streets[i];
                 if !german.is_empty() && s.name != german && !s.alt_names.contains(&german) {
                     s.alt_names.push(german);
@@ -87,4 +96,16 @@ pub fn import(ctx: &mut ImportContext, builder: &mut StreetBuilder) -> Result<()
         ATTRIBUTION,
     );
     Ok(())
+}
+
+/// The only street whose other name (ANNCSU's second language) is `name`.
+fn by_other_name(city: &CityBuild, name: &str) -> Option<usize> {
+    let key = fold(name);
+    if key.is_empty() {
+        return None;
+    }
+    let hits: Vec<usize> = (0..city.streets.len())
+        .filter(|&i| city.streets[i].alt_names.iter().any(|a| fold(a) == key))
+        .collect();
+    (hits.len() == 1).then(|| hits[0])
 }
