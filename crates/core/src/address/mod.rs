@@ -769,6 +769,8 @@ fn foreign_result(
 }
 
 #[cfg(test)]
+mod civici_tests;
+#[cfg(test)]
 mod places_tests;
 #[cfg(test)]
 mod tests;

@@ -21,6 +21,7 @@ pub mod no;
 pub mod osm;
 pub mod pt;
 pub mod reproject;
+pub mod shapefile;
 pub mod si;
 pub mod source;
 pub mod spill;

@@ -1,8 +1,10 @@
 //! Italian streets and house numbers: ANNCSU street names come first (they carry the national
 //! street id); the house-number datasets (ANNCSU addresses, then the municipal open data of
-//! Alessandria, Bologna and Milano) attach their numbers to the street with the same name, or add it.
+//! Alessandria, Bologna, Milano, Venezia, Fiè allo Sciliar and Villesse) attach their numbers to the street with the same name, or add it.
 
-use super::{alessandria, anncsu, anncsu_street_names, bologna, milano};
+use super::{
+    alessandria, anncsu, anncsu_street_names, bologna, fie_allo_sciliar, milano, venezia, villesse,
+};
 use crate::import::street_builder::{self, StreetBuilder};
 use crate::import::ImportContext;
 use crate::Result;
@@ -37,5 +39,8 @@ pub fn import(ctx: &mut ImportContext) -> Result<()> {
     alessandria::import(ctx, &mut builder)?;
     bologna::import(ctx, &mut builder)?;
     milano::import(ctx, &mut builder)?;
+    venezia::import(ctx, &mut builder)?;
+    fie_allo_sciliar::import(ctx, &mut builder)?;
+    villesse::import(ctx, &mut builder)?;
     street_builder::write(ctx, builder, HAMLET_TYPES)
 }
