@@ -67,7 +67,7 @@ fn hint(reg: &CountryRegister, id: u32) -> StreetHint {
 
 /// The hints for what was typed in the place given: the streets the address engine's typed-prefix
 /// search finds (`street_choice::gather::typed_prefix`), each in the form of a suggest answer.
-pub fn hints(reg: &CountryRegister, q: &StreetQuery) -> Vec<StreetHint> {
+pub fn street_hints(reg: &CountryRegister, q: &StreetQuery) -> Vec<StreetHint> {
     let limit = q.limit.unwrap_or(10).clamp(1, 50);
     if fold(&q.query).is_empty() {
         return Vec::new();
@@ -153,7 +153,7 @@ pub fn streets(q: &StreetQuery) -> StreetAnswer {
     };
     StreetAnswer {
         supported: true,
-        hints: hints(reg, q),
+        hints: street_hints(reg, q),
         attribution: Some(reg.info.attribution),
     }
 }

@@ -79,7 +79,7 @@ fn norwegian_vn_abbreviation_reads_as_veien() {
 
 #[test]
 fn suggest_offers_the_streets_of_the_place_then_their_numbers() {
-    use super::suggest::{hints, house_numbers, StreetQuery};
+    use super::suggest::{house_numbers, street_hints, StreetQuery};
     let reg = world().registers.get("LU").expect("LU");
     let q = StreetQuery {
         country: "LU".into(),
@@ -87,7 +87,7 @@ fn suggest_offers_the_streets_of_the_place_then_their_numbers() {
         city: "Luxembourg".into(),
         ..Default::default()
     };
-    let hints = hints(reg, &q);
+    let hints = street_hints(reg, &q);
     assert_eq!(hints[0].name, "Rue de Bonnevoie", "{hints:?}");
     assert_eq!(hints[0].source, "registry");
     // a typo still finds it
@@ -95,7 +95,7 @@ fn suggest_offers_the_streets_of_the_place_then_their_numbers() {
         query: "Rue de Bonnevoei".into(),
         ..q
     };
-    assert_eq!(hints(reg, &typo)[0].name, "Rue de Bonnevoie");
+    assert_eq!(street_hints(reg, &typo)[0].name, "Rue de Bonnevoie");
     let index: u32 = hints[0].id.split(':').nth(1).unwrap().parse().unwrap();
     let n = house_numbers(reg, index, "14");
     assert!(
