@@ -36,7 +36,7 @@ export const LIMITS = {
   httpImportsCapability: 0,
   workerKnowsDedupe: 0,
   longSourceFiles: 0,
-  foreignStreetMatchers: 2,
+  foreignStreetMatchers: 0,
   architectureNamesMissing: 0,
   contactDoorsOutsideContact: 0,
   postcodeFormsOutsidePostal: 0,

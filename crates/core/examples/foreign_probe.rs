@@ -1,7 +1,7 @@
 //! `cargo run --release --example foreign_probe -- <world dir> CC "address" "postcode" "city"`:
-//! one foreign record through the register matcher, printed as JSON (for debugging by hand).
+//! one foreign record through its register (`foreign::record::verify`), printed as JSON (for debugging by hand).
 use recapito_core::address::{ContactInput, ContactResult};
-use recapito_core::foreign::{matcher, World};
+use recapito_core::foreign::{record, World};
 
 fn main() {
     let a: Vec<String> = std::env::args().collect();
@@ -18,11 +18,11 @@ fn main() {
         ..Default::default()
     };
     let reg = w.registers.get(a[2].as_str()).expect("country");
-    let r = matcher::verify(reg, &input, &ContactResult::default());
+    let r = record::verify(reg, &input, &ContactResult::default());
     if let Some(n) = a.get(6).and_then(|n| n.parse::<u32>().ok()) {
         let t = std::time::Instant::now();
         for _ in 0..n {
-            std::hint::black_box(matcher::verify(reg, &input, &ContactResult::default()));
+            std::hint::black_box(record::verify(reg, &input, &ContactResult::default()));
         }
         eprintln!(
             "{:.1} µs per record",

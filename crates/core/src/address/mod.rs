@@ -12,6 +12,7 @@ mod postcode_check;
 mod present;
 pub mod repair;
 pub mod resolve;
+pub mod street_choice;
 pub mod street_search;
 mod tax_code_check;
 

@@ -1,11 +1,11 @@
-//! The answer for a foreign record once the street is chosen (`matcher`): the record as written,
+//! The answer for a foreign record once the street is chosen (`record`): the record as written,
 //! verified in the register; then the street and city as the register writes them, the house
 //! number, the postcode (confirmed, filled in or corrected), the point, the territory and the
 //! address key.
 
 use super::line::Reading;
-use super::matcher::text;
 use super::model::{CountryRegister, HouseNumber, Street};
+use super::record::text;
 use super::text::NameKey;
 use crate::address::outcome::{Change, Outcome};
 use crate::address::{ContactInput, ContactResult, Geo, Normalized, PostcodeCheck, Territory};

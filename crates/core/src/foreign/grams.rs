@@ -35,7 +35,7 @@ pub struct GramIndex {
     streets: usize,
 }
 
-/// Edits a typo may make in a name as long as `len`, as `matcher::typo_edits` allows them (the
+/// Edits a typo may make in a name as long as `len`, as `street_choice::name::typo_edits` allows them (the
 /// register's name may be two letters longer).
 fn allowed_edits(len: usize) -> usize {
     if len + 2 >= 12 {

@@ -4,11 +4,13 @@
 //! register country, and `registers` tells the catalogue what is in service.
 
 mod answer;
+mod choice;
 pub mod geo;
 pub mod grams;
 pub mod line;
-pub mod matcher;
 pub mod model;
+mod place;
+pub mod record;
 pub mod suggest;
 pub mod text;
 
@@ -125,7 +127,7 @@ pub fn registers() -> Vec<RegisterInfo> {
 pub fn verify(country: &str, input: &ContactInput, base: &ContactResult) -> Option<ContactResult> {
     let world = current()?;
     let reg = world.registers.get(country)?;
-    matcher::verify(reg, input, base)
+    record::verify(reg, input, base)
 }
 
 /// Whether a register of the country is in service.
@@ -187,7 +189,7 @@ pub fn verify_batch(inputs: &[ContactInput]) -> Vec<Option<ContactResult>> {
             let reg = world.registers.get(cc.as_str())?;
             let mut base = ContactResult::default();
             base.outcome.clear();
-            matcher::verify(reg, i, &base)
+            record::verify(reg, i, &base)
         })
         .collect()
 }

@@ -1,12 +1,14 @@
 //! Autocomplete for the register countries: the streets whose names start with (or, for a typo,
-//! come close to) what was typed, in the place given by city or postcode, then the house numbers
+//! come close to) what was typed, in the place given by city or postcode (found by the address
+//! engine's `street_choice::gather::typed_prefix`, written here as hints), then the house numbers
 //! of the street chosen. Street ids are `<country>:<index>` of the register in service, valid
 //! while the process keeps it.
 
 use serde::{Deserialize, Serialize};
 
-use super::matcher;
 use super::model::CountryRegister;
+use super::place::localities_by_city;
+use crate::address::street_choice::gather::typed_prefix;
 use crate::normalize::fold;
 
 #[derive(Debug, Deserialize, Default)]
@@ -63,15 +65,14 @@ fn hint(reg: &CountryRegister, id: u32) -> StreetHint {
     }
 }
 
-/// Streets of the place whose name (any of its names) starts with what was typed, word by word;
-/// when none does, the streets a typo of it stands for.
-pub fn search_streets(reg: &CountryRegister, q: &StreetQuery) -> Vec<StreetHint> {
+/// The hints for what was typed in the place given: the streets the address engine's typed-prefix
+/// search finds (`street_choice::gather::typed_prefix`), each in the form of a suggest answer.
+pub fn street_hints(reg: &CountryRegister, q: &StreetQuery) -> Vec<StreetHint> {
     let limit = q.limit.unwrap_or(10).clamp(1, 50);
-    let typed = fold(&q.query);
-    if typed.is_empty() {
+    if fold(&q.query).is_empty() {
         return Vec::new();
     }
-    let localities = matcher::localities_by_city(reg, &q.city);
+    let localities = localities_by_city(reg, &q.city);
     let postcode = crate::postal::postcode::key(reg.info.country, &q.postcode);
     let in_place = |id: u32| {
         let s = &reg.streets[id as usize];
@@ -79,41 +80,8 @@ pub fn search_streets(reg: &CountryRegister, q: &StreetQuery) -> Vec<StreetHint>
             || localities.contains(&s.locality)
             || (!postcode.is_empty() && s.postcodes.contains(&postcode))
     };
-    // every typed word opens a word of the name (`bonn` → Rue de Bonnevoie, `r bon` too)
-    let words: Vec<&str> = typed.split(' ').collect();
-    let opens = |name: &str| {
-        let f = fold(name);
-        let name_words: Vec<&str> = f.split(' ').collect();
-        words
-            .iter()
-            .all(|w| name_words.iter().any(|n| n.starts_with(w)))
-    };
-    let mut found: Vec<u32> = (0..reg.streets.len() as u32)
-        .filter(|&id| in_place(id))
-        .filter(|&id| {
-            let s = &reg.streets[id as usize];
-            opens(&s.name) || s.alt_names.iter().any(|a| opens(a))
-        })
-        .collect();
-    if found.is_empty() {
-        // a typo: the streets the matcher ranks for it, best first
-        let key = reg.expander.name_key(&q.query);
-        found = matcher::ranked_near(reg, &key, &in_place);
-    } else {
-        // shorter names first: the one typed in full before its longer namesakes
-        found.sort_by_key(|&id| (reg.streets[id as usize].name.len(), id));
-    }
-    let mut seen = std::collections::HashSet::new();
-    found
+    typed_prefix(reg, &q.query, &in_place, limit)
         .into_iter()
-        .filter(|&id| {
-            let s = &reg.streets[id as usize];
-            seen.insert((
-                fold(&s.name),
-                reg.localities[s.locality as usize].municipality.clone(),
-            ))
-        })
-        .take(limit)
         .map(|id| hint(reg, id))
         .collect()
 }
@@ -185,7 +153,7 @@ pub fn streets(q: &StreetQuery) -> StreetAnswer {
     };
     StreetAnswer {
         supported: true,
-        hints: search_streets(reg, q),
+        hints: street_hints(reg, q),
         attribution: Some(reg.info.attribution),
     }
 }

@@ -32,7 +32,7 @@ fn check(cc: &str, address: &str, postcode: &str, city: &str) -> Option<ContactR
         ..Default::default()
     };
     let reg = world().registers.get(cc)?;
-    matcher::verify(reg, &input, &ContactResult::default())
+    record::verify(reg, &input, &ContactResult::default())
 }
 
 #[test]
@@ -79,7 +79,7 @@ fn norwegian_vn_abbreviation_reads_as_veien() {
 
 #[test]
 fn suggest_offers_the_streets_of_the_place_then_their_numbers() {
-    use super::suggest::{house_numbers, search_streets, StreetQuery};
+    use super::suggest::{house_numbers, street_hints, StreetQuery};
     let reg = world().registers.get("LU").expect("LU");
     let q = StreetQuery {
         country: "LU".into(),
@@ -87,7 +87,7 @@ fn suggest_offers_the_streets_of_the_place_then_their_numbers() {
         city: "Luxembourg".into(),
         ..Default::default()
     };
-    let hints = search_streets(reg, &q);
+    let hints = street_hints(reg, &q);
     assert_eq!(hints[0].name, "Rue de Bonnevoie", "{hints:?}");
     assert_eq!(hints[0].source, "registry");
     // a typo still finds it
@@ -95,7 +95,7 @@ fn suggest_offers_the_streets_of_the_place_then_their_numbers() {
         query: "Rue de Bonnevoei".into(),
         ..q
     };
-    assert_eq!(search_streets(reg, &typo)[0].name, "Rue de Bonnevoie");
+    assert_eq!(street_hints(reg, &typo)[0].name, "Rue de Bonnevoie");
     let index: u32 = hints[0].id.split(':').nth(1).unwrap().parse().unwrap();
     let n = house_numbers(reg, index, "14");
     assert!(
@@ -132,7 +132,7 @@ fn held_out(cc: &str, step: usize) -> (usize, usize, usize) {
         }
         let city = &reg.localities[s.locality as usize].name;
         let written = format!("{} {}", s.name.to_lowercase(), h.label());
-        let r = matcher::verify(
+        let r = record::verify(
             reg,
             &input(cc, &written, "", city),
             &ContactResult::default(),
@@ -331,4 +331,53 @@ fn one_narrow_serves_every_country_in_the_order_its_register_needs() {
         narrow(reg, parts.clone(), &[Evidence::Postcode("9999")]),
         parts
     );
+}
+
+/// The street choice measures typos with Italy's bounded `edit_distance`, where the foreign
+/// registers once used strsim's `osa_distance`: on the stems of every Luxembourg street and each
+/// of their one- and two-letter slips (a letter dropped, doubled, swapped with the next), the
+/// typo edits come out the same either way.
+#[test]
+fn typo_edits_on_italys_distance_are_the_foreign_ones() {
+    use crate::address::street_choice::name::typo_edits;
+    let reg = &world().registers["LU"];
+    let by_strsim = |a: &str, b: &str| {
+        let allowed = match a.len().max(b.len()) {
+            0..=5 => return None,
+            6..=11 => 1,
+            _ => 2,
+        };
+        if a.len().abs_diff(b.len()) > allowed {
+            return None;
+        }
+        if allowed == 1
+            && a.as_bytes().first() != b.as_bytes().first()
+            && a.as_bytes().last() != b.as_bytes().last()
+        {
+            return None;
+        }
+        let d = strsim::osa_distance(a, b);
+        (d <= allowed).then_some(d)
+    };
+    let mut compared = 0;
+    for s in &reg.streets {
+        let stem: Vec<char> = s.keys[0].stem.chars().collect();
+        for i in 0..stem.len().saturating_sub(1) {
+            let mut dropped = stem.clone();
+            dropped.remove(i);
+            let mut doubled = stem.clone();
+            doubled.insert(i, stem[i]);
+            let mut swapped = stem.clone();
+            swapped.swap(i, i + 1);
+            let mut twice = swapped.clone();
+            twice.remove(stem.len() - 1);
+            for slip in [dropped, doubled, swapped, twice] {
+                let slip: String = slip.into_iter().collect();
+                let a = s.keys[0].stem.as_str();
+                assert_eq!(typo_edits(a, &slip), by_strsim(a, &slip), "{a} / {slip}");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 10_000, "{compared}");
 }

@@ -7,6 +7,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
+pub use crate::address::street_choice::NameKey;
 use crate::normalize::fold;
 
 /// Word lists of libpostal whose entries are spellings of one canonical word.
@@ -51,28 +52,6 @@ pub struct Expander {
     /// canonical types one abbreviation stands for alike (`vn.` is `veien` and `vegen`), each
     /// mapped to the first: `Tyrihansvn.` cannot tell which, so neither side keeps the difference
     same_type: Vec<(String, String)>,
-}
-
-/// The comparison forms of one name.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct NameKey {
-    /// every token, expanded: `RUE DE BONNEVOIE`
-    pub key: String,
-    /// without street types and stop words: `BONNEVOIE`
-    pub core: String,
-    /// core tokens sorted, for names written in another word order
-    pub sorted: String,
-    /// core without spaces, for `Haupt Strasse` / `Hauptstrasse` and typo distance
-    pub compact: String,
-    /// the street-type tokens, sorted, to tell `Rue X` from `Avenue X`
-    pub types: String,
-    /// core tokens
-    pub tokens: Vec<String>,
-    /// compact without a concatenated type (`RUTTENSCHEIDER` for `RUTTENSCHEIDERSTRASSE`):
-    /// typo distance is measured on what tells names apart
-    pub stem: String,
-    /// the sorted core without spaces
-    pub sorted_compact: String,
 }
 
 fn read_list(dir: &Path, lang: &str, name: &str) -> Vec<Vec<String>> {

@@ -204,7 +204,7 @@ fn add_file(
 mod tests {
     use super::*;
     use crate::address::{ContactInput, ContactResult};
-    use crate::foreign::matcher;
+    use crate::foreign::record;
     use std::io::Write;
     use std::path::PathBuf;
 
@@ -219,7 +219,7 @@ mod tests {
             country_code: Some("ES".into()),
             ..Default::default()
         };
-        matcher::verify(reg, &input, &ContactResult::default())
+        record::verify(reg, &input, &ContactResult::default())
     }
 
     /// The snapshot's Fasnia GML in the package Catastro's ATOM service publishes per

@@ -395,7 +395,7 @@ pub fn import(world: &Path) -> Imported {
 mod tests {
     use super::*;
     use crate::address::{ContactInput, ContactResult};
-    use crate::foreign::matcher;
+    use crate::foreign::record;
     use std::io::Write;
 
     fn snapshot() -> PathBuf {
@@ -448,7 +448,7 @@ mod tests {
             country_code: Some("NL".into()),
             ..Default::default()
         };
-        matcher::verify(reg, &input, &ContactResult::default())
+        record::verify(reg, &input, &ContactResult::default())
     }
 
     #[test]

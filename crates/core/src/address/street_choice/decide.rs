@@ -1,0 +1,151 @@
+//! The decision on the ranked streets of one reading: a street answered only when its name stands
+//! clear of every other name by `MARGIN`, streets of that one name told apart by the place, the
+//! city, the number and the postcode (`narrow`, as in Italy), and a typo corrected only when the
+//! record backs it.
+
+use std::collections::HashSet;
+
+use super::gather::{candidates, Candidate, ACCEPT};
+use super::name::{street_score, NameKey};
+use super::{ChoiceFacts, StreetPlace};
+use crate::address::resolve::{narrow, Evidence};
+
+/// How far the next other name must stay below the best.
+const MARGIN: f64 = 0.05;
+/// Scores from here up are the name's own forms (exact, abbreviation, word order); below, the
+/// street was reached through a typo.
+const OWN_FORM: f64 = 0.94;
+
+pub enum Decision {
+    Found(u32, f64),
+    /// one name in several places that neither the postcode nor the number tells apart
+    Ambiguous,
+    /// two different names fit alike
+    Unclear,
+    NotFound,
+}
+
+impl Decision {
+    /// How much a decision is worth against another reading's: a street in the place written
+    /// (city, postcode) outranks one found elsewhere in the country (`3, Rue Napoléon 1er` in Olm
+    /// is not `1, Rue Napoléon` of Koetschette).
+    pub(super) fn rank<P: StreetPlace>(&self, place: &P) -> u8 {
+        match self {
+            Decision::Found(id, _) if place.empty() || place.contains(*id) => 4,
+            Decision::Found(..) => 3,
+            Decision::Ambiguous => 2,
+            Decision::Unclear => 1,
+            Decision::NotFound => 0,
+        }
+    }
+}
+
+/// The name's comparison key, which tells two names apart.
+fn name_of<R: ChoiceFacts>(reg: &R, street: u32) -> &str {
+    &reg.keys(street)[0].key
+}
+
+pub(super) fn decide<R: ChoiceFacts, P: StreetPlace>(
+    reg: &R,
+    ranked: &[Candidate],
+    number: Option<&(u32, String)>,
+    place: &P,
+) -> Decision {
+    let Some(top) = ranked.first() else {
+        return Decision::NotFound;
+    };
+    if top.score < ACCEPT {
+        return Decision::NotFound;
+    }
+    let top_name = name_of(reg, top.street);
+    // another name close to the best: a typo or partial name fits both
+    if ranked
+        .iter()
+        .any(|c| c.score > top.score - MARGIN && name_of(reg, c.street) != top_name)
+    {
+        return Decision::Unclear;
+    }
+    let same: Vec<u32> = ranked
+        .iter()
+        .filter(|c| name_of(reg, c.street) == top_name && c.score >= top.score - 1e-9)
+        .map(|c| c.street)
+        .collect();
+    // the place written; the city written outweighs a postcode of another place; the number
+    // written before the postcode: of one name split by postcode (Bern's `Bottigenstrasse` in 3019
+    // and 3020), a wrong postcode must not pick the part where the number is not
+    let in_place = |id: u32| place.contains(id);
+    let in_city = |id: u32| place.in_city(id);
+    let same = narrow(
+        reg,
+        same,
+        &[
+            Evidence::Within(&in_place),
+            Evidence::Within(&in_city),
+            Evidence::Number(number.map(|(n, suffix)| (*n, suffix.as_str()))),
+            Evidence::Postcode(place.postcode()),
+        ],
+    );
+    // the same street split by locality inside one municipality is one answer
+    let municipalities: HashSet<&str> = same.iter().map(|&id| reg.municipality_code(id)).collect();
+    if same.len() > 1 && municipalities.len() > 1 {
+        return Decision::Ambiguous;
+    }
+    if top.score < OWN_FORM && !corroborated(reg, same[0], number, place.postcode()) {
+        return Decision::Unclear;
+    }
+    Decision::Found(same[0], top.score)
+}
+
+/// Whether the number written, absent from the street found, is a number of another street of
+/// the place one typo away from the name written: the name may be a typo of that one (`29M, An
+/// Urbech` in Buschdorf, whose `An Uerbech` has 29M), and two names are never settled by the number.
+pub(super) fn namesake_holds_number<R: ChoiceFacts, P: StreetPlace>(
+    reg: &R,
+    q: &NameKey,
+    number: Option<&(u32, String)>,
+    street: u32,
+    place: &P,
+) -> bool {
+    let Some((n, suffix)) = number else {
+        return false;
+    };
+    if reg.has_number(street, *n, suffix) || place.empty() {
+        return false;
+    }
+    let Some(ids) = candidates(reg, q) else {
+        return false;
+    };
+    let found = name_of(reg, street);
+    ids.into_iter().any(|id| {
+        id != street
+            && place.contains(id)
+            && name_of(reg, id) != found
+            && reg.has_number(id, *n, suffix)
+            && street_score(q, reg.keys(id)) >= ACCEPT
+    })
+}
+
+/// Whether the record backs a street reached through a typo: a name one letter away from a
+/// register's may be another real street (`Streckweg` is not `Steckweg`), so the typo is
+/// corrected only when the number written is one of the street's and the postcode written one
+/// of its postcodes — at least one of them given, neither contradicting.
+fn corroborated<R: ChoiceFacts>(
+    reg: &R,
+    street: u32,
+    number: Option<&(u32, String)>,
+    postcode: &str,
+) -> bool {
+    let by_number = match number {
+        Some(_) if !reg.lists_numbers(street) => None,
+        Some((n, suffix)) => Some(reg.has_number(street, *n, suffix)),
+        None => None,
+    };
+    let by_postcode = match postcode {
+        "" => None,
+        _ if !reg.lists_postcodes(street) => None,
+        p => Some(reg.has_postcode(street, p)),
+    };
+    by_number != Some(false)
+        && by_postcode != Some(false)
+        && (by_number == Some(true) || by_postcode == Some(true))
+}

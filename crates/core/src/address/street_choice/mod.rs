@@ -1,0 +1,127 @@
+//! Which street of a register a written name means, for every register country: the names
+//! compared (`name`: forms, score, typo distance), the candidates gathered and ranked (`gather`:
+//! exact forms, typo candidates, the place's streets, the typed prefix of a suggestion), and the
+//! decision (`decide`: one name clear of every other, streets of one name told apart by the
+//! place, the city, the number and the postcode through `narrow`, a typo corrected only when the
+//! record backs it). A street is answered only when one name stands clear of every other: a typo
+//! or a partial name that fits two names is never settled by the number.
+//!
+//! The choice reads a register through the traits below (`NamedStreets`, `ChoiceFacts`) and the
+//! place written through `StreetPlace`; a register implements them (the foreign registers in
+//! `foreign/choice.rs`), so the choice depends on no register's model.
+
+pub mod decide;
+pub mod gather;
+pub mod name;
+
+use crate::register::street::StreetFacts;
+
+pub use decide::Decision;
+pub use name::NameKey;
+
+/// The streets of a register as the choice reads them: their comparison forms and the indexes
+/// candidates are gathered from. Ids are the register's.
+pub trait NamedStreets: StreetFacts {
+    /// How many streets the register holds (ids are `0..street_count`).
+    fn street_count(&self) -> usize;
+    /// The comparison forms of the street's names: its name first, then its other names.
+    fn keys(&self, street: u32) -> &[NameKey];
+    /// The comparison forms of a written name, built as the register builds its own.
+    fn name_key(&self, text: &str) -> NameKey;
+    /// The streets one of whose names has a form equal to one of the written name's.
+    fn by_form(&self, q: &NameKey) -> Vec<u32>;
+    /// The streets the typo index reaches for the name; None when the name is too short for it.
+    fn by_typo(&self, q: &NameKey) -> Option<Vec<u32>>;
+    /// The streets one of whose core words is `word`.
+    fn by_word(&self, word: &str) -> Option<&[u32]>;
+    /// Whether the register covers the whole country (a street may be looked for in all of it).
+    fn national(&self) -> bool;
+    /// The name of the street's municipality (suggestions list one street per name and
+    /// municipality).
+    fn municipality_name(&self, street: u32) -> &str;
+}
+
+/// What the decision reads besides the names: the municipality a street belongs to (a street
+/// split by locality inside one municipality is one answer); numbers and postcodes come from
+/// `StreetFacts`.
+pub trait ChoiceFacts: NamedStreets {
+    /// The code of the street's municipality.
+    fn municipality_code(&self, street: u32) -> &str;
+    /// Whether the register gives the street any postcode.
+    fn lists_postcodes(&self, street: u32) -> bool;
+}
+
+/// The place a record names (city, postcode) as the choice reads it.
+pub trait StreetPlace {
+    /// Neither the city nor the postcode holds a street: the name is looked for without place.
+    fn empty(&self) -> bool;
+    /// Whether the street lies in the place (its localities, or carries its postcode).
+    fn contains(&self, street: u32) -> bool;
+    /// Whether the street lies in a locality of the city written (which outweighs a postcode of
+    /// another place).
+    fn in_city(&self, street: u32) -> bool;
+    /// The postcode written, in the register's form (empty when none).
+    fn postcode(&self) -> &str;
+    /// Every street of the place (scanned when a name is too short for the typo index).
+    fn streets(&self) -> &[u32];
+}
+
+/// One reading of the street line: the name written and the house number read with it.
+pub struct Written<'a> {
+    pub name: NameKey,
+    pub number: Option<&'a (u32, String)>,
+}
+
+/// The choice among the readings: the decision, the reading it was made on, the best score.
+pub struct Choice {
+    pub decision: Decision,
+    pub reading: usize,
+    pub score: f64,
+}
+
+/// The reading whose street the place (then the country) answers best, with its decision. A
+/// street found whose number is missing while a namesake one typo away holds it is no answer
+/// (`Decision::Ambiguous`). None when no reading has a name.
+pub fn choose<R: ChoiceFacts, P: StreetPlace>(
+    reg: &R,
+    place: &P,
+    readings: &[Written],
+) -> Option<Choice> {
+    let mut best: Option<Choice> = None;
+    for (i, reading) in readings.iter().enumerate() {
+        let q = &reading.name;
+        if q.compact.is_empty() {
+            continue;
+        }
+        let ranked = gather::rank_reading(reg, q, place);
+        let top = ranked.first().map(|c| c.score).unwrap_or(0.0);
+        let d = decide::decide(reg, &ranked, reading.number, place);
+        let better = match &best {
+            None => true,
+            Some(b) => {
+                let (x, y) = (d.rank(place), b.decision.rank(place));
+                x > y
+                    || (x == y && top > b.score + 1e-9)
+                    || (x == y
+                        && (top - b.score).abs() < 1e-9
+                        && reading.number.is_some()
+                        && readings[b.reading].number.is_none())
+            }
+        };
+        if better {
+            best = Some(Choice {
+                decision: d,
+                reading: i,
+                score: top,
+            });
+        }
+    }
+    let mut choice = best?;
+    if let Decision::Found(id, _) = choice.decision {
+        let reading = &readings[choice.reading];
+        if decide::namesake_holds_number(reg, &reading.name, reading.number, id, place) {
+            choice.decision = Decision::Ambiguous;
+        }
+    }
+    Some(choice)
+}
