@@ -67,7 +67,8 @@ pub fn italian_province(formats: &Formats, province: &str, city: &str, address: 
 
 /// The words of a record that may hold a postcode and its place: the postcode field with the
 /// city field, the city field alone (`75001 Paris`), each segment of the line
-/// (`1250-096 Lisboa`, `Mountain View, CA 94043`).
+/// (`1250-096 Lisboa`, `Mountain View, CA 94043`); of the line and the city, only runs with a
+/// digit.
 fn places(postcode: &str, city: &str, address: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     if !postcode.trim().is_empty() {
@@ -82,6 +83,14 @@ fn places(postcode: &str, city: &str, address: &str) -> Vec<(String, String)> {
         for i in 0..w.len() {
             for n in [2, 1] {
                 if i + n > w.len() || (k == 1 && i == 0 && w.len() > n) {
+                    continue;
+                }
+                // a run without a digit is no postcode `postcode_and_place` reads: its place is
+                // not put together
+                if !w[i..i + n]
+                    .iter()
+                    .any(|x| x.bytes().any(|b| b.is_ascii_digit()))
+                {
                     continue;
                 }
                 let mut place: Vec<&str> =

@@ -136,11 +136,7 @@ impl Formats {
     /// the pattern takes: the same countries as asking each, with a fraction of the matches.
     pub(crate) fn postcode_countries(&self, written: &str) -> Vec<PostcodeFit<'_>> {
         // the form `PostcodeRule::judge` strips prefixes from
-        let up = written
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .to_uppercase();
+        let up = postcode::spaced_upper(written);
         // the countries one of whose prefixes begins it: each beginning of the written form
         // looked up in the sorted prefixes
         let mut prefixed: Vec<&str> = Vec::new();

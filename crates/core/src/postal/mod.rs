@@ -113,12 +113,12 @@ pub struct CountryFormat {
     fallback: template::Parsed,
     replace: Vec<Rule>,
     postformat: Vec<Rule>,
-    subdivisions: HashMap<String, usize>,
+    subdivisions: rustc_hash::FxHashMap<String, usize>,
     /// Each subdivision's postcode prefixes (`zip`) compiled once, beside `data.subdivisions`.
     subdivision_zips: Vec<Option<Regex>>,
     /// Folded state and county names (and codes) → OpenCage's code.
-    state_codes: HashMap<String, String>,
-    county_codes: HashMap<String, String>,
+    state_codes: rustc_hash::FxHashMap<String, String>,
+    county_codes: rustc_hash::FxHashMap<String, String>,
     aliases: std::sync::Arc<Aliases>,
     /// How long a written postcode can be and still fit (`postcode_may_fit`).
     postcode_lengths: Option<PostcodeLengths>,
@@ -150,14 +150,15 @@ struct Aliases {
     /// component are given (`suburb` and `city_district`), the one listed first fills it, as in
     /// OpenCage's formatter (reading them from a hash map made the choice change run to run).
     ordered: Vec<(String, Vec<String>)>,
-    known: std::collections::HashSet<String>,
+    known: rustc_hash::FxHashSet<String>,
 }
 
-/// Every country's format, loaded with the register.
+/// Every country's format, loaded with the register. Fx maps: keys from published data (no
+/// chosen keys to guard against) looked up for every run of words detection reads.
 #[derive(Default)]
 pub struct Formats {
-    pub(crate) countries: HashMap<String, CountryFormat>,
-    iso3: HashMap<String, String>,
+    pub(crate) countries: rustc_hash::FxHashMap<String, CountryFormat>,
+    iso3: rustc_hash::FxHashMap<String, String>,
     /// The countries with a postcode pattern, grouped by pattern and example shapes: the
     /// countries of a group judge a written postcode alike unless one of their prefixes begins it
     /// (`postcode_countries`). 177 patterns fall into 89 groups; `\d{5}` alone is 37 countries.
@@ -267,7 +268,7 @@ impl Formats {
             aliases.known.insert(k.to_string());
         }
         let aliases = std::sync::Arc::new(aliases);
-        let mut countries = HashMap::new();
+        let mut countries = rustc_hash::FxHashMap::default();
         for (code, c) in &data.countries {
             // territories borrow another country's template (`use_country: FR` for RE)
             let own = &c.template;
@@ -312,7 +313,7 @@ impl Formats {
                     languages.push(l.clone());
                 }
             }
-            let mut subdivisions = HashMap::new();
+            let mut subdivisions = rustc_hash::FxHashMap::default();
             for (i, s) in c.subdivisions.iter().enumerate() {
                 for name in [&s.key, &s.name, &s.latin_name, &s.iso] {
                     let f = fold(name);
@@ -444,8 +445,8 @@ impl Formats {
     }
 }
 
-fn folded_codes(list: &[(String, String)]) -> HashMap<String, String> {
-    let mut out = HashMap::new();
+fn folded_codes(list: &[(String, String)]) -> rustc_hash::FxHashMap<String, String> {
+    let mut out = rustc_hash::FxHashMap::default();
     for (name, code) in list {
         out.entry(fold(name)).or_insert_with(|| code.clone());
         out.entry(fold(code)).or_insert_with(|| code.clone());

@@ -41,10 +41,20 @@ impl Shape {
         Shape { len, separators }
     }
 
-    /// The written form has this shape's separators where this shape has them.
+    /// The written form has this shape's separators where this shape has them (`Shape::of`
+    /// compared, read in one pass without building the written form's shape: detection asks it
+    /// of every run of words against every group of countries).
     fn fits(&self, written: &str) -> bool {
-        let w = Shape::of(written);
-        w.separators == self.separators && w.len == self.len
+        let mut separators = self.separators.iter();
+        let mut len = 0;
+        for c in written.chars() {
+            if c.is_alphanumeric() {
+                len += 1;
+            } else if separators.next() != Some(&(len, c)) {
+                return false;
+            }
+        }
+        separators.next().is_none() && len == self.len
     }
 
     /// The compact code with the separators at the same places from the start (same length)
@@ -97,30 +107,27 @@ impl PostcodeRule {
     }
 
     pub fn judge(&self, written: &str) -> Postcode {
-        let up: String = written
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .to_uppercase();
+        let up = spaced_upper(written);
         if up.is_empty() {
             return Postcode::Empty;
         }
         // a form that fits as written stays (`EC090112`); then a country prefix is stripped
-        // (`EC-090105` → `090105`, `L-1234` → `1234`) before the separators are put right
-        if self.pattern.is_match(&up) && self.shapes.iter().any(|s| s.fits(&up)) {
+        // (`EC-090105` → `090105`, `L-1234` → `1234`) before the separators are put right. The
+        // shapes (a pass over the characters) before the pattern (a regex search).
+        if self.shapes.iter().any(|s| s.fits(&up)) && self.pattern.is_match(&up) {
             return Postcode::Valid(up);
         }
-        let mut bodies = Vec::new();
+        let mut bodies: Vec<&str> = Vec::new();
         for p in &self.prefixes {
             if let Some(rest) = up.strip_prefix(p.as_str()) {
                 let rest = rest.trim_start_matches(['-', ' ', '–']);
                 if !rest.is_empty() && rest.len() < up.len() {
-                    bodies.push(rest.to_string());
+                    bodies.push(rest);
                 }
             }
         }
-        bodies.push(up);
-        for body in &bodies {
+        bodies.push(&up);
+        for body in bodies {
             if let Some(c) = self.canonical(body) {
                 return Postcode::Valid(c);
             }
@@ -149,6 +156,19 @@ impl PostcodeRule {
         let compact: String = compact.into_iter().collect();
         self.pattern.is_match(&compact).then_some(compact)
     }
+}
+
+/// The written words joined by one space, in upper case: `split_whitespace().join(" ")
+/// .to_uppercase()` in one string (`str::to_uppercase` maps each character on its own).
+pub(crate) fn spaced_upper(written: &str) -> String {
+    let mut up = String::with_capacity(written.len());
+    for word in written.split_whitespace() {
+        if !up.is_empty() {
+            up.push(' ');
+        }
+        up.extend(word.chars().flat_map(char::to_uppercase));
+    }
+    up
 }
 
 /// The country prefixes a written postcode may carry (`CH-3011`, `D-45127`, `FL-9490`): the
@@ -249,6 +269,41 @@ mod tests {
         let jp = rule(r"\d{3}-?\d{4}", &["154-0023"], &[]);
         assert_eq!(jp.judge("1540023"), Postcode::Valid("154-0023".into()));
         assert_eq!(jp.judge(" "), Postcode::Empty);
+    }
+
+    #[test]
+    fn one_pass_forms_are_those_built_in_steps() {
+        // `spaced_upper` and `Shape::fits` stand for the forms `judge` built in steps
+        let written = [
+            " sw1a   2aa ",
+            "L-1234",
+            "straße 1",
+            "ﬁ 12",
+            "Σίσυφος 104 31",
+            "8001 Zürich",
+            "EC1Y 8SY",
+            "154-0023",
+            "1012  LG",
+            "",
+            "  ",
+            "AD500",
+            "ǆ-9",
+        ];
+        let shapes = ["EC1Y 8SY", "154-0023", "1012 LG", "4750", "AD500", "12 345"];
+        for w in written {
+            let steps = w
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_uppercase();
+            assert_eq!(spaced_upper(w), steps, "{w:?}");
+            for e in shapes {
+                let shape = Shape::of(e);
+                let of = Shape::of(&steps);
+                let by_parts = of.separators == shape.separators && of.len == shape.len;
+                assert_eq!(shape.fits(&steps), by_parts, "{w:?} against {e:?}");
+            }
+        }
     }
 
     #[test]

@@ -18,7 +18,7 @@ const TYPE_GLUED: &[&str] = &["de", "nl", "da", "no", "sv", "fi", "et", "hu"];
 #[derive(Default)]
 pub struct Expansions {
     /// Folded abbreviation (no dot) → full form, for a whole word.
-    words: HashMap<String, String>,
+    words: rustc_hash::FxHashMap<String, String>,
     /// Lower-case abbreviation → full lower-case ending (`str` → `straße`), for glued types.
     endings: Vec<(String, String)>,
     type_first: bool,
