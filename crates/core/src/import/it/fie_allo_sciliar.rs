@@ -9,7 +9,6 @@ use crate::import::shapefile::PointLayer;
 use crate::import::street_builder::{CityBuild, StreetBuilder};
 use crate::import::{ImportContext, PROGRESS};
 use crate::normalize::fold;
-use crate::register::street::HouseNumberEntry;
 use crate::rules::it::street_type;
 use crate::Result;
 
@@ -69,21 +68,9 @@ pub fn import(ctx: &mut ImportContext, builder: &mut StreetBuilder) -> Result<()
                 i
             }
         };
-        let postcode = get(zip);
         city.add_number(
             i,
-            HouseNumberEntry {
-                number: n,
-                suffix,
-                postcode: if postcode.len() == 5 {
-                    postcode.to_string()
-                } else {
-                    String::new()
-                },
-                district: get(district).to_string(),
-                lat: *lat,
-                lon: *lon,
-            },
+            house_number::point_entry((n, suffix), get(zip), get(district), (*lat, *lon)),
         );
         rows += 1;
         PROGRESS.advance(1);

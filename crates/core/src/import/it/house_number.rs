@@ -2,6 +2,7 @@
 //! and its suffix in the register's form (upper case, no separator), as `HouseNumberEntry` keeps it.
 
 use crate::normalize::fold;
+use crate::register::street::HouseNumberEntry;
 
 pub fn split(text: &str) -> Option<(u32, String)> {
     let text = text.trim();
@@ -11,6 +12,28 @@ pub fn split(text: &str) -> Option<(u32, String)> {
     let number = text[..digits].parse::<u32>().ok().filter(|&n| n > 0)?;
     let suffix = fold(&text[digits..]).replace(' ', "").to_uppercase();
     Some((number, suffix.trim_start_matches('0').to_string()))
+}
+
+/// A number of a layer of address points (Fiè, Villesse): its postcode only where it is a CAP
+/// (five characters), its frazione as the district.
+pub fn point_entry(
+    (number, suffix): (u32, String),
+    postcode: &str,
+    district: &str,
+    (lat, lon): (f64, f64),
+) -> HouseNumberEntry {
+    HouseNumberEntry {
+        number,
+        suffix,
+        postcode: if postcode.len() == 5 {
+            postcode.to_string()
+        } else {
+            String::new()
+        },
+        district: district.to_string(),
+        lat,
+        lon,
+    }
 }
 
 #[cfg(test)]

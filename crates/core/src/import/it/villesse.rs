@@ -8,7 +8,6 @@ use crate::import::shapefile::PointLayer;
 use crate::import::street_builder::StreetBuilder;
 use crate::import::{ImportContext, PROGRESS};
 use crate::normalize::fold;
-use crate::register::street::HouseNumberEntry;
 use crate::Result;
 
 const CADASTRAL: &str = "M043";
@@ -41,21 +40,9 @@ pub fn import(ctx: &mut ImportContext, builder: &mut StreetBuilder) -> Result<()
             continue;
         }
         let i = city.find_or_add(&fold(get(dug)), &get(duf).to_uppercase());
-        let postcode = get(zip);
         city.add_number(
             i,
-            HouseNumberEntry {
-                number: n,
-                suffix,
-                postcode: if postcode.len() == 5 {
-                    postcode.to_string()
-                } else {
-                    String::new()
-                },
-                district: get(district).to_string(),
-                lat: *lat,
-                lon: *lon,
-            },
+            house_number::point_entry((n, suffix), get(zip), get(district), (*lat, *lon)),
         );
         rows += 1;
         PROGRESS.advance(1);
