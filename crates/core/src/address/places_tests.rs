@@ -132,6 +132,13 @@ fn a_place_named_after_its_municipality_is_its_hamlet() {
         );
         assert_eq!(r.hamlet.as_deref(), Some(city), "{city}");
     }
+    // a harbour is often another town's (Porto d'Ascoli is San Benedetto del Tronto's), and the
+    // postcode written of another municipality says the shape of the name is no evidence
+    let r = answer("Via Roma 1", "63074", "Porto d'Ascoli", "AP");
+    assert_ne!(r.municipality.as_deref(), Some("Ascoli Piceno"), "{r:?}");
+    assert_eq!(r.normalized.postcode, "63074", "{r:?}");
+    let r = answer("Via Roma 1", "", "Porto d'Ascoli", "AP");
+    assert_ne!(r.municipality.as_deref(), Some("Ascoli Piceno"), "{r:?}");
     // `Marittima` names no hamlet of Milano (it is Cervia's): not answered as Milano
     let r = answer("Via Roma 1", "", "Milano Marittima", "");
     assert_ne!(r.municipality.as_deref(), Some("Milano"), "{r:?}");

@@ -277,7 +277,10 @@ pub(super) fn tiers<'r>(
         }
     }
     if first.is_empty() && second.is_empty() {
+        // a guess from the name's shape: never against the postcode written (`Porto d'Ascoli`
+        // 63074 is San Benedetto del Tronto's, not Ascoli Piceno's)
         second = named_after_municipality(register, city);
+        second.retain(|(_, c, _)| !contradicted(c));
     }
     if first.is_empty() && second.is_empty() {
         second = with_region_dropped(register, city, contradicted);
@@ -340,10 +343,11 @@ fn with_region_dropped<'r>(
 /// Words that head a place named after its municipality (`Lido di Camaiore`, `Marina di
 /// Pietrasanta`), with the linking word after them; and words that follow it (`Vibo Marina`,
 /// `Catanzaro Lido`). `Marittima`, `Terme`, `Alta` are not among them: `Milano Marittima` is Cervia's.
+/// `Porto` is not among them: harbours are often named after another town (`Porto d'Ascoli` is
+/// San Benedetto del Tronto's, `Porto Garibaldi` Comacchio's).
 const PLACE_HEADS: &[&str] = &[
     "LIDO",
     "MARINA",
-    "PORTO",
     "BORGO",
     "VILLAGGIO",
     "FRAZIONE",
