@@ -289,8 +289,13 @@ pub(super) fn partial<A: StreetArea + ?Sized>(
             let extra = scored.iter().find(|c| c.street == i).map_or(1, |c| c.extra);
             (!particles_held, extra > 0)
         };
-        let best = v.iter().map(|&i| as_written(i)).min()?;
-        v.retain(|&i| as_written(i) == best);
+        let keyed: Vec<(u32, (bool, bool))> = v.iter().map(|&i| (i, as_written(i))).collect();
+        let best = keyed.iter().map(|(_, k)| *k).min()?;
+        v = keyed
+            .into_iter()
+            .filter(|(_, k)| *k == best)
+            .map(|(i, _)| i)
+            .collect();
     }
     let edits = fewest as u32;
     // a street that names a place beside the words written is never the answer, only a candidate

@@ -73,9 +73,15 @@ pub(super) fn read(source: &Path, records: &[&MunicipalityRecord]) -> Result<Geo
         let found = out.places.len() as u64;
         out.files.push((extract, found));
     }
+    let dump_headers: Vec<String> = DUMP_COLUMNS.iter().map(|c| c.to_string()).collect();
     for path in dump_files(&source.join(DUMP_DIR)) {
         let before = out.places.len();
-        read_dump(&path, &mut |row| reader.row_of_dump(row, &mut out))?;
+        read_dump(&path, &mut |row| {
+            // Italy's rows only: a dump of several countries holds others
+            if row.get(8) == Some("IT") {
+                reader.row(&dump_headers, row, true, &mut out);
+            }
+        })?;
         let found = (out.places.len() - before) as u64;
         out.files.push((path, found));
     }
@@ -148,7 +154,6 @@ struct PlaceReader<'r> {
     municipality_names: HashSet<String>,
     /// The places of the extract, by name key and municipality: a dump holds them again.
     extract_places: HashSet<(String, String)>,
-    dump_headers: Vec<String>,
 }
 
 impl<'r> PlaceReader<'r> {
@@ -173,18 +178,7 @@ impl<'r> PlaceReader<'r> {
                 .map(fold)
                 .collect(),
             extract_places: HashSet::new(),
-            dump_headers: DUMP_COLUMNS.iter().map(|c| c.to_string()).collect(),
         }
-    }
-
-    /// A dump row: Italy's only (a dump of several countries holds others).
-    fn row_of_dump(&mut self, row: &csv::StringRecord, out: &mut GeoNamesPlaces) {
-        if row.get(8).is_some_and(|cc| cc != "IT") {
-            return;
-        }
-        let headers = std::mem::take(&mut self.dump_headers);
-        self.row(&headers, row, true, out);
-        self.dump_headers = headers;
     }
 
     /// One populated place that is not a municipality (`PPL`, `PPLX`, `PPLL`), tied to today's

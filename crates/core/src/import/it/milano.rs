@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde::Deserialize;
 
-use crate::import::street_builder::StreetBuilder;
+use crate::import::street_builder::{CityBuild, StreetBuilder};
 use crate::import::{csv_reader, open_text, ImportContext, PROGRESS};
 use crate::normalize::fold;
 use crate::register::street::HouseNumberEntry;
@@ -92,24 +92,21 @@ pub fn import(ctx: &mut ImportContext, builder: &mut StreetBuilder) -> Result<()
         // the ANNCSU street of that name when the municipal name finds none (FRA' PAOLO SARPI is
         // ANNCSU's PAOLO SARPI, not a second street)
         let anncsu = get(7);
-        let i = match city.find(&ty, name) {
-            Some(i) => i,
-            None => match (!anncsu.is_empty())
-                .then(|| city.find(&ty, anncsu))
-                .flatten()
-            {
-                Some(i) => {
-                    city.add_alt_name(i, &ty, name);
-                    i
-                }
-                None => city.find_or_add(&ty, name),
-            },
+        let by_anncsu = |city: &mut CityBuild| {
+            if anncsu.is_empty() {
+                return None;
+            }
+            let i = city.find(&ty, anncsu)?;
+            city.add_alt_name(i, &ty, name);
+            Some(i)
         };
-        if !anncsu.is_empty()
-            && anncsu != name
-            && !city.streets[i].alt_names.iter().any(|a| a == anncsu)
-        {
-            city.streets[i].alt_names.push(anncsu.to_string());
+        let i = match city.find(&ty, name).or_else(|| by_anncsu(city)) {
+            Some(i) => i,
+            None => city.find_or_add(&ty, name),
+        };
+        let s = &mut city.streets[i];
+        if !anncsu.is_empty() && s.name != anncsu && !s.alt_names.iter().any(|a| a == anncsu) {
+            s.alt_names.push(anncsu.to_string());
         }
         streets.insert(get(0).to_string(), i);
         rows += 1;
