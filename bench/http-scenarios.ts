@@ -39,6 +39,8 @@ function sessionOf(i: number): string {
 }
 
 export interface ScenarioServer {
+  /** 50 tokens, each of its own account with 10 million contact and light units. */
+  tokens: string[];
   child: import('node:child_process').ChildProcess;
   url: string;
   /** autocannon's `requests` for one scenario, spreading the calls over the tokens. */
@@ -54,10 +56,16 @@ export interface ScenarioServer {
 export async function scenarioServer(nodeArgs: string[] = []): Promise<ScenarioServer> {
   const dataDir = await freshDataDir();
   const db = await openStore(dataDir, undefined);
-  await createAccount(db, 'profile');
-  await addPack(db, 'profile', 'contact', 10_000_000);
-  await addPack(db, 'profile', 'light', 10_000_000);
-  const tokens = await Promise.all(Array.from({ length: 50 }, async () => (await createToken(db, 'profile')).token));
+  // one account per token: an account holds at most RECAPITO_MAX_TOKENS_PER_ACCOUNT live tokens
+  const tokens = await Promise.all(
+    Array.from({ length: 50 }, async (_, i) => {
+      const account = `profile-${i}`;
+      await createAccount(db, account);
+      await addPack(db, account, 'contact', 10_000_000);
+      await addPack(db, account, 'light', 10_000_000);
+      return (await createToken(db, account)).token;
+    }),
+  );
   const entry = process.env.PROFILE_ENTRY ? path.resolve(process.env.PROFILE_ENTRY) : path.join(PROJECT_ROOT, 'bin', 'recapito.js');
   const serverArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const { child, url } = await startListening([...serverArgs, ...nodeArgs, entry, '--data-dir', dataDir, 'serve', '--port', '0'], {
@@ -67,6 +75,7 @@ export async function scenarioServer(nodeArgs: string[] = []): Promise<ScenarioS
   let n = 0;
   const headers = (t: string) => ({ authorization: `Bearer ${t}`, 'content-type': 'application/json' });
   return {
+    tokens,
     child,
     url,
     requests(which) {
