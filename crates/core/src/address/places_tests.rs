@@ -87,6 +87,58 @@ fn a_name_that_fits_several_municipalities_is_not_chosen() {
 }
 
 #[test]
+fn names_abbreviated_or_written_in_both_languages() {
+    if register().is_none() {
+        return;
+    }
+    for (city, province, name, plate) in [
+        // later words by their initials, joining words left out or kept
+        ("Cinisello B.", "", "Cinisello Balsamo", "MI"),
+        ("Cologno M.", "", "Cologno Monzese", "MI"),
+        ("Barcellona P.G.", "", "Barcellona Pozzo di Gotto", "ME"),
+        (
+            "Barcellona P. di G.",
+            "ME",
+            "Barcellona Pozzo di Gotto",
+            "ME",
+        ),
+        // a bilingual name written whole where the register keeps one language only
+        ("Aosta/Aoste", "", "Aosta", "AO"),
+        // a common first word alone, with the province that leaves one municipality
+        ("Casale", "AL", "Casale Monferrato", "AL"),
+    ] {
+        let r = answer("Via Roma 1", "", city, province);
+        assert_eq!(
+            municipality(&r),
+            (name.to_string(), plate.to_string()),
+            "{city} {province}: {:?}",
+            r.outcome
+        );
+    }
+    // a common first word without a province is no municipality: several are named so
+    let r = answer("Via Roma 1", "", "Casale", "");
+    assert!(r.municipality.is_none(), "{r:?}");
+    // nor one of another province than the one written
+    let r = answer("Via Roma 1", "", "Casale", "RM");
+    assert!(
+        r.municipality.as_deref() != Some("Casale Monferrato"),
+        "{r:?}"
+    );
+    // two names that are two municipalities are neither
+    let r = answer("Via Roma 1", "", "Milano/Torino", "");
+    assert!(r.municipality.is_none(), "{r:?}");
+    // a municipality with its province's two names after it is that municipality, not the
+    // province's chief town
+    let r = answer(
+        "Via Roma 1",
+        "",
+        "Caldaro sulla strada del vino (Bolzano/Bozen)",
+        "",
+    );
+    assert_ne!(r.municipality.as_deref(), Some("Bolzano"), "{r:?}");
+}
+
+#[test]
 fn hamlets_and_merged_municipalities_resolve_to_today_s_municipality() {
     if register().is_none() {
         return;
@@ -118,12 +170,12 @@ fn a_place_named_after_its_municipality_is_its_hamlet() {
         return;
     }
     // in no list of the data: the lido or marina of a municipality, or its station
-    for (city, province, name) in [
-        ("Marina di Cecina", "LI", "Cecina"),
-        ("Catanzaro Lido", "CZ", "Catanzaro"),
-        ("Marina di Cecina", "", "Cecina"),
+    for (city, postcode, province, name) in [
+        ("Marina di Cecina", "", "LI", "Cecina"),
+        ("Catanzaro Lido", "", "CZ", "Catanzaro"),
+        ("Marina di Cecina", "57023", "", "Cecina"),
     ] {
-        let r = answer("Via Roma 1", "", city, province);
+        let r = answer("Via Roma 1", postcode, city, province);
         assert_eq!(
             r.municipality.as_deref(),
             Some(name),
@@ -131,6 +183,23 @@ fn a_place_named_after_its_municipality_is_its_hamlet() {
             r.outcome
         );
         assert_eq!(r.hamlet.as_deref(), Some(city), "{city}");
+    }
+    // the shape alone, with no province or postcode agreeing, is a guess: the municipality is
+    // suggested, not taken (every `Marina di X` is not X's: Milano has none)
+    for (city, name) in [
+        ("Marina di Cecina", "Cecina"),
+        ("Marina di Milano", "Milano"),
+    ] {
+        let r = answer("Via Roma 1", "", city, "");
+        assert!(r.municipality.is_none(), "{city}: {r:?}");
+        assert!(r.outcome.contains(&"CITY_NOT_FOUND".to_string()), "{city}");
+        assert!(
+            r.candidates
+                .iter()
+                .any(|c| c.municipality.as_deref() == Some(name)),
+            "{city}: {:?}",
+            r.candidates
+        );
     }
     // a harbour is often another town's (Porto d'Ascoli is San Benedetto del Tronto's), and the
     // postcode written of another municipality says the shape of the name is no evidence

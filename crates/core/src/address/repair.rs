@@ -107,11 +107,17 @@ fn fill(
     }
 }
 
-/// A name people write as their city: a municipality's (today's, former, short), a hamlet's.
+/// A name people write as their city: a municipality's (today's, former, short), a hamlet's. A
+/// common first word alone (`Torre`, `Villa`) is not: it ends street names too.
 fn is_municipality(register: &Register, name: &str) -> bool {
+    use crate::register::municipality::NameKind;
     !fold(name).is_empty()
         && (!register.municipalities.by_name(name).is_empty()
-            || !register.municipalities.named(name).is_empty())
+            || register
+                .municipalities
+                .named(name)
+                .iter()
+                .any(|h| h.kind != NameKind::Lead))
 }
 
 fn is_country_word(word: &str) -> bool {

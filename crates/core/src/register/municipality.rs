@@ -114,6 +114,10 @@ pub enum NameKind {
     /// The name cut short (`Reggio Emilia`, `Montecatini`, `Vibo`): one municipality only where
     /// the province, postcode or the whole country leaves one.
     Short,
+    /// A first word too common to name a municipality by itself (`Casale`, `Torre`, `Pieve`) that
+    /// people still write for one of their province (`Casale` AL is Casale Monferrato): counted
+    /// only where the province or postcode written agrees, never alone.
+    Lead,
     /// A hamlet or a municipality merged away: the place is kept apart from the municipality.
     Place,
 }
@@ -212,6 +216,63 @@ pub fn short_keys(name: &str) -> Vec<String> {
     out
 }
 
+/// First words that are saints or the heads of seaside hamlets: never a municipality's lead alone
+/// (`San` is every saint's town; `Marina di …` and `Lido di …` are read by their shape).
+const NOT_A_LEAD: &[&str] = &[
+    "S", "SS", "SANTO", "SANTA", "SAN", "ST", "SANKT", "MARINA", "LIDO",
+];
+
+/// The lone common first word of a name of several words (`Casale` for Casale Monferrato), which
+/// `short_keys` leaves out: a `NameKind::Lead`.
+pub fn lead_key(name: &str) -> Option<String> {
+    let words = name_words(name);
+    let first = words.first()?;
+    (words.len() >= 2
+        && GENERIC_FIRST.contains(&first.as_str())
+        && !NOT_A_LEAD.contains(&first.as_str()))
+    .then(|| first.clone())
+}
+
+/// The name with its later words written as initials, as lists abbreviate a long name
+/// (`Cinisello B.`, `Cologno M.`, `Barcellona P.G.`, `Barcellona P.d.G.`): the first words whole,
+/// each later word by its first letter, joining words left out, by their letter or whole. A
+/// head of one word must name by itself (not a saint or a common word).
+pub fn initial_keys(name: &str) -> Vec<String> {
+    let words = name_words(name);
+    let particle = |w: &str| PARTICLES.contains(&w);
+    let initial = |w: &str| w.chars().next().map(String::from).unwrap_or_default();
+    let mut out: Vec<String> = Vec::new();
+    for k in 1..words.len() {
+        let (head, tail) = words.split_at(k);
+        let last = head[k - 1].as_str();
+        if particle(last) || (k == 1 && (GENERIC_FIRST.contains(&last) || last.len() < 3)) {
+            continue;
+        }
+        // a tail of single letters already is its own initials
+        if !tail.iter().any(|w| !particle(w) && w.len() > 1) {
+            continue;
+        }
+        let head = head.concat();
+        let dropped: String = tail
+            .iter()
+            .filter(|w| !particle(w))
+            .map(|w| initial(w))
+            .collect();
+        let lettered: String = tail.iter().map(|w| initial(w)).collect();
+        let whole: String = tail
+            .iter()
+            .map(|w| if particle(w) { w.clone() } else { initial(w) })
+            .collect();
+        for t in [dropped, lettered, whole] {
+            let key = format!("{head}{t}");
+            if !out.contains(&key) {
+                out.push(key);
+            }
+        }
+    }
+    out
+}
+
 impl Municipalities {
     pub fn load(dbs: &Databases, rtxn: &RoTxn) -> Result<Municipalities> {
         let mut records = Vec::new();
@@ -297,8 +358,11 @@ impl Municipalities {
                 add(name_key(n), (i, NameKind::Former, NO_PLACE));
             }
             for n in [&c.name, &c.alt_name] {
-                for k in short_keys(n) {
+                for k in short_keys(n).into_iter().chain(initial_keys(n)) {
                     add(k, (i, NameKind::Short, NO_PLACE));
+                }
+                if let Some(k) = lead_key(n) {
+                    add(k, (i, NameKind::Lead, NO_PLACE));
                 }
             }
         }
@@ -311,8 +375,73 @@ impl Municipalities {
     }
 
     /// Every way `written` names a municipality of today (see `NameKind`); a name with joining
-    /// words left out or added (`Colle Val d'Elsa` for Colle di Val d'Elsa) by its words alone.
+    /// words left out or added (`Colle Val d'Elsa` for Colle di Val d'Elsa) by its words alone;
+    /// two names joined by a slash (`Aosta/Aoste`, as bilingual names are written) when both
+    /// name the same one municipality.
     pub fn named(&self, written: &str) -> Vec<NameHit<'_>> {
+        let hits = self.named_whole(written);
+        if !hits.is_empty() || !written.contains('/') {
+            return hits;
+        }
+        self.named_by_parts(written)
+    }
+
+    /// `Aosta/Aoste`: the one municipality every part that names any names (by today's or former
+    /// name where a part has one, else by any), with the first such part's ways to it.
+    fn named_by_parts(&self, written: &str) -> Vec<NameHit<'_>> {
+        let parts: Vec<&str> = written
+            .split('/')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .collect();
+        let named_by = |hits: &[NameHit]| -> Vec<*const MunicipalityRecord> {
+            let official = |h: &&NameHit| matches!(h.kind, NameKind::Official | NameKind::Former);
+            let best: Vec<&NameHit> = if hits.iter().any(|h| official(&h)) {
+                hits.iter().filter(official).collect()
+            } else {
+                hits.iter().collect()
+            };
+            best.iter()
+                .map(|h| h.record as *const MunicipalityRecord)
+                .collect()
+        };
+        // only names on either side: `Caldaro sulla strada del vino (Bolzano/Bozen)` is a
+        // municipality with its province written after it
+        let name_like = |p: &str| p.chars().all(|c| c.is_alphabetic() || " '’.-".contains(c));
+        if parts.len() < 2 || !parts.iter().all(|p| name_like(p)) {
+            return Vec::new();
+        }
+        let found: Vec<Vec<NameHit>> = parts.iter().map(|p| self.named_whole(p)).collect();
+        // a part that names nothing counts only as one word (a language's name the register
+        // lacks: `Aoste`); one that names another municipality rules the rest out
+        if parts
+            .iter()
+            .zip(&found)
+            .any(|(p, h)| h.is_empty() && p.contains(' '))
+        {
+            return Vec::new();
+        }
+        let mut named_parts = found.into_iter().filter(|h| !h.is_empty());
+        let Some(hits) = named_parts.next() else {
+            return Vec::new();
+        };
+        let mut common = named_by(&hits);
+        for other in named_parts {
+            let other = named_by(&other);
+            common.retain(|r| other.contains(r));
+        }
+        common.sort_unstable();
+        common.dedup();
+        match common.as_slice() {
+            [one] => hits
+                .into_iter()
+                .filter(|h| std::ptr::eq(h.record, *one))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn named_whole(&self, written: &str) -> Vec<NameHit<'_>> {
         let found = self.by_key.get(&name_key(written)).or_else(|| {
             let words = name_words(written);
             let kept: String = words

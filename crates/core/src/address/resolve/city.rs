@@ -93,7 +93,13 @@ pub fn municipality<'r>(
             .is_some_and(|p| !register.municipalities.by_postcode(p).is_empty());
         let contradicted =
             |c: &Municipality| pc_known && !pc.as_ref().is_some_and(|p| c.postcodes.contains(p));
-        let (first, second) = tiers(register, &city, &contradicted);
+        let (first, second) = tiers(register, &city, &contradicted, constrained);
+        if first.is_empty() && !constrained && guessed_by_shape(register, &city, &second) {
+            // `Marina di Milano`: a place named after a municipality is only a guess from the
+            // name's shape (every `Marina di X` is not X's); without a province or postcode
+            // agreeing it is suggested, not taken
+            return CityResolution::Suggested(distinct(second.iter().map(|(r, _, _)| *r)));
+        }
         cands = agreeing(&first);
         how = official_match(&cands, &city);
         if cands.is_empty() {
@@ -257,14 +263,16 @@ pub fn municipality<'r>(
 /// A hamlet whose municipality does not have the postcode written, when that postcode is some
 /// municipality's today, is left out (`contradicted`): hamlet names repeat everywhere (`Sala`),
 /// and the postcode says which place is meant. Short forms and merged municipalities stay: their
-/// writers often keep the old postcode (`Ruino` 27040, now Colli Verdi).
+/// writers often keep the old postcode (`Ruino` 27040, now Colli Verdi). A common first word
+/// alone (`Casale`) counts only when a province or postcode was `constrained`.
 pub(super) fn tiers<'r>(
     register: &'r Register,
     city: &str,
     contradicted: &dyn Fn(&Municipality) -> bool,
+    constrained: bool,
 ) -> (Vec<Cand<'r>>, Vec<Cand<'r>>) {
     let ms = &register.municipalities;
-    let (first, mut second) = named(register, city, contradicted, true);
+    let (first, mut second) = named(register, city, contradicted, true, constrained);
     if first.is_empty() {
         for code in register.streets.hamlet(city) {
             if let Some(r) = ms.by_cadastral(code) {
@@ -380,13 +388,21 @@ fn either_tier<'r>(
     name: &str,
     contradicted: &dyn Fn(&Municipality) -> bool,
 ) -> Vec<Cand<'r>> {
-    let (mut out, second) = named(register, name, contradicted, false);
+    let (mut out, second) = named(register, name, contradicted, false, false);
     for cand in second {
         if !out.iter().any(|(o, _, _)| std::ptr::eq(*o, cand.0)) {
             out.push(cand);
         }
     }
     out
+}
+
+/// Whether the second tier came from the name's shape alone (no place of that name is known).
+fn guessed_by_shape(register: &Register, city: &str, second: &[Cand]) -> bool {
+    !second.is_empty()
+        && register.municipalities.named(city).is_empty()
+        && register.streets.hamlet(city).is_empty()
+        && !named_after_municipality(register, city).is_empty()
 }
 
 /// Whether the city written is a place named after this municipality (`Lido di Camaiore`).
@@ -397,12 +413,13 @@ pub(crate) fn named_after(register: &Register, city: &str, record: &Municipality
 }
 
 /// Today's and former names (first) and short forms, with hamlets and merged municipalities
-/// when `places` (second).
+/// when `places` and common first words alone when `leads` (second).
 fn named<'r>(
     register: &'r Register,
     city: &str,
     contradicted: &dyn Fn(&Municipality) -> bool,
     places: bool,
+    leads: bool,
 ) -> (Vec<Cand<'r>>, Vec<Cand<'r>>) {
     use crate::register::municipality::{NameKind, PlaceKind};
     let ms = &register.municipalities;
@@ -424,6 +441,8 @@ fn named<'r>(
                 }
             }
             NameKind::Short => second.push((hit.record, c, None)),
+            NameKind::Lead if leads => second.push((hit.record, c, None)),
+            NameKind::Lead => {}
             NameKind::Place if places => {
                 let hamlet = hit.place.is_some_and(|p| p.kind == PlaceKind::Hamlet);
                 if !(hamlet && contradicted(c)) {
