@@ -106,6 +106,8 @@ fn names_abbreviated_or_written_in_both_languages() {
         ("Aosta/Aoste", "", "Aosta", "AO"),
         // a common first word alone, with the province that leaves one municipality
         ("Casale", "AL", "Casale Monferrato", "AL"),
+        // without its article
+        ("Aquila", "AQ", "L'Aquila", "AQ"),
     ] {
         let r = answer("Via Roma 1", "", city, province);
         assert_eq!(

@@ -182,9 +182,12 @@ pub fn name_key(name: &str) -> String {
     name_words(name).concat()
 }
 
-/// The shorter forms people write for a name: without its joining words (`Reggio Emilia`), and
-/// every leading run of words that does not end in one (`Reggio`, `Montecatini`, `Vibo`) — not a
-/// lone saint or common word.
+/// Articles a name may begin with (`L'Aquila`, `La Spezia`, `Il Pozzo`).
+const ARTICLES: &[&str] = &["L", "LA", "LE", "LO", "IL", "I", "GLI"];
+
+/// The shorter forms people write for a name: without its joining words (`Reggio Emilia`), without
+/// its article (`Aquila`), and every leading run of words that does not end in one (`Reggio`,
+/// `Montecatini`, `Vibo`) — not a lone saint or common word.
 pub fn short_keys(name: &str) -> Vec<String> {
     let words = name_words(name);
     let mut out = Vec::new();
@@ -199,6 +202,10 @@ pub fn short_keys(name: &str) -> Vec<String> {
         .collect();
     if kept.len() >= 2 && kept.len() < words.len() {
         out.push(kept.iter().map(|w| w.as_str()).collect::<String>());
+    }
+    // the name without its article (`Aquila` for L'Aquila, `Spezia` for La Spezia)
+    if ARTICLES.contains(&words[0].as_str()) && words[1].len() >= 3 {
+        out.push(words[1..].concat());
     }
     for k in 1..words.len() {
         let last = words[k - 1].as_str();
