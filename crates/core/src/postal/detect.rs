@@ -210,11 +210,21 @@ fn postcode_and_place(
     let world = std::cell::OnceCell::new();
     let mut agreeing: Vec<String> = Vec::new();
     let mut unique: Vec<String> = Vec::new();
+    // each postcode judged once for the record: the same run of words comes back beside
+    // another place (the postcode field and the city field, the city field and the line)
+    let mut judged: Vec<(String, Vec<super::fit::PostcodeFit>)> = Vec::new();
     for (pc, place) in places(postcode, city, address) {
         if !pc.chars().any(|c| c.is_ascii_digit()) {
             continue;
         }
-        let fitting = formats.postcode_countries(&pc);
+        let at = match judged.iter().position(|(p, _)| *p == pc) {
+            Some(at) => at,
+            None => {
+                judged.push((pc.clone(), formats.postcode_countries(&pc)));
+                judged.len() - 1
+            }
+        };
+        let fitting = &judged[at].1;
         let fits: Vec<&super::CountryFormat> = fitting.iter().map(|f| f.format).collect();
         let up = pc.to_uppercase();
         let abroad = |f: &&&super::CountryFormat| !matches!(f.code.as_str(), "IT" | "VA");
@@ -236,7 +246,7 @@ fn postcode_and_place(
         // the pattern, matched once
         let mut matched: Vec<(usize, bool)> = Vec::new();
         let mut exact: Vec<&super::CountryFormat> = Vec::new();
-        for fit in &fitting {
+        for fit in fitting {
             let is = match matched.iter().find(|(g, _)| *g == fit.group) {
                 Some(&(_, is)) => is,
                 None => {

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::normalize::fold;
 use crate::register::Register;
 use crate::Result;
-use fit::{beyond_ascii, PostcodeGroup, PostcodeLengths, WrittenCounts};
+use fit::{PostcodeGroup, PostcodeLengths, WrittenCounts};
 pub use postcode::Postcode;
 use postcode::PostcodeRule;
 use street::Expansions;
@@ -384,22 +384,7 @@ impl Formats {
         }
         let postcode_groups = groups
             .into_values()
-            .map(|mut codes| {
-                codes.sort();
-                let first = &countries[&codes[0]];
-                let lengths = first
-                    .postcode_lengths
-                    .map(|b| PostcodeLengths { prefix: 0, ..b });
-                let beyond_ascii = first
-                    .postcode
-                    .as_ref()
-                    .and_then(|r| beyond_ascii(r.pattern.as_str()));
-                PostcodeGroup {
-                    codes,
-                    lengths,
-                    beyond_ascii,
-                }
-            })
+            .map(|codes| PostcodeGroup::of(codes, &countries))
             .collect();
         let mut postcode_prefixes: Vec<(String, String)> = countries
             .iter()
