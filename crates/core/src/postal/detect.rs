@@ -152,6 +152,7 @@ fn place_agrees(
     world: Option<&crate::foreign::World>,
     format: &super::CountryFormat,
     pc: &str,
+    pc_compact: &str,
     runs: &[Run],
 ) -> u8 {
     // a register that lists every postcode of its country and not this one: not the country's
@@ -163,7 +164,6 @@ fn place_agrees(
         return 0;
     }
     let paired = listed.is_some_and(|(_, paired)| paired);
-    let pc_compact: String = pc.chars().filter(|c| c.is_alphanumeric()).collect();
     let mut best = 0;
     let mut localities: Option<Option<Vec<String>>> = None;
     for run in runs {
@@ -179,7 +179,7 @@ fn place_agrees(
                 best = best.max(1);
             }
         }
-        if let Some((s, agrees)) = format.subdivision_folded(f, &pc_compact) {
+        if let Some((s, agrees)) = format.subdivision_folded(f, pc_compact) {
             if !s.zip.is_empty() {
                 if agrees == Some(true) {
                     best = 2;
@@ -235,8 +235,10 @@ fn postcode_and_place(
             // a postcode Italy has: only a place whose postcodes agree takes it abroad
             let italian = fits.iter().any(|f| f.code == "IT")
                 && !register.municipalities.by_postcode(&up).is_empty();
+            // the postcode's letters and digits, made once for every country asked
+            let pc_compact: String = pc.chars().filter(|c| c.is_alphanumeric()).collect();
             for f in fits.iter().filter(abroad) {
-                let strength = place_agrees(world, f, &pc, &runs);
+                let strength = place_agrees(world, f, &pc, &pc_compact, &runs);
                 if strength >= if italian { 2 } else { 1 } && !agreeing.contains(&f.code) {
                     agreeing.push(f.code.clone());
                 }

@@ -122,6 +122,8 @@ pub struct CountryFormat {
     aliases: std::sync::Arc<Aliases>,
     /// How long a written postcode can be and still fit (`postcode_may_fit`).
     postcode_lengths: Option<PostcodeLengths>,
+    /// The country's name, English name and `THE` + English name, folded (`is_country_name`).
+    folded_names: [String; 3],
 }
 
 /// Postcode systems the post has changed since libaddressinput's patterns were written, added
@@ -343,6 +345,11 @@ impl Formats {
                 code.clone(),
                 CountryFormat {
                     code: code.clone(),
+                    folded_names: [
+                        fold(&c.name),
+                        fold(&c.english_name),
+                        fold(&format!("THE {}", c.english_name)),
+                    ],
                     postcode_lengths: postcode
                         .as_ref()
                         .and_then(|r| PostcodeLengths::of(r, &c.zipex)),
@@ -668,7 +675,7 @@ impl CountryFormat {
         f.province_changed = f.province != province;
         f.city = tidy(&parts.city);
 
-        let mut c = Components::new();
+        let mut c = Components::default();
         let mut put = |k: &str, v: &str| {
             if !v.is_empty() {
                 c.insert(k.to_string(), v.to_string());
@@ -686,7 +693,7 @@ impl CountryFormat {
         f.address = if street.is_empty() {
             line.clone()
         } else {
-            let mut only = Components::new();
+            let mut only = Components::default();
             only.insert("road".into(), street.clone());
             if !number.is_empty() {
                 only.insert("house_number".into(), number.clone());
@@ -700,7 +707,7 @@ impl CountryFormat {
         f.postal_city = up(self.upper('C'), &f.city);
         f.postal_province = up(self.upper('S'), &f.province);
         f.postal_postcode = up(self.upper('Z'), &f.postcode);
-        let mut pc = Components::new();
+        let mut pc = Components::default();
         for (k, v) in &c {
             let v = match k.as_str() {
                 "road" | "house_number" => up(self.upper('A'), v),

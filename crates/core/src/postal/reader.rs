@@ -132,11 +132,7 @@ impl CountryFormat {
 
     fn is_country_name(&self, text: &str) -> bool {
         let f = fold(text);
-        !f.is_empty()
-            && (f == fold(&self.data.name)
-                || f == fold(&self.data.english_name)
-                || f == self.code
-                || f == fold(&format!("{} {}", "THE", self.data.english_name)))
+        !f.is_empty() && (self.folded_names.contains(&f) || f == self.code)
     }
 
     /// The parts of an address written as one line or as fields in any mix.
