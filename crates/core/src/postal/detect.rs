@@ -152,6 +152,7 @@ fn place_agrees(
     world: Option<&crate::foreign::World>,
     format: &super::CountryFormat,
     pc: &str,
+    pc_compact: &str,
     runs: &[Run],
 ) -> u8 {
     // a register that lists every postcode of its country and not this one: not the country's
@@ -163,7 +164,6 @@ fn place_agrees(
         return 0;
     }
     let paired = listed.is_some_and(|(_, paired)| paired);
-    let pc_compact: String = pc.chars().filter(|c| c.is_alphanumeric()).collect();
     let mut best = 0;
     let mut localities: Option<Option<Vec<String>>> = None;
     for run in runs {
@@ -179,7 +179,7 @@ fn place_agrees(
                 best = best.max(1);
             }
         }
-        if let Some((s, agrees)) = format.subdivision_folded(f, &pc_compact) {
+        if let Some((s, agrees)) = format.subdivision_folded(f, pc_compact) {
             if !s.zip.is_empty() {
                 if agrees == Some(true) {
                     best = 2;
@@ -210,11 +210,21 @@ fn postcode_and_place(
     let world = std::cell::OnceCell::new();
     let mut agreeing: Vec<String> = Vec::new();
     let mut unique: Vec<String> = Vec::new();
+    // each postcode judged once for the record: the same run of words comes back beside
+    // another place (the postcode field and the city field, the city field and the line)
+    let mut judged: Vec<(String, Vec<super::fit::PostcodeFit>)> = Vec::new();
     for (pc, place) in places(postcode, city, address) {
         if !pc.chars().any(|c| c.is_ascii_digit()) {
             continue;
         }
-        let fitting = formats.postcode_countries(&pc);
+        let at = match judged.iter().position(|(p, _)| *p == pc) {
+            Some(at) => at,
+            None => {
+                judged.push((pc.clone(), formats.postcode_countries(&pc)));
+                judged.len() - 1
+            }
+        };
+        let fitting = &judged[at].1;
         let fits: Vec<&super::CountryFormat> = fitting.iter().map(|f| f.format).collect();
         let up = pc.to_uppercase();
         let abroad = |f: &&&super::CountryFormat| !matches!(f.code.as_str(), "IT" | "VA");
@@ -225,8 +235,10 @@ fn postcode_and_place(
             // a postcode Italy has: only a place whose postcodes agree takes it abroad
             let italian = fits.iter().any(|f| f.code == "IT")
                 && !register.municipalities.by_postcode(&up).is_empty();
+            // the postcode's letters and digits, made once for every country asked
+            let pc_compact: String = pc.chars().filter(|c| c.is_alphanumeric()).collect();
             for f in fits.iter().filter(abroad) {
-                let strength = place_agrees(world, f, &pc, &runs);
+                let strength = place_agrees(world, f, &pc, &pc_compact, &runs);
                 if strength >= if italian { 2 } else { 1 } && !agreeing.contains(&f.code) {
                     agreeing.push(f.code.clone());
                 }
@@ -236,7 +248,7 @@ fn postcode_and_place(
         // the pattern, matched once
         let mut matched: Vec<(usize, bool)> = Vec::new();
         let mut exact: Vec<&super::CountryFormat> = Vec::new();
-        for fit in &fitting {
+        for fit in fitting {
             let is = match matched.iter().find(|(g, _)| *g == fit.group) {
                 Some(&(_, is)) => is,
                 None => {

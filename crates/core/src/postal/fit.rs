@@ -48,6 +48,78 @@ pub(crate) struct PostcodeGroup {
     /// The characters beyond ASCII the pattern can match (`\d` takes every script's digits);
     /// None when the pattern could not be read.
     pub(crate) beyond_ascii: Option<Vec<(char, char)>>,
+    /// The ASCII characters the pattern can match anywhere, one bit each (`ascii_alphabet`);
+    /// None when the pattern could not be read.
+    pub(crate) ascii: Option<u128>,
+}
+
+impl PostcodeGroup {
+    /// The group of `codes` (countries with one pattern and the same example shapes).
+    pub(crate) fn of(
+        mut codes: Vec<String>,
+        countries: &rustc_hash::FxHashMap<String, CountryFormat>,
+    ) -> PostcodeGroup {
+        codes.sort();
+        let first = &countries[&codes[0]];
+        let lengths = first
+            .postcode_lengths
+            .map(|b| PostcodeLengths { prefix: 0, ..b });
+        let pattern = first.postcode.as_ref().map(|r| r.pattern.as_str());
+        PostcodeGroup {
+            codes,
+            lengths,
+            beyond_ascii: pattern.and_then(beyond_ascii),
+            ascii: pattern.and_then(ascii_alphabet),
+        }
+    }
+}
+
+/// The ASCII characters a pattern can match anywhere, one bit each: every form a postcode
+/// judgement tries keeps all the letters and digits of what was written (only separators move,
+/// and without a country prefix nothing is stripped), so a written letter the pattern has nowhere
+/// (`Berlin` against `\d{5}`) rules the pattern out before any form is built.
+pub(crate) fn ascii_alphabet(pattern: &str) -> Option<u128> {
+    use regex_syntax::hir::{Class, Hir, HirKind};
+    fn range(out: &mut u128, a: u32, b: u32) {
+        for c in a..=b.min(127) {
+            *out |= 1u128 << c;
+        }
+    }
+    fn walk(h: &Hir, out: &mut u128) {
+        match h.kind() {
+            HirKind::Literal(l) => {
+                for &b in l.0.iter().filter(|b| b.is_ascii()) {
+                    *out |= 1u128 << b;
+                }
+            }
+            HirKind::Class(Class::Unicode(c)) => {
+                for r in c.ranges() {
+                    range(out, r.start() as u32, r.end() as u32);
+                }
+            }
+            HirKind::Class(Class::Bytes(c)) => {
+                for r in c.ranges() {
+                    range(out, r.start() as u32, r.end() as u32);
+                }
+            }
+            HirKind::Repetition(r) => walk(&r.sub, out),
+            HirKind::Capture(c) => walk(&c.sub, out),
+            HirKind::Concat(v) | HirKind::Alternation(v) => v.iter().for_each(|s| walk(s, out)),
+            HirKind::Empty | HirKind::Look(_) => {}
+        }
+    }
+    let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+    let mut out = 0;
+    walk(&hir, &mut out);
+    Some(out)
+}
+
+/// The ASCII letters and digits of a written form, one bit each (against `ascii_alphabet`).
+pub(crate) fn ascii_alnum(written: &str) -> u128 {
+    written
+        .bytes()
+        .filter(u8::is_ascii_alphanumeric)
+        .fold(0, |set, b| set | 1u128 << b)
 }
 
 /// The ranges of characters beyond ASCII that a pattern can match anywhere.
@@ -163,9 +235,11 @@ impl Formats {
             .chars()
             .filter(|c| !c.is_ascii() && c.is_alphanumeric())
             .collect();
+        let letters = ascii_alnum(&up);
         let mut out = Vec::new();
         for (group, g) in self.postcode_groups.iter().enumerate() {
             let may_fit = counts.fit(g.lengths)
+                && g.ascii.is_none_or(|a| letters & !a == 0)
                 && beyond.iter().all(|c| {
                     g.beyond_ascii
                         .as_ref()
@@ -180,10 +254,15 @@ impl Formats {
                 let Some(format) = self.countries.get(code) else {
                     continue;
                 };
+                // `postcode_in`, with the counts and the upper-case form made once
+                let is = || {
+                    counts.fit(format.postcode_lengths)
+                        && format.postcode_in_spaced(written, &up).is_some()
+                };
                 let fits = if own {
-                    format.postcode_in(written).is_some()
+                    is()
                 } else {
-                    *alike.get_or_insert_with(|| format.postcode_in(written).is_some())
+                    *alike.get_or_insert_with(is)
                 };
                 if fits {
                     out.push(PostcodeFit { format, group });

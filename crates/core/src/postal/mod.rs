@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::normalize::fold;
 use crate::register::Register;
 use crate::Result;
-use fit::{beyond_ascii, PostcodeGroup, PostcodeLengths, WrittenCounts};
+use fit::{PostcodeGroup, PostcodeLengths, WrittenCounts};
 pub use postcode::Postcode;
 use postcode::PostcodeRule;
 use street::Expansions;
@@ -122,6 +122,8 @@ pub struct CountryFormat {
     aliases: std::sync::Arc<Aliases>,
     /// How long a written postcode can be and still fit (`postcode_may_fit`).
     postcode_lengths: Option<PostcodeLengths>,
+    /// The country's name, English name and `THE` + English name, folded (`is_country_name`).
+    folded_names: [String; 3],
 }
 
 /// Postcode systems the post has changed since libaddressinput's patterns were written, added
@@ -343,6 +345,11 @@ impl Formats {
                 code.clone(),
                 CountryFormat {
                     code: code.clone(),
+                    folded_names: [
+                        fold(&c.name),
+                        fold(&c.english_name),
+                        fold(&format!("THE {}", c.english_name)),
+                    ],
                     postcode_lengths: postcode
                         .as_ref()
                         .and_then(|r| PostcodeLengths::of(r, &c.zipex)),
@@ -384,22 +391,7 @@ impl Formats {
         }
         let postcode_groups = groups
             .into_values()
-            .map(|mut codes| {
-                codes.sort();
-                let first = &countries[&codes[0]];
-                let lengths = first
-                    .postcode_lengths
-                    .map(|b| PostcodeLengths { prefix: 0, ..b });
-                let beyond_ascii = first
-                    .postcode
-                    .as_ref()
-                    .and_then(|r| beyond_ascii(r.pattern.as_str()));
-                PostcodeGroup {
-                    codes,
-                    lengths,
-                    beyond_ascii,
-                }
-            })
+            .map(|codes| PostcodeGroup::of(codes, &countries))
             .collect();
         let mut postcode_prefixes: Vec<(String, String)> = countries
             .iter()
@@ -683,7 +675,7 @@ impl CountryFormat {
         f.province_changed = f.province != province;
         f.city = tidy(&parts.city);
 
-        let mut c = Components::new();
+        let mut c = Components::default();
         let mut put = |k: &str, v: &str| {
             if !v.is_empty() {
                 c.insert(k.to_string(), v.to_string());
@@ -701,7 +693,7 @@ impl CountryFormat {
         f.address = if street.is_empty() {
             line.clone()
         } else {
-            let mut only = Components::new();
+            let mut only = Components::default();
             only.insert("road".into(), street.clone());
             if !number.is_empty() {
                 only.insert("house_number".into(), number.clone());
@@ -715,7 +707,7 @@ impl CountryFormat {
         f.postal_city = up(self.upper('C'), &f.city);
         f.postal_province = up(self.upper('S'), &f.province);
         f.postal_postcode = up(self.upper('Z'), &f.postcode);
-        let mut pc = Components::new();
+        let mut pc = Components::default();
         for (k, v) in &c {
             let v = match k.as_str() {
                 "road" | "house_number" => up(self.upper('A'), v),

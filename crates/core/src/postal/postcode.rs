@@ -58,29 +58,34 @@ impl Shape {
     }
 
     /// The compact code with the separators at the same places from the start (same length)
-    /// or from the end (`M25BQ` → `M2 5BQ` after `EC1Y 8SY`).
-    fn apply(&self, compact: &[char], from_end: bool) -> Option<String> {
+    /// or from the end (`M25BQ` → `M2 5BQ` after `EC1Y 8SY`), written into `out` (cleared
+    /// first): false when this shape cannot be put on the code. `compact` is not empty.
+    /// One buffer for every shape tried (`PostcodeRule::canonical`): detection tries them on
+    /// every run of words.
+    fn apply(&self, compact: &str, count: usize, from_end: bool, out: &mut String) -> bool {
         if self.separators.is_empty() {
-            return None;
+            return false;
         }
-        if !from_end && compact.len() != self.len {
-            return None;
+        if !from_end && count != self.len {
+            return false;
         }
-        let mut out = String::with_capacity(compact.len() + self.separators.len());
-        for (i, c) in compact.iter().enumerate() {
-            for &(at, sep) in &self.separators {
-                let at = if from_end {
-                    (compact.len() + at).checked_sub(self.len)?
-                } else {
-                    at
-                };
-                if at == i && i > 0 {
-                    out.push(sep);
+        // from the end, a separator before the code's first character cannot be placed
+        if from_end && self.separators.iter().any(|&(at, _)| count + at < self.len) {
+            return false;
+        }
+        out.clear();
+        for (i, c) in compact.chars().enumerate() {
+            if i > 0 {
+                for &(at, sep) in &self.separators {
+                    let at = if from_end { count + at - self.len } else { at };
+                    if at == i {
+                        out.push(sep);
+                    }
                 }
             }
-            out.push(*c);
+            out.push(c);
         }
-        Some(out)
+        true
     }
 }
 
@@ -107,54 +112,63 @@ impl PostcodeRule {
     }
 
     pub fn judge(&self, written: &str) -> Postcode {
-        let up = spaced_upper(written);
+        self.judge_spaced(&spaced_upper(written))
+    }
+
+    /// `judge` of a written form already in `spaced_upper`'s form (detection forms it once for
+    /// every country it asks).
+    pub(crate) fn judge_spaced(&self, up: &str) -> Postcode {
         if up.is_empty() {
             return Postcode::Empty;
         }
         // a form that fits as written stays (`EC090112`); then a country prefix is stripped
         // (`EC-090105` → `090105`, `L-1234` → `1234`) before the separators are put right. The
         // shapes (a pass over the characters) before the pattern (a regex search).
-        if self.shapes.iter().any(|s| s.fits(&up)) && self.pattern.is_match(&up) {
-            return Postcode::Valid(up);
+        if self.shapes.iter().any(|s| s.fits(up)) && self.pattern.is_match(up) {
+            return Postcode::Valid(up.to_string());
         }
-        let mut bodies: Vec<&str> = Vec::new();
+        let mut buf = String::with_capacity(up.len() + 4);
         for p in &self.prefixes {
             if let Some(rest) = up.strip_prefix(p.as_str()) {
                 let rest = rest.trim_start_matches(['-', ' ', '–']);
-                if !rest.is_empty() && rest.len() < up.len() {
-                    bodies.push(rest);
+                if !rest.is_empty() && rest.len() < up.len() && self.canonical(rest, &mut buf) {
+                    return Postcode::Valid(buf);
                 }
             }
         }
-        bodies.push(&up);
-        for body in bodies {
-            if let Some(c) = self.canonical(body) {
-                return Postcode::Valid(c);
-            }
+        if self.canonical(up, &mut buf) {
+            return Postcode::Valid(buf);
         }
         Postcode::Invalid
     }
 
-    fn canonical(&self, body: &str) -> Option<String> {
-        let compact: Vec<char> = body.chars().filter(|c| c.is_alphanumeric()).collect();
+    /// The canonical form of `body` into `buf` (true when there is one). One buffer for every
+    /// form tried: the compact code first, then each shape's form written over it.
+    fn canonical(&self, body: &str, buf: &mut String) -> bool {
+        let mut compact = String::with_capacity(body.len());
+        compact.extend(body.chars().filter(|c| c.is_alphanumeric()));
         if compact.is_empty() {
-            return None;
+            return false;
         }
+        let count = compact.chars().count();
         // the examples' form first, then the form as written, then without separators
         for from_end in [false, true] {
             for shape in &self.shapes {
-                if let Some(c) = shape.apply(&compact, from_end) {
-                    if self.pattern.is_match(&c) {
-                        return Some(c);
-                    }
+                if shape.apply(&compact, count, from_end, buf) && self.pattern.is_match(buf) {
+                    return true;
                 }
             }
         }
         if self.pattern.is_match(body) {
-            return Some(body.to_string());
+            buf.clear();
+            buf.push_str(body);
+            return true;
         }
-        let compact: String = compact.into_iter().collect();
-        self.pattern.is_match(&compact).then_some(compact)
+        if self.pattern.is_match(&compact) {
+            *buf = compact;
+            return true;
+        }
+        false
     }
 }
 

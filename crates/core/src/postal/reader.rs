@@ -109,11 +109,17 @@ impl CountryFormat {
     /// The postcode a run of words is, when it fits the country's pattern as written (separators
     /// put right, a country prefix dropped: `D-10117`, `sw1a 2aa`): never a reshaped number.
     pub fn postcode_in(&self, written: &str) -> Option<String> {
-        let rule = self.postcode.as_ref()?;
         if !self.postcode_may_fit(written) {
             return None;
         }
-        match rule.judge(written) {
+        self.postcode_in_spaced(written, &super::postcode::spaced_upper(written))
+    }
+
+    /// `postcode_in` once `postcode_may_fit` said yes, with `written` already in
+    /// `spaced_upper`'s form (`up`): detection forms it once for every country it asks.
+    pub(crate) fn postcode_in_spaced(&self, written: &str, up: &str) -> Option<String> {
+        let rule = self.postcode.as_ref()?;
+        match rule.judge_spaced(up) {
             Postcode::Valid(c) => {
                 let (w, c2) = (compact(written), compact(&c));
                 // two words only where the canonical form has the space (`SW1A 2AA`, `1012 LG`)
@@ -126,11 +132,7 @@ impl CountryFormat {
 
     fn is_country_name(&self, text: &str) -> bool {
         let f = fold(text);
-        !f.is_empty()
-            && (f == fold(&self.data.name)
-                || f == fold(&self.data.english_name)
-                || f == self.code
-                || f == fold(&format!("{} {}", "THE", self.data.english_name)))
+        !f.is_empty() && (self.folded_names.contains(&f) || f == self.code)
     }
 
     /// The parts of an address written as one line or as fields in any mix.

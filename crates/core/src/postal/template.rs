@@ -2,8 +2,6 @@
 //! with the country's replacement rules before and after, and the same clean-up of empty parts,
 //! doubled commas and repeated lines as OpenCage's own formatters.
 
-use std::collections::HashMap;
-
 use regex::Regex;
 
 /// A `replace` / `postformat_replace` rule, compiled: `component=pattern` applies to one component.
@@ -35,7 +33,10 @@ impl Rule {
     }
 }
 
-pub type Components = HashMap<String, String>;
+/// A record's address components by name. Fx hashing: the keys are the formats' component names
+/// (the contact flow fills them; only the OpenCage evaluation passes its own), looked up dozens of
+/// times a render (every alias of every component), and nothing depends on the map's order.
+pub type Components = rustc_hash::FxHashMap<String, String>;
 
 /// Rules on the components, before rendering (OpenCage `replace`).
 pub fn replace_components(components: &mut Components, rules: &[Rule]) {
@@ -202,7 +203,7 @@ mod tests {
     #[test]
     fn first_alternative_and_cleanup() {
         let t = "{{{house_number}}} {{{road}}}\n{{#first}} {{{city}}} || {{{town}}} {{/first}}, {{{state_code}}} {{{postcode}}}\n{{{country}}}\n";
-        let mut c = Components::new();
+        let mut c = Components::default();
         c.insert("road".into(), "Main Street".into());
         c.insert("house_number".into(), "12".into());
         c.insert("town".into(), "Springfield".into());
@@ -213,7 +214,7 @@ mod tests {
     #[test]
     fn rules_with_components_and_backreferences() {
         let r = Rule::compile("state=^(\\w+) County$", "$1").unwrap();
-        let mut c = Components::new();
+        let mut c = Components::default();
         c.insert("state".into(), "Kent County".into());
         c.insert("city".into(), "Kent County".into());
         replace_components(&mut c, &[r]);
