@@ -67,7 +67,7 @@ pub fn municipality<'r>(
     let constrained = pc.is_some() || province.is_some();
     let agreement = |c: &Municipality| -> u8 {
         u8::from(province.as_deref() == Some(c.province.as_str()))
-            + u8::from(pc.as_ref().is_some_and(|p| c.postcodes.contains(p)))
+            + u8::from(pc.as_ref().is_some_and(|p| c.has_postcode(p)))
     };
     // the candidates of a tier that agree best with what else was written (all when nothing was)
     let agreeing = |tier: &[Cand<'r>]| -> Vec<Cand<'r>> {
@@ -92,7 +92,7 @@ pub fn municipality<'r>(
             .as_ref()
             .is_some_and(|p| !register.municipalities.by_postcode(p).is_empty());
         let contradicted =
-            |c: &Municipality| pc_known && !pc.as_ref().is_some_and(|p| c.postcodes.contains(p));
+            |c: &Municipality| pc_known && !pc.as_ref().is_some_and(|p| c.has_postcode(p));
         let (first, second) = tiers(register, &city, &contradicted);
         cands = agreeing(&first);
         how = official_match(&cands, &city);
@@ -217,7 +217,7 @@ pub fn municipality<'r>(
         let same: Vec<_> = cands
             .iter()
             .copied()
-            .filter(|(_, c, _)| c.postcodes.iter().any(|p| p == pc))
+            .filter(|(_, c, _)| c.has_postcode(pc))
             .collect();
         if !same.is_empty() {
             cands = same;
