@@ -192,15 +192,23 @@ fn a_postcode_alone_names_its_municipality_from_the_dump() {
         "{:?}",
         r.outcome
     );
-    // a province that contradicts it: no confident answer in Calabria
-    let r = answer(register, "Via Roma 5", "87067", "", "RM");
-    assert!(
-        r.municipality.as_deref() != Some("Corigliano-Rossano")
-            || !r.outcome.contains(&"VALID".to_string()),
-        "{:?} {:?}",
-        r.municipality,
-        r.outcome
-    );
+    // a province that contradicts it: no municipality taken, Corigliano-Rossano suggested
+    for (address, postcode, province) in [
+        ("Via Roma 5", "87067", "RM"),
+        ("Via Roma 5 87067 RM", "", ""),
+    ] {
+        let r = answer(register, address, postcode, "", province);
+        assert!(r.municipality.is_none(), "{address}: {:?}", r.outcome);
+        assert!(
+            r.outcome.contains(&"CITY_NOT_FOUND".to_string()),
+            "{:?}",
+            r.outcome
+        );
+        assert!(r
+            .candidates
+            .iter()
+            .any(|c| c.municipality.as_deref() == Some("Corigliano-Rossano")));
+    }
 }
 
 #[test]

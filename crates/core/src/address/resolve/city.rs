@@ -177,10 +177,17 @@ pub fn municipality<'r>(
             return CityResolution::NotFound;
         }
     } else if pc.is_some() {
-        cands = by_postcode(register, postcode, province.as_deref())
-            .into_iter()
-            .map(|(r, c)| (r, c, None))
-            .collect();
+        let named = by_postcode(register, postcode, province.as_deref());
+        if province.is_some()
+            && !named
+                .iter()
+                .any(|(_, c)| Some(&c.province) == province.as_ref())
+        {
+            // the postcode alone names municipalities of another province than the one written:
+            // one of the two is wrong, and nothing written says which — suggested, not taken
+            return CityResolution::Suggested(distinct(named.iter().map(|(r, _)| *r)));
+        }
+        cands = named.into_iter().map(|(r, c)| (r, c, None)).collect();
         how = CityMatch::Changed;
         if cands.is_empty() {
             return CityResolution::NotFound;
