@@ -24,7 +24,7 @@ pub(super) fn postcode(
     // a hamlet written as the city with postcodes of its own (GeoNames' postal-code dump), on a
     // street that carries none: the one written when it is the hamlet's, else the hamlet's one;
     // another postcode of the municipality written stays (below)
-    if !street.is_some_and(|s| !s.postcodes.is_empty()) && !hamlet.is_empty() {
+    if street.is_none_or(|s| s.postcodes.is_empty()) && !hamlet.is_empty() {
         let locality = |confirmed| PostcodeCheck {
             source: "register",
             precision: "locality",
@@ -42,8 +42,9 @@ pub(super) fn postcode(
         }
     }
     // one postcode for the municipality, unless the one written is a frazione's of its own that a
-    // current source gives it or the register's numbers carry (Rossano's 87067 in
-    // Corigliano-Rossano)
+    // current source gives it (Rossano's 87067 in Corigliano-Rossano): the postal-code dump, or
+    // its house numbers — read from the numbers too, for a register imported before it kept
+    // `street_postcodes`
     if m.postcodes.len() == 1 {
         let pc = m.postcodes[0].clone();
         if given != pc
