@@ -460,7 +460,14 @@ province: string, province_name: string, region_code: string, region_name: strin
 /**
  * None when no source says; never guessed.
  */
-provincial_capital: boolean | null, postcodes: Array<string>, lat: number | null, lon: number | null, former_names: Array<string>, };
+provincial_capital: boolean | null, postcodes: Array<string>, 
+/**
+ * Today's postcodes of the municipality that `postcodes` (one list per municipality: gi_cap)
+ * lacks: a frazione's own (Rossano's 87067 in Corigliano-Rossano), given by the street and
+ * house-number files and by GeoNames' postal-code dump. They belong to the municipality (a
+ * written one stays, one alone names it) without being its postcode when nothing else says.
+ */
+place_postcodes: Array<string>, lat: number | null, lon: number | null, former_names: Array<string>, };
 
 export type MunicipalityHit = { cadastral_code: string, current: Municipality | null, periods: Array<MunicipalityPeriod>, };
 

@@ -141,6 +141,11 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
         _ => (None, None),
     };
     present_street_line(&mut r, &mut out, found, &parsed, &written, options);
+    let hamlet_postcodes = r.hamlet.as_deref().map_or_else(Vec::new, |h| {
+        register
+            .municipalities
+            .place_postcodes(&record.cadastral_code, h)
+    });
     let (postcode, check) = check_postcode(
         m,
         streets.as_deref(),
@@ -148,6 +153,7 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
         &parsed,
         number_entry,
         &written.postcode,
+        &hamlet_postcodes,
         holder_source(&streets),
         &mut out,
     );
@@ -773,5 +779,7 @@ fn foreign_result(
 mod civici_tests;
 #[cfg(test)]
 mod places_tests;
+#[cfg(test)]
+mod postal_dump_tests;
 #[cfg(test)]
 mod tests;

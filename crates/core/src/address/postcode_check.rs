@@ -12,19 +12,45 @@ pub(super) fn postcode(
     house_number: Option<u32>,
     number: Option<&crate::register::street::HouseNumberEntry>,
     given: &str,
+    hamlet: &[&str],
     source: &'static str,
     out: &mut Outcome,
 ) -> (String, PostcodeCheck) {
-    let in_city = |p: &str| m.postcodes.iter().any(|c| c == p);
+    let in_city = |p: &str| m.has_postcode(p);
     // the number's own postcode
     if let Some(n) = number.filter(|n| !n.postcode.is_empty()) {
         return certain(n.postcode.clone(), source, "house_number", 1, given, out);
     }
-    // one postcode for the municipality, unless the one written is a frazione's of its own that
-    // the register's numbers carry (Rossano's 87067 in Corigliano-Rossano)
+    // a hamlet written as the city with postcodes of its own (GeoNames' postal-code dump), on a
+    // street that carries none: the one written when it is the hamlet's, else the hamlet's one;
+    // another postcode of the municipality written stays (below)
+    if street.is_none_or(|s| s.postcodes.is_empty()) && !hamlet.is_empty() {
+        let locality = |confirmed| PostcodeCheck {
+            source: "register",
+            precision: "locality",
+            house_numbers: 0,
+            agreement: 1.0 / hamlet.len() as f64,
+            confirmed,
+        };
+        if hamlet.contains(&given) {
+            return (given.to_string(), locality(true));
+        }
+        if let [own] = hamlet {
+            if given.is_empty() || !in_city(given) {
+                return certain(own.to_string(), "register", "locality", 0, given, out);
+            }
+        }
+    }
+    // one postcode for the municipality, unless the one written is a frazione's of its own that a
+    // current source gives it (Rossano's 87067 in Corigliano-Rossano): the postal-code dump, or
+    // its house numbers — read from the numbers too, for a register imported before it kept
+    // `street_postcodes`
     if m.postcodes.len() == 1 {
         let pc = m.postcodes[0].clone();
-        if given != pc && !given.is_empty() && numbers_carry(city, given) {
+        if given != pc
+            && !given.is_empty()
+            && (m.place_postcodes.iter().any(|p| p == given) || numbers_carry(city, given))
+        {
             let check = PostcodeCheck {
                 source,
                 precision: "locality",
@@ -255,6 +281,7 @@ pub(super) fn check_postcode(
     parsed: &ParsedAddress,
     number: Option<&HouseNumberEntry>,
     given: &str,
+    hamlet: &[&str],
     source: &'static str,
     out: &mut Outcome,
 ) -> (String, PostcodeCheck) {
@@ -263,5 +290,15 @@ pub(super) fn check_postcode(
         .as_ref()
         .filter(|h| h.km.is_none() && !h.without_number)
         .map(|h| h.number);
-    postcode(m, city, street, house_number, number, given, source, out)
+    postcode(
+        m,
+        city,
+        street,
+        house_number,
+        number,
+        given,
+        hamlet,
+        source,
+        out,
+    )
 }

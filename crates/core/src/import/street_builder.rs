@@ -244,6 +244,9 @@ pub fn write(ctx: &mut ImportContext, builder: StreetBuilder, hamlet_types: &[&s
     };
     let mut merge = ctx.work.merge()?;
     let mut hamlets: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    // the postcodes each municipality's streets and numbers carry: today's postcodes of it that
+    // the municipality list may lack (a frazione's own)
+    let mut carried: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     let mut wtxn = ctx.env.write_txn()?;
     let mut pending = 0usize;
     for (code, city) in cities {
@@ -267,6 +270,10 @@ pub fn write(ctx: &mut ImportContext, builder: StreetBuilder, hamlet_types: &[&s
             .as_deref()
             .is_some_and(|w| code.as_str() <= w)
         {
+            // written by the interrupted import: its postcodes are read back
+            if let Some(done) = ctx.dbs.streets.get(&wtxn, &code)? {
+                add_postcodes(&mut carried, &code, &done.streets);
+            }
             PROGRESS.advance(1);
             continue;
         }
@@ -276,6 +283,7 @@ pub fn write(ctx: &mut ImportContext, builder: StreetBuilder, hamlet_types: &[&s
         for s in &mut streets {
             finish_street(s);
         }
+        add_postcodes(&mut carried, &code, &streets);
         let mut record = CityStreetsRecord {
             complete_numbers: city.complete_numbers,
             numbers_source: city.numbers_source,
@@ -304,9 +312,31 @@ pub fn write(ctx: &mut ImportContext, builder: StreetBuilder, hamlet_types: &[&s
     ctx.dbs
         .meta
         .put(&mut wtxn, "hamlets", &serde_json::to_value(&hamlets)?)?;
+    ctx.dbs.meta.put(
+        &mut wtxn,
+        crate::register::municipality::STREET_POSTCODES,
+        &serde_json::to_value(&carried)?,
+    )?;
     ctx.dbs.meta.delete(&mut wtxn, WRITTEN_THROUGH)?;
     wtxn.commit()?;
     Ok(())
+}
+
+/// The postcodes of a municipality's streets (their numbers' or a street table's), each once.
+fn add_postcodes(
+    carried: &mut std::collections::BTreeMap<String, Vec<String>>,
+    code: &str,
+    streets: &[Street],
+) {
+    for (pc, _) in streets.iter().flat_map(|s| &s.postcodes) {
+        if pc.len() != 5 || !pc.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let of = carried.entry(code.to_string()).or_default();
+        if !of.contains(pc) {
+            of.push(pc.clone());
+        }
+    }
 }
 
 /// The spilled numbers (sorted by street) go before the ones read into memory, as they were read.

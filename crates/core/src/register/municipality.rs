@@ -26,6 +26,12 @@ pub struct Municipality {
     /// None when no source says; never guessed.
     pub provincial_capital: Option<bool>,
     pub postcodes: Vec<String>,
+    /// Today's postcodes of the municipality that `postcodes` (one list per municipality: gi_cap)
+    /// lacks: a frazione's own (Rossano's 87067 in Corigliano-Rossano), given by the street and
+    /// house-number files and by GeoNames' postal-code dump. They belong to the municipality (a
+    /// written one stays, one alone names it) without being its postcode when nothing else says.
+    #[serde(default)]
+    pub place_postcodes: Vec<String>,
     pub lat: Option<f64>,
     pub lon: Option<f64>,
     pub former_names: Vec<String>,
@@ -41,6 +47,16 @@ pub struct MunicipalityPeriod {
     /// ISO dates; `valid_to` is 9999-12-31 while in force.
     pub valid_from: String,
     pub valid_to: String,
+}
+
+impl Municipality {
+    /// Whether a current source gives the municipality this postcode (its list, its frazioni's).
+    pub fn has_postcode(&self, postcode: &str) -> bool {
+        self.postcodes
+            .iter()
+            .chain(&self.place_postcodes)
+            .any(|p| p == postcode)
+    }
 }
 
 impl MunicipalityPeriod {
@@ -101,6 +117,9 @@ pub struct Place {
     pub kind: PlaceKind,
     pub lat: Option<f64>,
     pub lon: Option<f64>,
+    /// The place's own postcodes (GeoNames' postal-code dump), empty when no source gives one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub postcodes: Vec<String>,
 }
 
 /// How a written name reaches a municipality (`Municipalities::named`).
@@ -144,6 +163,10 @@ pub struct Municipalities {
 }
 
 const NO_PLACE: usize = usize::MAX;
+
+/// The register's meta key of the postcodes each municipality's streets and house numbers carry
+/// (cadastral code → postcodes), written by `import::street_builder::write`.
+pub const STREET_POSTCODES: &str = "street_postcodes";
 
 /// Words that join a name to its tail (`di`, `nell'`, `sulla`; German `an der`, `im`): cut there
 /// for the short form, or dropped (`Reggio nell'Emilia` → `Reggio Emilia`).
@@ -291,6 +314,21 @@ impl Municipalities {
             Some(v) => serde_json::from_value(v)?,
             None => Vec::new(),
         };
+        // the postcodes the street and house-number files carry (`street_builder::write`)
+        let carried: HashMap<String, Vec<String>> = match dbs.meta.get(rtxn, STREET_POSTCODES)? {
+            Some(v) => serde_json::from_value(v)?,
+            None => HashMap::new(),
+        };
+        for r in &mut records {
+            let (Some(c), Some(pcs)) = (r.current.as_mut(), carried.get(&r.cadastral_code)) else {
+                continue;
+            };
+            for pc in pcs {
+                if !c.has_postcode(pc) {
+                    c.place_postcodes.push(pc.clone());
+                }
+            }
+        }
         Ok(Municipalities::from_records_and_places(records, places))
     }
 
@@ -316,8 +354,11 @@ impl Municipalities {
                 names.push(&c.name);
                 names.push(&c.alt_name);
                 names.extend(c.former_names.iter().map(String::as_str));
-                for pc in &c.postcodes {
-                    m.by_postcode.entry(pc.clone()).or_default().push(i);
+                for pc in c.postcodes.iter().chain(&c.place_postcodes) {
+                    let of = m.by_postcode.entry(pc.clone()).or_default();
+                    if !of.contains(&i) {
+                        of.push(i);
+                    }
                 }
             }
             let mut keys: Vec<String> = names
@@ -509,6 +550,23 @@ impl Municipalities {
             .get(postcode.trim())
             .map(|v| v.iter().map(|&i| &self.records[i]).collect())
             .unwrap_or_default()
+    }
+
+    /// The own postcodes of the place `name` of the municipality (a hamlet's, from GeoNames'
+    /// postal-code dump): empty when no source gives it one.
+    pub fn place_postcodes(&self, cadastral: &str, name: &str) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for hit in self.named(name) {
+            let Some(place) = hit.place.filter(|p| p.cadastral_code == cadastral) else {
+                continue;
+            };
+            for pc in &place.postcodes {
+                if !out.contains(&pc.as_str()) {
+                    out.push(pc);
+                }
+            }
+        }
+        out
     }
 
     /// Every folded name key with the records it reaches: for fuzzy indexes built on top.

@@ -67,7 +67,7 @@ pub fn municipality<'r>(
     let constrained = pc.is_some() || province.is_some();
     let agreement = |c: &Municipality| -> u8 {
         u8::from(province.as_deref() == Some(c.province.as_str()))
-            + u8::from(pc.as_ref().is_some_and(|p| c.postcodes.contains(p)))
+            + u8::from(pc.as_ref().is_some_and(|p| c.has_postcode(p)))
     };
     // the candidates of a tier that agree best with what else was written (all when nothing was)
     let agreeing = |tier: &[Cand<'r>]| -> Vec<Cand<'r>> {
@@ -92,7 +92,7 @@ pub fn municipality<'r>(
             .as_ref()
             .is_some_and(|p| !register.municipalities.by_postcode(p).is_empty());
         let contradicted =
-            |c: &Municipality| pc_known && !pc.as_ref().is_some_and(|p| c.postcodes.contains(p));
+            |c: &Municipality| pc_known && !pc.as_ref().is_some_and(|p| c.has_postcode(p));
         let (first, second) = tiers(register, &city, &contradicted, constrained);
         if first.is_empty() && !constrained && guessed_by_shape(register, &city, &second) {
             // `Marina di Milano`: a place named after a municipality is only a guess from the
@@ -183,10 +183,17 @@ pub fn municipality<'r>(
             return CityResolution::NotFound;
         }
     } else if pc.is_some() {
-        cands = by_postcode(register, postcode, province.as_deref())
-            .into_iter()
-            .map(|(r, c)| (r, c, None))
-            .collect();
+        let named = by_postcode(register, postcode, province.as_deref());
+        if province.is_some()
+            && !named
+                .iter()
+                .any(|(_, c)| Some(&c.province) == province.as_ref())
+        {
+            // the postcode alone names municipalities of another province than the one written:
+            // one of the two is wrong, and nothing written says which — suggested, not taken
+            return CityResolution::Suggested(distinct(named.iter().map(|(r, _)| *r)));
+        }
+        cands = named.into_iter().map(|(r, c)| (r, c, None)).collect();
         how = CityMatch::Changed;
         if cands.is_empty() {
             return CityResolution::NotFound;
@@ -223,7 +230,7 @@ pub fn municipality<'r>(
         let same: Vec<_> = cands
             .iter()
             .copied()
-            .filter(|(_, c, _)| c.postcodes.iter().any(|p| p == pc))
+            .filter(|(_, c, _)| c.has_postcode(pc))
             .collect();
         if !same.is_empty() {
             cands = same;

@@ -105,6 +105,7 @@ pub fn import(ctx: &mut ImportContext) -> Result<()> {
         ctx.record("hamlets", file, *rows, geonames::ATTRIBUTION);
     }
     places.extend(geonames.places);
+    add_postal(ctx, &mut records, &mut places)?;
 
     PROGRESS.start("municipalities: writing", records.len() as u64);
     let mut wtxn = ctx.env.write_txn()?;
@@ -116,6 +117,58 @@ pub fn import(ctx: &mut ImportContext) -> Result<()> {
         .meta
         .put(&mut wtxn, "places", &serde_json::to_value(&places)?)?;
     wtxn.commit()?;
+    Ok(())
+}
+
+/// GeoNames' postal-code dump, when an operator put it in `it/cap/`: each postcode it gives a
+/// municipality belongs to it (kept when written, naming it when alone), and each hamlet it names
+/// is a place of it with its own postcode — added to a place of that name already known (a hamlet
+/// of the extract, a municipality merged away: Rossano, 87067).
+fn add_postal(
+    ctx: &mut ImportContext,
+    records: &mut BTreeMap<String, MunicipalityRecord>,
+    places: &mut Vec<Place>,
+) -> Result<()> {
+    let postal = geonames::read_postal(ctx.source, &records.values().collect::<Vec<_>>())?;
+    for (code, pc) in &postal.postcodes {
+        if let Some(cur) = records.get_mut(code).and_then(|r| r.current.as_mut()) {
+            if !cur.has_postcode(pc) {
+                cur.place_postcodes.push(pc.clone());
+            }
+        }
+    }
+    for (file, rows) in &postal.files {
+        ctx.record("postcodes_and_hamlets", file, *rows, geonames::ATTRIBUTION);
+    }
+    let mut known: HashMap<(String, String), usize> = places
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            (
+                (crate::normalize::compact(&p.name), p.cadastral_code.clone()),
+                i,
+            )
+        })
+        .collect();
+    for place in postal.places {
+        let key = (
+            crate::normalize::compact(&place.name),
+            place.cadastral_code.clone(),
+        );
+        match known.get(&key) {
+            Some(&i) => {
+                for pc in place.postcodes {
+                    if !places[i].postcodes.contains(&pc) {
+                        places[i].postcodes.push(pc);
+                    }
+                }
+            }
+            None => {
+                known.insert(key, places.len());
+                places.push(place);
+            }
+        }
+    }
     Ok(())
 }
 
@@ -246,6 +299,7 @@ fn merged_away(
                 kind: PlaceKind::Merged,
                 lat: None,
                 lon: None,
+                postcodes: Vec::new(),
             });
         }
     }

@@ -6,6 +6,11 @@
 //!   hamlets the extract lacks — Marghera, Milano Marittima, Sottomarina), tab-separated without a
 //!   header, in the column order of the dump's readme.
 //!
+//! - GeoNames' postal-code dump an operator downloads into `it/cap/` (`IT.zip` or `IT.txt` from
+//!   https://download.geonames.org/export/zip/, CC BY 4.0), tab-separated without a header in the
+//!   column order of that page's readme: each row a place with its postcode — a hamlet and its
+//!   own CAP (Rossano 87067, Corigliano-Rossano), or a municipality's CAP under its own name.
+//!
 //! Each place is tied to today's municipality by its ISTAT code (GeoNames' `admin3` in Italy).
 
 use std::collections::{HashMap, HashSet};
@@ -22,6 +27,27 @@ pub(super) const EXTRACT: &str = "it/comuni/geonames_it_cities1000.csv.gz";
 /// Where an operator puts GeoNames' dump files (`IT.zip`, `IT.txt`).
 pub(super) const DUMP_DIR: &str = "it/localita";
 pub(super) const ATTRIBUTION: &str = "GeoNames (geonames.org), CC BY 4.0";
+
+/// Where an operator puts GeoNames' postal-code dump (`IT.zip`, `IT.txt` of the `export/zip/`
+/// page): a folder of its own, since its files are named as the places dump's.
+pub(super) const POSTAL_DIR: &str = "it/cap";
+
+/// The columns of GeoNames' postal-code dump (readme.txt of
+/// https://download.geonames.org/export/zip/), read by position.
+pub(super) const POSTAL_COLUMNS: &[&str] = &[
+    "country_code",
+    "postal_code",
+    "place_name",
+    "admin_name1",
+    "admin_code1",
+    "admin_name2",
+    "admin_code2",
+    "admin_name3",
+    "admin_code3",
+    "latitude",
+    "longitude",
+    "accuracy",
+];
 
 /// GeoNames points by folded name and province: where a municipality merged away lies.
 pub(super) type Points = HashMap<(String, String), (f64, f64)>;
@@ -84,6 +110,122 @@ pub(super) fn read(source: &Path, records: &[&MunicipalityRecord]) -> Result<Geo
         })?;
         let found = (out.places.len() - before) as u64;
         out.files.push((path, found));
+    }
+    Ok(out)
+}
+
+/// What the postal-code dump gave: the hamlets with their own postcodes, every (municipality,
+/// postcode) it names, and the files read with the rows each tied to a municipality.
+#[derive(Default)]
+pub(super) struct PostalPlaces {
+    pub places: Vec<Place>,
+    /// (cadastral code, postcode)
+    pub postcodes: Vec<(String, String)>,
+    pub files: Vec<(PathBuf, u64)>,
+}
+
+/// The rows of every postal-code dump file in `it/cap/`. A row is tied to today's municipality by
+/// its ISTAT code (`admin_code3`), else by the municipality's name (`admin_name3`, else the place's)
+/// within the province (`admin_code2`); its postcode belongs to that municipality, and its place,
+/// when not the municipality itself, is a hamlet of it with that postcode.
+pub(super) fn read_postal(source: &Path, records: &[&MunicipalityRecord]) -> Result<PostalPlaces> {
+    let mut out = PostalPlaces::default();
+    let files = dump_files(&source.join(POSTAL_DIR));
+    if files.is_empty() {
+        return Ok(out);
+    }
+    let current: Vec<(&str, &crate::register::municipality::Municipality)> = records
+        .iter()
+        .filter_map(|r| r.current.as_ref().map(|c| (r.cadastral_code.as_str(), c)))
+        .collect();
+    let by_istat: HashMap<&str, usize> = current
+        .iter()
+        .enumerate()
+        .map(|(i, (_, c))| (c.istat_code.as_str(), i))
+        .collect();
+    let own_names = |c: &crate::register::municipality::Municipality| -> Vec<String> {
+        [c.name.as_str(), c.alt_name.as_str()]
+            .iter()
+            .filter(|n| !n.is_empty())
+            .map(|n| crate::normalize::compact(n))
+            .collect()
+    };
+    // (folded name, province) → municipality: `Bolzano`, `Bozen` and `Bolzano/Bozen` alike
+    let mut by_name: HashMap<(String, &str), Vec<usize>> = HashMap::new();
+    for (i, (_, c)) in current.iter().enumerate() {
+        let mut keys = own_names(c);
+        keys.push(crate::normalize::compact(&format!(
+            "{} {}",
+            c.name, c.alt_name
+        )));
+        keys.dedup();
+        for k in keys {
+            by_name.entry((k, c.province.as_str())).or_default().push(i);
+        }
+    }
+    let col = |name: &str| POSTAL_COLUMNS.iter().position(|c| *c == name);
+    let at = |row: &csv::StringRecord, name: &str| -> String {
+        col(name)
+            .and_then(|i| row.get(i))
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    };
+    let mut place_at: HashMap<(String, usize), usize> = HashMap::new();
+    for path in files {
+        let mut rows = 0u64;
+        read_dump(&path, &mut |row| {
+            if at(row, "country_code") != "IT" {
+                return;
+            }
+            let postcode = at(row, "postal_code");
+            if postcode.len() != 5 || !postcode.bytes().all(|b| b.is_ascii_digit()) {
+                return;
+            }
+            let (place, province) = (at(row, "place_name"), at(row, "admin_code2"));
+            let by_code = by_istat.get(at(row, "admin_code3").as_str()).copied();
+            let municipality = by_code.or_else(|| {
+                let named = at(row, "admin_name3");
+                let name = if named.is_empty() { &place } else { &named };
+                match by_name
+                    .get(&(crate::normalize::compact(name), province.as_str()))
+                    .map(Vec::as_slice)
+                {
+                    Some([one]) => Some(*one),
+                    _ => None,
+                }
+            });
+            let Some(i) = municipality else { return };
+            let (code, c) = current[i];
+            rows += 1;
+            let pair = (code.to_string(), postcode.clone());
+            if !out.postcodes.contains(&pair) {
+                out.postcodes.push(pair);
+            }
+            let key = crate::normalize::compact(&place);
+            if key.len() < 3 || own_names(c).contains(&key) {
+                return;
+            }
+            let (lat, lon) = (
+                at(row, "latitude").parse().ok(),
+                at(row, "longitude").parse().ok(),
+            );
+            let p = *place_at.entry((key, i)).or_insert_with(|| {
+                out.places.push(Place {
+                    name: place.clone(),
+                    cadastral_code: code.to_string(),
+                    kind: PlaceKind::Hamlet,
+                    lat,
+                    lon,
+                    postcodes: Vec::new(),
+                });
+                out.places.len() - 1
+            });
+            if !out.places[p].postcodes.contains(&postcode) {
+                out.places[p].postcodes.push(postcode);
+            }
+        })?;
+        out.files.push((path, rows));
     }
     Ok(out)
 }
@@ -249,6 +391,7 @@ impl<'r> PlaceReader<'r> {
                 kind: PlaceKind::Hamlet,
                 lat,
                 lon,
+                postcodes: Vec::new(),
             });
         }
     }
