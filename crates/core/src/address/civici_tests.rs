@@ -22,15 +22,13 @@ fn register() -> Option<&'static Register> {
 }
 
 fn answer(address: &str, postcode: &str, city: &str, province: &str) -> ContactResult {
-    let r = register().expect("register");
-    let input = ContactInput {
-        address: Some(address.into()),
-        postcode: Some(postcode.into()),
-        city: Some(city.into()),
-        province: Some(province.into()),
-        ..Default::default()
-    };
-    verify(r, &input, &VerifyOptions::default())
+    super::tests::answer_in(
+        register().expect("register"),
+        address,
+        postcode,
+        city,
+        province,
+    )
 }
 
 /// The answer found the number in the municipal list: a point of that list, its attribution.

@@ -5,15 +5,13 @@ use super::tests::register;
 use super::*;
 
 fn answer(address: &str, postcode: &str, city: &str, province: &str) -> ContactResult {
-    let r = register().expect("register");
-    let input = ContactInput {
-        address: Some(address.into()),
-        postcode: Some(postcode.into()),
-        city: Some(city.into()),
-        province: Some(province.into()),
-        ..Default::default()
-    };
-    verify(r, &input, &VerifyOptions::default())
+    super::tests::answer_in(
+        register().expect("register"),
+        address,
+        postcode,
+        city,
+        province,
+    )
 }
 
 fn municipality(r: &ContactResult) -> (String, String) {
@@ -21,6 +19,17 @@ fn municipality(r: &ContactResult) -> (String, String) {
         r.municipality.clone().unwrap_or_default(),
         r.normalized.province.clone(),
     )
+}
+
+/// `Via Roma 1` in `city` (`province`) answers the municipality `name` of province `plate`.
+fn assert_municipality(city: &str, province: &str, name: &str, plate: &str) {
+    let r = answer("Via Roma 1", "", city, province);
+    assert_eq!(
+        municipality(&r),
+        (name.to_string(), plate.to_string()),
+        "{city} {province}: {:?}",
+        r.outcome
+    );
 }
 
 #[test]
@@ -44,13 +53,7 @@ fn municipalities_as_people_name_them() {
         // the province written chooses the short form over a namesake elsewhere
         ("Sesto", "MI", "Sesto San Giovanni", "MI"),
     ] {
-        let r = answer("Via Roma 1", "", city, province);
-        assert_eq!(
-            municipality(&r),
-            (name.to_string(), plate.to_string()),
-            "{city} {province}: {:?}",
-            r.outcome
-        );
+        assert_municipality(city, province, name, plate);
     }
 }
 
@@ -109,13 +112,7 @@ fn names_abbreviated_or_written_in_both_languages() {
         // without its article
         ("Aquila", "AQ", "L'Aquila", "AQ"),
     ] {
-        let r = answer("Via Roma 1", "", city, province);
-        assert_eq!(
-            municipality(&r),
-            (name.to_string(), plate.to_string()),
-            "{city} {province}: {:?}",
-            r.outcome
-        );
+        assert_municipality(city, province, name, plate);
     }
     // a common first word without a province is no municipality: several are named so
     let r = answer("Via Roma 1", "", "Casale", "");

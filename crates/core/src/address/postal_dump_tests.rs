@@ -14,6 +14,7 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::OnceLock;
 
+use super::tests::answer_in as answer;
 use super::*;
 use crate::import::csv_reader;
 use crate::test_register::{self, Subset};
@@ -132,23 +133,6 @@ fn write_dump(shared: &Path, into: &Path) {
     zip.start_file("IT.txt", options).unwrap();
     zip.write_all(table.as_bytes()).unwrap();
     zip.finish().unwrap();
-}
-
-fn answer(
-    register: &Register,
-    address: &str,
-    postcode: &str,
-    city: &str,
-    province: &str,
-) -> ContactResult {
-    let input = ContactInput {
-        address: Some(address.into()),
-        postcode: Some(postcode.into()),
-        city: Some(city.into()),
-        province: Some(province.into()),
-        ..Default::default()
-    };
-    verify(register, &input, &VerifyOptions::default())
 }
 
 /// Without the dump no file gives 87067: the one-line input abstains, it is never answered wrong.

@@ -17,6 +17,24 @@ const HOUSE_NUMBER_REGIONS: Subset<'static> = Subset {
     contact: true,
 };
 
+/// The answer to one written address (the four fields people fill) on `register`.
+pub(crate) fn answer_in(
+    register: &Register,
+    address: &str,
+    postcode: &str,
+    city: &str,
+    province: &str,
+) -> ContactResult {
+    let input = ContactInput {
+        address: Some(address.into()),
+        postcode: Some(postcode.into()),
+        city: Some(city.into()),
+        province: Some(province.into()),
+        ..Default::default()
+    };
+    verify(register, &input, &VerifyOptions::default())
+}
+
 pub(crate) fn register() -> Option<&'static Register> {
     static REGISTER: OnceLock<Option<Register>> = OnceLock::new();
     REGISTER
