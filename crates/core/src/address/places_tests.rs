@@ -123,6 +123,24 @@ fn names_abbreviated_or_written_in_both_languages() {
         r.municipality.as_deref() != Some("Casale Monferrato"),
         "{r:?}"
     );
+    // a province's name written as the city: its towns of that name suggested, none taken
+    for (city, towns) in [
+        ("Monza Brianza", &["Monza"][..]),
+        ("Massa Carrara", &["Massa", "Carrara"][..]),
+        ("Pesaro e Urbino", &["Pesaro", "Urbino"][..]),
+    ] {
+        let r = answer("Via Roma 1", "", city, "");
+        assert!(r.municipality.is_none(), "{city}: {r:?}");
+        let mut named: Vec<_> = r
+            .candidates
+            .iter()
+            .filter_map(|c| c.municipality.clone())
+            .collect();
+        named.sort();
+        let mut expected: Vec<_> = towns.iter().map(|t| t.to_string()).collect();
+        expected.sort();
+        assert_eq!(named, expected, "{city}");
+    }
     // two names that are two municipalities are neither
     let r = answer("Via Roma 1", "", "Milano/Torino", "");
     assert!(r.municipality.is_none(), "{r:?}");

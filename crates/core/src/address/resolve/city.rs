@@ -180,6 +180,10 @@ pub fn municipality<'r>(
             if let Some(found) = by_postcode_alone(register, pc.as_deref(), province.as_deref()) {
                 return found;
             }
+            let towns = towns_of_province_named(register, &city);
+            if !towns.is_empty() {
+                return CityResolution::Suggested(towns);
+            }
             return CityResolution::NotFound;
         }
     } else if pc.is_some() {
@@ -402,6 +406,26 @@ fn either_tier<'r>(
         }
     }
     out
+}
+
+/// A province's name written as the city (`Monza Brianza`, `Massa Carrara`, `Forlì-Cesena`): no
+/// municipality, but the towns of that province whose whole name it holds are what the writer
+/// most likely meant — suggested, never taken.
+fn towns_of_province_named<'r>(register: &'r Register, city: &str) -> Vec<&'r MunicipalityRecord> {
+    let Some(code) = register.city_names().province_code(city) else {
+        return Vec::new();
+    };
+    let written = format!(" {} ", fold(city));
+    register
+        .municipalities
+        .records
+        .iter()
+        .filter(|r| {
+            r.current.as_ref().is_some_and(|c| {
+                c.province == code && written.contains(&format!(" {} ", fold(&c.name)))
+            })
+        })
+        .collect()
 }
 
 /// Whether the second tier came from the name's shape alone (no place of that name is known).
