@@ -93,8 +93,8 @@ pub fn municipality<'r>(
             .is_some_and(|p| !register.municipalities.by_postcode(p).is_empty());
         let contradicted =
             |c: &Municipality| pc_known && !pc.as_ref().is_some_and(|p| c.has_postcode(p));
-        let (first, second) = tiers(register, &city, &contradicted, constrained);
-        if first.is_empty() && !constrained && guessed_by_shape(register, &city, &second) {
+        let (first, second, by_shape) = tiers(register, &city, &contradicted, constrained);
+        if by_shape && !constrained {
             // `Marina di Milano`: a place named after a municipality is only a guess from the
             // name's shape (every `Marina di X` is not X's); without a province or postcode
             // agreeing it is suggested, not taken
@@ -275,13 +275,14 @@ pub fn municipality<'r>(
 /// municipality's today, is left out (`contradicted`): hamlet names repeat everywhere (`Sala`),
 /// and the postcode says which place is meant. Short forms and merged municipalities stay: their
 /// writers often keep the old postcode (`Ruino` 27040, now Colli Verdi). A common first word
-/// alone (`Casale`) counts only when a province or postcode was `constrained`.
+/// alone (`Casale`) counts only when a province or postcode was `constrained`. The flag says the
+/// second tier is only a guess from the name's shape (`Marina di X`: no place of that name known).
 pub(super) fn tiers<'r>(
     register: &'r Register,
     city: &str,
     contradicted: &dyn Fn(&Municipality) -> bool,
     constrained: bool,
-) -> (Vec<Cand<'r>>, Vec<Cand<'r>>) {
+) -> (Vec<Cand<'r>>, Vec<Cand<'r>>, bool) {
     let ms = &register.municipalities;
     let (first, mut second) = named(register, city, contradicted, true, constrained);
     if first.is_empty() {
@@ -300,11 +301,14 @@ pub(super) fn tiers<'r>(
         // 63074 is San Benedetto del Tronto's, not Ascoli Piceno's)
         second = named_after_municipality(register, city);
         second.retain(|(_, c, _)| !contradicted(c));
+        if !second.is_empty() {
+            return (first, second, true);
+        }
     }
     if first.is_empty() && second.is_empty() {
         second = with_region_dropped(register, city, contradicted);
     }
-    (first, second)
+    (first, second, false)
 }
 
 /// Region names and their adjectives that people add to a municipality's name (`Conegliano
@@ -426,14 +430,6 @@ fn towns_of_province_named<'r>(register: &'r Register, city: &str) -> Vec<&'r Mu
             })
         })
         .collect()
-}
-
-/// Whether the second tier came from the name's shape alone (no place of that name is known).
-fn guessed_by_shape(register: &Register, city: &str, second: &[Cand]) -> bool {
-    !second.is_empty()
-        && register.municipalities.named(city).is_empty()
-        && register.streets.hamlet(city).is_empty()
-        && !named_after_municipality(register, city).is_empty()
 }
 
 /// Whether the city written is a place named after this municipality (`Lido di Camaiore`).
