@@ -102,16 +102,22 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
     ) {
         Located::Found(record, m, how, hamlet) => {
             r.hamlet = hamlet.map(str::to_string).or_else(|| {
-                // a frazione or località of the street register written as the city, or a place
-                // named after the municipality (`Lido di Camaiore`)
+                // a frazione or località of the street register written as the city, a place
+                // named after the municipality (`Lido di Camaiore`), or a quarter written after
+                // its name (`Roma EUR`)
                 let city = written.city.trim();
-                (how == CityMatch::Changed
-                    && (register
-                        .streets
-                        .hamlet(city)
-                        .contains(&record.cadastral_code)
-                        || resolve::named_after(register, city, record)))
-                .then(|| display_name(&fold(city)))
+                if how != CityMatch::Changed {
+                    return None;
+                }
+                if register
+                    .streets
+                    .hamlet(city)
+                    .contains(&record.cadastral_code)
+                    || resolve::named_after(register, city, record)
+                {
+                    return Some(display_name(&fold(city)));
+                }
+                resolve::quarter_of(register, city, record)
             });
             (record, m, how)
         }

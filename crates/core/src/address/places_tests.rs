@@ -231,6 +231,49 @@ fn a_place_named_after_its_municipality_is_its_hamlet() {
 }
 
 #[test]
+fn a_quarter_written_after_the_municipality_is_its_hamlet() {
+    if register().is_none() {
+        return;
+    }
+    // the quarter or locality after the name (in no list of the data): the municipality, with
+    // the rest as its hamlet, where the province or postcode agrees
+    for (city, postcode, province, name, quarter) in [
+        ("Roma EUR", "", "RM", "Roma", "EUR"),
+        ("Segrate Milano 2", "", "MI", "Segrate", "Milano 2"),
+        ("Bari Palese", "70128", "", "Bari", "Palese"),
+    ] {
+        let r = answer("Via Roma 1", postcode, city, province);
+        assert_eq!(
+            r.municipality.as_deref(),
+            Some(name),
+            "{city}: {:?}",
+            r.outcome
+        );
+        assert_eq!(r.hamlet.as_deref(), Some(quarter), "{city}");
+    }
+    // with nothing agreeing the shape is a guess: suggested, not taken; a province that says
+    // otherwise (Milano Marittima is Cervia's) leaves it a suggestion too
+    for (city, province, name) in [
+        ("Roma EUR", "", "Roma"),
+        ("Milano Marittima", "RA", "Milano"),
+    ] {
+        let r = answer("Via Roma 1", "", city, province);
+        assert!(r.municipality.is_none(), "{city}: {r:?}");
+        assert!(r.outcome.contains(&"CITY_NOT_FOUND".to_string()), "{city}");
+        assert!(
+            r.candidates
+                .iter()
+                .any(|c| c.municipality.as_deref() == Some(name)),
+            "{city}: {:?}",
+            r.candidates
+        );
+    }
+    // two municipalities written: nothing says which one the record means
+    let r = answer("Via Roma 1", "", "Milano Segrate", "MI");
+    assert_ne!(r.municipality.as_deref(), Some("Milano"), "{r:?}");
+}
+
+#[test]
 fn each_place_of_a_joined_geonames_name_is_a_hamlet() {
     if register().is_none() {
         return;

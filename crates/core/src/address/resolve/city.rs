@@ -308,7 +308,62 @@ pub(super) fn tiers<'r>(
     if first.is_empty() && second.is_empty() {
         second = with_region_dropped(register, city, contradicted);
     }
+    if first.is_empty() && second.is_empty() {
+        // also a guess from the shape: the words after a municipality's name may be anything
+        if let Some((mut named, _)) = municipality_and_quarter(register, city) {
+            named.retain(|(_, c, _)| !contradicted(c));
+            if !named.is_empty() {
+                return (first, named, true);
+            }
+        }
+    }
     (first, second, false)
+}
+
+/// A municipality's name followed by a quarter or locality of it (`Roma EUR`, `Bari Palese`,
+/// `Segrate Milano 2`): the longest leading words that are a municipality's today's or former
+/// name, and the rest, folded. Nothing when the rest is itself a municipality's name or a
+/// province (two places written, and nothing says which one the record means) or holds no word.
+fn municipality_and_quarter<'r>(
+    register: &'r Register,
+    city: &str,
+) -> Option<(Vec<Cand<'r>>, String)> {
+    let folded = fold(city);
+    let words: Vec<&str> = folded.split(' ').filter(|w| !w.is_empty()).collect();
+    for k in (1..words.len()).rev() {
+        let (first, _) = named(register, &words[..k].join(" "), &|_| false, false, false);
+        if first.is_empty() {
+            continue;
+        }
+        let rest = words[k..].join(" ");
+        let names_a_place = !named(register, &rest, &|_| false, false, false)
+            .0
+            .is_empty()
+            || register.city_names().province_code(&rest).is_some();
+        let letters = rest.chars().filter(|c| c.is_alphabetic()).count();
+        return (!names_a_place && letters >= 2).then_some((first, rest));
+    }
+    None
+}
+
+/// The quarter written after this municipality's name (`EUR` of `Roma EUR`), as a hamlet: as
+/// written where its words can be told apart in the text (an acronym keeps its capitals), else
+/// in the register's display form.
+pub(crate) fn quarter_of(
+    register: &Register,
+    city: &str,
+    record: &MunicipalityRecord,
+) -> Option<String> {
+    let (named, rest) = municipality_and_quarter(register, city)?;
+    if !named.iter().any(|(r, _, _)| std::ptr::eq(*r, record)) {
+        return None;
+    }
+    let written: Vec<&str> = city.split_whitespace().collect();
+    let n = rest.split(' ').count();
+    if written.len() == fold(city).split(' ').count() && n <= written.len() {
+        return Some(written[written.len() - n..].join(" "));
+    }
+    Some(crate::address::present::display_name(&rest))
 }
 
 /// Region names and their adjectives that people add to a municipality's name (`Conegliano
