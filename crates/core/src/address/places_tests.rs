@@ -274,6 +274,31 @@ fn a_quarter_written_after_the_municipality_is_its_hamlet() {
 }
 
 #[test]
+fn the_later_words_of_a_compound_name_name_it_within_the_province() {
+    if register().is_none() {
+        return;
+    }
+    for (city, province, name, hamlet) in [
+        ("Paestum", "SA", "Capaccio Paestum", "Paestum"),
+        ("Marconi", "BO", "Sasso Marconi", "Marconi"),
+    ] {
+        let r = answer("Via Roma 1", "", city, province);
+        assert_eq!(
+            r.municipality.as_deref(),
+            Some(name),
+            "{city}: {:?}",
+            r.outcome
+        );
+        assert_eq!(r.hamlet.as_deref(), Some(hamlet), "{city}");
+    }
+    // never across the country, and never a word that ends many names (`Terme`)
+    for (city, province) in [("Paestum", ""), ("Terme", "BO"), ("Marittima", "GR")] {
+        let r = answer("Via Roma 1", "", city, province);
+        assert!(r.municipality.is_none(), "{city} {province}: {r:?}");
+    }
+}
+
+#[test]
 fn each_place_of_a_joined_geonames_name_is_a_hamlet() {
     if register().is_none() {
         return;

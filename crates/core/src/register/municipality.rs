@@ -186,6 +186,45 @@ const GENERIC_FIRST: &[&str] = &[
     "CROCE", "PIANO", "PIAN", "PRATO", "MONTAGNA",
 ];
 
+/// Words that end many names and name no place alone (`Terme`, `Marina`, `Scalo`, a region): a
+/// name's later words are never read alone when they hold one.
+const GENERIC_LAST: &[&str] = &[
+    "TERME",
+    "MARINA",
+    "LIDO",
+    "SCALO",
+    "STAZIONE",
+    "SUPERIORE",
+    "INFERIORE",
+    "ALTO",
+    "ALTA",
+    "BASSO",
+    "BASSA",
+    "MARITTIMA",
+    "MARITTIMO",
+    "MARE",
+    "NUOVO",
+    "NUOVA",
+    "VECCHIO",
+    "VECCHIA",
+    "VENETO",
+    "EMILIA",
+    "ROMAGNA",
+    "LOMBARDO",
+    "LIGURE",
+    "TOSCANO",
+    "UMBRO",
+    "LAZIALE",
+    "SABINA",
+    "CALABRO",
+    "SICULO",
+    "SARDO",
+    "SALENTINO",
+    "MONFERRATO",
+    "BRIANZA",
+    "LANGHE",
+];
+
 /// The words of a name as compared: folded, with the saints written one way (`S.`, `San`,
 /// `Santa`, `Sant'`, `St.` → `S`; `SS.`, `Santi` → `SS`).
 fn name_words(name: &str) -> Vec<String> {
@@ -513,6 +552,38 @@ impl Municipalities {
                     .collect()
             })
             .unwrap_or_default()
+    }
+
+    /// The municipalities of `province` whose today's name ends with the words written after
+    /// other words (`Paestum` → Capaccio Paestum, `Marconi` → Sasso Marconi): people
+    /// often write the later, better known part of a compound name. Nothing when the words begin
+    /// with a joining word, a saint or a common word, or hold fewer than five letters.
+    pub fn ending_with(&self, written: &str, province: &str) -> Vec<&MunicipalityRecord> {
+        let tail = name_words(written);
+        let letters: usize = tail.iter().map(|w| w.len()).sum();
+        let Some(head) = tail.first() else {
+            return Vec::new();
+        };
+        if letters < 5
+            || tail.iter().any(|w| GENERIC_LAST.contains(&w.as_str()))
+            || PARTICLES.contains(&head.as_str())
+            || GENERIC_FIRST.contains(&head.as_str())
+            || ARTICLES.contains(&head.as_str())
+        {
+            return Vec::new();
+        }
+        self.records
+            .iter()
+            .filter(|r| {
+                r.current.as_ref().is_some_and(|c| {
+                    let words = name_words(&c.name);
+                    let lead = &words[..words.len().saturating_sub(tail.len())];
+                    c.province == province
+                        && words.ends_with(&tail)
+                        && lead.iter().any(|w| !ARTICLES.contains(&w.as_str()))
+                })
+            })
+            .collect()
     }
 
     pub fn len(&self) -> usize {

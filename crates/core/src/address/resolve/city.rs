@@ -93,7 +93,12 @@ pub fn municipality<'r>(
             .is_some_and(|p| !register.municipalities.by_postcode(p).is_empty());
         let contradicted =
             |c: &Municipality| pc_known && !pc.as_ref().is_some_and(|p| c.has_postcode(p));
-        let (first, second, by_shape) = tiers(register, &city, &contradicted, constrained);
+        let (first, mut second, by_shape) = tiers(register, &city, &contradicted, constrained);
+        if first.is_empty() && second.is_empty() {
+            // the later words of a compound name (`Paestum` SA: Capaccio Paestum), only among
+            // the province's municipalities: never a guess across the country
+            second = later_words(register, &city, province.as_deref(), &contradicted);
+        }
         if by_shape && !constrained {
             // `Marina di Milano`: a place named after a municipality is only a guess from the
             // name's shape (every `Marina di X` is not X's); without a province or postcode
@@ -318,6 +323,45 @@ pub(super) fn tiers<'r>(
         }
     }
     (first, second, false)
+}
+
+/// The municipalities of the province written whose name ends with the city written.
+fn later_words<'r>(
+    register: &'r Register,
+    city: &str,
+    province: Option<&str>,
+    contradicted: &dyn Fn(&Municipality) -> bool,
+) -> Vec<Cand<'r>> {
+    let Some(province) = province else {
+        return Vec::new();
+    };
+    let words = fold(city).split(' ').filter(|w| !w.is_empty()).count();
+    register
+        .municipalities
+        .ending_with(city, province)
+        .into_iter()
+        .filter_map(|r| r.current.as_ref().map(|c| (r, c)))
+        .filter(|(_, c)| !contradicted(c))
+        .map(|(r, c)| (r, c, Some(last_words(&c.name, words))))
+        .collect()
+}
+
+/// The last `n` words of a name as the register writes it (`Paestum` of `Capaccio Paestum`).
+fn last_words(name: &str, n: usize) -> &str {
+    let mut seen = 0;
+    let mut in_word = false;
+    for (i, ch) in name.char_indices().rev() {
+        if ch.is_alphanumeric() {
+            in_word = true;
+        } else if in_word {
+            in_word = false;
+            seen += 1;
+            if seen == n {
+                return &name[i + ch.len_utf8()..];
+            }
+        }
+    }
+    name
 }
 
 /// A municipality's name followed by a quarter or locality of it (`Roma EUR`, `Bari Palese`,
