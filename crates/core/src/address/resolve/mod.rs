@@ -7,12 +7,14 @@
 //! of one name told apart by the evidence written, for every country), `number` (the house number
 //! and its point).
 
+mod choice;
 mod city;
 mod cover;
 mod number;
 mod same_name;
 mod street_match;
 
+pub use choice::{choose_in_municipality, MunicipalityPlace};
 pub use city::*;
 use cover::*;
 pub use number::*;

@@ -8,7 +8,29 @@
 //!
 //! The choice reads a register through the traits below (`NamedStreets`, `ChoiceFacts`) and the
 //! place written through `StreetPlace`; a register implements them (the foreign registers in
-//! `foreign/choice.rs`), so the choice depends on no register's model.
+//! `foreign/choice.rs`, Italy's municipalities in `address/resolve/choice.rs`), so the choice
+//! depends on no register's model.
+//!
+//! Italy still answers with its named steps (`address/resolve/street_match.rs`); how each maps
+//! onto the stages here, and what the one engine still needs (issue 31, item 1):
+//!
+//! | Italy's step | gather (forms, candidates) | decide |
+//! |---|---|---|
+//! | `full` | `by_form` on `key` (type and name): score 1 | `disambiguate` = `narrow` (postcode, then number; here number, then postcode) plus "the spelling with numbers"; `conflict` ≈ `namesake_holds_number`, but over longer names holding the words written (`Via Lodi` / Via Luigi Lodi), not a typo away |
+//! | `full_as_via`, `name_with_type_word` | a second written form (`VIA` + type + name; the name alone) | found under another type: a STREET_TYPE change, where `score` puts another type below `ACCEPT` |
+//! | `loose` | `by_form` on `core`/`compact`: 0.96, another type 0.82 | `by_name`: the type written chooses among namesakes; one street of another type is still found (Italy) / not (abroad); several types and none written is `TypeMissing`, which `Decision` lacks |
+//! | `any_order` | `by_form` on `sorted`: 0.94 | as `loose` |
+//! | `partial` (`cover.rs::covering`) | `by_word` on the rarest word, scored 0.816 when every word is a name's | `covering`'s tiers, dropped first names and titles (the names dictionary), initials, cut words, particles, `MAX_CANDIDATES` with candidates: none of it in `score`/`decide` |
+//! | `typo` | `by_typo` (Italy: deletion index, `fuzzy_scan` for two substitutions, first letter kept, digits equal, type written) | Italy corrects a typo at precision ≥ 3 without the record backing it; here only when `corroborated` |
+//! | `typo_or_partial` | both of the above | two names that fit: Italy answers `Ambiguous` with both; here `Unclear` (no candidates) through `MARGIN` |
+//! | Italy's doubts (`keep_elided_particle`, `type_word_as_name`, `Vicolo Gregoraci`, `Piazza De Ferrari`) | — | rules after the decision, country-specific |
+//!
+//! What the one engine still needs before Italy goes through `choose` with the same answers:
+//! a `Decision` that carries its candidates and a `TypeMissing`; a country rule for a changed type
+//! alone (a STREET_TYPE change in Italy, no answer abroad); `covering` as the partial-name scorer
+//! (it reads Italy's first names and titles, which abroad have no list of); the precision levels;
+//! Italy's typo acceptance; the doubts above as per-country decision rules; and `Step`/
+//! `StreetMatch` read back from the form that scored.
 
 pub mod decide;
 pub mod gather;

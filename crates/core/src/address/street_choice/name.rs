@@ -1,30 +1,10 @@
 //! The comparison of one written street name with one of a register's names: the forms built for
-//! each (`NameKey`, built by the register's own expander), how close two of them are (`score`) and
+//! each (`NameKey`, kept by the register: built by the foreign register's expander, or by Italy's
+//! keys for a municipality), how close two of them are (`score`) and
 //! how many typing slips lie between two stems (`typo_edits`).
 
 use crate::register::street::edit_distance;
-
-/// The comparison forms of one name.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct NameKey {
-    /// every token, expanded: `RUE DE BONNEVOIE`
-    pub key: String,
-    /// without street types and stop words: `BONNEVOIE`
-    pub core: String,
-    /// core tokens sorted, for names written in another word order
-    pub sorted: String,
-    /// core without spaces, for `Haupt Strasse` / `Hauptstrasse` and typo distance
-    pub compact: String,
-    /// the street-type tokens, sorted, to tell `Rue X` from `Avenue X`
-    pub types: String,
-    /// core tokens
-    pub tokens: Vec<String>,
-    /// compact without a concatenated type (`RUTTENSCHEIDER` for `RUTTENSCHEIDERSTRASSE`):
-    /// typo distance is measured on what tells names apart
-    pub stem: String,
-    /// the sorted core without spaces
-    pub sorted_compact: String,
-}
+pub use crate::register::street::NameKey;
 
 /// Edits (with transpositions) between two stems, None when more than a typo: one edit from
 /// six letters, two from twelve. A single edit cannot change both the first and the last letter,

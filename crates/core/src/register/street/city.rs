@@ -2,10 +2,12 @@
 //! loose keys (prefix search) and the deletion indexes of tokens and keys (typo lookups).
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use fst::automaton::Str;
 use fst::{Automaton, IntoStreamer, Streamer};
 
+use super::forms::{italian_name_key, italian_text_key, NameKey};
 use super::typo::{DeletionIndex, Probes};
 use super::{alt_name_part, street_keys, CityStreetsRecord, KeyKind, Street};
 use crate::rules::key::{loose_key, loose_tokens};
@@ -27,6 +29,10 @@ pub struct CityStreets {
     /// Loose key → slot in `slots`.
     fst: fst::Map<Vec<u8>>,
     slots: Vec<Vec<u32>>,
+    /// The comparison forms of each street's names (its name, then its other names) for the
+    /// street choice: built the first time the choice reads this municipality, since Italy's
+    /// named steps, which answer every Italian address today, never read them.
+    forms: OnceLock<Vec<Vec<NameKey>>>,
 }
 
 impl CityStreets {
@@ -80,7 +86,24 @@ impl CityStreets {
             name_tokens,
             fst,
             slots,
+            forms: OnceLock::new(),
         })
+    }
+
+    /// The comparison forms of the street's names, its name first (see `forms`).
+    pub fn name_forms(&self, i: u32) -> &[NameKey] {
+        let forms = self.forms.get_or_init(|| {
+            self.record
+                .streets
+                .iter()
+                .map(|s| {
+                    std::iter::once(italian_name_key(&s.street_type, &s.name))
+                        .chain(s.alt_names.iter().map(|a| italian_text_key(a)))
+                        .collect()
+                })
+                .collect()
+        });
+        forms.get(i as usize).map(Vec::as_slice).unwrap_or(&[])
     }
 
     pub fn streets(&self) -> &[Street] {

@@ -8,6 +8,7 @@
 
 mod area;
 mod city;
+mod forms;
 mod index;
 mod queries;
 #[cfg(test)]
@@ -18,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 pub use area::{StreetArea, StreetFacts};
 pub use city::{build_fst, CityStreets, StreetFst};
+pub use forms::{italian_name_key, italian_text_key, NameKey};
 pub use index::StreetIndex;
 pub use queries::{
     house_numbers, sample, sample_streets, street_house_numbers, SampleQuery, SampledAddress,

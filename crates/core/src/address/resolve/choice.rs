@@ -1,0 +1,139 @@
+//! A municipality's streets (`CityStreets`) as the country-neutral street choice reads them
+//! (`address::street_choice`: `NamedStreets`, `ChoiceFacts`, `StreetPlace`), the counterpart of
+//! `foreign/choice.rs` for Italy: the forms of each name built by Italy's keys
+//! (`register::street::italian_name_key`), the exact forms found in the municipality's key index,
+//! typo candidates in its deletion index, words in its token index. The place is the
+//! municipality the city step resolved: every one of its streets lies in it.
+//!
+//! Italy's answers are still chosen by the named steps (`street_match.rs`); this is the first
+//! half of one engine (see the design note in `street_choice/mod.rs` for what is left).
+
+use super::*;
+use crate::address::street_choice::{
+    self, Choice, ChoiceFacts, NameKey, NamedStreets, StreetPlace,
+};
+use crate::register::street::{italian_name_key, italian_text_key};
+
+impl NamedStreets for CityStreets {
+    fn street_count(&self) -> usize {
+        self.streets().len()
+    }
+    fn keys(&self, street: u32) -> &[NameKey] {
+        self.name_forms(street)
+    }
+    fn name_key(&self, text: &str) -> NameKey {
+        italian_text_key(text)
+    }
+    /// The municipality's key index holds Italy's three forms: the full name with its type
+    /// (`key` without spaces), the name without type and particles (`compact`), its words sorted.
+    fn by_form(&self, q: &NameKey) -> Vec<u32> {
+        let full = q.key.replace(' ', "");
+        let mut v: Vec<u32> = [
+            (KeyKind::Full, full.as_str()),
+            (KeyKind::Loose, q.compact.as_str()),
+            (KeyKind::Sorted, q.sorted.as_str()),
+        ]
+        .into_iter()
+        .filter(|(_, k)| !k.is_empty())
+        .flat_map(|(kind, k)| CityStreets::by_key(self, kind, k).iter().copied())
+        .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+    /// The deletion index of loose keys, as far as the choice's typo rule reaches (`typo_edits`:
+    /// one edit from six letters, two from twelve); shorter names are scanned by the choice.
+    fn by_typo(&self, q: &NameKey) -> Option<Vec<u32>> {
+        let allowed = match q.stem.len() {
+            0..=5 => return None,
+            6..=11 => 1,
+            _ => 2,
+        };
+        let mut v: Vec<u32> = self
+            .fuzzy(&q.compact, allowed)
+            .into_iter()
+            .map(|(i, _)| i)
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        Some(v)
+    }
+    fn by_word(&self, word: &str) -> Option<&[u32]> {
+        Some(self.by_token(word)).filter(|v| !v.is_empty())
+    }
+    fn national(&self) -> bool {
+        false
+    }
+    /// One municipality: suggestions list one street per name.
+    fn municipality_name(&self, _street: u32) -> &str {
+        ""
+    }
+}
+
+impl ChoiceFacts for CityStreets {
+    /// Streets of one name in one municipality are different streets when their localities
+    /// (frazioni) differ, and one street listed twice (the national list and a municipal one)
+    /// when they do not: the locality is what tells them apart.
+    fn municipality_code(&self, street: u32) -> &str {
+        &self.street(street).locality
+    }
+    fn lists_postcodes(&self, street: u32) -> bool {
+        !self.street(street).postcodes.is_empty()
+    }
+}
+
+/// The municipality the city step resolved, and the postcode written.
+pub struct MunicipalityPlace<'a> {
+    postcode: &'a str,
+    all: Vec<u32>,
+}
+
+impl<'a> MunicipalityPlace<'a> {
+    pub fn new(city: &CityStreets, postcode: &'a str) -> MunicipalityPlace<'a> {
+        MunicipalityPlace {
+            postcode: postcode.trim(),
+            all: (0..city.streets().len() as u32).collect(),
+        }
+    }
+}
+
+impl StreetPlace for MunicipalityPlace<'_> {
+    fn empty(&self) -> bool {
+        false
+    }
+    fn contains(&self, _street: u32) -> bool {
+        true
+    }
+    fn in_city(&self, _street: u32) -> bool {
+        true
+    }
+    fn postcode(&self) -> &str {
+        self.postcode
+    }
+    fn streets(&self) -> &[u32] {
+        &self.all
+    }
+}
+
+/// The street the country-neutral choice answers for a parsed Italian address in one
+/// municipality: the name with the type written as one reading, the number read with it.
+pub fn choose_in_municipality(
+    city: &CityStreets,
+    parsed: &ParsedAddress,
+    postcode: &str,
+) -> Option<Choice> {
+    let number = parsed
+        .house_number
+        .as_ref()
+        .map(|h| (h.number, h.suffix.clone()));
+    let reading = street_choice::Written {
+        name: italian_name_key(parsed.street_type.unwrap_or(""), &parsed.name),
+        number: number.as_ref(),
+    };
+    let place = MunicipalityPlace::new(city, postcode);
+    street_choice::choose(city, &place, &[reading])
+}
+
+#[cfg(test)]
+#[path = "choice_tests.rs"]
+mod tests;
