@@ -4,7 +4,8 @@ import { createGunzip } from 'node:zlib';
 
 import { parse } from 'csv-parse';
 
-import { SOURCE } from '../test/helpers/server.js';
+// source.js, not server.js: the cost bench loads another build's addon, not this tree's
+import { SOURCE } from '../test/helpers/source.js';
 
 /** Real Bologna house numbers as people would type them, repeated up to `n` rows (job benches). */
 export async function bolognaContacts(n: number): Promise<Record<string, unknown>[]> {

@@ -6,6 +6,18 @@ use super::*;
 /// `12/A` stays one token; `Roma12` is two (`Roma`, `12`) when digits follow a word (`glued_number`);
 /// `n.12` → `n.`, `12`.
 pub(super) fn split_glued(word: &str) -> Vec<String> {
+    // Most words hold no dot, slash, degree sign or digit: of the splits below only a type glued to
+    // a name (`ViaRoma`) can cut them, so they skip the others' searches and the list of chars.
+    if !word.contains(|c: char| matches!(c, '.' | '/' | '°') || c.is_ascii_digit()) {
+        return match glued_type(word) {
+            Some(split) => {
+                let mut out = vec![word[..split].to_string()];
+                out.extend(split_glued(&word[split..]));
+                out
+            }
+            None => vec![word.to_string()],
+        };
+    }
     let chars: Vec<char> = word.chars().collect();
     // "n.12", "nr.12", "civ.12"
     if let Some(dot) = word.find('.') {
@@ -40,10 +52,9 @@ pub(super) fn split_glued(word: &str) -> Vec<String> {
         }
     }
     // "ViaRoma", "PiazzaDuomo": a type glued to a capitalised name
-    if let Some(split) = glued_type(&chars) {
-        let (a, b) = chars.split_at(split);
-        let mut out = vec![a.iter().collect::<String>()];
-        out.extend(split_glued(&b.iter().collect::<String>()));
+    if let Some(split) = glued_type(word) {
+        let mut out = vec![word[..split].to_string()];
+        out.extend(split_glued(&word[split..]));
         return out;
     }
     if let Some(parts) = glued_number_marker(word) {
@@ -83,6 +94,10 @@ pub(super) fn is_apostrophe(c: char) -> bool {
 /// `CHIESAN.69`, `KENNEDYN.2`: the marker `N.` glued between the name and its number. The name keeps
 /// at least three letters.
 pub(super) fn glued_number_marker(word: &str) -> Option<[String; 3]> {
+    // one byte search first: most words hold no dot, and the two pattern searches cost more
+    if !word.as_bytes().contains(&b'.') {
+        return None;
+    }
     let dot = word.find("N.").or_else(|| word.find("n."))?;
     let (name, rest) = word.split_at(dot);
     let number = &rest[2..];
@@ -91,9 +106,9 @@ pub(super) fn glued_number_marker(word: &str) -> Option<[String; 3]> {
     (name_ok && number_ok).then(|| [name.to_string(), rest[..2].to_string(), number.to_string()])
 }
 
-/// The length of a street type at the start of `chars` followed by a capitalised word
-/// (`ViaRoma`); capitals alone (`VIALE`, `VIAREGGIO`) never split.
-pub(super) fn glued_type(chars: &[char]) -> Option<usize> {
+/// Where a street type at the start of `word` ends (a byte offset) when a capitalised word follows
+/// it (`ViaRoma`); capitals alone (`VIALE`, `VIAREGGIO`) never split.
+pub(super) fn glued_type(word: &str) -> Option<usize> {
     const GLUED: &[&str] = &[
         "Via",
         "Viale",
@@ -108,16 +123,18 @@ pub(super) fn glued_type(chars: &[char]) -> Option<usize> {
         "Località",
         "Frazione",
     ];
+    // the longest type that fits (`Piazzale` over `Piazza`), followed by at least three characters,
+    // an upper-case letter then a lower-case one; compared in place, nothing built per type
     GLUED
         .iter()
-        .map(|t| t.chars().count())
-        .zip(GLUED)
-        .filter(|(n, t)| {
-            chars.len() > n + 2
-                && chars[..*n].iter().collect::<String>() == **t
-                && chars[*n].is_uppercase()
-                && chars[*n + 1].is_lowercase()
+        .filter(|t| {
+            word.strip_prefix(**t).is_some_and(|rest| {
+                let mut after = rest.chars();
+                after.next().is_some_and(char::is_uppercase)
+                    && after.next().is_some_and(char::is_lowercase)
+                    && after.next().is_some()
+            })
         })
-        .map(|(n, _)| n)
+        .map(|t| t.len())
         .max()
 }

@@ -530,7 +530,8 @@ fn take_trailing_number(street: &mut Vec<Token>, out: &mut ParsedAddress) {
 
 /// `VIA BRUNACCI 2  4`, `VIALE ROMAGNA 16  18`: two numbers at the end, the second a few doors
 /// further on the same side, are a range of doors (as `2-4`). Only after a name word, so that
-/// `SP 12 14` stays road 12, number 14; a year (`IV Novembre 1918 90`) is never the first.
+/// `SP 12 14` stays road 12, number 14; a year (`IV Novembre 1918 90`) is never the first; nor a
+/// road's number inside a name (`Via Deviazione Strada Statale 10 20`: road 10, number 20).
 fn take_number_pair(street: &mut Vec<Token>, last: usize, out: &mut ParsedAddress) -> bool {
     let plain = |t: &Token| -> Option<u32> {
         t.raw
@@ -545,6 +546,9 @@ fn take_number_pair(street: &mut Vec<Token>, last: usize, out: &mut ParsedAddres
     let (Some(a), Some(b)) = (plain(&street[last - 1]), plain(&street[last])) else {
         return false;
     };
+    if before_a_road_number(&street[last - 2]) {
+        return false;
+    }
     let named = street[..last - 1].iter().any(|t| {
         t.compact.chars().all(char::is_alphabetic) && street_type::expand(&t.raw).is_none()
     });
@@ -560,6 +564,23 @@ fn take_number_pair(street: &mut Vec<Token>, last: usize, out: &mut ParsedAddres
     out.number_status = NumberStatus::Found;
     street.truncate(last - 1);
     true
+}
+
+/// The class word a road's number follows (`STATALE` of `Strada Statale 10`, `SS 10`, `SP 12`):
+/// the number after it names the road, it is not a door.
+fn before_a_road_number(t: &Token) -> bool {
+    const CLASSES: [&str; 6] = [
+        "STATALE",
+        "PROVINCIALE",
+        "REGIONALE",
+        "COMUNALE",
+        "NAZIONALE",
+        "VICINALE",
+    ];
+    let class = |word: &str| CLASSES.contains(&word);
+    class(&t.compact)
+        || street_type::expand(&t.raw)
+            .is_some_and(|full| full.rsplit(' ').next().is_some_and(class))
 }
 
 /// Reads `12`, `12/A`, `12A`, `12 A`, `12 bis`, `12/1`, `12-14`, `SNC` into a house number.

@@ -77,12 +77,13 @@ pub(super) fn street_after_dash_note(seg: Vec<Token>) -> Vec<Vec<Token>> {
 pub(super) fn cut_intersection(seg: Vec<Token>) -> Vec<Vec<Token>> {
     let corner = |i: usize| -> bool {
         let t = &seg[i];
-        let next_is_type = seg.get(i + 1).is_some_and(is_type_word);
+        // asked only of a conjunction or a sign: the check folds the word and looks it up
+        let next_is_type = || seg.get(i + 1).is_some_and(is_type_word);
         match t.compact.as_str() {
             "ANG" | "ANGOLO" | "INCROCIO" => seg.get(i + 1).is_some(),
             // `CONGIUNGENTE VIA GERVASI E VIA TRAPANI` is a register name: one type before
-            "E" | "EO" => next_is_type && !seg[1..i].iter().any(is_type_word),
-            "" => matches!(t.raw.as_str(), "&" | "/") && next_is_type,
+            "E" | "EO" => next_is_type() && !seg[1..i].iter().any(is_type_word),
+            "" => matches!(t.raw.as_str(), "&" | "/") && next_is_type(),
             _ => false,
         }
     };

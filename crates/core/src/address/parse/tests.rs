@@ -312,6 +312,13 @@ fn two_numbers_a_few_doors_apart_are_a_range() {
         // no range: a road number and a door, a year and a door
         ("SP 12 14", "12", 14, None),
         ("Via IV Novembre 1918 90", "IV Novembre 1918", 90, None),
+        // a road's number inside the name (Alessandria's VIA DEVAZIONE STRADA STATALE 10)
+        (
+            "Via Deviazione Strada Statale 10 20",
+            "Deviazione Strada Statale 10",
+            20,
+            None,
+        ),
     ] {
         let p = parse(line);
         let h = p.house_number.clone().expect(line);
