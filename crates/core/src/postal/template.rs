@@ -2,8 +2,6 @@
 //! with the country's replacement rules before and after, and the same clean-up of empty parts,
 //! doubled commas and repeated lines as OpenCage's own formatters.
 
-use std::borrow::Cow;
-
 use regex::Regex;
 
 /// A `replace` / `postformat_replace` rule, compiled: `component=pattern` applies to one component.
@@ -47,9 +45,10 @@ pub fn replace_components(components: &mut Components, rules: &[Rule]) {
             match &r.component {
                 Some(c) if c != key => {}
                 _ => {
-                    // one search: `replace` borrows the value back when nothing matched
-                    if let Cow::Owned(v) = r.pattern.replace(value, r.to.as_str()) {
-                        *value = v;
+                    // `is_match` first: most rules match nothing, and it is cheaper than the
+                    // search for captures `replace` makes
+                    if r.pattern.is_match(value) {
+                        *value = r.pattern.replace(value, r.to.as_str()).into_owned();
                     }
                 }
             }
@@ -61,9 +60,10 @@ pub fn replace_components(components: &mut Components, rules: &[Rule]) {
 pub fn replace_text(text: &str, rules: &[Rule]) -> String {
     let mut out = text.to_string();
     for r in rules.iter().filter(|r| r.component.is_none()) {
-        // a new string only where a rule matched
-        if let Cow::Owned(changed) = r.pattern.replace_all(&out, r.to.as_str()) {
-            out = changed;
+        // a new string only where a rule matches (`is_match` costs less than the search for
+        // captures `replace_all` makes)
+        if r.pattern.is_match(&out) {
+            out = r.pattern.replace_all(&out, r.to.as_str()).into_owned();
         }
     }
     out
@@ -177,19 +177,24 @@ pub fn clean(text: &str) -> String {
         if l.is_empty() {
             continue;
         }
-        // repeated parts within a line, then repeated lines
+        // repeated parts within a line (a line of one part, already trimmed, stays), then
+        // repeated lines
         let start = if kept.is_empty() { 0 } else { out.len() + 1 };
         let mut line_out = String::with_capacity(l.len());
-        let mut seen: Vec<&str> = Vec::new();
-        for part in l.split(", ") {
-            let part = part.trim();
-            if !seen.contains(&part) || part.eq_ignore_ascii_case("new york") {
-                if !seen.is_empty() {
-                    line_out.push_str(", ");
+        if l.as_bytes().windows(2).any(|w| w == b", ") {
+            let mut seen: Vec<&str> = Vec::new();
+            for part in l.split(", ") {
+                let part = part.trim();
+                if !seen.contains(&part) || part.eq_ignore_ascii_case("new york") {
+                    if !seen.is_empty() {
+                        line_out.push_str(", ");
+                    }
+                    line_out.push_str(part);
+                    seen.push(part);
                 }
-                line_out.push_str(part);
-                seen.push(part);
             }
+        } else {
+            line_out.push_str(l);
         }
         let repeated = kept.iter().any(|&(a, b)| out[a..b] == *line_out);
         if !repeated || line_out.eq_ignore_ascii_case("new york") {
