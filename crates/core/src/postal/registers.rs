@@ -99,11 +99,7 @@ pub(crate) fn postcode_listed(
     country: &str,
     postcode: &str,
 ) -> Option<(bool, bool)> {
-    // the few registers in service looked through: detection asks this of every country a
-    // postcode may be, most of them without a register, and a comparison of two letters costs
-    // less than hashing the code
-    let (_, reg) = world?.registers.iter().find(|(cc, _)| **cc == country)?;
-    let list = reg.all_postcodes.as_ref()?;
+    let list = world?.registers.get(country)?.all_postcodes.as_ref()?;
     let listed = list.all.contains(&super::postcode::key(country, postcode));
     Some((listed, list.paired))
 }
