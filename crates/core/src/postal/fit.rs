@@ -127,7 +127,22 @@ pub(crate) fn ascii_alphabet(pattern: &str) -> Option<u128> {
 /// no postcode of the pattern, found with one match where the judgement tries up to four
 /// (`PostcodeRule::canonical`: the shapes from the start and from the end, as written, compact).
 pub(crate) fn alnum_projection(pattern: &str) -> Option<Regex> {
-    use regex_syntax::hir::{Class, Hir, HirKind, Look, Repetition};
+    use regex_syntax::hir::{Capture, Class, Hir, HirKind, Look, Repetition};
+    // a repeated part in a group of its own: the HIR's printer writes `(?:\d{2})?` as
+    // `\d{2}?` (a lazy `{2}`, two digits always) and `(?:ab)+` as `ab+`
+    fn repeated(min: u32, max: Option<u32>, greedy: bool, sub: Hir) -> Hir {
+        let sub = Box::new(Hir::capture(Capture {
+            index: 1,
+            name: None,
+            sub: Box::new(sub),
+        }));
+        Hir::repetition(Repetition {
+            min,
+            max,
+            greedy,
+            sub,
+        })
+    }
     // every character of the ranges is a letter or digit (a range too long to check is not)
     fn alnum_only(ranges: impl Iterator<Item = (u32, u32)>) -> bool {
         let mut checked = 0u32;
@@ -172,22 +187,14 @@ pub(crate) fn alnum_projection(pattern: &str) -> Option<Regex> {
                 if alnum {
                     class
                 } else {
-                    Hir::repetition(Repetition {
-                        min: 0,
-                        max: Some(1),
-                        greedy: true,
-                        sub: Box::new(class),
-                    })
+                    repeated(0, Some(1), true, class)
                 }
             }
             HirKind::Look(l) => match l {
                 Look::Start | Look::End => Hir::look(*l),
                 _ => Hir::empty(),
             },
-            HirKind::Repetition(r) => Hir::repetition(Repetition {
-                sub: Box::new(walk(&r.sub)),
-                ..r.clone()
-            }),
+            HirKind::Repetition(r) => repeated(r.min, r.max, r.greedy, walk(&r.sub)),
             HirKind::Capture(c) => walk(&c.sub),
             HirKind::Concat(v) => Hir::concat(v.iter().map(walk).collect()),
             HirKind::Alternation(v) => Hir::alternation(v.iter().map(walk).collect()),
