@@ -11,17 +11,21 @@
  *   node dist/bench/foreign-cost.js [batches per kind]   runs itself under valgrind, prints the table
  *
  * Compare two builds by running it in each worktree (the addon is the worktree's own
- * `recapito.linux-x64-gnu.node`); `RECAPITO_DATA_DIR` names the register, else the tests' one.
+ * `recapito.linux-x64-gnu.node`), or from one worktree with `FOREIGN_COST_ADDON=<path of another
+ * build's addon>` (a build before issue 30 has no bench of its own; the same rows and register are
+ * then sent to both); `RECAPITO_DATA_DIR` names the register, else the tests' one.
+ * `FOREIGN_COST_KEEP=<dir>` keeps callgrind's dumps there, for `callgrind_annotate --inclusive=yes`.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { nativeContact } from '../src/contact/service.js';
 import type { ContactItem } from '../src/contact/schema.js';
-import { foreignRegisters, native, openRegister, useForeignRegisters } from '../src/native.js';
+import { native, worldDir, type Native } from '../src/native.js';
 import { sharedRegister } from '../test/helpers/server.js';
 import { rows } from './foreign-first-tries.js';
 
@@ -45,27 +49,31 @@ function batches(kinds: string[]): string[] {
 
 /** Under valgrind: warm up, then the counted calls; stdout names the kind of each call in order. */
 async function counted(perKind: number): Promise<void> {
-  openRegister(process.env.RECAPITO_DATA_DIR ?? (await sharedRegister()));
-  useForeignRegisters();
-  foreignRegisters();
+  const other = process.env.FOREIGN_COST_ADDON;
+  const addon = other ? (createRequire(import.meta.url)(path.resolve(other)) as Native) : native;
+  addon.openRegister(process.env.RECAPITO_DATA_DIR ?? (await sharedRegister()), false);
+  addon.useForeignRegisters(worldDir());
+  addon.foreignRegistersSync();
   const plan = Object.entries(KINDS).map(([kind, k]) => [kind, batches(k)] as const);
-  for (const [, calls] of plan) for (const c of calls) native.verifyContactsSync(c);
+  for (const [, calls] of plan) for (const c of calls) addon.verifyContactsSync(c);
   const labels: string[] = [];
   for (const [kind, calls] of plan) {
     for (let b = 0; b < perKind; b++) {
       for (const c of calls) {
         labels.push(kind);
-        native.verifyContactsSync(c);
+        addon.verifyContactsSync(c);
       }
     }
   }
   // one last call so that the last counted one ends in a dump of its own
-  native.verifyContactsSync(JSON.stringify({ items: [] }));
+  addon.verifyContactsSync(JSON.stringify({ items: [] }));
   console.log(JSON.stringify({ warmups: plan.reduce((n, [, c]) => n + c.length, 0), labels }));
 }
 
 function measure(perKind: number): void {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'foreign-cost-'));
+  const keep = process.env.FOREIGN_COST_KEEP;
+  if (keep) mkdirSync(keep, { recursive: true });
+  const dir = keep ? path.resolve(keep) : mkdtempSync(path.join(os.tmpdir(), 'foreign-cost-'));
   const self = fileURLToPath(import.meta.url);
   const run = spawnSync(
     'valgrind',
@@ -81,7 +89,7 @@ function measure(perKind: number): void {
     const total = /^(?:summary|totals):\s+(\d+)/m.exec(readFileSync(path.join(dir, f), 'utf8'))?.[1];
     if (n && total) dumps.set(n, Number(total));
   }
-  rmSync(dir, { recursive: true, force: true });
+  if (!keep) rmSync(dir, { recursive: true, force: true });
   const sums = new Map<string, number>();
   labels.forEach((kind, i) => sums.set(kind, (sums.get(kind) ?? 0) + (dumps.get(2 + warmups + i) ?? NaN)));
   console.log('kind            Minstructions per batch of 500');

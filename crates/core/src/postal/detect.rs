@@ -116,10 +116,25 @@ struct Run {
     folded: String,
     last: bool,
     localities_in: Vec<&'static str>,
+    /// Some country has a subdivision or state so named (`Formats::place_names`).
+    place_name: bool,
+}
+
+/// Every country's folded subdivision names and codes and state names and codes: a run of words
+/// none of them holds is no country's subdivision or state, asked once for the run instead of
+/// once per country its postcode may be (`place_agrees`).
+pub(super) fn place_names(
+    countries: &rustc_hash::FxHashMap<String, super::CountryFormat>,
+) -> rustc_hash::FxHashSet<String> {
+    countries
+        .values()
+        .flat_map(|c| c.subdivisions.keys().chain(c.state_codes.keys()))
+        .cloned()
+        .collect()
 }
 
 /// Every run of words of the place, longest first (up to four words).
-fn runs(world: Option<&crate::foreign::World>, place: &str) -> Vec<Run> {
+fn runs(formats: &Formats, world: Option<&crate::foreign::World>, place: &str) -> Vec<Run> {
     let words: Vec<&str> = place.split_whitespace().collect();
     let mut out = Vec::new();
     for n in (1..=words.len().min(4)).rev() {
@@ -136,6 +151,7 @@ fn runs(world: Option<&crate::foreign::World>, place: &str) -> Vec<Run> {
                     Vec::new()
                 },
                 last: i + n == words.len(),
+                place_name: formats.place_names.contains(&folded),
                 folded,
             });
         }
@@ -178,6 +194,10 @@ fn place_agrees(
             } else if !paired {
                 best = best.max(1);
             }
+        }
+        // no country's subdivision or state: none of this one's either
+        if !run.place_name {
+            continue;
         }
         if let Some((s, agrees)) = format.subdivision_folded(f, pc_compact) {
             if !s.zip.is_empty() {
@@ -231,7 +251,7 @@ fn postcode_and_place(
         // the place's words are read only for a postcode some other country has
         if fits.iter().any(|f| abroad(&f)) {
             let world = world.get_or_init(crate::foreign::current).as_deref();
-            let runs = runs(world, &place);
+            let runs = runs(formats, world, &place);
             // a postcode Italy has: only a place whose postcodes agree takes it abroad
             let italian = fits.iter().any(|f| f.code == "IT")
                 && !register.municipalities.by_postcode(&up).is_empty();

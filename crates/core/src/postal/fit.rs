@@ -51,6 +51,9 @@ pub(crate) struct PostcodeGroup {
     /// The ASCII characters the pattern can match anywhere, one bit each (`ascii_alphabet`);
     /// None when the pattern could not be read.
     pub(crate) ascii: Option<u128>,
+    /// The pattern with its separators left out (`alnum_projection`); None when it could not
+    /// be read.
+    pub(crate) projection: Option<Regex>,
 }
 
 impl PostcodeGroup {
@@ -70,6 +73,7 @@ impl PostcodeGroup {
             lengths,
             beyond_ascii: pattern.and_then(beyond_ascii),
             ascii: pattern.and_then(ascii_alphabet),
+            projection: pattern.and_then(alnum_projection),
         }
     }
 }
@@ -112,6 +116,92 @@ pub(crate) fn ascii_alphabet(pattern: &str) -> Option<u128> {
     let mut out = 0;
     walk(&hir, &mut out);
     Some(out)
+}
+
+/// The pattern as it reads a postcode's letters and digits alone: every character that is not a
+/// letter or digit dropped from its literals, every class that may match one made optional,
+/// assertions other than the text's start and end taken as true. Whatever the pattern matches,
+/// its letters and digits match this one; and every form a judgement tries without a country
+/// prefix (as written, the examples' separators put in, the compact code) has the same letters
+/// and digits as the written form. So a written form whose letters and digits this rejects is
+/// no postcode of the pattern, found with one match where the judgement tries up to four
+/// (`PostcodeRule::canonical`: the shapes from the start and from the end, as written, compact).
+pub(crate) fn alnum_projection(pattern: &str) -> Option<Regex> {
+    use regex_syntax::hir::{Capture, Class, Hir, HirKind, Look, Repetition};
+    // a repeated part in a group of its own: the HIR's printer writes `(?:\d{2})?` as
+    // `\d{2}?` (a lazy `{2}`, two digits always) and `(?:ab)+` as `ab+`
+    fn repeated(min: u32, max: Option<u32>, greedy: bool, sub: Hir) -> Hir {
+        let sub = Box::new(Hir::capture(Capture {
+            index: 1,
+            name: None,
+            sub: Box::new(sub),
+        }));
+        Hir::repetition(Repetition {
+            min,
+            max,
+            greedy,
+            sub,
+        })
+    }
+    // every character of the ranges is a letter or digit (a range too long to check is not)
+    fn alnum_only(ranges: impl Iterator<Item = (u32, u32)>) -> bool {
+        let mut checked = 0u32;
+        for (a, b) in ranges {
+            checked += b - a + 1;
+            if checked > 1 << 16 {
+                return false;
+            }
+            if !(a..=b).all(|c| char::from_u32(c).is_some_and(char::is_alphanumeric)) {
+                return false;
+            }
+        }
+        true
+    }
+    fn walk(h: &Hir) -> Hir {
+        match h.kind() {
+            HirKind::Empty => Hir::empty(),
+            HirKind::Literal(l) => {
+                let kept: String = String::from_utf8_lossy(&l.0)
+                    .chars()
+                    .filter(|c| c.is_alphanumeric())
+                    .collect();
+                Hir::literal(kept.into_bytes())
+            }
+            HirKind::Class(c) => {
+                let alnum = match c {
+                    Class::Unicode(u) => alnum_only(
+                        u.ranges()
+                            .iter()
+                            .map(|r| (r.start() as u32, r.end() as u32)),
+                    ),
+                    Class::Bytes(b) => {
+                        b.ranges().iter().all(|r| r.end() < 0x80)
+                            && alnum_only(
+                                b.ranges()
+                                    .iter()
+                                    .map(|r| (r.start() as u32, r.end() as u32)),
+                            )
+                    }
+                };
+                let class = Hir::class(c.clone());
+                if alnum {
+                    class
+                } else {
+                    repeated(0, Some(1), true, class)
+                }
+            }
+            HirKind::Look(l) => match l {
+                Look::Start | Look::End => Hir::look(*l),
+                _ => Hir::empty(),
+            },
+            HirKind::Repetition(r) => repeated(r.min, r.max, r.greedy, walk(&r.sub)),
+            HirKind::Capture(c) => walk(&c.sub),
+            HirKind::Concat(v) => Hir::concat(v.iter().map(walk).collect()),
+            HirKind::Alternation(v) => Hir::alternation(v.iter().map(walk).collect()),
+        }
+    }
+    let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+    Regex::new(&walk(&hir).to_string()).ok()
 }
 
 /// The ASCII letters and digits of a written form, one bit each (against `ascii_alphabet`).
@@ -236,6 +326,8 @@ impl Formats {
             .filter(|c| !c.is_ascii() && c.is_alphanumeric())
             .collect();
         let letters = ascii_alnum(&up);
+        // the letters and digits every form of the judgement keeps (`alnum_projection`)
+        let compact: String = up.chars().filter(|c| c.is_alphanumeric()).collect();
         let mut out = Vec::new();
         for (group, g) in self.postcode_groups.iter().enumerate() {
             let may_fit = counts.fit(g.lengths)
@@ -244,7 +336,8 @@ impl Formats {
                     g.beyond_ascii
                         .as_ref()
                         .is_none_or(|ranges| ranges.iter().any(|(a, b)| (a..=b).contains(&c)))
-                });
+                })
+                && g.projection.as_ref().is_none_or(|p| p.is_match(&compact));
             let mut alike: Option<bool> = None;
             for code in &g.codes {
                 let own = prefixed.contains(&code.as_str());

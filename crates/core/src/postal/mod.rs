@@ -169,6 +169,8 @@ pub struct Formats {
     /// the longest's length in bytes.
     postcode_prefixes: Vec<(String, String)>,
     postcode_prefix_len: usize,
+    /// Every country's subdivisions and states, folded (`detect::place_names`).
+    pub(crate) place_names: rustc_hash::FxHashSet<String>,
 }
 
 /// The old European postcode prefixes (international vehicle codes) beside the ISO codes:
@@ -400,6 +402,7 @@ impl Formats {
             .collect();
         postcode_prefixes.sort();
         Formats {
+            place_names: detect::place_names(&countries),
             countries,
             iso3: data.iso3.into_iter().collect(),
             postcode_groups,

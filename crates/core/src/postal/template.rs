@@ -45,6 +45,8 @@ pub fn replace_components(components: &mut Components, rules: &[Rule]) {
             match &r.component {
                 Some(c) if c != key => {}
                 _ => {
+                    // `is_match` first: most rules match nothing, and it is cheaper than the
+                    // search for captures `replace` makes
                     if r.pattern.is_match(value) {
                         *value = r.pattern.replace(value, r.to.as_str()).into_owned();
                     }
@@ -58,7 +60,11 @@ pub fn replace_components(components: &mut Components, rules: &[Rule]) {
 pub fn replace_text(text: &str, rules: &[Rule]) -> String {
     let mut out = text.to_string();
     for r in rules.iter().filter(|r| r.component.is_none()) {
-        out = r.pattern.replace_all(&out, r.to.as_str()).into_owned();
+        // a new string only where a rule matches (`is_match` costs less than the search for
+        // captures `replace_all` makes)
+        if r.pattern.is_match(&out) {
+            out = r.pattern.replace_all(&out, r.to.as_str()).into_owned();
+        }
     }
     out
 }
@@ -154,51 +160,186 @@ pub fn render(template: &str, components: &Components) -> String {
 }
 
 /// OpenCage's clean-up: stray commas and spaces, empty lines, repeated lines and parts.
+/// Runs twice per render, and the postal form renders twice per record: each line is put right
+/// in one pass into one buffer (`clean_line`), where replacing until nothing changed built a
+/// string per replacement (a twelfth of a foreign record's instructions).
 pub fn clean(text: &str) -> String {
-    let mut lines: Vec<String> = Vec::new();
+    let mut out = String::with_capacity(text.len() + 1);
+    let mut kept: Vec<(usize, usize)> = Vec::new();
+    let mut buf = String::with_capacity(64);
     for line in text.lines() {
-        let mut l = line.replace('\t', " ");
-        while l.contains("  ") {
-            l = l.replace("  ", " ");
-        }
-        // `, ,` and ` ,` left by empty components
-        loop {
-            let before = l.clone();
-            l = l.replace(", ,", ",").replace(",,", ",").replace(" ,", ",");
-            if l == before {
-                break;
-            }
-        }
-        let l = l
+        clean_line(line, &mut buf);
+        let l = buf
             .trim_matches(|c: char| c == ',' || c.is_whitespace())
             .trim_end_matches('}')
             .trim_start_matches("- ")
-            .trim()
-            .to_string();
+            .trim();
         if l.is_empty() {
             continue;
         }
-        // repeated parts within a line, then repeated lines
-        let mut seen: Vec<&str> = Vec::new();
-        for part in l.split(", ") {
-            let part = part.trim();
-            if !seen.contains(&part) || part.eq_ignore_ascii_case("new york") {
-                seen.push(part);
+        // repeated parts within a line (a line of one part, already trimmed, stays), then
+        // repeated lines
+        let start = if kept.is_empty() { 0 } else { out.len() + 1 };
+        let mut line_out = String::with_capacity(l.len());
+        if l.as_bytes().windows(2).any(|w| w == b", ") {
+            let mut seen: Vec<&str> = Vec::new();
+            for part in l.split(", ") {
+                let part = part.trim();
+                if !seen.contains(&part) || part.eq_ignore_ascii_case("new york") {
+                    if !seen.is_empty() {
+                        line_out.push_str(", ");
+                    }
+                    line_out.push_str(part);
+                    seen.push(part);
+                }
             }
+        } else {
+            line_out.push_str(l);
         }
-        let l = seen.join(", ");
-        if !lines.contains(&l) || l.eq_ignore_ascii_case("new york") {
-            lines.push(l);
+        let repeated = kept.iter().any(|&(a, b)| out[a..b] == *line_out);
+        if !repeated || line_out.eq_ignore_ascii_case("new york") {
+            if !kept.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&line_out);
+            kept.push((start, out.len()));
         }
     }
-    let mut s = lines.join("\n");
-    s.push('\n');
-    s
+    out.push('\n');
+    out
+}
+
+/// One line with tabs as spaces, each run of spaces as one space, and each run of spaces and
+/// commas holding a comma as one comma, followed by a space when the run ended in one: what
+/// replacing `  ` by ` `, then `, ,` and `,,` by `,` and ` ,` by `,` until nothing changes gives
+/// (those replacements only drop spaces before a comma and commas beside a comma, never the
+/// space after a run's last comma). Written into `out`, cleared first.
+fn clean_line(line: &str, out: &mut String) {
+    out.clear();
+    let mut run = false;
+    let mut comma = false;
+    let mut last_space = false;
+    for c in line.chars() {
+        let c = if c == '\t' { ' ' } else { c };
+        if c == ' ' || c == ',' {
+            run = true;
+            comma |= c == ',';
+            last_space = c == ' ';
+            continue;
+        }
+        if run {
+            end_run(out, comma, last_space);
+            run = false;
+            comma = false;
+        }
+        out.push(c);
+    }
+    if run {
+        end_run(out, comma, last_space);
+    }
+}
+
+fn end_run(out: &mut String, comma: bool, last_space: bool) {
+    if comma {
+        out.push(',');
+        if last_space {
+            out.push(' ');
+        }
+    } else {
+        out.push(' ');
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `clean` as it was written first (replacing until nothing changes): the one-pass form
+    /// must give the same text.
+    fn clean_by_replacing(text: &str) -> String {
+        let mut lines: Vec<String> = Vec::new();
+        for line in text.lines() {
+            let mut l = line.replace('\t', " ");
+            while l.contains("  ") {
+                l = l.replace("  ", " ");
+            }
+            loop {
+                let before = l.clone();
+                l = l.replace(", ,", ",").replace(",,", ",").replace(" ,", ",");
+                if l == before {
+                    break;
+                }
+            }
+            let l = l
+                .trim_matches(|c: char| c == ',' || c.is_whitespace())
+                .trim_end_matches('}')
+                .trim_start_matches("- ")
+                .trim()
+                .to_string();
+            if l.is_empty() {
+                continue;
+            }
+            let mut seen: Vec<&str> = Vec::new();
+            for part in l.split(", ") {
+                let part = part.trim();
+                if !seen.contains(&part) || part.eq_ignore_ascii_case("new york") {
+                    seen.push(part);
+                }
+            }
+            let l = seen.join(", ");
+            if !lines.contains(&l) || l.eq_ignore_ascii_case("new york") {
+                lines.push(l);
+            }
+        }
+        let mut s = lines.join("\n");
+        s.push('\n');
+        s
+    }
+
+    #[test]
+    fn clean_in_one_pass_is_clean_by_replacing() {
+        let written = [
+            "",
+            "\n",
+            "a , , b",
+            "a ,, b\n , \nNew York\nNew York, new york",
+            "a, ,b",
+            "a  ,\t, b,,",
+            "- 12 Main Street}}\n- 12 Main Street",
+            "x,\u{a0}, y , z,  z",
+            "\u{a0}a , b \u{2009}, c\r\n\r\nc",
+            ", , ,",
+            "Rue de Rivoli 99\n75001  Paris\n\nFRANCE",
+        ];
+        for w in written {
+            assert_eq!(clean(w), clean_by_replacing(w), "{w:?}");
+        }
+        // every string of up to six of these characters, and longer ones drawn from them
+        let alphabet = ['a', 'b', ' ', ',', '\t', '\n', '-', '}', '\u{a0}'];
+        let mut texts: Vec<String> = vec![String::new()];
+        for _ in 0..6 {
+            let longer: Vec<String> = texts
+                .iter()
+                .filter(|t| t.chars().count() == texts.last().map_or(0, |l| l.chars().count()))
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            texts.extend(longer);
+        }
+        let mut seed: u64 = 7;
+        for _ in 0..20_000 {
+            let mut t = String::new();
+            for _ in 0..24 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                t.push(alphabet[(seed >> 33) as usize % alphabet.len()]);
+            }
+            texts.push(t);
+        }
+        for t in &texts {
+            assert_eq!(clean(t), clean_by_replacing(t), "{t:?}");
+        }
+    }
 
     #[test]
     fn first_alternative_and_cleanup() {

@@ -812,6 +812,12 @@ fn countries_of_a_postcode_judged_by_group_are_those_each_country_takes() {
         "d-45128",
         "NW1 6XE",
         "1012 lg",
+        "CA 94043",
+        "ON K1M 1M4",
+        "111 51",
+        "1250 096",
+        "00 590",
+        "NW16XE",
     ]
     .map(String::from)
     .to_vec();
@@ -821,7 +827,17 @@ fn countries_of_a_postcode_judged_by_group_are_those_each_country_takes() {
         };
         for ex in &country.data.zipex {
             let compact: String = ex.chars().filter(|c| c.is_alphanumeric()).collect();
-            written.extend([ex.clone(), compact.to_lowercase(), compact]);
+            // separators another country's form has (`alnum_projection` drops them all)
+            let swapped: String = ex
+                .chars()
+                .map(|c| match c {
+                    ' ' => '-',
+                    '-' => ' ',
+                    c => c,
+                })
+                .collect();
+            written.extend([ex.clone(), compact.to_lowercase(), compact, swapped]);
+            written.push(format!("{ex} 1"));
             written.extend(rule.prefixes.iter().map(|p| format!("{p}{ex}")));
         }
     }
