@@ -111,7 +111,11 @@ fn fill(
 /// common first word alone (`Torre`, `Villa`) is not: it ends street names too.
 fn is_municipality(register: &Register, name: &str) -> bool {
     use crate::register::municipality::NameKind;
-    !fold(name).is_empty()
+    // no municipality has a digit in its name, so the runs of words that hold a house number or
+    // postcode are not looked up; three GeoNames places do (`Vigliatore 2`, `Zona 179`, `Progetto
+    // Case Coppito 3`): written at the end of a one-line address they are not read as its city
+    !name.bytes().any(|b| b.is_ascii_digit())
+        && !fold(name).is_empty()
         && (!register.municipalities.by_name(name).is_empty()
             || register
                 .municipalities

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use heed::RoTxn;
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use super::store::Databases;
@@ -151,15 +152,18 @@ pub struct NameHit<'m> {
 
 /// All municipalities in memory with their lookup keys (about 10,000 records: small).
 #[derive(Default)]
+// Lookups hash with Fx: the keys are the register's own names, so a written text can only look
+// them up, never fill a map (no flooding to guard against), and one-line addresses look up
+// several runs of words per record.
 pub struct Municipalities {
     pub records: Vec<MunicipalityRecord>,
     pub places: Vec<Place>,
-    by_cadastral: HashMap<String, usize>,
-    by_istat: HashMap<String, usize>,
-    by_name: HashMap<String, Vec<usize>>,
-    by_postcode: HashMap<String, Vec<usize>>,
+    by_cadastral: FxHashMap<String, usize>,
+    by_istat: FxHashMap<String, usize>,
+    by_name: FxHashMap<String, Vec<usize>>,
+    by_postcode: FxHashMap<String, Vec<usize>>,
     /// `name_key` → (record, kind, place index or `NO_PLACE`).
-    by_key: HashMap<String, Vec<(usize, NameKind, usize)>>,
+    by_key: FxHashMap<String, Vec<(usize, NameKind, usize)>>,
 }
 
 const NO_PLACE: usize = usize::MAX;
@@ -418,7 +422,7 @@ impl Municipalities {
     /// The keys of `named`: today's names (each language, both together), former names, the
     /// short forms of today's names, and the places.
     fn index_written_names(&mut self) {
-        let mut by_key: HashMap<String, Vec<(usize, NameKind, usize)>> = HashMap::new();
+        let mut by_key: FxHashMap<String, Vec<(usize, NameKind, usize)>> = FxHashMap::default();
         let mut add = |key: String, hit: (usize, NameKind, usize)| {
             if key.is_empty() {
                 return;
@@ -529,8 +533,10 @@ impl Municipalities {
     }
 
     fn named_whole(&self, written: &str) -> Vec<NameHit<'_>> {
-        let found = self.by_key.get(&name_key(written)).or_else(|| {
-            let words = name_words(written);
+        // the words folded once: the key and the key without joining words are both built
+        // from them (a one-line address asks for up to four runs of words per record)
+        let words = name_words(written);
+        let found = self.by_key.get(&words.concat()).or_else(|| {
             let kept: String = words
                 .iter()
                 .enumerate()

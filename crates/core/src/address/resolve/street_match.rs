@@ -571,16 +571,72 @@ pub fn mistyped_type(name: &str) -> Option<(&'static str, String)> {
         return None;
     }
     let f = compact(first);
+    // every record without a type asks (foreign lines too): the written word is sorted once, and
+    // one edit is told by comparing, not by a distance table per type
+    let sorted3 = |w: &str| -> Option<[u8; 3]> {
+        let mut b: [u8; 3] = w.as_bytes().try_into().ok()?;
+        b.sort_unstable();
+        Some(b)
+    };
+    let f_sorted = sorted3(&f);
     let found = street_type::FULL_TYPES.iter().find(|t| {
         !t.contains(' ')
-            && ((t.len() >= 5 && f.len() >= 4 && edit_distance(t, &f, 1).is_some())
-                || (t.len() == 3 && f.len() == 3 && {
-                    let mut a: Vec<char> = t.chars().collect();
-                    let mut b: Vec<char> = f.chars().collect();
-                    a.sort();
-                    b.sort();
-                    a == b && **t != f
-                }))
+            && ((t.len() >= 5 && f.len() >= 4 && one_edit_apart(t, &f))
+                || (t.len() == 3 && **t != f && f_sorted.is_some() && sorted3(t) == f_sorted))
     })?;
     Some((found, rest.join(" ")))
+}
+
+/// Whether two words are at most one edit apart (a letter changed, added, dropped, or two
+/// neighbours swapped): `edit_distance(a, b, 1).is_some()` without its table.
+fn one_edit_apart(a: &str, b: &str) -> bool {
+    if !(a.is_ascii() && b.is_ascii()) {
+        return edit_distance(a, b, 1).is_some();
+    }
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len().abs_diff(b.len()) > 1 {
+        return false;
+    }
+    let Some(i) = a.iter().zip(b).position(|(x, y)| x != y) else {
+        return true; // equal, or one letter added at the end
+    };
+    let (ra, rb) = (&a[i..], &b[i..]);
+    ra[1..] == rb[1..]
+        || ra[1..] == *rb
+        || *ra == rb[1..]
+        || (ra.len() >= 2
+            && rb.len() >= 2
+            && ra[0] == rb[1]
+            && ra[1] == rb[0]
+            && ra[2..] == rb[2..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_edit_apart_is_the_distance_table_within_one() {
+        // every word of up to four letters over a small alphabet, against every other
+        let mut words = vec![String::new()];
+        for len in 1..=4 {
+            let longer: Vec<String> = words
+                .iter()
+                .filter(|w| w.len() == len - 1)
+                .flat_map(|w| ['A', 'B', 'C'].map(|c| format!("{w}{c}")))
+                .collect();
+            words.extend(longer);
+        }
+        for a in &words {
+            for b in &words {
+                assert_eq!(
+                    one_edit_apart(a, b),
+                    edit_distance(a, b, 1).is_some(),
+                    "{a} {b}"
+                );
+            }
+        }
+        assert_eq!(mistyped_type("Vai Roma"), Some(("VIA", "Roma".to_string())));
+        assert_eq!(mistyped_type("Rue de Rivoli"), None);
+    }
 }
