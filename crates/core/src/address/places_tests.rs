@@ -32,6 +32,32 @@ fn assert_municipality(city: &str, province: &str, name: &str, plate: &str) {
     );
 }
 
+/// `city` answers the municipality `name` with `hamlet` kept.
+fn assert_hamlet_of(city: &str, postcode: &str, province: &str, name: &str, hamlet: &str) {
+    let r = answer("Via Roma 1", postcode, city, province);
+    assert_eq!(
+        r.municipality.as_deref(),
+        Some(name),
+        "{city}: {:?}",
+        r.outcome
+    );
+    assert_eq!(r.hamlet.as_deref(), Some(hamlet), "{city}");
+}
+
+/// `city` is CITY_NOT_FOUND with the municipality `name` among the candidates.
+fn assert_suggested(city: &str, province: &str, name: &str) {
+    let r = answer("Via Roma 1", "", city, province);
+    assert!(r.municipality.is_none(), "{city}: {r:?}");
+    assert!(r.outcome.contains(&"CITY_NOT_FOUND".to_string()), "{city}");
+    assert!(
+        r.candidates
+            .iter()
+            .any(|c| c.municipality.as_deref() == Some(name)),
+        "{city}: {:?}",
+        r.candidates
+    );
+}
+
 #[test]
 fn municipalities_as_people_name_them() {
     if register().is_none() {
@@ -170,14 +196,7 @@ fn hamlets_and_merged_municipalities_resolve_to_today_s_municipality() {
         // GeoNames names the place `Trivero-Prativero-Ponzone` (Trivero among its other names)
         ("Trivero", "BI", "Valdilana", "Trivero"),
     ] {
-        let r = answer("Via Roma 1", "", city, province);
-        assert_eq!(
-            r.municipality.as_deref(),
-            Some(name),
-            "{city}: {:?}",
-            r.outcome
-        );
-        assert_eq!(r.hamlet.as_deref(), Some(hamlet), "{city}");
+        assert_hamlet_of(city, "", province, name, hamlet);
     }
 }
 
@@ -192,14 +211,7 @@ fn a_place_named_after_its_municipality_is_its_hamlet() {
         ("Catanzaro Lido", "", "CZ", "Catanzaro"),
         ("Marina di Cecina", "57023", "", "Cecina"),
     ] {
-        let r = answer("Via Roma 1", postcode, city, province);
-        assert_eq!(
-            r.municipality.as_deref(),
-            Some(name),
-            "{city}: {:?}",
-            r.outcome
-        );
-        assert_eq!(r.hamlet.as_deref(), Some(city), "{city}");
+        assert_hamlet_of(city, postcode, province, name, city);
     }
     // the shape alone, with no province or postcode agreeing, is a guess: the municipality is
     // suggested, not taken (every `Marina di X` is not X's: Milano has none)
@@ -207,16 +219,7 @@ fn a_place_named_after_its_municipality_is_its_hamlet() {
         ("Marina di Cecina", "Cecina"),
         ("Marina di Milano", "Milano"),
     ] {
-        let r = answer("Via Roma 1", "", city, "");
-        assert!(r.municipality.is_none(), "{city}: {r:?}");
-        assert!(r.outcome.contains(&"CITY_NOT_FOUND".to_string()), "{city}");
-        assert!(
-            r.candidates
-                .iter()
-                .any(|c| c.municipality.as_deref() == Some(name)),
-            "{city}: {:?}",
-            r.candidates
-        );
+        assert_suggested(city, "", name);
     }
     // a harbour is often another town's (Porto d'Ascoli is San Benedetto del Tronto's), and the
     // postcode written of another municipality says the shape of the name is no evidence
@@ -242,14 +245,7 @@ fn a_quarter_written_after_the_municipality_is_its_hamlet() {
         ("Segrate Milano 2", "", "MI", "Segrate", "Milano 2"),
         ("Bari Palese", "70128", "", "Bari", "Palese"),
     ] {
-        let r = answer("Via Roma 1", postcode, city, province);
-        assert_eq!(
-            r.municipality.as_deref(),
-            Some(name),
-            "{city}: {:?}",
-            r.outcome
-        );
-        assert_eq!(r.hamlet.as_deref(), Some(quarter), "{city}");
+        assert_hamlet_of(city, postcode, province, name, quarter);
     }
     // with nothing agreeing the shape is a guess: suggested, not taken; a province that says
     // otherwise (Milano Marittima is Cervia's) leaves it a suggestion too
@@ -257,16 +253,7 @@ fn a_quarter_written_after_the_municipality_is_its_hamlet() {
         ("Roma EUR", "", "Roma"),
         ("Milano Marittima", "RA", "Milano"),
     ] {
-        let r = answer("Via Roma 1", "", city, province);
-        assert!(r.municipality.is_none(), "{city}: {r:?}");
-        assert!(r.outcome.contains(&"CITY_NOT_FOUND".to_string()), "{city}");
-        assert!(
-            r.candidates
-                .iter()
-                .any(|c| c.municipality.as_deref() == Some(name)),
-            "{city}: {:?}",
-            r.candidates
-        );
+        assert_suggested(city, province, name);
     }
     // two municipalities written: nothing says which one the record means
     let r = answer("Via Roma 1", "", "Milano Segrate", "MI");
@@ -282,14 +269,7 @@ fn the_later_words_of_a_compound_name_name_it_within_the_province() {
         ("Paestum", "SA", "Capaccio Paestum", "Paestum"),
         ("Marconi", "BO", "Sasso Marconi", "Marconi"),
     ] {
-        let r = answer("Via Roma 1", "", city, province);
-        assert_eq!(
-            r.municipality.as_deref(),
-            Some(name),
-            "{city}: {:?}",
-            r.outcome
-        );
-        assert_eq!(r.hamlet.as_deref(), Some(hamlet), "{city}");
+        assert_hamlet_of(city, "", province, name, hamlet);
     }
     // never across the country, and never a word that ends many names (`Terme`)
     for (city, province) in [("Paestum", ""), ("Terme", "BO"), ("Marittima", "GR")] {
