@@ -9,14 +9,7 @@ pub(super) fn split_glued(word: &str) -> Vec<String> {
     // Most words hold no dot, slash, degree sign or digit: of the splits below only a type glued to
     // a name (`ViaRoma`) can cut them, so they skip the others' searches and the list of chars.
     if !word.contains(|c: char| matches!(c, '.' | '/' | '°') || c.is_ascii_digit()) {
-        return match glued_type(word) {
-            Some(split) => {
-                let mut out = vec![word[..split].to_string()];
-                out.extend(split_glued(&word[split..]));
-                out
-            }
-            None => vec![word.to_string()],
-        };
+        return split_after_glued_type(word).unwrap_or_else(|| vec![word.to_string()]);
     }
     let chars: Vec<char> = word.chars().collect();
     // "n.12", "nr.12", "civ.12"
@@ -52,9 +45,7 @@ pub(super) fn split_glued(word: &str) -> Vec<String> {
         }
     }
     // "ViaRoma", "PiazzaDuomo": a type glued to a capitalised name
-    if let Some(split) = glued_type(word) {
-        let mut out = vec![word[..split].to_string()];
-        out.extend(split_glued(&word[split..]));
+    if let Some(out) = split_after_glued_type(word) {
         return out;
     }
     if let Some(parts) = glued_number_marker(word) {
@@ -89,6 +80,14 @@ pub(super) fn glued_number(chars: &[char]) -> Option<usize> {
 
 pub(super) fn is_apostrophe(c: char) -> bool {
     matches!(c, '\'' | '’')
+}
+
+/// `ViaRoma` → `Via`, then the rest split in turn; None when no type is glued at the start.
+fn split_after_glued_type(word: &str) -> Option<Vec<String>> {
+    let split = glued_type(word)?;
+    let mut out = vec![word[..split].to_string()];
+    out.extend(split_glued(&word[split..]));
+    Some(out)
 }
 
 /// `CHIESAN.69`, `KENNEDYN.2`: the marker `N.` glued between the name and its number. The name keeps
