@@ -358,3 +358,17 @@ fn a_town_centre_point_is_not_labelled_as_the_register_s() {
     assert_eq!(geo.precision, "municipality");
     assert_eq!(geo.source, "wikidata");
 }
+
+#[test]
+fn a_locality_only_a_street_register_names_needs_the_province() {
+    if register().is_none() {
+        return;
+    }
+    // a `Località` street of one municipality is one of many places of its name the data do not
+    // list (`Località Mondello` of Porto Azzurro is not Mondello of Palermo, a quarter in no
+    // list): written alone it is a suggestion; with the province agreeing it is taken
+    assert_suggested("Montegroppo", "", "Albareto");
+    assert_hamlet_of("Montegroppo", "", "PR", "Albareto", "Montegroppo");
+    let r = answer("Via Roma 1", "", "Montegroppo", "BO");
+    assert_ne!(r.municipality.as_deref(), Some("Albareto"), "{r:?}");
+}

@@ -93,16 +93,17 @@ pub fn municipality<'r>(
             .is_some_and(|p| !register.municipalities.by_postcode(p).is_empty());
         let contradicted =
             |c: &Municipality| pc_known && !pc.as_ref().is_some_and(|p| c.has_postcode(p));
-        let (first, mut second, by_shape) = tiers(register, &city, &contradicted, constrained);
+        let (first, mut second, only_a_guess) = tiers(register, &city, &contradicted, constrained);
         if first.is_empty() && second.is_empty() {
             // the later words of a compound name (`Paestum` SA: Capaccio Paestum), only among
             // the province's municipalities: never a guess across the country
             second = later_words(register, &city, province.as_deref(), &contradicted);
         }
-        if by_shape && !constrained {
+        if only_a_guess && !constrained {
             // `Marina di Milano`: a place named after a municipality is only a guess from the
-            // name's shape (every `Marina di X` is not X's); without a province or postcode
-            // agreeing it is suggested, not taken
+            // name's shape (every `Marina di X` is not X's), and a locality one street register
+            // names is one of many places of its name; without a province or postcode agreeing
+            // it is suggested, not taken
             return CityResolution::Suggested(distinct(second.iter().map(|(r, _, _)| *r)));
         }
         cands = agreeing(&first);
@@ -281,7 +282,8 @@ pub fn municipality<'r>(
 /// and the postcode says which place is meant. Short forms and merged municipalities stay: their
 /// writers often keep the old postcode (`Ruino` 27040, now Colli Verdi). A common first word
 /// alone (`Casale`) counts only when a province or postcode was `constrained`. The flag says the
-/// second tier is only a guess from the name's shape (`Marina di X`: no place of that name known).
+/// second tier is only a guess: from the name's shape (`Marina di X`: no place of that name
+/// known), or a locality that only one street register names.
 pub(super) fn tiers<'r>(
     register: &'r Register,
     city: &str,
@@ -290,6 +292,7 @@ pub(super) fn tiers<'r>(
 ) -> (Vec<Cand<'r>>, Vec<Cand<'r>>, bool) {
     let ms = &register.municipalities;
     let (first, mut second) = named(register, city, contradicted, true, constrained);
+    let named_elsewhere = !second.is_empty();
     if first.is_empty() {
         for code in register.streets.hamlet(city) {
             if let Some(r) = ms.by_cadastral(code) {
@@ -299,6 +302,12 @@ pub(super) fn tiers<'r>(
                     }
                 }
             }
+        }
+        if !named_elsewhere && !second.is_empty() {
+            // a locality only a street register names (`Località Mondello` of Porto Azzurro) is
+            // one of many places of that name the registers do not list (Mondello of Palermo is a
+            // quarter, no street's locality): without a province or postcode agreeing, a guess
+            return (first, second, true);
         }
     }
     if first.is_empty() && second.is_empty() {
