@@ -372,3 +372,17 @@ fn a_locality_only_a_street_register_names_needs_the_province() {
     let r = answer("Via Roma 1", "", "Montegroppo", "BO");
     assert_ne!(r.municipality.as_deref(), Some("Albareto"), "{r:?}");
 }
+
+#[test]
+fn a_street_anncsu_gives_no_type_is_written_without_one() {
+    if register().is_none() {
+        return;
+    }
+    // ANNCSU writes `ASSENTE` ("absent") where a street has no type: never a word of the answer
+    let r = answer("Arenile Demaniale", "", "Cervia", "RA");
+    assert_eq!(r.normalized.address, "Arenile Demaniale", "{r:?}");
+    assert!(
+        !r.outcome.contains(&"STREET_NOT_FOUND".to_string()),
+        "{r:?}"
+    );
+}

@@ -56,9 +56,15 @@ fn read(path: &std::path::Path, builder: &mut StreetBuilder) -> Result<u64> {
             .filter(|s| !s.is_empty())
             .map(str::to_string)
             .collect();
+        // `ASSENTE` is ANNCSU's word for "no type" (`ASSENTE` `IL CAMPO`, Siena's Piazza del
+        // Campo): a street without one, never a type called so
+        let street_type = Some(get(dug))
+            .filter(|t| !t.eq_ignore_ascii_case("ASSENTE"))
+            .map(fold)
+            .unwrap_or_default();
         builder.city(cadastral).add_registered(Street {
             id: get(id).parse().unwrap_or(0),
-            street_type: fold(get(dug)),
+            street_type,
             name: name.to_string(),
             alt_names,
             ..Default::default()
