@@ -322,6 +322,13 @@ fn a_current_postcode_stays_and_a_stale_one_is_replaced() {
     // the pre-2010 shared code is no current code of Segrate
     let r = answer("Via Roma 1", "20090", "Segrate", "MI");
     assert_eq!(r.normalized.postcode, "20054");
+    // a frazione's own code (Wikidata: `11021 (Breuil-Cervinia)`) is Valtournenche's too, written
+    // with the municipality or with the frazione
+    for city in ["Valtournenche", "Breuil-Cervinia"] {
+        let r = answer("Via Roma 1", "11021", city, "AO");
+        assert_eq!(r.municipality.as_deref(), Some("Valtournenche"), "{r:?}");
+        assert_eq!(r.normalized.postcode, "11021", "{city}: {r:?}");
+    }
 }
 
 #[test]

