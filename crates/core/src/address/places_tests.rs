@@ -268,11 +268,18 @@ fn the_later_words_of_a_compound_name_name_it_within_the_province() {
     for (city, province, name, hamlet) in [
         ("Paestum", "SA", "Capaccio Paestum", "Paestum"),
         ("Marconi", "BO", "Sasso Marconi", "Marconi"),
+        // a hamlet's later word (Wikidata's Breuil-Cervinia)
+        ("Cervinia", "AO", "Valtournenche", "Cervinia"),
     ] {
         assert_hamlet_of(city, "", province, name, hamlet);
     }
     // never across the country, and never a word that ends many names (`Terme`)
-    for (city, province) in [("Paestum", ""), ("Terme", "BO"), ("Marittima", "GR")] {
+    for (city, province) in [
+        ("Paestum", ""),
+        ("Cervinia", ""),
+        ("Terme", "BO"),
+        ("Marittima", "GR"),
+    ] {
         let r = answer("Via Roma 1", "", city, province);
         assert!(r.municipality.is_none(), "{city} {province}: {r:?}");
     }

@@ -229,6 +229,31 @@ const GENERIC_LAST: &[&str] = &[
     "LANGHE",
 ];
 
+/// The words written as the later part of a compound name, or None when they cannot be one:
+/// beginning with a joining word, a saint, an article or a common first word, holding a word that
+/// ends many names (`Terme`, `Marina`), or fewer than five letters.
+fn later_part(written: &str) -> Option<Vec<String>> {
+    let tail = name_words(written);
+    let letters: usize = tail.iter().map(|w| w.len()).sum();
+    let head = tail.first()?;
+    if letters < 5
+        || tail.iter().any(|w| GENERIC_LAST.contains(&w.as_str()))
+        || PARTICLES.contains(&head.as_str())
+        || GENERIC_FIRST.contains(&head.as_str())
+        || ARTICLES.contains(&head.as_str())
+    {
+        return None;
+    }
+    Some(tail)
+}
+
+/// Whether `name` ends with `tail` after at least one word that is not an article.
+fn ends_with_part(name: &str, tail: &[String]) -> bool {
+    let words = name_words(name);
+    let lead = &words[..words.len().saturating_sub(tail.len())];
+    words.ends_with(tail) && lead.iter().any(|w| !ARTICLES.contains(&w.as_str()))
+}
+
 /// The words of a name as compared: folded, with the saints written one way (`S.`, `San`,
 /// `Santa`, `Sant'`, `St.` → `S`; `SS.`, `Santi` → `SS`).
 fn name_words(name: &str) -> Vec<String> {
@@ -565,30 +590,34 @@ impl Municipalities {
     /// often write the later, better known part of a compound name. Nothing when the words begin
     /// with a joining word, a saint or a common word, or hold fewer than five letters.
     pub fn ending_with(&self, written: &str, province: &str) -> Vec<&MunicipalityRecord> {
-        let tail = name_words(written);
-        let letters: usize = tail.iter().map(|w| w.len()).sum();
-        let Some(head) = tail.first() else {
+        let Some(tail) = later_part(written) else {
             return Vec::new();
         };
-        if letters < 5
-            || tail.iter().any(|w| GENERIC_LAST.contains(&w.as_str()))
-            || PARTICLES.contains(&head.as_str())
-            || GENERIC_FIRST.contains(&head.as_str())
-            || ARTICLES.contains(&head.as_str())
-        {
-            return Vec::new();
-        }
         self.records
             .iter()
             .filter(|r| {
-                r.current.as_ref().is_some_and(|c| {
-                    let words = name_words(&c.name);
-                    let lead = &words[..words.len().saturating_sub(tail.len())];
-                    c.province == province
-                        && words.ends_with(&tail)
-                        && lead.iter().any(|w| !ARTICLES.contains(&w.as_str()))
-                })
+                r.current
+                    .as_ref()
+                    .is_some_and(|c| c.province == province && ends_with_part(&c.name, &tail))
             })
+            .collect()
+    }
+
+    /// The same for the places (hamlets) of the municipalities of `province`: `Cervinia` →
+    /// Breuil-Cervinia, Valtournenche's.
+    pub fn places_ending_with(
+        &self,
+        written: &str,
+        province: &str,
+    ) -> Vec<(&MunicipalityRecord, &Place)> {
+        let Some(tail) = later_part(written) else {
+            return Vec::new();
+        };
+        self.places
+            .iter()
+            .filter(|p| p.kind == PlaceKind::Hamlet && ends_with_part(&p.name, &tail))
+            .filter_map(|p| self.by_cadastral(&p.cadastral_code).map(|r| (r, p)))
+            .filter(|(r, _)| r.current.as_ref().is_some_and(|c| c.province == province))
             .collect()
     }
 

@@ -345,13 +345,23 @@ fn later_words<'r>(
         return Vec::new();
     };
     let words = fold(city).split(' ').filter(|w| !w.is_empty()).count();
-    register
-        .municipalities
+    let ms = &register.municipalities;
+    let named: Vec<Cand<'r>> = ms
         .ending_with(city, province)
         .into_iter()
         .filter_map(|r| r.current.as_ref().map(|c| (r, c)))
         .filter(|(_, c)| !contradicted(c))
         .map(|(r, c)| (r, c, Some(last_words(&c.name, words))))
+        .collect();
+    if !named.is_empty() {
+        return named;
+    }
+    // then a hamlet's (`Cervinia` AO: Breuil-Cervinia, Valtournenche's)
+    ms.places_ending_with(city, province)
+        .into_iter()
+        .filter_map(|(r, p)| r.current.as_ref().map(|c| (r, c, p)))
+        .filter(|(_, c, _)| !contradicted(c))
+        .map(|(r, c, p)| (r, c, Some(last_words(&p.name, words))))
         .collect()
 }
 
