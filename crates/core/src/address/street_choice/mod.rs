@@ -103,7 +103,7 @@ pub struct Choice {
 
 /// The reading whose street the place (then the country) answers best, with its decision. A
 /// street found whose number is missing while a namesake one typo away holds it is no answer
-/// (`Decision::Ambiguous`). None when no reading has a name.
+/// (`Decision::Ambiguous`, with both). None when no reading has a name.
 pub fn choose<R: ChoiceFacts, P: StreetPlace>(
     reg: &R,
     place: &P,
@@ -117,7 +117,7 @@ pub fn choose<R: ChoiceFacts, P: StreetPlace>(
         }
         let ranked = gather::rank_reading(reg, q, place);
         let top = ranked.first().map(|c| c.score).unwrap_or(0.0);
-        let d = decide::decide(reg, &ranked, reading.number, place);
+        let d = decide::decide(reg, q, &ranked, reading.number, place);
         let better = match &best {
             None => true,
             Some(b) => {
@@ -141,8 +141,10 @@ pub fn choose<R: ChoiceFacts, P: StreetPlace>(
     let mut choice = best?;
     if let Decision::Found(id, _) = choice.decision {
         let reading = &readings[choice.reading];
-        if decide::namesake_holds_number(reg, &reading.name, reading.number, id, place) {
-            choice.decision = Decision::Ambiguous;
+        let others =
+            decide::namesakes_holding_number(reg, &reading.name, reading.number, id, place);
+        if !others.is_empty() {
+            choice.decision = Decision::Ambiguous(std::iter::once(id).chain(others).collect());
         }
     }
     Some(choice)
