@@ -182,6 +182,7 @@ fn choice_against_named_steps() {
         };
         for (way, write) in ways() {
             let mut counts = [0usize; 7];
+            let mut examples: [Vec<String>; 7] = Default::default();
             for s in city.streets().iter().filter(|s| !s.numbers.is_empty()) {
                 let Some(text) = write(s) else { continue };
                 let line = format!("{text} {}", s.numbers[0].number);
@@ -199,11 +200,22 @@ fn choice_against_named_steps() {
                     _ => 5,
                 };
                 counts[k] += 1;
+                if [1, 2, 3, 5].contains(&k) && examples[k].len() < 2 {
+                    let show = |a: &Answer| match a {
+                        Answer::Found(i) => format!("{} {}", city.street_type(*i), city.name(*i)),
+                        Answer::Doubt(v) => format!("doubt of {}", v.len()),
+                        Answer::None => "none".to_string(),
+                    };
+                    examples[k].push(format!("{line} → {} | {}", show(&named), show(&chosen)));
+                }
             }
             println!(
                 "{city_name:13} {way:18} same {} · differ {} · named only {} · choice only {} · doubt alike {} · doubt other {} · neither {}",
                 counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], counts[6]
             );
+            for e in examples.iter().flatten() {
+                println!("    {e}   (named | choice)");
+            }
         }
     }
 }

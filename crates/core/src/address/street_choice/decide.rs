@@ -57,6 +57,11 @@ pub(super) fn decide<R: ChoiceFacts, P: StreetPlace>(
     number: Option<&(u32, String)>,
     place: &P,
 ) -> Decision {
+    if reg.rules().type_changes_alone {
+        if let Some(d) = by_words(reg, q, ranked, number, place) {
+            return d;
+        }
+    }
     let Some(top) = ranked.first() else {
         return Decision::NotFound;
     };
@@ -104,6 +109,65 @@ pub(super) fn decide<R: ChoiceFacts, P: StreetPlace>(
         return Decision::Unclear(vec![same[0]]);
     }
     Decision::Found(same[0], top.score)
+}
+
+/// Where a country's type changes alone (`ChoiceRules::type_changes_alone`) and no street has the
+/// name with the type written: the streets whose name is the words written, without particles,
+/// then in any order, whatever their type. The postcode and the house number tell them apart; the
+/// type written chooses among the rest; one left is the street (its type changed when another);
+/// several types and none written is `TypeMissing`; else an ambiguity. None when no street has the
+/// words written.
+fn by_words<R: ChoiceFacts, P: StreetPlace>(
+    reg: &R,
+    q: &NameKey,
+    ranked: &[Candidate],
+    number: Option<&(u32, String)>,
+    place: &P,
+) -> Option<Decision> {
+    if ranked.first().is_some_and(|c| c.score >= 1.0) {
+        return None;
+    }
+    let in_place: Vec<u32> = reg
+        .by_form(q)
+        .into_iter()
+        .filter(|&id| place.empty() || place.contains(id))
+        .collect();
+    let loose = |k: &NameKey| k.compact == q.compact;
+    let any_order = |k: &NameKey| k.sorted == q.sorted;
+    for form in [&loose as &dyn Fn(&NameKey) -> bool, &any_order] {
+        let hits: Vec<u32> = in_place
+            .iter()
+            .copied()
+            .filter(|&id| reg.keys(id).iter().any(form))
+            .collect();
+        if hits.is_empty() {
+            continue;
+        }
+        let number = number.map(|(n, suffix)| (*n, suffix.as_str()));
+        let v = narrow(
+            reg,
+            hits,
+            &[
+                Evidence::Postcode(place.postcode()),
+                Evidence::Number(number),
+            ],
+        );
+        let of_type = |id: &u32| reg.keys(*id)[0].types == q.types;
+        let same: Vec<u32> = v.iter().copied().filter(of_type).collect();
+        let found = |id: u32| Decision::Found(id, street_score(q, reg.keys(id)));
+        return Some(match same.len() {
+            _ if q.types.is_empty() => match v.len() {
+                1 => found(v[0]),
+                _ if !typed_alike(reg, &v) => Decision::TypeMissing(v),
+                _ => Decision::Ambiguous(v),
+            },
+            1 => found(same[0]),
+            0 if v.len() == 1 => found(v[0]),
+            0 => Decision::Ambiguous(v),
+            _ => Decision::Ambiguous(same),
+        });
+    }
+    None
 }
 
 /// The best street of each name scoring within `MARGIN` of the best, best first (the best's own
