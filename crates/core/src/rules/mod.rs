@@ -70,7 +70,9 @@ pub struct ChoiceRules {
     /// name written in full under another type is that street with its type changed (a
     /// STREET_TYPE change in Italy: `Viale Roma` where only Via Roma is), the type written chooses
     /// among streets of one name, and where none was written the postcode and the house number
-    /// tell them apart. Without it the type is part of the name (`Rue X` is not `Avenue X`).
+    /// tell them apart; a street of another type is no confident match while streets of the type
+    /// written hold every word written (`Vicolo Gregoraci`). Without it the type is part of the
+    /// name (`Rue X` is not `Avenue X`).
     pub type_changes_alone: bool,
 }
 

@@ -114,7 +114,8 @@ pub(super) fn decide<R: ChoiceFacts, P: StreetPlace>(
 /// Where a country's type changes alone (`ChoiceRules::type_changes_alone`) and no street has the
 /// name with the type written: the streets whose name is the words written, without particles,
 /// then in any order, whatever their type. The postcode and the house number tell them apart; the
-/// type written chooses among the rest; one left is the street (its type changed when another);
+/// type written chooses among the rest; one left is the street (its type changed when another,
+/// unless streets of the type written hold every word: `holding_words_of_type`);
 /// several types and none written is `TypeMissing`; else an ambiguity. None when no street has the
 /// words written.
 fn by_words<R: ChoiceFacts, P: StreetPlace>(
@@ -162,12 +163,40 @@ fn by_words<R: ChoiceFacts, P: StreetPlace>(
                 _ => Decision::Ambiguous(v),
             },
             1 => found(same[0]),
-            0 if v.len() == 1 => found(v[0]),
+            0 if v.len() == 1 => match holding_words_of_type(reg, q, v[0]) {
+                others if others.is_empty() => found(v[0]),
+                others => Decision::Ambiguous(std::iter::once(v[0]).chain(others).collect()),
+            },
             0 => Decision::Ambiguous(v),
             _ => Decision::Ambiguous(same),
         });
     }
     None
+}
+
+/// A street found under another type than the one written is no confident match while streets
+/// of the type written hold every word written in a longer name (`Vicolo Gregoraci`: Largo
+/// Gregoraci, or Vicolo Secondo Gregoraci?): up to two of them, besides `found`.
+fn holding_words_of_type<R: ChoiceFacts>(reg: &R, q: &NameKey, found: u32) -> Vec<u32> {
+    let Some(rarest) = q
+        .tokens
+        .iter()
+        .filter_map(|t| reg.by_word(t))
+        .min_by_key(|v| v.len())
+    else {
+        return Vec::new();
+    };
+    rarest
+        .iter()
+        .copied()
+        .filter(|&id| id != found && reg.keys(id)[0].types == q.types)
+        .filter(|&id| {
+            reg.keys(id)
+                .iter()
+                .any(|k| q.tokens.iter().all(|t| k.tokens.contains(t)))
+        })
+        .take(2)
+        .collect()
 }
 
 /// The best street of each name scoring within `MARGIN` of the best, best first (the best's own

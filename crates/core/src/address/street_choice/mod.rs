@@ -23,18 +23,19 @@
 //! | `partial` (`cover.rs::covering`) | `by_word` on the rarest word, scored 0.816 when every word is a name's | `covering`'s tiers, dropped first names and titles (the names dictionary), initials, cut words, particles, `MAX_CANDIDATES` with candidates: none of it in `score`/`decide` |
 //! | `typo` | `by_typo` (Italy: deletion index, `fuzzy_scan` for two substitutions, first letter kept, digits equal, type written) | Italy corrects a typo at precision ≥ 3 without the record backing it; here only when `corroborated` |
 //! | `typo_or_partial` | both of the above | two names that fit: Italy answers `Ambiguous` with both; here `Decision::Unclear` with the best street of each name |
-//! | Italy's doubts (`keep_elided_particle`, `type_word_as_name`, `Vicolo Gregoraci`, `Piazza De Ferrari`, `Via Canefri`) | — | rules after the decision, country-specific |
+//! | Italy's doubts (`keep_elided_particle`, `type_word_as_name`, `Piazza De Ferrari`, `Via Canefri`) | — | rules after the decision, country-specific; `Vicolo Gregoraci` (a type changed while streets of the type written hold every word in a longer name) is part of `by_words` |
 //!
 //! Done: a `Decision` carries its candidates (`Ambiguous`, `Unclear`, `TypeMissing`), and a
 //! country's rules (`rules::ChoiceRules`, read through `ChoiceFacts::rules`; none abroad) say
 //! whether a changed type alone is a change or another street. What the one engine still needs
 //! before Italy goes through `choose` with the same answers: `covering` as the partial-name scorer
 //! (it reads Italy's first names and titles, which abroad have no list of); the precision levels;
-//! Italy's typo acceptance; the doubts above as per-country decision rules (without them a
-//! changed type is found where Italy doubts: `choice_against_named_steps`, `type_changed`); the
+//! Italy's typo acceptance; the other doubts above as per-country decision rules; the
 //! order of postcode and number and "the spelling with numbers" in `narrow`; and `Step`/
 //! `StreetMatch` read back from the form that scored. `choice_against_named_steps` (ignored,
-//! printed) measures the gap on the four house-number cities in six written forms.
+//! printed) measures the gap on the four house-number cities in six written forms. `covering`
+//! comes before Italy's typo acceptance: tried first (branch `hE-1357-typo`), the typo rule lets a
+//! typo beat a partial name (`Via Patti` as Via dei Piatti, not Via Adelina Patti).
 
 pub mod decide;
 pub mod gather;
