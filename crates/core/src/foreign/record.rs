@@ -82,8 +82,12 @@ pub fn verify(
             };
             return Some(answer_street(reg, r, out, &found, city_in, &place.postcode));
         }
-        Decision::Ambiguous => {}
-        Decision::Unclear | Decision::NotFound => return not_found(r, out),
+        // the candidates are not part of the foreign answer (yet): one name in several places is
+        // an ambiguity; names that fit alike, or one name of several types, are not found
+        Decision::Ambiguous(_) => {}
+        Decision::Unclear(_) | Decision::TypeMissing(_) | Decision::NotFound => {
+            return not_found(r, out)
+        }
     }
     out.condition("STREET_AMBIGUOUS");
     r.outcome = out.codes();

@@ -57,6 +57,30 @@ pub trait CountryRules: Sync {
     fn is_number_marker(&self, word: &str) -> bool;
     /// Words that make a street name another place when left out (`PORTA`, `MONTE`).
     fn names_a_place(&self, word: &str) -> bool;
+    /// How the street choice settles what a written name leaves open in this country.
+    fn street_choice(&self) -> &'static ChoiceRules;
+}
+
+/// What a country's street choice (`address::street_choice`) decides beyond the names' scores:
+/// data, read by the one choice for every register. A register without rules of its own (the
+/// foreign registers today) chooses by `ChoiceRules::NONE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChoiceRules {
+    /// A street is known by the words of its name and its type is checked, not matched: the
+    /// name written in full under another type is that street with its type changed (a
+    /// STREET_TYPE change in Italy: `Viale Roma` where only Via Roma is), the type written chooses
+    /// among streets of one name, and where none was written the postcode and the house number
+    /// tell them apart; a street of another type is no confident match while streets of the type
+    /// written hold every word written (`Vicolo Gregoraci`). Without it the type is part of the
+    /// name (`Rue X` is not `Avenue X`).
+    pub type_changes_alone: bool,
+}
+
+impl ChoiceRules {
+    /// The choice by the names' scores alone.
+    pub const NONE: ChoiceRules = ChoiceRules {
+        type_changes_alone: false,
+    };
 }
 
 /// The rules of a country (ISO alpha-2), when the matcher has them.

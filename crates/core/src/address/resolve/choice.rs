@@ -13,6 +13,7 @@ use crate::address::street_choice::{
     self, Choice, ChoiceFacts, NameKey, NamedStreets, StreetPlace,
 };
 use crate::register::street::{italian_name_key, italian_text_key};
+use crate::rules::ChoiceRules;
 
 impl NamedStreets for CityStreets {
     fn street_count(&self) -> usize {
@@ -71,6 +72,9 @@ impl NamedStreets for CityStreets {
 }
 
 impl ChoiceFacts for CityStreets {
+    fn rules(&self) -> &'static ChoiceRules {
+        crate::rules::italy().street_choice()
+    }
     /// Streets of one name in one municipality are different streets when their localities
     /// (frazioni) differ, and one street listed twice (the national list and a municipal one)
     /// when they do not: the locality is what tells them apart.

@@ -16,12 +16,17 @@ const MARGIN: f64 = 0.05;
 /// street was reached through a typo.
 const OWN_FORM: f64 = 0.94;
 
+#[derive(Debug, Clone, PartialEq)]
 pub enum Decision {
     Found(u32, f64),
-    /// one name in several places that neither the postcode nor the number tells apart
-    Ambiguous,
-    /// two different names fit alike
-    Unclear,
+    /// one name in several places that neither the postcode nor the number tells apart, or a
+    /// street found whose number a namesake one typo away holds: those streets
+    Ambiguous(Vec<u32>),
+    /// two different names fit alike: the best street of each, best first
+    Unclear(Vec<u32>),
+    /// one name under several street types and no type written (`Roma`: Via Roma, Piazza Roma):
+    /// the best street of each type, best first
+    TypeMissing(Vec<u32>),
     NotFound,
 }
 
@@ -33,8 +38,8 @@ impl Decision {
         match self {
             Decision::Found(id, _) if place.empty() || place.contains(*id) => 4,
             Decision::Found(..) => 3,
-            Decision::Ambiguous => 2,
-            Decision::Unclear => 1,
+            Decision::Ambiguous(_) => 2,
+            Decision::Unclear(_) | Decision::TypeMissing(_) => 1,
             Decision::NotFound => 0,
         }
     }
@@ -47,10 +52,16 @@ fn name_of<R: ChoiceFacts>(reg: &R, street: u32) -> &str {
 
 pub(super) fn decide<R: ChoiceFacts, P: StreetPlace>(
     reg: &R,
+    q: &NameKey,
     ranked: &[Candidate],
     number: Option<&(u32, String)>,
     place: &P,
 ) -> Decision {
+    if reg.rules().type_changes_alone {
+        if let Some(d) = by_words(reg, q, ranked, number, place) {
+            return d;
+        }
+    }
     let Some(top) = ranked.first() else {
         return Decision::NotFound;
     };
@@ -58,12 +69,16 @@ pub(super) fn decide<R: ChoiceFacts, P: StreetPlace>(
         return Decision::NotFound;
     }
     let top_name = name_of(reg, top.street);
-    // another name close to the best: a typo or partial name fits both
-    if ranked
-        .iter()
-        .any(|c| c.score > top.score - MARGIN && name_of(reg, c.street) != top_name)
-    {
-        return Decision::Unclear;
+    // another name close to the best: a typo or partial name fits both, or the name was written
+    // without the type that tells its streets apart
+    let close = other_names_close(reg, ranked, top);
+    if close.len() > 1 {
+        let one_name = close.iter().all(|&c| same_words(reg, c, top.street));
+        return if q.types.is_empty() && one_name && !typed_alike(reg, &close) {
+            Decision::TypeMissing(close)
+        } else {
+            Decision::Unclear(close)
+        };
     }
     let same: Vec<u32> = ranked
         .iter()
@@ -88,41 +103,159 @@ pub(super) fn decide<R: ChoiceFacts, P: StreetPlace>(
     // the same street split by locality inside one municipality is one answer
     let municipalities: HashSet<&str> = same.iter().map(|&id| reg.municipality_code(id)).collect();
     if same.len() > 1 && municipalities.len() > 1 {
-        return Decision::Ambiguous;
+        return Decision::Ambiguous(same);
     }
     if top.score < OWN_FORM && !corroborated(reg, same[0], number, place.postcode()) {
-        return Decision::Unclear;
+        return Decision::Unclear(vec![same[0]]);
     }
     Decision::Found(same[0], top.score)
 }
 
-/// Whether the number written, absent from the street found, is a number of another street of
-/// the place one typo away from the name written: the name may be a typo of that one (`29M, An
-/// Urbech` in Buschdorf, whose `An Uerbech` has 29M), and two names are never settled by the number.
-pub(super) fn namesake_holds_number<R: ChoiceFacts, P: StreetPlace>(
+/// Where a country's type changes alone (`ChoiceRules::type_changes_alone`) and no street has the
+/// name with the type written: the streets whose name is the words written, without particles,
+/// then in any order, whatever their type. The postcode and the house number tell them apart; the
+/// type written chooses among the rest; one left is the street (its type changed when another,
+/// unless streets of the type written hold every word: `holding_words_of_type`);
+/// several types and none written is `TypeMissing`; else an ambiguity. None when no street has the
+/// words written.
+fn by_words<R: ChoiceFacts, P: StreetPlace>(
+    reg: &R,
+    q: &NameKey,
+    ranked: &[Candidate],
+    number: Option<&(u32, String)>,
+    place: &P,
+) -> Option<Decision> {
+    if ranked.first().is_some_and(|c| c.score >= 1.0) {
+        return None;
+    }
+    let in_place: Vec<u32> = reg
+        .by_form(q)
+        .into_iter()
+        .filter(|&id| place.empty() || place.contains(id))
+        .collect();
+    let loose = |k: &NameKey| k.compact == q.compact;
+    let any_order = |k: &NameKey| k.sorted == q.sorted;
+    for form in [&loose as &dyn Fn(&NameKey) -> bool, &any_order] {
+        let hits: Vec<u32> = in_place
+            .iter()
+            .copied()
+            .filter(|&id| reg.keys(id).iter().any(form))
+            .collect();
+        if hits.is_empty() {
+            continue;
+        }
+        let number = number.map(|(n, suffix)| (*n, suffix.as_str()));
+        let v = narrow(
+            reg,
+            hits,
+            &[
+                Evidence::Postcode(place.postcode()),
+                Evidence::Number(number),
+            ],
+        );
+        let of_type = |id: &u32| reg.keys(*id)[0].types == q.types;
+        let same: Vec<u32> = v.iter().copied().filter(of_type).collect();
+        let found = |id: u32| Decision::Found(id, street_score(q, reg.keys(id)));
+        return Some(match same.len() {
+            _ if q.types.is_empty() => match v.len() {
+                1 => found(v[0]),
+                _ if !typed_alike(reg, &v) => Decision::TypeMissing(v),
+                _ => Decision::Ambiguous(v),
+            },
+            1 => found(same[0]),
+            0 if v.len() == 1 => match holding_words_of_type(reg, q, v[0]) {
+                others if others.is_empty() => found(v[0]),
+                others => Decision::Ambiguous(std::iter::once(v[0]).chain(others).collect()),
+            },
+            0 => Decision::Ambiguous(v),
+            _ => Decision::Ambiguous(same),
+        });
+    }
+    None
+}
+
+/// A street found under another type than the one written is no confident match while streets
+/// of the type written hold every word written in a longer name (`Vicolo Gregoraci`: Largo
+/// Gregoraci, or Vicolo Secondo Gregoraci?): up to two of them, besides `found`.
+fn holding_words_of_type<R: ChoiceFacts>(reg: &R, q: &NameKey, found: u32) -> Vec<u32> {
+    let Some(rarest) = q
+        .tokens
+        .iter()
+        .filter_map(|t| reg.by_word(t))
+        .min_by_key(|v| v.len())
+    else {
+        return Vec::new();
+    };
+    rarest
+        .iter()
+        .copied()
+        .filter(|&id| id != found && reg.keys(id)[0].types == q.types)
+        .filter(|&id| {
+            reg.keys(id)
+                .iter()
+                .any(|k| q.tokens.iter().all(|t| k.tokens.contains(t)))
+        })
+        .take(2)
+        .collect()
+}
+
+/// The best street of each name scoring within `MARGIN` of the best, best first (the best's own
+/// street first).
+fn other_names_close<R: ChoiceFacts>(reg: &R, ranked: &[Candidate], top: &Candidate) -> Vec<u32> {
+    let mut names: Vec<&str> = Vec::new();
+    let mut out = Vec::new();
+    for c in ranked.iter().filter(|c| c.score > top.score - MARGIN) {
+        let name = name_of(reg, c.street);
+        if !names.contains(&name) {
+            names.push(name);
+            out.push(c.street);
+        }
+    }
+    out
+}
+
+/// Whether two streets' names are the same words (in any order) under their types.
+fn same_words<R: ChoiceFacts>(reg: &R, a: u32, b: u32) -> bool {
+    reg.keys(a)[0].sorted == reg.keys(b)[0].sorted
+}
+
+/// Whether every street of `ids` carries the same street type (then the type is not what tells
+/// them apart).
+fn typed_alike<R: ChoiceFacts>(reg: &R, ids: &[u32]) -> bool {
+    let types = |id: u32| reg.keys(id)[0].types.as_str();
+    ids.iter().all(|&id| types(id) == types(ids[0]))
+}
+
+/// The streets of the place one typo away from the name written, of another name, that hold the
+/// number written while the street found lacks it: the name may be a typo of one of them (`29M,
+/// An Urbech` in Buschdorf, whose `An Uerbech` has 29M), and two names are never settled by the
+/// number. Empty when the street found holds the number (or none was written).
+pub(super) fn namesakes_holding_number<R: ChoiceFacts, P: StreetPlace>(
     reg: &R,
     q: &NameKey,
     number: Option<&(u32, String)>,
     street: u32,
     place: &P,
-) -> bool {
+) -> Vec<u32> {
     let Some((n, suffix)) = number else {
-        return false;
+        return Vec::new();
     };
     if reg.has_number(street, *n, suffix) || place.empty() {
-        return false;
+        return Vec::new();
     }
     let Some(ids) = candidates(reg, q) else {
-        return false;
+        return Vec::new();
     };
     let found = name_of(reg, street);
-    ids.into_iter().any(|id| {
-        id != street
-            && place.contains(id)
-            && name_of(reg, id) != found
-            && reg.has_number(id, *n, suffix)
-            && street_score(q, reg.keys(id)) >= ACCEPT
-    })
+    ids.into_iter()
+        .filter(|&id| {
+            id != street
+                && place.contains(id)
+                && name_of(reg, id) != found
+                && reg.has_number(id, *n, suffix)
+                && street_score(q, reg.keys(id)) >= ACCEPT
+        })
+        .collect()
 }
 
 /// Whether the record backs a street reached through a typo: a name one letter away from a

@@ -82,7 +82,16 @@ impl CountryRules for Italy {
     fn names_a_place(&self, word: &str) -> bool {
         names_a_place(word)
     }
+    fn street_choice(&self) -> &'static super::ChoiceRules {
+        &CHOICE
+    }
 }
+
+/// Italy's street choice: a street type written differently is one difference (`Viale Roma` for
+/// Via Roma is a STREET_TYPE change, not another street).
+static CHOICE: super::ChoiceRules = super::ChoiceRules {
+    type_changes_alone: true,
+};
 
 /// Words written after a house number as its suffix: `12 bis`, `3 ter`.
 pub fn is_number_suffix_word(w: &str) -> bool {
