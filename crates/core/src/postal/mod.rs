@@ -169,8 +169,11 @@ pub struct Formats {
     /// the longest's length in bytes.
     postcode_prefixes: Vec<(String, String)>,
     postcode_prefix_len: usize,
-    /// Every country's subdivisions and states, folded (`detect::place_names`).
-    pub(crate) place_names: rustc_hash::FxHashSet<String>,
+    /// Every country's subdivisions and states, folded, each with the countries that have it
+    /// (`detect::place_names`).
+    pub(crate) place_names: rustc_hash::FxHashMap<String, Vec<String>>,
+    /// Each country's group in `postcode_groups`.
+    postcode_group_of: rustc_hash::FxHashMap<String, usize>,
 }
 
 /// The old European postcode prefixes (international vehicle codes) beside the ISO codes:
@@ -391,9 +394,14 @@ impl Formats {
                     .push(code.clone());
             }
         }
-        let postcode_groups = groups
+        let postcode_groups: Vec<PostcodeGroup> = groups
             .into_values()
             .map(|codes| PostcodeGroup::of(codes, &countries))
+            .collect();
+        let postcode_group_of = postcode_groups
+            .iter()
+            .enumerate()
+            .flat_map(|(i, g)| g.codes.iter().map(move |c| (c.clone(), i)))
             .collect();
         let mut postcode_prefixes: Vec<(String, String)> = countries
             .iter()
@@ -406,6 +414,7 @@ impl Formats {
             countries,
             iso3: data.iso3.into_iter().collect(),
             postcode_groups,
+            postcode_group_of,
             postcode_prefix_len: postcode_prefixes
                 .iter()
                 .map(|(p, _)| p.len())
@@ -636,12 +645,16 @@ impl CountryFormat {
     /// The postal form of one address: its parts read by the country's format (`reader`), then
     /// written as the post wants them.
     pub fn form(&self, w: &Written) -> Form {
-        let parts = self.read(reader::Fields {
+        self.form_of(self.read(reader::Fields {
             address: w.address,
             postcode: w.postcode,
             city: w.city,
             province: w.province,
-        });
+        }))
+    }
+
+    /// The postal form of an address already read into its parts (`read`).
+    pub fn form_of(&self, parts: reader::Parts) -> Form {
         let mut f = Form {
             unit: parts.unit.clone(),
             postcode_read: parts.postcode_read,
