@@ -151,12 +151,19 @@ fn runs<'a>(
     world: Option<&'a crate::foreign::World>,
     place: &str,
 ) -> Vec<Run<'a>> {
-    let words: Vec<&str> = place.split_whitespace().collect();
+    // each word folded once: a run's folded form is its words' folded forms joined (`fold`
+    // turns a space into one space between two folded parts and drops what folds to nothing)
+    let words: Vec<String> = place.split_whitespace().map(fold).collect();
     let mut out = Vec::new();
     for n in (1..=words.len().min(4)).rev() {
         for i in 0..=words.len() - n {
-            let name = words[i..i + n].join(" ");
-            let folded = fold(&name);
+            let mut folded = String::new();
+            for w in words[i..i + n].iter().filter(|w| !w.is_empty()) {
+                if !folded.is_empty() {
+                    folded.push(' ');
+                }
+                folded.push_str(w);
+            }
             if folded.len() < 2 {
                 continue;
             }
@@ -327,7 +334,7 @@ fn postcode_and_place(
         'groups: for (g, codes) in judgement.groups() {
             // a group none of whose countries may take the postcode, or whose pattern does
             // not match it as written, has no country of this form
-            if !judgement.may_fit(g) && !codes.iter().any(|c| judgement.prefixed(c)) {
+            if !judgement.group_prefixed(g) && !judgement.may_fit(g) {
                 continue;
             }
             let matches = codes

@@ -303,8 +303,15 @@ pub(crate) struct PostcodeJudgement<'f> {
     /// The form `PostcodeRule::judge` strips prefixes from.
     up: String,
     counts: WrittenCounts,
-    /// The countries one of whose prefixes begins the written form.
+    /// The countries one of whose prefixes begins the written form, and their groups.
     prefixed: Vec<&'f str>,
+    prefixed_groups: Vec<usize>,
+    /// The written form's ASCII letters and digits, one bit each (`ascii_alnum`), its letters
+    /// and digits beyond ASCII, and all its letters and digits in order: made once for every
+    /// group asked.
+    letters: u128,
+    beyond: Vec<char>,
+    compact: String,
     /// Per group: whether the pattern may take the form at all (the filters), once asked.
     may_fit: Vec<Option<bool>>,
     /// Per group: the judgement of its countries without a prefix, once made.
@@ -334,12 +341,23 @@ impl<'f> PostcodeJudgement<'f> {
             );
         }
         let groups = formats.postcode_groups.len();
+        let prefixed_groups = prefixed
+            .iter()
+            .filter_map(|c| formats.postcode_group_of.get(*c).copied())
+            .collect();
         PostcodeJudgement {
             formats,
             written: written.to_string(),
             counts: WrittenCounts::of(written),
+            letters: ascii_alnum(&up),
+            beyond: up
+                .chars()
+                .filter(|c| !c.is_ascii() && c.is_alphanumeric())
+                .collect(),
+            compact: up.chars().filter(|c| c.is_alphanumeric()).collect(),
             up,
             prefixed,
+            prefixed_groups,
             may_fit: vec![None; groups],
             alike: vec![None; groups],
             own: Vec::new(),
@@ -357,11 +375,10 @@ impl<'f> PostcodeJudgement<'f> {
         if !self.prefixed.is_empty() {
             return true;
         }
-        let letters = ascii_alnum(&self.up);
-        let ascii = self.up.is_ascii();
+        let ascii = self.beyond.is_empty();
         self.formats.postcode_groups.iter().any(|g| {
             self.counts.fit(g.lengths)
-                && g.ascii.is_none_or(|a| letters & !a == 0)
+                && g.ascii.is_none_or(|a| self.letters & !a == 0)
                 && (ascii || g.beyond_ascii.as_ref().is_none_or(|r| !r.is_empty()))
         })
     }
@@ -376,29 +393,26 @@ impl<'f> PostcodeJudgement<'f> {
             return m;
         }
         let group = &self.formats.postcode_groups[g];
-        let up = &self.up;
         let m = self.counts.fit(group.lengths)
-            && group.ascii.is_none_or(|a| ascii_alnum(up) & !a == 0)
-            && up
-                .chars()
-                .filter(|c| !c.is_ascii() && c.is_alphanumeric())
-                .all(|c| {
-                    group
-                        .beyond_ascii
-                        .as_ref()
-                        .is_none_or(|ranges| ranges.iter().any(|&(a, b)| (a..=b).contains(&c)))
-                })
-            && group.projection.as_ref().is_none_or(|p| {
-                let compact: String = up.chars().filter(|c| c.is_alphanumeric()).collect();
-                p.is_match(&compact)
-            });
+            && group.ascii.is_none_or(|a| self.letters & !a == 0)
+            && self.beyond.iter().all(|c| {
+                group
+                    .beyond_ascii
+                    .as_ref()
+                    .is_none_or(|ranges| ranges.iter().any(|&(a, b)| (a..=b).contains(c)))
+            })
+            && group
+                .projection
+                .as_ref()
+                .is_none_or(|p| p.is_match(&self.compact));
         self.may_fit[g] = Some(m);
         m
     }
 
-    /// Whether one of `code`'s prefixes begins the written form (it is judged on its own).
-    pub(crate) fn prefixed(&self, code: &str) -> bool {
-        self.prefixed.contains(&code)
+    /// Whether one of the prefixes of a country of group `g` begins the written form (that
+    /// country is judged on its own).
+    pub(crate) fn group_prefixed(&self, g: usize) -> bool {
+        self.prefixed_groups.contains(&g)
     }
 
     /// `CountryFormat::postcode_in` of one country, with the counts and the upper-case form

@@ -153,6 +153,10 @@ struct Aliases {
     /// OpenCage's formatter (reading them from a hash map made the choice change run to run).
     ordered: Vec<(String, Vec<String>)>,
     known: rustc_hash::FxHashSet<String>,
+    /// Each alias with the components it fills (their place in `ordered`) and its rank in their
+    /// lists: a render looks up the few components it is given, not every alias of every
+    /// component.
+    fills: rustc_hash::FxHashMap<String, Vec<(usize, usize)>>,
 }
 
 /// Every country's format, loaded with the register. Fx maps: keys from published data (no
@@ -265,6 +269,15 @@ impl Formats {
             aliases.known.extend(list.iter().cloned());
         }
         aliases.ordered = data.components.clone();
+        for (at, (_, list)) in aliases.ordered.iter().enumerate() {
+            for (rank, alias) in list.iter().enumerate() {
+                aliases
+                    .fills
+                    .entry(alias.clone())
+                    .or_default()
+                    .push((at, rank));
+            }
+        }
         for k in [
             "country_code",
             "state_code",
@@ -569,11 +582,22 @@ impl CountryFormat {
     pub fn render(&self, components: &Components) -> String {
         let mut c = components.clone();
         // aliases fill their component; what no template knows is the `attention` line
-        for (canonical, list) in &self.aliases.ordered {
-            if c.contains_key(canonical) {
-                continue;
+        // (each component not given takes the first of its aliases given, in components.yaml's
+        // order of components)
+        let mut fill: Vec<(usize, usize, &String)> = Vec::new();
+        for (key, value) in components {
+            for &(at, rank) in self.aliases.fills.get(key).map_or(&[][..], Vec::as_slice) {
+                match fill.iter_mut().find(|f| f.0 == at) {
+                    Some(f) if rank < f.1 => *f = (at, rank, value),
+                    Some(_) => {}
+                    None => fill.push((at, rank, value)),
+                }
             }
-            if let Some(value) = list.iter().find_map(|a| components.get(a)) {
+        }
+        fill.sort_unstable_by_key(|f| f.0);
+        for (at, _, value) in fill {
+            let canonical = &self.aliases.ordered[at].0;
+            if !c.contains_key(canonical) {
                 c.insert(canonical.clone(), value.clone());
             }
         }
