@@ -249,14 +249,6 @@ pub(crate) fn beyond_ascii(pattern: &str) -> Option<Vec<(char, char)>> {
     Some(out)
 }
 
-/// A country whose postcode a run of words is (`Formats::postcode_countries`), and its group of
-/// countries with the same pattern and example shapes.
-#[cfg(test)]
-pub(crate) struct PostcodeFit<'a> {
-    pub format: &'a CountryFormat,
-    pub group: usize,
-}
-
 /// A written postcode's characters counted for `postcode_may_fit`: letters and digits, the
 /// others, and whether it is ASCII.
 #[derive(Debug, Clone, Copy)]
@@ -470,20 +462,20 @@ impl<'f> PostcodeJudgement<'f> {
 
 #[cfg(test)]
 impl Formats {
-    /// Every country whose postcode `written` is (`CountryFormat::postcode_in`), each with its
-    /// group: `PostcodeJudgement` asked of every country, group by group.
-    pub(crate) fn postcode_countries(&self, written: &str) -> Vec<PostcodeFit<'_>> {
+    /// Every country whose postcode `written` is (`CountryFormat::postcode_in`):
+    /// `PostcodeJudgement` asked of every country, group by group; and whether its cheap gate
+    /// (`may_take_any`) let the written form through.
+    pub(crate) fn postcode_countries(&self, written: &str) -> (Vec<&CountryFormat>, bool) {
         let mut judgement = PostcodeJudgement::new(self, written);
+        let gate = judgement.may_take_any();
         let mut out = Vec::new();
-        for (group, codes) in judgement.groups() {
+        for (_, codes) in judgement.groups() {
             for code in codes {
                 if judgement.fits(code) {
-                    if let Some(format) = self.countries.get(code) {
-                        out.push(PostcodeFit { format, group });
-                    }
+                    out.extend(self.countries.get(code));
                 }
             }
         }
-        out
+        (out, gate)
     }
 }
