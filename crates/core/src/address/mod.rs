@@ -235,16 +235,20 @@ fn answer_abroad(
     options: &VerifyOptions,
     foreign: ForeignCountry,
 ) -> ContactResult {
-    // a register reads fields: the parts the country's format reads off a one-line address
-    let read = crate::foreign::has_register(&foreign.code)
-        .then(|| crate::postal::contact::read_input(register, &foreign.code, input))
+    // a register reads fields: the parts the country's format reads off a one-line address,
+    // read once for the register and, when it does not answer, the postal form
+    let parts = crate::foreign::has_register(&foreign.code)
+        .then(|| crate::postal::contact::read_parts(register, &foreign.code, input))
         .flatten();
+    let read = parts
+        .as_ref()
+        .and_then(|p| crate::postal::contact::read_input(input, p));
     if let Some(verified) =
         crate::foreign::verify(&foreign.code, read.as_ref().unwrap_or(input), &r)
     {
         return verified;
     }
-    foreign_result(register, r, input, options, foreign)
+    foreign_result(register, r, input, options, foreign, parts)
 }
 
 /// The fields as the customer wrote them once repaired: what the answer starts from.
@@ -772,13 +776,14 @@ fn foreign_result(
     input: &ContactInput,
     options: &VerifyOptions,
     c: ForeignCountry,
+    parts: Option<crate::postal::reader::Parts>,
 ) -> ContactResult {
     let country = crate::postal::contact::Country {
         code: &c.code,
         name: &c.name,
         resolved: c.resolved,
     };
-    crate::postal::contact::foreign_result(register, r, input, options, country)
+    crate::postal::contact::foreign_result(register, r, input, options, country, parts)
 }
 
 #[cfg(test)]

@@ -27,6 +27,10 @@ use model::{CountryRegister, RegisterInfo};
 /// Every imported register, by ISO alpha-2 country.
 pub struct World {
     pub registers: HashMap<&'static str, CountryRegister>,
+    /// Every folded locality name of every register, with the countries whose registers know
+    /// it in alphabetical order: `foreign: detect` asks this of every run of words beside a
+    /// postcode, one lookup where asking each register was one per register.
+    locality_countries: rustc_hash::FxHashMap<String, Vec<&'static str>>,
 }
 
 static WORLD: RwLock<Option<Arc<World>>> = RwLock::new(None);
@@ -92,7 +96,33 @@ impl World {
                 Err(e) => missing.push(format!("{cc}: {e}")),
             }
         }
-        (World { registers }, missing)
+        (World::of(registers), missing)
+    }
+
+    /// The registers with the index of their locality names built.
+    pub fn of(registers: HashMap<&'static str, CountryRegister>) -> World {
+        let mut locality_countries: rustc_hash::FxHashMap<String, Vec<&'static str>> =
+            rustc_hash::FxHashMap::default();
+        for (cc, r) in &registers {
+            for name in r.locality_by_name.keys() {
+                locality_countries.entry(name.clone()).or_default().push(cc);
+            }
+        }
+        for v in locality_countries.values_mut() {
+            v.sort_unstable();
+        }
+        World {
+            registers,
+            locality_countries,
+        }
+    }
+
+    /// The countries whose registers know a locality of that folded name, in alphabetical order.
+    pub fn countries_of_locality(&self, folded: &str) -> &[&'static str] {
+        self.locality_countries
+            .get(folded)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
     }
 
     pub fn infos(&self) -> Vec<RegisterInfo> {
@@ -159,15 +189,9 @@ pub fn countries_of_city(name: &str) -> Vec<&'static str> {
     let Some(world) = current() else {
         return Vec::new();
     };
-    let f = crate::normalize::fold(name);
-    let mut v: Vec<&'static str> = world
-        .registers
-        .iter()
-        .filter(|(_, r)| r.locality_by_name.contains_key(&f))
-        .map(|(cc, _)| *cc)
-        .collect();
-    v.sort_unstable();
-    v
+    world
+        .countries_of_locality(&crate::normalize::fold(name))
+        .to_vec()
 }
 
 /// A batch of records, each in the register of its `country_code`, on rayon; null where no

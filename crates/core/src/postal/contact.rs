@@ -18,17 +18,28 @@ pub struct Country<'a> {
     pub resolved: bool,
 }
 
-/// The record's fields once the country's format has read the line (`reader`): the postcode,
-/// city and region written in the line put into their fields, for a national register that
-/// reads fields. None when nothing was read off the line or the city field.
-pub fn read_input(register: &Register, code: &str, input: &ContactInput) -> Option<ContactInput> {
+/// The record's fields read by the country's format (`reader`): None when the country has none.
+pub fn read_parts(
+    register: &Register,
+    code: &str,
+    input: &ContactInput,
+) -> Option<crate::postal::reader::Parts> {
     let format = crate::postal::Formats::of(register).country(code)?;
-    let parts = format.read(crate::postal::reader::Fields {
+    Some(format.read(crate::postal::reader::Fields {
         address: text(&input.address),
         postcode: text(&input.postcode),
         city: text(&input.city),
         province: text(&input.province),
-    });
+    }))
+}
+
+/// The record's fields once the country's format has read the line (`read_parts`): the
+/// postcode, city and region written in the line put into their fields, for a national register
+/// that reads fields. None when nothing was read off the line or the city field.
+pub fn read_input(
+    input: &ContactInput,
+    parts: &crate::postal::reader::Parts,
+) -> Option<ContactInput> {
     if !(parts.postcode_read || parts.city_read) {
         return None;
     }
@@ -40,12 +51,15 @@ pub fn read_input(register: &Register, code: &str, input: &ContactInput) -> Opti
     Some(read)
 }
 
+/// The postal form of a foreign record. `parts`: the record's fields already read by the
+/// country's format (`read_parts`, for a register that did not answer), read again otherwise.
 pub fn foreign_result(
     register: &Register,
     mut r: ContactResult,
     input: &ContactInput,
     options: &VerifyOptions,
     country: Country,
+    parts: Option<crate::postal::reader::Parts>,
 ) -> ContactResult {
     let mut out = Outcome::default();
     out.condition("FOREIGN");
@@ -73,12 +87,16 @@ pub fn foreign_result(
         r.outcome = out.codes();
         return r;
     };
-    let form = format.form(&crate::postal::Written {
+    let written = crate::postal::Written {
         address,
         postcode: text(&input.postcode),
         city: text(&input.city),
         province: text(&input.province),
-    });
+    };
+    let form = match parts {
+        Some(parts) => format.form_of(parts),
+        None => format.form(&written),
+    };
     if form.postcode_invalid {
         out.condition("POSTCODE_INVALID_FORMAT");
     }

@@ -112,35 +112,58 @@ fn places(postcode: &str, city: &str, address: &str) -> Vec<(String, String)> {
 
 /// A run of words of a place beside a postcode, read once for every country that may take it:
 /// folded, whether it ends the place, and the countries whose registers know a locality so named.
-struct Run {
+struct Run<'a> {
     folded: String,
     last: bool,
-    localities_in: Vec<&'static str>,
-    /// Some country has a subdivision or state so named (`Formats::place_names`).
-    place_name: bool,
+    localities_in: &'a [&'static str],
+    /// The countries with a subdivision or state so named (`Formats::place_names`).
+    place_of: &'a [String],
 }
 
-/// Every country's folded subdivision names and codes and state names and codes: a run of words
-/// none of them holds is no country's subdivision or state, asked once for the run instead of
-/// once per country its postcode may be (`place_agrees`).
+impl Run<'_> {
+    /// Some country has a subdivision or state so named.
+    fn place_name(&self) -> bool {
+        !self.place_of.is_empty()
+    }
+}
+
+/// Every country's folded subdivision names and codes and state names and codes, each with the
+/// countries that have it: a run of words names a subdivision or state of these countries only,
+/// asked once for the run instead of once per country its postcode may be (`place_agrees`).
 pub(super) fn place_names(
     countries: &rustc_hash::FxHashMap<String, super::CountryFormat>,
-) -> rustc_hash::FxHashSet<String> {
-    countries
-        .values()
-        .flat_map(|c| c.subdivisions.keys().chain(c.state_codes.keys()))
-        .cloned()
-        .collect()
+) -> rustc_hash::FxHashMap<String, Vec<String>> {
+    let mut out: rustc_hash::FxHashMap<String, Vec<String>> = rustc_hash::FxHashMap::default();
+    for c in countries.values() {
+        for name in c.subdivisions.keys().chain(c.state_codes.keys()) {
+            let v = out.entry(name.clone()).or_default();
+            if !v.contains(&c.code) {
+                v.push(c.code.clone());
+            }
+        }
+    }
+    out
 }
 
 /// Every run of words of the place, longest first (up to four words).
-fn runs(formats: &Formats, world: Option<&crate::foreign::World>, place: &str) -> Vec<Run> {
-    let words: Vec<&str> = place.split_whitespace().collect();
+fn runs<'a>(
+    formats: &'a Formats,
+    world: Option<&'a crate::foreign::World>,
+    place: &str,
+) -> Vec<Run<'a>> {
+    // each word folded once: a run's folded form is its words' folded forms joined (`fold`
+    // turns a space into one space between two folded parts and drops what folds to nothing)
+    let words: Vec<String> = place.split_whitespace().map(fold).collect();
     let mut out = Vec::new();
     for n in (1..=words.len().min(4)).rev() {
         for i in 0..=words.len() - n {
-            let name = words[i..i + n].join(" ");
-            let folded = fold(&name);
+            let mut folded = String::new();
+            for w in words[i..i + n].iter().filter(|w| !w.is_empty()) {
+                if !folded.is_empty() {
+                    folded.push(' ');
+                }
+                folded.push_str(w);
+            }
             if folded.len() < 2 {
                 continue;
             }
@@ -148,12 +171,35 @@ fn runs(formats: &Formats, world: Option<&crate::foreign::World>, place: &str) -
                 localities_in: if folded.len() >= 3 {
                     super::registers::countries_of_locality(world, &folded)
                 } else {
-                    Vec::new()
+                    &[]
                 },
                 last: i + n == words.len(),
-                place_name: formats.place_names.contains(&folded),
+                place_of: formats
+                    .place_names
+                    .get(&folded)
+                    .map(Vec::as_slice)
+                    .unwrap_or(&[]),
                 folded,
             });
+        }
+    }
+    out
+}
+
+/// The countries a run of the place names (a locality of its register, a subdivision or state):
+/// the only ones `place_agrees` can find anything for.
+fn named_by<'a>(runs: &[Run<'a>]) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::new();
+    for run in runs {
+        for c in run
+            .localities_in
+            .iter()
+            .copied()
+            .chain(run.place_of.iter().map(String::as_str))
+        {
+            if !out.contains(&c) {
+                out.push(c);
+            }
         }
     }
     out
@@ -196,7 +242,7 @@ fn place_agrees(
             }
         }
         // no country's subdivision or state: none of this one's either
-        if !run.place_name {
+        if !run.place_name() {
             continue;
         }
         if let Some((s, agrees)) = format.subdivision_folded(f, pc_compact) {
@@ -219,6 +265,12 @@ fn place_agrees(
 /// place agrees, or the one country that writes a postcode that way (`SW1A 2AA`, `1250-096`,
 /// `1012 LG`) when a place is written with it. Several countries alike: none (the record stays
 /// Italian, and the Italian answer says what it could not find).
+///
+/// The cheap, decisive signals first: the place's words are read once (each run looked up in
+/// one map of every register's localities and one of every country's subdivisions and states),
+/// and only the countries they name are asked whether the postcode is theirs; every country is
+/// asked only for a postcode with letters written beside a place, where one country's form
+/// alone decides.
 fn postcode_and_place(
     register: &Register,
     postcode: &str,
@@ -232,63 +284,81 @@ fn postcode_and_place(
     let mut unique: Vec<String> = Vec::new();
     // each postcode judged once for the record: the same run of words comes back beside
     // another place (the postcode field and the city field, the city field and the line)
-    let mut judged: Vec<(String, Vec<super::fit::PostcodeFit>)> = Vec::new();
+    let mut judged: Vec<super::fit::PostcodeJudgement> = Vec::new();
     for (pc, place) in places(postcode, city, address) {
         if !pc.chars().any(|c| c.is_ascii_digit()) {
             continue;
         }
-        let at = match judged.iter().position(|(p, _)| *p == pc) {
+        let at = match judged.iter().position(|j| j.written() == pc) {
             Some(at) => at,
             None => {
-                judged.push((pc.clone(), formats.postcode_countries(&pc)));
+                judged.push(super::fit::PostcodeJudgement::new(formats, &pc));
                 judged.len() - 1
             }
         };
-        let fitting = &judged[at].1;
-        let fits: Vec<&super::CountryFormat> = fitting.iter().map(|f| f.format).collect();
+        let judgement = &mut judged[at];
         let up = pc.to_uppercase();
-        let abroad = |f: &&&super::CountryFormat| !matches!(f.code.as_str(), "IT" | "VA");
-        // the place's words are read only for a postcode some other country has
-        if fits.iter().any(|f| abroad(&f)) {
+        let abroad = |code: &str| !matches!(code, "IT" | "VA");
+        if place.split_whitespace().next().is_some() && judgement.may_take_any() {
             let world = world.get_or_init(crate::foreign::current).as_deref();
             let runs = runs(formats, world, &place);
-            // a postcode Italy has: only a place whose postcodes agree takes it abroad
-            let italian = fits.iter().any(|f| f.code == "IT")
-                && !register.municipalities.by_postcode(&up).is_empty();
-            // the postcode's letters and digits, made once for every country asked
+            let mut italian: Option<bool> = None;
+            // the postcode's letters and digits
             let pc_compact: String = pc.chars().filter(|c| c.is_alphanumeric()).collect();
-            for f in fits.iter().filter(abroad) {
+            for code in named_by(&runs) {
+                if !abroad(code) || !judgement.fits(code) {
+                    continue;
+                }
+                let Some(f) = formats.countries.get(code) else {
+                    continue;
+                };
+                // a postcode Italy has: only a place whose postcodes agree takes it abroad
+                let italian = *italian.get_or_insert_with(|| {
+                    judgement.fits("IT") && !register.municipalities.by_postcode(&up).is_empty()
+                });
                 let strength = place_agrees(world, f, &pc, &pc_compact, &runs);
-                if strength >= if italian { 2 } else { 1 } && !agreeing.contains(&f.code) {
-                    agreeing.push(f.code.clone());
+                if strength >= if italian { 2 } else { 1 } && !agreeing.iter().any(|a| a == code) {
+                    agreeing.push(code.to_string());
                 }
             }
         }
-        // written exactly in one country's form (separator included): a group's countries share
-        // the pattern, matched once
-        let mut matched: Vec<(usize, bool)> = Vec::new();
-        let mut exact: Vec<&super::CountryFormat> = Vec::new();
-        for fit in fitting {
-            let is = match matched.iter().find(|(g, _)| *g == fit.group) {
-                Some(&(_, is)) => is,
-                None => {
-                    let is = fit
-                        .format
-                        .postcode
-                        .as_ref()
-                        .is_some_and(|r| r.pattern.is_match(&up));
-                    matched.push((fit.group, is));
-                    is
+        // written exactly in one country's form (separator included), beside a place: a
+        // group's countries share the pattern, matched once, and only where some country of
+        // the group takes the postcode
+        let digits_only = up.chars().all(|c| c.is_ascii_digit());
+        if digits_only || place.trim().is_empty() {
+            continue;
+        }
+        let mut exact: Option<&str> = None;
+        let mut several = false;
+        'groups: for (g, codes) in judgement.groups() {
+            // a group none of whose countries may take the postcode, or whose pattern does
+            // not match it as written, has no country of this form
+            if !judgement.group_prefixed(g) && !judgement.may_fit(g) {
+                continue;
+            }
+            let matches = codes
+                .first()
+                .and_then(|c| formats.countries.get(c))
+                .and_then(|f| f.postcode.as_ref())
+                .is_some_and(|r| r.pattern.is_match(&up));
+            if !matches {
+                continue;
+            }
+            for code in codes {
+                if !judgement.fits(code) {
+                    continue;
                 }
-            };
-            if is {
-                exact.push(fit.format);
+                if exact.is_some() {
+                    several = true;
+                    break 'groups;
+                }
+                exact = Some(code);
             }
         }
-        if let [one] = exact.as_slice() {
-            let digits_only = up.chars().all(|c| c.is_ascii_digit());
-            if !digits_only && !place.trim().is_empty() && !unique.contains(&one.code) {
-                unique.push(one.code.clone());
+        if let (Some(one), false) = (exact, several) {
+            if !unique.iter().any(|u| u == one) {
+                unique.push(one.to_string());
             }
         }
     }

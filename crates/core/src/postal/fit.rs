@@ -249,13 +249,6 @@ pub(crate) fn beyond_ascii(pattern: &str) -> Option<Vec<(char, char)>> {
     Some(out)
 }
 
-/// A country whose postcode a run of words is (`Formats::postcode_countries`), and its group of
-/// countries with the same pattern and example shapes.
-pub(crate) struct PostcodeFit<'a> {
-    pub format: &'a CountryFormat,
-    pub group: usize,
-}
-
 /// A written postcode's characters counted for `postcode_may_fit`: letters and digits, the
 /// others, and whether it is ASCII.
 #[derive(Debug, Clone, Copy)]
@@ -289,79 +282,200 @@ impl WrittenCounts {
     }
 }
 
-impl Formats {
-    /// Every country whose postcode `written` is (`CountryFormat::postcode_in`), each with its
-    /// group. Detection asks this of every run of words that may be a postcode. The countries
-    /// one of whose prefixes (`D-`, `L`, `CH `) begins the written form are judged each on its
-    /// own; for the others nothing is stripped, so a group (same pattern, same example shapes)
-    /// judges them alike, once, and not at all when the written form is longer or shorter than
-    /// the pattern takes: the same countries as asking each, with a fraction of the matches.
-    pub(crate) fn postcode_countries(&self, written: &str) -> Vec<PostcodeFit<'_>> {
-        // the form `PostcodeRule::judge` strips prefixes from
+/// A written postcode judged by the countries that may take it, each only when asked (`fits`):
+/// detection asks first the few countries a place beside the postcode names, and every
+/// country only when the postcode has letters (`postcode_and_place`'s "one country writes it
+/// so"). Countries one of whose prefixes (`D-`, `L`, `CH `) begins the written form are judged
+/// each on its own; for the others nothing is stripped, so a group (same pattern, same example
+/// shapes) judges them alike, once, and not at all when the written form is longer or shorter
+/// than the pattern takes, or has a letter or digit the pattern has nowhere.
+pub(crate) struct PostcodeJudgement<'f> {
+    formats: &'f Formats,
+    written: String,
+    /// The form `PostcodeRule::judge` strips prefixes from.
+    up: String,
+    counts: WrittenCounts,
+    /// The countries one of whose prefixes begins the written form, and their groups.
+    prefixed: Vec<&'f str>,
+    prefixed_groups: Vec<usize>,
+    /// The written form's ASCII letters and digits, one bit each (`ascii_alnum`), its letters
+    /// and digits beyond ASCII, and all its letters and digits in order: made once for every
+    /// group asked.
+    letters: u128,
+    beyond: Vec<char>,
+    compact: String,
+    /// Per group: whether the pattern may take the form at all (the filters), once asked.
+    may_fit: Vec<Option<bool>>,
+    /// Per group: the judgement of its countries without a prefix, once made.
+    alike: Vec<Option<bool>>,
+    /// The judgements of the prefixed countries, once made.
+    own: Vec<(&'f str, bool)>,
+}
+
+impl<'f> PostcodeJudgement<'f> {
+    pub(crate) fn new(formats: &'f Formats, written: &str) -> PostcodeJudgement<'f> {
         let up = postcode::spaced_upper(written);
-        // the countries one of whose prefixes begins it: each beginning of the written form
-        // looked up in the sorted prefixes
+        // each beginning of the written form looked up in the sorted prefixes
         let mut prefixed: Vec<&str> = Vec::new();
         for (end, _) in up.char_indices().skip(1).chain([(up.len(), ' ')]) {
-            if end > self.postcode_prefix_len {
+            if end > formats.postcode_prefix_len {
                 break;
             }
             let head = &up[..end];
-            let from = self
+            let from = formats
                 .postcode_prefixes
                 .partition_point(|(p, _)| p.as_str() < head);
             prefixed.extend(
-                self.postcode_prefixes[from..]
+                formats.postcode_prefixes[from..]
                     .iter()
                     .take_while(|(p, _)| p == head)
                     .map(|(_, code)| code.as_str()),
             );
         }
-        let counts = WrittenCounts::of(written);
-        // a letter or digit beyond ASCII stays in every form the judgement tries (prefixes are
-        // ASCII, separators are dropped): a pattern that cannot match it cannot take the form
-        // (`8001 Zürich` is no postcode of `\d{4}`)
-        let beyond: Vec<char> = up
-            .chars()
-            .filter(|c| !c.is_ascii() && c.is_alphanumeric())
+        let groups = formats.postcode_groups.len();
+        let prefixed_groups = prefixed
+            .iter()
+            .filter_map(|c| formats.postcode_group_of.get(*c).copied())
             .collect();
-        let letters = ascii_alnum(&up);
-        // the letters and digits every form of the judgement keeps (`alnum_projection`)
-        let compact: String = up.chars().filter(|c| c.is_alphanumeric()).collect();
+        PostcodeJudgement {
+            formats,
+            written: written.to_string(),
+            counts: WrittenCounts::of(written),
+            letters: ascii_alnum(&up),
+            beyond: up
+                .chars()
+                .filter(|c| !c.is_ascii() && c.is_alphanumeric())
+                .collect(),
+            compact: up.chars().filter(|c| c.is_alphanumeric()).collect(),
+            up,
+            prefixed,
+            prefixed_groups,
+            may_fit: vec![None; groups],
+            alike: vec![None; groups],
+            own: Vec::new(),
+        }
+    }
+
+    /// The postcode as written.
+    pub(crate) fn written(&self) -> &str {
+        &self.written
+    }
+
+    /// Whether any country may take the written form, by the filters that need no pattern
+    /// (lengths, letters): False means no country's postcode is the written form.
+    pub(crate) fn may_take_any(&self) -> bool {
+        if !self.prefixed.is_empty() {
+            return true;
+        }
+        let ascii = self.beyond.is_empty();
+        self.formats.postcode_groups.iter().any(|g| {
+            self.counts.fit(g.lengths)
+                && g.ascii.is_none_or(|a| self.letters & !a == 0)
+                && (ascii || g.beyond_ascii.as_ref().is_none_or(|r| !r.is_empty()))
+        })
+    }
+
+    /// Whether group `g`'s pattern may take the written form without a prefix: its length, its
+    /// ASCII letters and digits, its letters and digits beyond ASCII (`\d` takes every
+    /// script's digits: `8001 Zürich` is no postcode of `\d{4}`), then the pattern with its
+    /// separators left out (`alnum_projection`) on the letters and digits every form of the
+    /// judgement keeps.
+    pub(crate) fn may_fit(&mut self, g: usize) -> bool {
+        if let Some(m) = self.may_fit[g] {
+            return m;
+        }
+        let group = &self.formats.postcode_groups[g];
+        let m = self.counts.fit(group.lengths)
+            && group.ascii.is_none_or(|a| self.letters & !a == 0)
+            && self.beyond.iter().all(|c| {
+                group
+                    .beyond_ascii
+                    .as_ref()
+                    .is_none_or(|ranges| ranges.iter().any(|&(a, b)| (a..=b).contains(c)))
+            })
+            && group
+                .projection
+                .as_ref()
+                .is_none_or(|p| p.is_match(&self.compact));
+        self.may_fit[g] = Some(m);
+        m
+    }
+
+    /// Whether one of the prefixes of a country of group `g` begins the written form (that
+    /// country is judged on its own).
+    pub(crate) fn group_prefixed(&self, g: usize) -> bool {
+        self.prefixed_groups.contains(&g)
+    }
+
+    /// `CountryFormat::postcode_in` of one country, with the counts and the upper-case form
+    /// made once.
+    fn judge(&self, format: &CountryFormat) -> bool {
+        self.counts.fit(format.postcode_lengths)
+            && format.postcode_in_spaced(&self.written, &self.up).is_some()
+    }
+
+    /// Whether `code`'s postcode is the written form (`CountryFormat::postcode_in`).
+    pub(crate) fn fits(&mut self, code: &str) -> bool {
+        let Some(format) = self.formats.countries.get(code) else {
+            return false;
+        };
+        let Some(&g) = self.formats.postcode_group_of.get(code) else {
+            return false;
+        };
+        if self.prefixed.contains(&code) {
+            if let Some(&(_, is)) = self.own.iter().find(|(c, _)| *c == code) {
+                return is;
+            }
+            let is = self.judge(format);
+            self.own.push((format.code.as_str(), is));
+            return is;
+        }
+        if !self.may_fit(g) {
+            return false;
+        }
+        if let Some(is) = self.alike[g] {
+            return is;
+        }
+        // the group judged by its first country without a prefix here, as asking every country
+        // in order would
+        let formats = self.formats;
+        let first = formats.postcode_groups[g]
+            .codes
+            .iter()
+            .find(|c| !self.prefixed.contains(&c.as_str()))
+            .and_then(|c| formats.countries.get(c))
+            .unwrap_or(format);
+        let is = self.judge(first);
+        self.alike[g] = Some(is);
+        is
+    }
+
+    /// Every group, with its countries (`postcode_countries` reads them in this order).
+    pub(crate) fn groups(&self) -> impl Iterator<Item = (usize, &'f [String])> + 'f {
+        self.formats
+            .postcode_groups
+            .iter()
+            .enumerate()
+            .map(|(i, g)| (i, g.codes.as_slice()))
+    }
+}
+
+#[cfg(test)]
+impl Formats {
+    /// Every country whose postcode `written` is (`CountryFormat::postcode_in`):
+    /// `PostcodeJudgement` asked of every country, group by group; and whether its cheap gate
+    /// (`may_take_any`) let the written form through.
+    pub(crate) fn postcode_countries(&self, written: &str) -> (Vec<&CountryFormat>, bool) {
+        let mut judgement = PostcodeJudgement::new(self, written);
+        let gate = judgement.may_take_any();
         let mut out = Vec::new();
-        for (group, g) in self.postcode_groups.iter().enumerate() {
-            let may_fit = counts.fit(g.lengths)
-                && g.ascii.is_none_or(|a| letters & !a == 0)
-                && beyond.iter().all(|c| {
-                    g.beyond_ascii
-                        .as_ref()
-                        .is_none_or(|ranges| ranges.iter().any(|(a, b)| (a..=b).contains(&c)))
-                })
-                && g.projection.as_ref().is_none_or(|p| p.is_match(&compact));
-            let mut alike: Option<bool> = None;
-            for code in &g.codes {
-                let own = prefixed.contains(&code.as_str());
-                if !own && !may_fit {
-                    continue;
-                }
-                let Some(format) = self.countries.get(code) else {
-                    continue;
-                };
-                // `postcode_in`, with the counts and the upper-case form made once
-                let is = || {
-                    counts.fit(format.postcode_lengths)
-                        && format.postcode_in_spaced(written, &up).is_some()
-                };
-                let fits = if own {
-                    is()
-                } else {
-                    *alike.get_or_insert_with(is)
-                };
-                if fits {
-                    out.push(PostcodeFit { format, group });
+        for (_, codes) in judgement.groups() {
+            for code in codes {
+                if judgement.fits(code) {
+                    out.extend(self.countries.get(code));
                 }
             }
         }
-        out
+        (out, gate)
     }
 }

@@ -153,6 +153,10 @@ struct Aliases {
     /// OpenCage's formatter (reading them from a hash map made the choice change run to run).
     ordered: Vec<(String, Vec<String>)>,
     known: rustc_hash::FxHashSet<String>,
+    /// Each alias with the components it fills (their place in `ordered`) and its rank in their
+    /// lists: a render looks up the few components it is given, not every alias of every
+    /// component.
+    fills: rustc_hash::FxHashMap<String, Vec<(usize, usize)>>,
 }
 
 /// Every country's format, loaded with the register. Fx maps: keys from published data (no
@@ -169,8 +173,11 @@ pub struct Formats {
     /// the longest's length in bytes.
     postcode_prefixes: Vec<(String, String)>,
     postcode_prefix_len: usize,
-    /// Every country's subdivisions and states, folded (`detect::place_names`).
-    pub(crate) place_names: rustc_hash::FxHashSet<String>,
+    /// Every country's subdivisions and states, folded, each with the countries that have it
+    /// (`detect::place_names`).
+    pub(crate) place_names: rustc_hash::FxHashMap<String, Vec<String>>,
+    /// Each country's group in `postcode_groups`.
+    postcode_group_of: rustc_hash::FxHashMap<String, usize>,
 }
 
 /// The old European postcode prefixes (international vehicle codes) beside the ISO codes:
@@ -262,6 +269,15 @@ impl Formats {
             aliases.known.extend(list.iter().cloned());
         }
         aliases.ordered = data.components.clone();
+        for (at, (_, list)) in aliases.ordered.iter().enumerate() {
+            for (rank, alias) in list.iter().enumerate() {
+                aliases
+                    .fills
+                    .entry(alias.clone())
+                    .or_default()
+                    .push((at, rank));
+            }
+        }
         for k in [
             "country_code",
             "state_code",
@@ -391,9 +407,14 @@ impl Formats {
                     .push(code.clone());
             }
         }
-        let postcode_groups = groups
+        let postcode_groups: Vec<PostcodeGroup> = groups
             .into_values()
             .map(|codes| PostcodeGroup::of(codes, &countries))
+            .collect();
+        let postcode_group_of = postcode_groups
+            .iter()
+            .enumerate()
+            .flat_map(|(i, g)| g.codes.iter().map(move |c| (c.clone(), i)))
             .collect();
         let mut postcode_prefixes: Vec<(String, String)> = countries
             .iter()
@@ -406,6 +427,7 @@ impl Formats {
             countries,
             iso3: data.iso3.into_iter().collect(),
             postcode_groups,
+            postcode_group_of,
             postcode_prefix_len: postcode_prefixes
                 .iter()
                 .map(|(p, _)| p.len())
@@ -556,92 +578,19 @@ impl CountryFormat {
         WrittenCounts::of(written).fit(self.postcode_lengths)
     }
 
-    /// Renders components with this country's template and rules (OpenCage's formatter).
-    pub fn render(&self, components: &Components) -> String {
-        let mut c = components.clone();
-        // aliases fill their component; what no template knows is the `attention` line
-        for (canonical, list) in &self.aliases.ordered {
-            if c.contains_key(canonical) {
-                continue;
-            }
-            if let Some(value) = list.iter().find_map(|a| components.get(a)) {
-                c.insert(canonical.clone(), value.clone());
-            }
-        }
-        if !self.aliases.known.is_empty() && !c.contains_key("attention") {
-            let mut unknown: Vec<(&String, &String)> = components
-                .iter()
-                .filter(|(k, _)| !self.aliases.known.contains(*k))
-                .collect();
-            unknown.sort();
-            if !unknown.is_empty() {
-                let text = unknown
-                    .iter()
-                    .map(|(_, v)| v.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                c.insert("attention".into(), text);
-            }
-        }
-        // OpenCage drops lists of postcodes and keeps the first of two
-        if let Some(pc) = c.get("postcode").cloned() {
-            if pc.len() > 20 || pc.contains(';') {
-                c.remove("postcode");
-            } else if let Some((first, _)) = pc.split_once(',') {
-                c.insert("postcode".into(), first.to_string());
-            }
-        }
-        if let Some((k, v)) = self.data.template.add_component.split_once('=') {
-            c.entry(k.to_string()).or_insert_with(|| v.to_string());
-        }
-        if !self.data.template.change_country.is_empty() && c.contains_key("country") {
-            let mut name = self.data.template.change_country.clone();
-            if let Some(state) = c.get("state") {
-                name = name.replace("$state", state);
-            }
-            c.insert("country".into(), name);
-        }
-        template::replace_components(&mut c, &self.replace);
-        if !c.contains_key("state_code") {
-            if let Some(state) = c.get("state") {
-                let code = self
-                    .subdivision(state)
-                    .map(|s| s.key.clone())
-                    .filter(|k| k.len() <= 4 && k.chars().all(|ch| ch.is_ascii_uppercase()))
-                    .or_else(|| self.state_code(state).map(str::to_string));
-                if let Some(code) = code {
-                    c.insert("state_code".into(), code);
-                }
-            }
-        }
-        if !c.contains_key("county_code") {
-            if let Some(code) = c
-                .get("county")
-                .and_then(|n| self.county_codes.get(&fold(n)))
-            {
-                c.insert("county_code".into(), code.clone());
-            }
-        }
-        let minimal = c.contains_key("road") || c.contains_key("postcode");
-        let t = if minimal {
-            &self.template
-        } else {
-            &self.fallback
-        };
-        let text = t.render(&c);
-        let text = template::replace_text(&text, &self.postformat);
-        template::clean(&text)
-    }
-
     /// The postal form of one address: its parts read by the country's format (`reader`), then
     /// written as the post wants them.
     pub fn form(&self, w: &Written) -> Form {
-        let parts = self.read(reader::Fields {
+        self.form_of(self.read(reader::Fields {
             address: w.address,
             postcode: w.postcode,
             city: w.city,
             province: w.province,
-        });
+        }))
+    }
+
+    /// The postal form of an address already read into its parts (`read`).
+    pub fn form_of(&self, parts: reader::Parts) -> Form {
         let mut f = Form {
             unit: parts.unit.clone(),
             postcode_read: parts.postcode_read,

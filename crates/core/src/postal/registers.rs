@@ -74,21 +74,11 @@ pub fn in_service(register: &Register) -> Vec<InService> {
 /// The countries whose registers know a locality of that folded name, in alphabetical order
 /// (`crate::foreign::countries_of_city` for a name detection has folded already, the registers
 /// taken once for every name of a record).
-pub(crate) fn countries_of_locality(
-    world: Option<&crate::foreign::World>,
+pub(crate) fn countries_of_locality<'w>(
+    world: Option<&'w crate::foreign::World>,
     folded: &str,
-) -> Vec<&'static str> {
-    let Some(world) = world else {
-        return Vec::new();
-    };
-    let mut v: Vec<&'static str> = world
-        .registers
-        .iter()
-        .filter(|(_, r)| r.locality_by_name.contains_key(folded))
-        .map(|(cc, _)| *cc)
-        .collect();
-    v.sort_unstable();
-    v
+) -> &'w [&'static str] {
+    world.map_or(&[], |w| w.countries_of_locality(folded))
 }
 
 /// Whether a country's register lists a postcode, and whether its localities carry every

@@ -250,6 +250,96 @@ fn end_run(out: &mut String, comma: bool, last_space: bool) {
     }
 }
 
+impl super::CountryFormat {
+    /// Renders components with this country's template and rules (OpenCage's formatter).
+    pub fn render(&self, components: &Components) -> String {
+        let mut c = components.clone();
+        // aliases fill their component; what no template knows is the `attention` line
+        // (each component not given takes the first of its aliases given, in components.yaml's
+        // order of components)
+        let mut fill: Vec<(usize, usize, &String)> = Vec::new();
+        for (key, value) in components {
+            for &(at, rank) in self.aliases.fills.get(key).map_or(&[][..], Vec::as_slice) {
+                match fill.iter_mut().find(|f| f.0 == at) {
+                    Some(f) if rank < f.1 => *f = (at, rank, value),
+                    Some(_) => {}
+                    None => fill.push((at, rank, value)),
+                }
+            }
+        }
+        fill.sort_unstable_by_key(|f| f.0);
+        for (at, _, value) in fill {
+            let canonical = &self.aliases.ordered[at].0;
+            if !c.contains_key(canonical) {
+                c.insert(canonical.clone(), value.clone());
+            }
+        }
+        if !self.aliases.known.is_empty() && !c.contains_key("attention") {
+            let mut unknown: Vec<(&String, &String)> = components
+                .iter()
+                .filter(|(k, _)| !self.aliases.known.contains(*k))
+                .collect();
+            unknown.sort();
+            if !unknown.is_empty() {
+                let text = unknown
+                    .iter()
+                    .map(|(_, v)| v.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                c.insert("attention".into(), text);
+            }
+        }
+        // OpenCage drops lists of postcodes and keeps the first of two
+        if let Some(pc) = c.get("postcode").cloned() {
+            if pc.len() > 20 || pc.contains(';') {
+                c.remove("postcode");
+            } else if let Some((first, _)) = pc.split_once(',') {
+                c.insert("postcode".into(), first.to_string());
+            }
+        }
+        if let Some((k, v)) = self.data.template.add_component.split_once('=') {
+            c.entry(k.to_string()).or_insert_with(|| v.to_string());
+        }
+        if !self.data.template.change_country.is_empty() && c.contains_key("country") {
+            let mut name = self.data.template.change_country.clone();
+            if let Some(state) = c.get("state") {
+                name = name.replace("$state", state);
+            }
+            c.insert("country".into(), name);
+        }
+        replace_components(&mut c, &self.replace);
+        if !c.contains_key("state_code") {
+            if let Some(state) = c.get("state") {
+                let code = self
+                    .subdivision(state)
+                    .map(|s| s.key.clone())
+                    .filter(|k| k.len() <= 4 && k.chars().all(|ch| ch.is_ascii_uppercase()))
+                    .or_else(|| self.state_code(state).map(str::to_string));
+                if let Some(code) = code {
+                    c.insert("state_code".into(), code);
+                }
+            }
+        }
+        if !c.contains_key("county_code") {
+            if let Some(code) = c
+                .get("county")
+                .and_then(|n| self.county_codes.get(&crate::normalize::fold(n)))
+            {
+                c.insert("county_code".into(), code.clone());
+            }
+        }
+        let minimal = c.contains_key("road") || c.contains_key("postcode");
+        let t = if minimal {
+            &self.template
+        } else {
+            &self.fallback
+        };
+        let text = t.render(&c);
+        let text = replace_text(&text, &self.postformat);
+        clean(&text)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -177,28 +177,48 @@ pub fn expand(raw: &str) -> Option<&'static str> {
     if compact.is_empty() {
         return None;
     }
-    if let Some(full) = FULL_TYPES
-        .iter()
-        .find(|t| !t.contains(' ') && **t == compact)
-    {
-        return Some(full);
-    }
-    ABBREVIATIONS
-        .iter()
-        .find(|(short, _)| *short == compact)
-        .map(|(_, full)| *full)
+    expansions().get(compact.as_str()).copied()
+}
+
+/// Every single-word full type and every abbreviation, folded and without spaces, with its full
+/// type: built once, where `expand` (asked of nearly every word of every address line) walked
+/// both tables. A full type wins over an abbreviation written alike, and the first abbreviation
+/// listed over a later one, as the walk found them.
+fn expansions() -> &'static rustc_hash::FxHashMap<&'static str, &'static str> {
+    static MAP: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, &'static str>> =
+        std::sync::OnceLock::new();
+    MAP.get_or_init(|| {
+        let mut map = rustc_hash::FxHashMap::default();
+        for t in FULL_TYPES.iter().filter(|t| !t.contains(' ')) {
+            map.entry(*t).or_insert(*t);
+        }
+        for (short, full) in ABBREVIATIONS {
+            map.entry(*short).or_insert(*full);
+        }
+        map
+    })
+}
+
+/// The multi-word full types in the table's order, each with its words: split once.
+fn multi_word_types() -> &'static [(&'static str, Vec<&'static str>)] {
+    static TYPES: std::sync::OnceLock<Vec<(&'static str, Vec<&'static str>)>> =
+        std::sync::OnceLock::new();
+    TYPES.get_or_init(|| {
+        FULL_TYPES
+            .iter()
+            .filter(|t| t.contains(' '))
+            .map(|t| (*t, t.split(' ').collect()))
+            .collect()
+    })
 }
 
 /// Whether the folded words at the start of `words` form a full multi-word type; returns it and
 /// how many words it takes.
 pub fn multi_word_prefix(words: &[String]) -> Option<(&'static str, usize)> {
-    for t in FULL_TYPES.iter().filter(|t| t.contains(' ')) {
-        let parts: Vec<&str> = t.split(' ').collect();
-        if words.len() > parts.len() && words.iter().zip(&parts).all(|(w, p)| w == p) {
-            return Some((t, parts.len()));
-        }
-    }
-    None
+    multi_word_types().iter().find_map(|(t, parts)| {
+        (words.len() > parts.len() && words.iter().zip(parts).all(|(w, p)| w == p))
+            .then_some((*t, parts.len()))
+    })
 }
 
 /// Splits a street written with its type in one field (`VIA DEL FAGGIOLO`, ANNCSU `ODONIMO`)
