@@ -613,11 +613,15 @@ impl Municipalities {
         let Some(tail) = later_part(written) else {
             return Vec::new();
         };
+        // the province first: a name is folded only for the places of that province
         self.places
             .iter()
-            .filter(|p| p.kind == PlaceKind::Hamlet && ends_with_part(&p.name, &tail))
+            .filter(|p| p.kind == PlaceKind::Hamlet)
             .filter_map(|p| self.by_cadastral(&p.cadastral_code).map(|r| (r, p)))
-            .filter(|(r, _)| r.current.as_ref().is_some_and(|c| c.province == province))
+            .filter(|(r, p)| {
+                r.current.as_ref().is_some_and(|c| c.province == province)
+                    && ends_with_part(&p.name, &tail)
+            })
             .collect()
     }
 

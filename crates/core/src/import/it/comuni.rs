@@ -107,7 +107,7 @@ pub fn import(ctx: &mut ImportContext) -> Result<()> {
         ctx.record("hamlets", file, *rows, geonames::ATTRIBUTION);
     }
     places.extend(geonames.places);
-    merge_places(&mut places, wikidata_hamlets);
+    merge_places(&mut records, &mut places, wikidata_hamlets);
     add_postal(ctx, &mut records, &mut places)?;
 
     PROGRESS.start("municipalities: writing", records.len() as u64);
@@ -143,13 +143,18 @@ fn add_postal(
     for (file, rows) in &postal.files {
         ctx.record("postcodes_and_hamlets", file, *rows, geonames::ATTRIBUTION);
     }
-    merge_places(places, postal.places);
+    merge_places(records, places, postal.places);
     Ok(())
 }
 
 /// Adds `found` to `places`: the postcodes of a place already known (same name, same
-/// municipality) join its own, a new place is appended.
-fn merge_places(places: &mut Vec<Place>, found: Vec<Place>) {
+/// municipality) join its own, a new place is appended. A place's own postcode is its
+/// municipality's too (kept when written with it: `11021` of Breuil-Cervinia, Valtournenche).
+fn merge_places(
+    records: &mut BTreeMap<String, MunicipalityRecord>,
+    places: &mut Vec<Place>,
+    found: Vec<Place>,
+) {
     let key = |p: &Place| (crate::normalize::compact(&p.name), p.cadastral_code.clone());
     let mut known: HashMap<(String, String), usize> = places
         .iter()
@@ -157,6 +162,16 @@ fn merge_places(places: &mut Vec<Place>, found: Vec<Place>) {
         .map(|(i, p)| (key(p), i))
         .collect();
     for place in found {
+        if let Some(cur) = records
+            .get_mut(&place.cadastral_code)
+            .and_then(|r| r.current.as_mut())
+        {
+            for pc in &place.postcodes {
+                if !cur.has_postcode(pc) {
+                    cur.place_postcodes.push(pc.clone());
+                }
+            }
+        }
         match known.get(&key(&place)) {
             Some(&i) => {
                 for pc in place.postcodes {
@@ -549,12 +564,6 @@ fn read_wikidata(
             for name in names {
                 if crate::normalize::compact(&name) == own_name {
                     continue;
-                }
-                // a hamlet's code is the municipality's too (kept when written with it)
-                for pc in &postcodes {
-                    if !cur.has_postcode(pc) {
-                        cur.place_postcodes.push(pc.clone());
-                    }
                 }
                 hamlets.push(Place {
                     name,
