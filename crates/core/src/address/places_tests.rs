@@ -131,6 +131,10 @@ fn names_abbreviated_or_written_in_both_languages() {
             "Barcellona Pozzo di Gotto",
             "ME",
         ),
+        // later words cut short and closed by a dot
+        ("Nocera Inf.", "", "Nocera Inferiore", "SA"),
+        ("Nocera Sup.", "SA", "Nocera Superiore", "SA"),
+        ("Castelnuovo Garf.", "", "Castelnuovo di Garfagnana", "LU"),
         // a bilingual name written whole where the register keeps one language only
         ("Aosta/Aoste", "", "Aosta", "AO"),
         // a common first word alone, with the province that leaves one municipality
@@ -139,6 +143,11 @@ fn names_abbreviated_or_written_in_both_languages() {
         ("Aquila", "AQ", "L'Aquila", "AQ"),
     ] {
         assert_municipality(city, province, name, plate);
+    }
+    // a lone cut word names none; a cut name in another province than the one written neither
+    for (city, province) in [("Mil.", ""), ("Nocera Inf.", "RM")] {
+        let r = answer("Via Roma 1", "", city, province);
+        assert!(r.municipality.is_none(), "{city} {province}: {r:?}");
     }
     // a common first word without a province is no municipality: several are named so
     let r = answer("Via Roma 1", "", "Casale", "");

@@ -247,6 +247,26 @@ fn later_part(written: &str) -> Option<Vec<String>> {
     Some(tail)
 }
 
+/// The words of a written name, each marked when it is cut short: closed by a dot, of two
+/// letters or more, not a saint (`S.`, `SS.`, `Sant.` are `name_words`' own). None when no word
+/// is cut or none is whole.
+fn cut_words(written: &str) -> Option<Vec<(String, bool)>> {
+    let mut out = Vec::new();
+    for token in written.split_whitespace() {
+        // `Nocera Inf.`, `Castel S.Pietro`: a piece that ends with a dot is cut short
+        for piece in token.split_inclusive('.') {
+            let words = name_words(piece);
+            let cut = piece.ends_with('.');
+            match words.as_slice() {
+                [w] if cut && w.len() >= 2 && w != "S" && w != "SS" => out.push((w.clone(), true)),
+                _ => out.extend(words.into_iter().map(|w| (w, false))),
+            }
+        }
+    }
+    // a lone cut word (`Mil.`) begins too many names to be read as one
+    (out.iter().any(|(_, cut)| *cut) && out.iter().any(|(_, cut)| !*cut)).then_some(out)
+}
+
 /// Whether `name` ends with `tail` after at least one word that is not an article.
 fn ends_with_part(name: &str, tail: &[String]) -> bool {
     let words = name_words(name);
@@ -599,6 +619,46 @@ impl Municipalities {
                 r.current
                     .as_ref()
                     .is_some_and(|c| c.province == province && ends_with_part(&c.name, &tail))
+            })
+            .collect()
+    }
+
+    /// The municipalities whose today's name (either language) the written name gives with some
+    /// words cut short and closed by a dot (`Nocera Inf.`, `Bagni di S. Giuliano T.` aside:
+    /// initials are `initial_keys`): every word written whole is the name's, every cut word begins
+    /// the name's word in its place. Read only when no name matched: a cut word is a weak sign.
+    pub fn abbreviated(&self, written: &str) -> Vec<&MunicipalityRecord> {
+        let Some(words) = cut_words(written) else {
+            return Vec::new();
+        };
+        let fits_words = |name: &[&String]| {
+            name.len() == words.len()
+                && name.iter().zip(&words).all(|(n, (w, cut))| {
+                    if *cut {
+                        n.len() > w.len() && n.starts_with(w.as_str())
+                    } else {
+                        *n == w
+                    }
+                })
+        };
+        // with or without its joining words (`Castelnuovo Garf.` for Castelnuovo di Garfagnana)
+        let fits = |name: &str| {
+            let name = name_words(name);
+            let all: Vec<&String> = name.iter().collect();
+            let kept: Vec<&String> = name
+                .iter()
+                .enumerate()
+                .filter(|(i, w)| *i == 0 || !PARTICLES.contains(&w.as_str()))
+                .map(|(_, w)| w)
+                .collect();
+            fits_words(&all) || fits_words(&kept)
+        };
+        self.records
+            .iter()
+            .filter(|r| {
+                r.current
+                    .as_ref()
+                    .is_some_and(|c| fits(&c.name) || (!c.alt_name.is_empty() && fits(&c.alt_name)))
             })
             .collect()
     }

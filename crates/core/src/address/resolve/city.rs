@@ -597,6 +597,15 @@ fn named<'r>(
             NameKind::Place => {}
         }
     }
+    if first.is_empty() && second.is_empty() {
+        // `Nocera Inf.`: a cut word is a short form, one municipality only where the province,
+        // postcode or the whole country leaves one
+        for r in ms.abbreviated(city) {
+            if let Some(c) = &r.current {
+                second.push((r, c, None));
+            }
+        }
+    }
     (first, second)
 }
 
