@@ -12,7 +12,9 @@
  *     municipal file (`postcode_check.precision` = house_number: Bologna's and Milano's municipi 5 and 9
  *     carry one per number), "ours wrong" otherwise (a neighbours' guess, the street's or the locality's
  *     postcode against a written one of the municipality) — the bar is 0 of ours wrong.
- * Run: npm run build:ts && node dist/bench/institutions-eval.js [--examples]
+ * `--modified` lists the answers whose street was changed (MODIFIED with STREET), for reading whether each change
+ * is right (the engine must never be confidently wrong).
+ * Run: npm run build:ts && node dist/bench/institutions-eval.js [--examples] [--modified]
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -66,6 +68,7 @@ function currentCaps(): Map<string, Set<string>> {
 
 async function main(): Promise<void> {
   const examples = process.argv.includes('--examples');
+  const modified = process.argv.includes('--modified');
   const file = path.join(PROJECT_ROOT, '..', 'shared', 'benchmarks', 'address', 'it_institutions_sample.csv');
   const rows = parse(readFileSync(file, 'utf8'), { columns: true, skip_empty_lines: true }) as Row[];
   const caps = currentCaps();
@@ -100,6 +103,9 @@ async function main(): Promise<void> {
       else if (replaced) g.otherReplaced += 1;
       if (a.outcome.includes('MODIFIED') && a.outcome.includes('STREET')) g.streetModified += 1;
       groups.set(k, g);
+    }
+    if (modified && a.outcome.includes('MODIFIED') && a.outcome.includes('STREET')) {
+      lines.push(`street_modified\t${r.source}\t${JSON.stringify([r.address, r.postcode, r.city, r.province])}\t→ ${a.normalized.address} | ${given} | ${a.municipality ?? '-'} [${a.outcome.join(' ')}]`);
     }
     if (examples && (replaced || !a.territory?.street_id)) {
       const tag = current ? 'CURRENT_CAP_REPLACED' : replaced ? 'cap_replaced' : 'no_street';

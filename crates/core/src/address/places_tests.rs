@@ -409,3 +409,23 @@ fn a_street_anncsu_gives_no_type_is_written_without_one() {
         "{r:?}"
     );
 }
+
+#[test]
+fn a_name_written_with_backticks_reads_and_shows_its_apostrophes() {
+    if register().is_none() {
+        return;
+    }
+    // Alagna Valsesia writes DELL` ACQUA BIANCA (an elision) and MARTIRI DELLA LIBERTA` (an
+    // accent): shown as every other name, and found as people write them
+    for (written, shown) in [
+        ("Via dell'Acqua Bianca 1", "Via dell'Acqua Bianca 1"),
+        ("Via Martiri della Libertà 1", "Via Martiri della Libertà 1"),
+    ] {
+        let r = answer(written, "", "Alagna Valsesia", "VC");
+        assert_eq!(r.normalized.address, shown, "{r:?}");
+        assert!(
+            !r.outcome.contains(&"STREET_NOT_FOUND".to_string()),
+            "{r:?}"
+        );
+    }
+}

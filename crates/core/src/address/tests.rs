@@ -542,6 +542,10 @@ fn a_particle_written_chooses_the_name_that_has_it() {
             r.normalized.address
         );
     }
+    // before the postcode, which Milano's numbers give Via Nicola Romeo and not Via Enrico De
+    // Nicola (as a school in 20142 writes it)
+    let r = check("Via De Nicola 2", "20142", "Milano", "MI");
+    assert_eq!(r.normalized.address, "Via Enrico De Nicola 2", "{r:?}");
     // no particle written: both men's streets fit alike, or the one without it
     let r = check("Via Pietri 2", "", "Reggio nell'Emilia", "RE");
     assert_ne!(r.normalized.address, "Via Elico De Pietri 2", "{r:?}");

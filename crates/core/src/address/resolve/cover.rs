@@ -266,7 +266,21 @@ pub(super) fn partial<A: StreetArea + ?Sized>(
             scored = same;
         }
     }
-    let v: Vec<u32> = scored.iter().map(|c| c.street).collect();
+    let mut v: Vec<u32> = scored.iter().map(|c| c.street).collect();
+    // a particle written before its word is part of a surname (`Via De Nicola` is Via Enrico De
+    // Nicola, not Via Nicola Romeo): the streets that hold it come before the postcode and number
+    // are read, which know the postcode of one street and not the other's
+    let written = canonical_tokens(name);
+    let particles_held = |i: u32| {
+        let full = canonical_tokens(city.name(i));
+        written
+            .windows(2)
+            .filter(|pair| is_particle(&pair[0]))
+            .all(|pair| full.windows(2).any(|f| f == pair))
+    };
+    if fewest == 0 && v.iter().any(|&i| particles_held(i)) {
+        v.retain(|&i| particles_held(i));
+    }
     // streets of other names, found through a typo, are never chosen by their postcode or number
     let mut v = if fewest == 0 {
         pick(&v)?
@@ -279,15 +293,9 @@ pub(super) fn partial<A: StreetArea + ?Sized>(
     // Paolo Sarpi, not Via Frà Paolo Sarpi); streets still alike stay an ambiguity (`Via Costa`:
     // Andrea or Paolo Costa)
     if v.len() > 1 && fewest == 0 {
-        let written = canonical_tokens(name);
         let as_written = |i: u32| {
-            let full = canonical_tokens(city.name(i));
-            let particles_held = written
-                .windows(2)
-                .filter(|pair| is_particle(&pair[0]))
-                .all(|pair| full.windows(2).any(|f| f == pair));
             let extra = scored.iter().find(|c| c.street == i).map_or(1, |c| c.extra);
-            (!particles_held, extra > 0)
+            (!particles_held(i), extra > 0)
         };
         let keyed: Vec<(u32, (bool, bool))> = v.iter().map(|&i| (i, as_written(i))).collect();
         let best = keyed.iter().map(|(_, k)| *k).min()?;

@@ -51,10 +51,11 @@ fn read(path: &std::path::Path, builder: &mut StreetBuilder) -> Result<u64> {
         if cadastral.is_empty() || name.is_empty() {
             continue;
         }
+        let name = with_apostrophes(name);
         let alt_names: Vec<String> = [get(l1), get(l2)]
             .into_iter()
             .filter(|s| !s.is_empty())
-            .map(str::to_string)
+            .map(|s| with_apostrophes(s).into_owned())
             .collect();
         // `ASSENTE` is ANNCSU's word for "no type" (`ASSENTE` `IL CAMPO`, Siena's Piazza del
         // Campo): a street without one, never a type called so
@@ -65,7 +66,7 @@ fn read(path: &std::path::Path, builder: &mut StreetBuilder) -> Result<u64> {
         builder.city(cadastral).add_registered(Street {
             id: get(id).parse().unwrap_or(0),
             street_type,
-            name: name.to_string(),
+            name: name.into_owned(),
             alt_names,
             ..Default::default()
         });
@@ -75,4 +76,31 @@ fn read(path: &std::path::Path, builder: &mut StreetBuilder) -> Result<u64> {
         }
     }
     Ok(rows)
+}
+
+/// Some municipalities write the apostrophe as a backtick, 2,458 names in all: an accent after a
+/// vowel (`LIBERTA``, `GIOSUE`` CARDUCCI`) or an elision, often spaced (`SANT`` ANTONIO`,
+/// `DELL`` ACQUA BIANCA`). Written as the register writes every other name: `LIBERTA'`,
+/// `SANT'ANTONIO`, so that the name reads and displays alike (`Sant'Antonio`, not `Sant` Antonio`).
+fn with_apostrophes(name: &str) -> std::borrow::Cow<'_, str> {
+    if !name.contains('`') {
+        return std::borrow::Cow::Borrowed(name);
+    }
+    let mut out = String::with_capacity(name.len());
+    let mut chars = name.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '`' {
+            out.push(c);
+            continue;
+        }
+        let after_vowel = out.chars().last().is_some_and(|p| "AEIOUaeiou".contains(p));
+        out.push('\'');
+        if !after_vowel {
+            // an elision joins the next word
+            while chars.peek().is_some_and(|n| *n == ' ') {
+                chars.next();
+            }
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
