@@ -51,11 +51,38 @@ pub(super) fn split_glued(word: &str) -> Vec<String> {
     if let Some(parts) = glued_number_marker(word) {
         return parts.to_vec();
     }
+    if let Some(parts) = number_then_place(word) {
+        return parts.to_vec();
+    }
     if let Some(d) = glued_number(&chars) {
         let (a, b) = chars.split_at(d);
-        return vec![a.iter().collect(), b.iter().collect()];
+        let tail: String = b.iter().collect();
+        let mut out = vec![a.iter().collect()];
+        match number_then_place(&tail) {
+            Some(parts) => out.extend(parts),
+            None => out.push(tail),
+        }
+        return out;
     }
     vec![word.to_string()]
+}
+
+/// `2-VARAGO`, `2/PALERA`, `38-SOLIGHETTO`: a house number glued by a dash or a slash to the
+/// name of its hamlet (institutional lists write it so). Split as `2 - VARAGO`, which the line's
+/// reader already cuts after the number; a suffix (`2/BIS`, `2-A`) or a sub-address word
+/// (`2/INT`) stays the number's.
+fn number_then_place(word: &str) -> Option<[String; 3]> {
+    let cut = word.find(['-', '/'])?;
+    let (number, rest) = word.split_at(cut);
+    let place = &rest[1..];
+    let letters = place.chars().filter(|c| c.is_alphabetic()).count();
+    let fits = !number.is_empty()
+        && number.bytes().all(|b| b.is_ascii_digit())
+        && letters >= 3
+        && place.chars().all(|c| c.is_alphabetic() || is_apostrophe(c))
+        && !italy().is_number_suffix_word(&fold(place))
+        && italy().sub_address_kind(&fold(place)).is_none();
+    fits.then(|| [number.to_string(), "-".to_string(), place.to_string()])
 }
 
 /// Where a house number glued to the name's last word starts: `Roma12`, `S.MARCO63`, `SANT'ANNA49`,

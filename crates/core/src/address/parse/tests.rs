@@ -105,11 +105,21 @@ fn a_number_glued_to_an_abbreviated_or_elided_name_is_read() {
         ("VIA DELLE SCUOLE3 - GUIZZA", "DELLE SCUOLE", 3),
         ("Via per Feriolo n. 1 - Fraz. Fondotoce", "per Feriolo", 1),
         ("Via Roma - Figline 3 - Gaville", "Roma Figline", 3),
+        // the number glued by a dash or a slash to its hamlet (as lists of schools write it)
+        ("VIA FERMI 2-VARAGO", "FERMI", 2),
+        ("V.S.AMBROGIO 2/PALERA", "S.AMBROGIO", 2),
+        ("VIA FABBRI38-SOLIGHETTO", "FABBRI", 38),
     ] {
         let p = parse(line);
         assert_eq!(p.name, name, "{line}");
         assert_eq!(p.house_number, hn(number, ""), "{line}");
     }
+    // the hamlet goes on the line after the number; a suffix or a sub-address stays the number's
+    assert_eq!(
+        parse("VIA FERMI 2-VARAGO").extra,
+        vec!["VARAGO".to_string()]
+    );
+    assert_eq!(parse("Via Roma 2/BIS").house_number, hn(2, "BIS"));
     // short heads are codes, not names with a number: the motorway, the state road, the kilometre
     assert_eq!(parse("Autostrada A4").name, "A4");
     assert_eq!(parse("Strada SS91").name, "SS91");
