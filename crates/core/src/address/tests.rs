@@ -461,6 +461,13 @@ fn every_word_written_beats_an_edit() {
             .starts_with("Corso Vittorio Emanuele II 15"),
         "{r:?}"
     );
+    // Riccione has Viale Ceccarini Maria Borman and Piazzale Ceccarini Vincenzo: another type is a
+    // difference, other words of the type written one too: both are candidates, none taken
+    let r = check("Viale Ceccarini 50", "", "Riccione", "RN");
+    assert!(has(&r, "STREET_AMBIGUOUS"), "{r:?}");
+    let names = candidate_names(&r);
+    assert!(names.contains(&"Viale Ceccarini Maria Borman"), "{names:?}");
+    assert!(names.contains(&"Piazzale Ceccarini Vincenzo"), "{names:?}");
     // Via Orti is one edit from Corti; Via Alfonso Corti and Via Costantino Corti hold the word
     // as written: one of those, or both as candidates, never Via Orti
     let r = check("Via Corti 16", "20131", "Milano", "");

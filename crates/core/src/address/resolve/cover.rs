@@ -255,6 +255,30 @@ pub(super) fn partial<A: StreetArea + ?Sized>(
     // so are an ambiguity, not a choice); other words left out only where nothing else fits
     let rank = |c: &Cover| u8::from(c.tier >= 2);
     let best = scored.iter().map(rank).min()?;
+    // the best fits all of another type than the one written are two differences each (an
+    // ambiguity whatever follows): a street of the type written with other words left out is as
+    // likely, and is among the candidates (`Viale Ceccarini` in Riccione: Viale Ceccarini Maria
+    // Borman beside Piazzale Ceccarini Vincenzo)
+    let other_type = |c: &Cover| city.street_type(c.street) != ty;
+    if !ty.is_empty() && scored.iter().filter(|c| rank(c) == best).all(other_type) {
+        let written_type: Vec<u32> = scored
+            .iter()
+            .filter(|c| rank(c) > best && c.tier == 2 && !other_type(c))
+            .map(|c| c.street)
+            .collect();
+        if !written_type.is_empty() {
+            let mut v: Vec<u32> = scored
+                .iter()
+                .filter(|c| rank(c) == best)
+                .map(|c| c.street)
+                .chain(written_type)
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            return (v.len() <= MAX_CANDIDATES)
+                .then_some((StreetResolution::Ambiguous(v), fewest as u32));
+        }
+    }
     scored.retain(|c| rank(c) == best);
     if !ty.is_empty() {
         let same: Vec<Cover> = scored
