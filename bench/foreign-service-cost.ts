@@ -6,8 +6,13 @@
  * call alone. Counted by valgrind (callgrind), not timed: the machine is shared, instruction counts do
  * not move with its load. Each counted request starts with a call of `os.loadavg()` (libuv's
  * `uv_loadavg`, which nothing else in the service calls), where callgrind dumps, so every request's
- * instructions (all threads: the pool's core call, the garbage collector's helpers) are read apart;
- * every kind is sent three times first, so that the JavaScript is compiled as it is in a running server.
+ * instructions (all threads: the pool's core call and the core's own threads) are read apart; every kind
+ * is sent five times first, so that the JavaScript is compiled as it is in a running server. So that
+ * the count repeats, V8 runs on the main thread alone (`--single-threaded`: no compiler or collector
+ * threads whose work would fall into whichever request they happen to run in) and the heap is
+ * collected before each counted request (outside its count): a request pays for the collections of
+ * its own garbage while it runs, not for a major collection the requests before it made due. Run
+ * without these, counts of the same request moved by up to 2× from one request to the next.
  *
  *   node dist/bench/foreign-service-cost.js [project root] [requests per kind]
  *
@@ -83,12 +88,15 @@ async function counted(root: string, perKind: number): Promise<void> {
     return res.body.length;
   };
   const plan = Object.entries(KINDS).map(([kind, k]) => [kind, body(k)] as const);
-  for (let i = 0; i < 3; i++) for (const [, b] of plan) await send(b);
+  for (let i = 0; i < 5; i++) for (const [, b] of plan) await send(b);
   const labels: string[] = [];
   const bytes: Record<string, number> = {};
+  const gc = (globalThis as { gc?: () => void }).gc!;
   for (const [kind, b] of plan) {
     for (let i = 0; i < perKind; i++) {
       labels.push(kind);
+      // every request starts from a collected heap, so that none pays for the garbage of those before
+      gc();
       os.loadavg();
       bytes[kind] = await send(b);
     }
@@ -107,7 +115,7 @@ function measure(root: string, perKind: number): void {
   const self = fileURLToPath(import.meta.url);
   const run = spawnSync(
     'valgrind',
-    ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${path.join(dir, 'cg')}`, '--dump-before=uv_loadavg', process.execPath, self, 'counted', root, String(perKind)],
+    ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${path.join(dir, 'cg')}`, '--dump-before=uv_loadavg', process.execPath, '--single-threaded', '--expose-gc', self, 'counted', root, String(perKind)],
     { encoding: 'utf8', maxBuffer: 1 << 26, env: { ...process.env, RECAPITO_RATE_SINGLE: '1000000000', RECAPITO_RATE_BATCH: '1000000000' } },
   );
   if (run.status !== 0) throw new Error(`valgrind: ${run.status}\n${run.stderr.slice(-3000)}`);
