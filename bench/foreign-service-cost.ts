@@ -11,8 +11,13 @@
  * the count repeats, V8 runs on the main thread alone (`--single-threaded`: no compiler or collector
  * threads whose work would fall into whichever request they happen to run in) and the heap is
  * collected before each counted request (outside its count): a request pays for the collections of
- * its own garbage while it runs, not for a major collection the requests before it made due. Run
- * without these, counts of the same request moved by up to 2× from one request to the next.
+ * its own garbage while it runs, not for a major collection the requests before it made due. **Not
+ * deterministic yet**: run without these, counts of the same request moved by up to 2× from one
+ * request to the next; with them, still by up to 1.8× (the given batch: 576 / 548 / 318 M at
+ * `9e468e2`), and the forced collection's sweeping, left to the next allocations, adds a cost of the
+ * heap's size to every request. Each request's count is printed: read the spread before a mean.
+ * What is left to try: V8's `--predictable`, or the collector's functions left out of the count
+ * (`callgrind_annotate --inclusive=yes` on the dumps kept).
  *
  *   node dist/bench/foreign-service-cost.js [project root] [requests per kind]
  *
