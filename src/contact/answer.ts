@@ -4,7 +4,8 @@
  * name, the city type's label, the message's head, and for a single call the outcome's label and reason.
  * So a single call answers without parsing the core's JSON into objects, copying them to present them and
  * writing them out again (issue 14); a batch or a job reads the text as the object it answers. A foreign
- * address comes whole and is presented by `present` (service.ts).
+ * address comes in parts of its own (`ForeignParts`): a batch's answer is written from them by
+ * `foreign-answer.ts`, anything else reads them whole and presents them with `present` (service.ts).
  */
 import type { ItemResult } from '../http/capability.js';
 import { labelOf, reasonOf, type OutcomeTable } from '../http/outcomes.js';
@@ -35,22 +36,57 @@ export interface AnswerParts {
   message: string;
 }
 
-/** A core's answer for one contact: its parts, or a foreign address's whole result (for `present`). */
-export type CoreAnswer = AnswerParts | ContactResult;
+/**
+ * A foreign address's result in parts (`foreign::answer_text` in crates/core): its JSON text in twelve
+ * consecutive slices, cut where `foreign-answer.ts` puts in what depends on the request.
+ */
+export interface ForeignParts {
+  /** The outcome codes joined by commas. */
+  foreignCodes: string;
+  /** `normalized.country_code` as the core wrote it. */
+  code: string;
+  /** The register the record was verified in, or nothing. */
+  verifiedIn: string;
+  /** The attribution lines joined by `; `. */
+  attribution: string;
+  /** The result's JSON, joined: up to the outcome, the outcome, up to `normalized.country`, its value, up to `normalized_postal.country`, its value, up to the end of `normalized_postal`, up to `postal_lines`, its key, its value, up to `attribution`, the rest. */
+  slices: string[];
+}
+
+/** A core's answer for one contact: its parts, a foreign address's parts, or a foreign address's whole result (for `present`). */
+export type CoreAnswer = AnswerParts | ForeignParts | ContactResult;
 
 export function isParts(a: CoreAnswer): a is AnswerParts {
   return typeof (a as AnswerParts).codes === 'string';
 }
 
+export function isForeignParts(a: CoreAnswer): a is ForeignParts {
+  return typeof (a as ForeignParts).foreignCodes === 'string';
+}
+
+/** A foreign address's whole result: read from its parts, or as the core wrote it whole. */
+export function foreignResult(a: ForeignParts | ContactResult): ContactResult {
+  return isForeignParts(a) ? (JSON.parse(a.slices.join('')) as ContactResult) : a;
+}
+
+/** Fields of a foreign record after its kind (`foreign::answer_text`: four, then the slices). */
+const FOREIGN_FIELDS = 16;
+
 /** The records of a batch, in order. */
 export function readAnswers(text: string): CoreAnswer[] {
   const f = text.split(FIELD);
   const out: CoreAnswer[] = [];
-  for (let i = 0; i + FIELDS <= f.length; i += FIELDS) {
-    if (f[i] === 'P') {
+  for (let i = 0; i < f.length - 1; ) {
+    const kind = f[i];
+    if (kind === 'P') {
       out.push({ codes: f[i + 1]!, cityType: f[i + 2]!, head: f[i + 3]!, middle: f[i + 4]!, rest: f[i + 5]!, message: f[i + 6]! });
+      i += FIELDS;
+    } else if (kind === 'F') {
+      out.push({ foreignCodes: f[i + 1]!, code: f[i + 2]!, verifiedIn: f[i + 3]!, attribution: f[i + 4]!, slices: f.slice(i + 5, i + 1 + FOREIGN_FIELDS) });
+      i += 1 + FOREIGN_FIELDS;
     } else {
       out.push(JSON.parse(f[i + 1]!) as ContactResult);
+      i += FIELDS;
     }
   }
   return out;

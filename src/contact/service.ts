@@ -5,7 +5,8 @@ import { labelOf, outcomeTable, reasonOf } from '../http/outcomes.js';
 import type { Language } from '../http/language.js';
 import type { ResultText } from '../http/result-text.js';
 import { verifyContactAnswers, type ContactInput, type ContactResult, type VerifyOptions } from '../native.js';
-import { answerText, isParts, presentedObject, readAnswers, type CoreAnswer } from './answer.js';
+import { answerText, foreignResult, isForeignParts, isParts, presentedObject, readAnswers, type CoreAnswer } from './answer.js';
+import { foreignAnswerText } from './foreign-answer.js';
 import { CONTACT_OUTCOMES } from './outcomes.js';
 import { CONTACT_BATCH_OPTIONS, contactItem, contactResult, type ContactItem } from './schema.js';
 import { CITY_TYPE, FORM_ONLY, FORM_ONLY_REASON, MAP_CHECKED, REGISTER_CHECKED, REGISTER_VERIFIED, verifiedOutcome } from './texts.js';
@@ -122,14 +123,15 @@ function verifyOne(item: ContactItem, options: Required<VerifyOptions>): Promise
 
 /** A core's answer as `run` gives objects (a batch's, a job's, suggest's): the presented object, unfinished. */
 function presented(r: CoreAnswer, language: Language, postalForm: boolean, countryLine: Language): ItemResult {
-  return isParts(r) ? presentedObject(r, language) : present(r, language, postalForm, countryLine);
+  return isParts(r) ? presentedObject(r, language) : present(foreignResult(r), language, postalForm, countryLine);
 }
 
 /**
  * The one way into contact verification (single, batch, job, suggest): one contact alone goes by `verifyOne`
  * (the turn's batch, or the pool for a place seen first), more by `verifyBatch`. Objects, or with `'text'`
  * Italian addresses as finished text (`answerText`: the single call's measured speed, issue 14) and foreign
- * ones as `present`'s objects. Not an async function: the turn batch's own promise is handed on, without one
+ * ones as `present`'s objects, save in a batch, where they are finished text too (`foreignAnswerText`: issue
+ * 30's throughput). Not an async function: the turn batch's own promise is handed on, without one
  * more promise and tick per call.
  */
 function runContacts(items: ContactItem[], ctx: ProcessContext, form?: 'text'): Promise<(ItemResult | ResultText)[]> {
@@ -137,14 +139,18 @@ function runContacts(items: ContactItem[], ctx: ProcessContext, form?: 'text'): 
   const countryLine = countryLineOf(ctx);
   const shape =
     form === 'text'
-      ? (r: CoreAnswer, options: Required<VerifyOptions>) => (isParts(r) ? answerText(r, language, OUTCOMES) : present(r, language, options.postal_form, countryLine))
+      ? (r: CoreAnswer, options: Required<VerifyOptions>) => (isParts(r) ? answerText(r, language, OUTCOMES) : present(foreignResult(r), language, options.postal_form, countryLine))
       : (r: CoreAnswer, options: Required<VerifyOptions>) => presented(r, language, options.postal_form, countryLine);
   if (items.length === 1) {
     const item = items[0] as ContactItem;
     const options = nativeOptions(item);
     return verifyOne(item, options).then((r) => [shape(r, options)]);
   }
-  return verifyBatch(items, shape);
+  if (form !== 'text') return verifyBatch(items, shape);
+  // a synchronous batch: foreign answers too as finished text, written from the core's parts (`foreign-answer.ts`)
+  return verifyBatch(items, (r, options) =>
+    isForeignParts(r) ? (foreignAnswerText(r, language, options.postal_form, countryLine, OUTCOMES) ?? present(foreignResult(r), language, options.postal_form, countryLine)) : shape(r, options),
+  );
 }
 
 /** The core's answers of a batch, each shaped by `shape`: one call to the core per set of options, in request order. */

@@ -7,9 +7,27 @@ import { CATALOGUE, SPELLINGS, type CountryEntry } from './catalogue.js';
  */
 export function resolveCountry(text: string | undefined | null): CountryEntry | undefined {
   if (!text) return undefined;
-  const key = native.foldText(text);
+  return countryFolded(fold(text));
+}
+
+/** The country of a folded text (`fold`). */
+function countryFolded(key: string): CountryEntry | undefined {
   if (!key) return undefined;
   return SPELLINGS.get(key) ?? SPELLINGS.get(key.replace(/^(THE|LA|LE|IL|DIE|EL|LO) /, ''));
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_WORD = /[A-Z0-9]+/g;
+
+/**
+ * The core's fold (`normalize::fold`: letters and digits in upper case, accents dropped, runs of anything
+ * else one space, none at the ends). An ASCII text has nothing to decompose, so its fold is written here,
+ * as the core writes it, without a call into the addon per text: `countryAtEnd` folds up to four texts
+ * of every foreign record of a batch (issue 30's throughput).
+ */
+export function fold(text: string): string {
+  if (!ASCII.test(text)) return native.foldText(text);
+  return text.toUpperCase().match(ASCII_WORD)?.join(' ') ?? '';
 }
 
 /** The catalogue entry of an ISO code the core returned (a lookup, not a second resolution). */
@@ -28,16 +46,17 @@ export function countryByCode(code: string | undefined | null): CountryEntry | u
  */
 export function countryAtEnd(text: string | undefined): { country: CountryEntry; rest: string } | undefined {
   const t = (text ?? '').trim();
-  if (native.foldText(t).length >= 4) {
-    const whole = resolveCountry(t);
-    if (whole) return { country: whole, rest: '' };
+  const whole = fold(t);
+  if (whole.length >= 4) {
+    const country = countryFolded(whole);
+    if (country) return { country, rest: '' };
   }
   const words = t.split(/\s+/);
   for (let k = Math.min(3, words.length - 1); k >= 1; k--) {
     const tail = words.slice(-k).join(' ').replace(/^[,(]+|[,.)]+$/g, '');
-    const folded = native.foldText(tail);
+    const folded = fold(tail);
     if (folded.length < 4 && !/^[A-Z]{3}$/.test(tail)) continue;
-    const country = resolveCountry(tail);
+    const country = countryFolded(folded);
     if (country) return { country, rest: words.slice(0, -k).join(' ').replace(/[\s,;-]+$/, '') };
   }
   return undefined;
@@ -95,7 +114,7 @@ export function withoutCountryName<T extends { city?: string | null; address?: s
 export function searchCountries(q: string | undefined): CountryEntry[] {
   if (!q || !q.trim()) return [...CATALOGUE];
   const exact = resolveCountry(q);
-  const key = native.foldText(q);
+  const key = fold(q);
   const hits = new Set<CountryEntry>(exact ? [exact] : []);
   if (key.length >= 2) {
     for (const [spelling, entry] of SPELLINGS) {

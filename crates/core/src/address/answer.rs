@@ -13,9 +13,11 @@
 //!   content (`. `, the attribution lines joined by `; `, `.`; nothing without them). The text is
 //!   the result's JSON in the order the service answers, without `attribution` and without the
 //!   closing brace;
-//! - or, for a foreign address, `J` and the whole result as JSON, which TypeScript presents itself
-//!   (the country's name and envelope lines in the language, the foreign register), and five empty
-//!   fields.
+//! - or, for a foreign address, `F` and its JSON text in parts (`foreign::answer_text`: sixteen
+//!   fields), where TypeScript puts in the country's name and envelope lines in the language, the
+//!   message and the outcome's label and reason;
+//! - or, for a foreign address with a city type (none today), `J` and the whole result as JSON, which
+//!   TypeScript presents itself, and five empty fields.
 
 use std::cell::Cell;
 use std::io;
@@ -58,6 +60,16 @@ fn fields(out: &mut Vec<u8>, parts: &[&[u8]]) {
 
 fn write_answer(r: &ContactResult, out: &mut Vec<u8>) -> crate::Result<()> {
     // a foreign address: its country's name and envelope lines in the language are written by `present`
+    // (in parts, `F`, save with a city type: never set abroad today, its label's cut is the Italian one's)
+    if r.foreign_address == Some(true) && r.city_type.is_none() {
+        out.push(b'F');
+        out.push(FIELD);
+        for field in crate::foreign::answer_text::foreign_fields(r)? {
+            out.extend_from_slice(&field);
+            out.push(FIELD);
+        }
+        return Ok(());
+    }
     if r.foreign_address == Some(true) {
         let json = serde_json::to_vec(r)?;
         fields(out, &[b"J", &json, b"", b"", b"", b"", b""]);

@@ -4,6 +4,7 @@
 //! register country, and `registers` tells the catalogue what is in service.
 
 mod answer;
+pub mod answer_text;
 mod choice;
 pub mod geo;
 pub mod grams;

@@ -1,0 +1,367 @@
+//! A foreign address's answer record (`address::answer`'s `F`): the result's JSON as JavaScript's
+//! `JSON.stringify` writes it (numbers as JavaScript writes them, strings escaped alike, characters
+//! beyond Latin-1 as they are: what the service sent when it parsed the core's JSON and wrote it out
+//! again), cut where `src/contact/answer.ts` puts in what depends on the request (the outcome without
+//! `FOREIGN`, the country's name and envelope line in a language, the envelope lines, the message,
+//! the outcome's label and reason). So a batch's foreign answers are not parsed into objects,
+//! copied to be presented and written out again (issue 30: that was most of the service's own
+//! cost of a foreign batch, against the Italian answers' parts).
+//!
+//! The record: `F`, the outcome codes joined by commas, `normalized.country_code`, the register the
+//! record was verified in (or nothing), the attribution lines joined by `; `, then the JSON text in
+//! twelve consecutive slices (joined, the whole result's JSON): up to the outcome's value, the
+//! outcome's value, up to `normalized.country`'s value, that value, up to
+//! `normalized_postal.country`'s value, that value, up to the end of `normalized_postal` (before its
+//! `}`), up to `postal_lines`, the key `,"postal_lines":`, its value, up to `attribution`, and from
+//! `attribution` to the end. A part the result does not have is an empty slice.
+
+use std::cell::Cell;
+use std::io;
+
+use serde::Serialize;
+use serde_json::ser::Formatter;
+
+use crate::address::answer::js_number;
+use crate::address::ContactResult;
+
+/// Fields of an `F` record after its kind (`FOREIGN_FIELDS` in `src/contact/answer.ts`).
+pub const SLICES: usize = 12;
+
+/// The record's fields after its kind, each ready to be followed by the field end.
+pub fn foreign_fields(r: &ContactResult) -> crate::Result<Vec<Vec<u8>>> {
+    let written = Cell::new(0);
+    let mut out = Counted {
+        out: Vec::with_capacity(2048),
+        written: &written,
+    };
+    let mut cuts = Cuts::default();
+    let formatter = Cutter {
+        written: &written,
+        objects: Vec::with_capacity(4),
+        key: String::new(),
+        in_key: false,
+        key_start: 0,
+        value_start: None,
+        cuts: &mut cuts,
+    };
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
+    r.serialize(&mut ser)?;
+    drop(ser);
+    let text = out.out;
+    let positions = cuts.positions(text.len());
+    let mut fields = Vec::with_capacity(4 + SLICES);
+    fields.push(r.outcome.join(",").into_bytes());
+    fields.push(r.normalized.country_code.as_bytes().to_vec());
+    fields.push(r.verified_in.unwrap_or("").as_bytes().to_vec());
+    fields.push(r.attribution.join("; ").into_bytes());
+    let mut from = 0;
+    for to in positions {
+        fields.push(text[from..to].to_vec());
+        from = to;
+    }
+    Ok(fields)
+}
+
+/// Where the serialiser wrote the parts the service fills in.
+#[derive(Debug, Default)]
+struct Cuts {
+    outcome: Option<(usize, usize)>,
+    country: Option<(usize, usize)>,
+    postal_country: Option<(usize, usize)>,
+    postal_end: Option<usize>,
+    lines_key: Option<usize>,
+    lines_value: Option<(usize, usize)>,
+    attribution: Option<usize>,
+}
+
+impl Cuts {
+    /// The ends of the twelve slices, in order; a part missing is an empty slice where the next
+    /// part begins (every result has its outcome, `normalized` and `attribution`).
+    fn positions(&self, len: usize) -> [usize; SLICES] {
+        let attribution = self.attribution.unwrap_or(len);
+        let (lines_key, lines_value) = match (self.lines_key, self.lines_value) {
+            (Some(k), Some(v)) => (k, v),
+            _ => (attribution, (attribution, attribution)),
+        };
+        let (postal_country, postal_end) = match (self.postal_country, self.postal_end) {
+            (Some(c), Some(e)) => (c, e),
+            _ => ((lines_key, lines_key), lines_key),
+        };
+        let outcome = self.outcome.unwrap_or((0, 0));
+        let country = self.country.unwrap_or((outcome.1, outcome.1));
+        [
+            outcome.0,
+            outcome.1,
+            country.0,
+            country.1,
+            postal_country.0,
+            postal_country.1,
+            postal_end,
+            lines_key,
+            lines_value.0,
+            lines_value.1,
+            attribution,
+            len,
+        ]
+    }
+}
+
+/// The output, counting what was written so far (for `Cutter`).
+struct Counted<'a> {
+    out: Vec<u8>,
+    written: &'a Cell<usize>,
+}
+
+impl io::Write for Counted<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out.extend_from_slice(buf);
+        self.written.set(self.out.len());
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Object {
+    Result,
+    Normalized,
+    Postal,
+    Other,
+}
+
+/// serde_json's compact JSON with JavaScript's numbers, noting the cuts from the keys it writes.
+struct Cutter<'a> {
+    written: &'a Cell<usize>,
+    objects: Vec<Object>,
+    key: String,
+    in_key: bool,
+    /// Where the last key of the result began (its comma).
+    key_start: usize,
+    value_start: Option<usize>,
+    cuts: &'a mut Cuts,
+}
+
+impl Cutter<'_> {
+    fn in_result(&self) -> bool {
+        self.objects.last() == Some(&Object::Result)
+    }
+}
+
+impl Formatter for Cutter<'_> {
+    fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        let object = match (self.objects.len(), self.key.as_str()) {
+            (0, _) => Object::Result,
+            (1, "normalized") => Object::Normalized,
+            (1, "normalized_postal") => Object::Postal,
+            _ => Object::Other,
+        };
+        self.objects.push(object);
+        writer.write_all(b"{")
+    }
+
+    fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        if self.objects.pop() == Some(Object::Postal) {
+            self.cuts.postal_end = Some(self.written.get());
+        }
+        writer.write_all(b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        if self.in_result() {
+            self.key_start = self.written.get();
+        }
+        self.in_key = true;
+        self.key.clear();
+        if first {
+            Ok(())
+        } else {
+            writer.write_all(b",")
+        }
+    }
+
+    fn end_object_key<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        self.in_key = false;
+        if self.in_result() {
+            match self.key.as_str() {
+                "attribution" => self.cuts.attribution = Some(self.key_start),
+                "postal_lines" => self.cuts.lines_key = Some(self.key_start),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        writer.write_all(b":")?;
+        let cut = match self.objects.last() {
+            Some(Object::Result) => self.key == "outcome" || self.key == "postal_lines",
+            Some(Object::Normalized | Object::Postal) => self.key == "country",
+            _ => false,
+        };
+        if cut {
+            self.value_start = Some(self.written.get());
+        }
+        Ok(())
+    }
+
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        if let Some(start) = self.value_start.take() {
+            let span = Some((start, self.written.get()));
+            match self.objects.last() {
+                Some(Object::Normalized) => self.cuts.country = span,
+                Some(Object::Postal) => self.cuts.postal_country = span,
+                _ if self.key == "outcome" => self.cuts.outcome = span,
+                _ => self.cuts.lines_value = span,
+            }
+        }
+        Ok(())
+    }
+
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        if self.in_key {
+            self.key.push_str(fragment);
+        }
+        writer.write_all(fragment.as_bytes())
+    }
+
+    fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
+        // from 1e-6 to 1e21 both write the shortest digits in plain decimal (Rust: `1`, not `1.0`)
+        if (1e-6..1e21).contains(&value.abs()) {
+            return write!(writer, "{value}");
+        }
+        writer.write_all(js_number(value).as_bytes())
+    }
+
+    fn write_f32<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
+        let read: f64 = value.to_string().parse().unwrap_or(f64::from(value));
+        writer.write_all(js_number(read).as_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::address::{CityType, Geo, Normalized};
+
+    fn result(postal: bool, lines: &[&str]) -> ContactResult {
+        let normalized = Normalized {
+            address: r#"Rue "country":"X" 1"#.into(),
+            postcode: "75001".into(),
+            city: "Paris".into(),
+            country: "Francia".into(),
+            country_code: "FR".into(),
+            ..Default::default()
+        };
+        ContactResult {
+            ok: true,
+            outcome: vec!["FOREIGN".into(), "POSTCODE_ADDED".into()],
+            normalized_postal: postal.then(|| Normalized {
+                country: "FRANCE".into(),
+                ..normalized.clone()
+            }),
+            normalized,
+            postal_lines: lines.iter().map(|l| l.to_string()).collect(),
+            geo: Some(Geo {
+                lat: 48.0,
+                lon: 2.35,
+                precision: "house_number",
+                source: "x",
+                dataset: "y",
+            }),
+            foreign_address: Some(true),
+            attribution: vec!["Fonte: A – b", "Fonte: C"],
+            verified_in: Some("BAN"),
+            ..Default::default()
+        }
+    }
+
+    /// Every number as a float, as JavaScript reads them.
+    fn floats(v: serde_json::Value) -> serde_json::Value {
+        use serde_json::Value;
+        match v {
+            Value::Number(n) => serde_json::json!(n.as_f64()),
+            Value::Array(a) => Value::Array(a.into_iter().map(floats).collect()),
+            Value::Object(o) => Value::Object(o.into_iter().map(|(k, v)| (k, floats(v))).collect()),
+            other => other,
+        }
+    }
+
+    /// The slices joined are the result's JSON as JavaScript writes it, read back the same value.
+    fn slices(r: &ContactResult) -> Vec<String> {
+        let fields = foreign_fields(r).unwrap();
+        assert_eq!(fields.len(), 4 + SLICES);
+        let s: Vec<String> = fields[4..]
+            .iter()
+            .map(|f| String::from_utf8(f.clone()).unwrap())
+            .collect();
+        let whole = s.concat();
+        let read: serde_json::Value = serde_json::from_str(&whole).unwrap();
+        // `48` reads back as an integer, serde's own `48.0` as a float: the same number
+        assert_eq!(floats(read), floats(serde_json::to_value(r).unwrap()));
+        assert!(whole.contains(r#""lat":48,"lon":2.35"#), "{whole}");
+        assert!(whole.contains("A – b"), "beyond Latin-1 as it is: {whole}");
+        s
+    }
+
+    #[test]
+    fn the_slices_are_where_the_serialiser_wrote_the_parts() {
+        let r = result(true, &["RUE X 1", "75001 PARIS"]);
+        let s = slices(&r);
+        let fields = foreign_fields(&r).unwrap();
+        assert_eq!(fields[0], b"FOREIGN,POSTCODE_ADDED");
+        assert_eq!(fields[1], b"FR");
+        assert_eq!(fields[2], b"BAN");
+        assert_eq!(fields[3], "Fonte: A – b; Fonte: C".as_bytes());
+        assert_eq!(s[0], r#"{"ok":true,"outcome":"#);
+        assert_eq!(s[1], r#"["FOREIGN","POSTCODE_ADDED"]"#);
+        assert_eq!(s[3], r#""Francia""#);
+        assert_eq!(s[5], r#""FRANCE""#);
+        assert_eq!(s[6], r#","country_code":"FR""#);
+        assert_eq!(s[7], "}");
+        assert_eq!(s[8], r#","postal_lines":"#);
+        assert_eq!(s[9], r#"["RUE X 1","75001 PARIS"]"#);
+        assert!(s[11].starts_with(r#","attribution":["#), "{}", s[11]);
+        // the key written inside a string is not taken for the field
+        assert!(s[2].contains(r#"Rue \"country\":\"X\" 1"#), "{}", s[2]);
+    }
+
+    #[test]
+    fn a_part_the_result_lacks_is_an_empty_slice() {
+        let r = result(false, &[]);
+        let s = slices(&r);
+        assert_eq!(s[3], r#""Francia""#);
+        // the rest of the result up to its attribution is in the slice after the country
+        for (i, slice) in s.iter().enumerate().take(11).skip(5) {
+            assert_eq!(slice, "", "slice {i}");
+        }
+        assert!(s[4].ends_with(r#""district":null,"address_key":"","geo":{"lat":48,"lon":2.35,"precision":"house_number","source":"x","dataset":"y"},"territory":null,"city_type":null,"postcode_check":null,"sub_address":[],"sub_address_confirmed":null,"foreign_address":true"#), "{}", s[4]);
+        assert!(s[11].starts_with(r#","attribution":["#));
+        // lines without the postal form (never answered so, but cut alike)
+        let r = result(false, &["RUE X 1"]);
+        let s = slices(&r);
+        assert_eq!(s[5], "");
+        assert_eq!(s[8], r#","postal_lines":"#);
+        assert_eq!(s[9], r#"["RUE X 1"]"#);
+        let typed = ContactResult {
+            city_type: Some(CityType {
+                provincial_capital: None,
+                label: "municipality",
+            }),
+            ..result(true, &[])
+        };
+        let s = slices(&typed);
+        assert_eq!(s[8], "");
+        assert_eq!(s[9], "");
+    }
+}
