@@ -64,7 +64,7 @@ pub trait CountryRules: Sync {
 /// What a country's street choice (`address::street_choice`) decides beyond the names' scores:
 /// data, read by the one choice for every register. A register without rules of its own (the
 /// foreign registers today) chooses by `ChoiceRules::NONE`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct ChoiceRules {
     /// A street is known by the words of its name and its type is checked, not matched: the
     /// name written in full under another type is that street with its type changed (a
@@ -74,13 +74,36 @@ pub struct ChoiceRules {
     /// written hold every word written (`Vicolo Gregoraci`). Without it the type is part of the
     /// name (`Rue X` is not `Avenue X`).
     pub type_changes_alone: bool,
+    /// How the country's street names are read word by word for partial names (`Garibaldi` for
+    /// Via Giuseppe Garibaldi); None where the country has no list of the words people leave out.
+    pub partial_names: Option<PartialNames>,
 }
 
 impl ChoiceRules {
     /// The choice by the names' scores alone.
     pub const NONE: ChoiceRules = ChoiceRules {
         type_changes_alone: false,
+        partial_names: None,
     };
+}
+
+/// The words of a country's street names that people leave out or write otherwise, as the street
+/// choice's partial names read them (`address::street_choice::partial`); first names are the
+/// register's (`ChoiceFacts::is_first_name`). Words are folded.
+#[derive(Debug, Clone, Copy)]
+pub struct PartialNames {
+    /// The canonical words of a name, particles kept (`S.` → `SAN`, `XXII` → `22`).
+    pub words: fn(&str) -> Vec<String>,
+    /// The words of a written name cut short with a dot, folded (`LIBER.` for Liberazione).
+    pub cut_words: fn(&str) -> Vec<String>,
+    /// Titles and words that precede a name and that people leave out (`GENERALE`, `SAN`).
+    pub is_title: fn(&str) -> bool,
+    /// Titles of nobility, after which the place is the person's name (`Conte di Cavour`).
+    pub is_title_of_nobility: fn(&str) -> bool,
+    /// Articles and prepositions (`DELLA`, `DI`).
+    pub is_particle: fn(&str) -> bool,
+    /// Words that make a street name another place when left out (`PORTA`, `MONTE`).
+    pub names_a_place: fn(&str) -> bool,
 }
 
 /// The rules of a country (ISO alpha-2), when the matcher has them.

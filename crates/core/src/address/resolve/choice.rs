@@ -12,7 +12,7 @@ use super::*;
 use crate::address::street_choice::{
     self, Choice, ChoiceFacts, NameKey, NamedStreets, StreetPlace,
 };
-use crate::register::street::{italian_name_key, italian_text_key};
+use crate::register::street::{italian_name_key, italian_text_key, StreetFacts};
 use crate::rules::ChoiceRules;
 
 impl NamedStreets for CityStreets {
@@ -69,6 +69,9 @@ impl NamedStreets for CityStreets {
     fn municipality_name(&self, _street: u32) -> &str {
         ""
     }
+    fn words_near(&self, word: &str, distance: u32) -> Vec<&str> {
+        self.tokens_near(word, distance)
+    }
 }
 
 impl ChoiceFacts for CityStreets {
@@ -83,6 +86,79 @@ impl ChoiceFacts for CityStreets {
     }
     fn lists_postcodes(&self, street: u32) -> bool {
         !self.street(street).postcodes.is_empty()
+    }
+}
+
+/// A municipality's streets with the first names of the register's names list, which partial
+/// names leave out (`ChoiceFacts::is_first_name`): what Italy's choice reads.
+pub struct Municipality<'a> {
+    pub streets: &'a CityStreets,
+    pub first_name: &'a dyn Fn(&str) -> bool,
+}
+
+impl StreetFacts for Municipality<'_> {
+    fn street_type(&self, street: u32) -> &str {
+        self.streets.street_type(street)
+    }
+    fn name(&self, street: u32) -> &str {
+        StreetFacts::name(self.streets, street)
+    }
+    fn alt_names(&self, street: u32) -> &[String] {
+        self.streets.alt_names(street)
+    }
+    fn has_number(&self, street: u32, number: u32, suffix: &str) -> bool {
+        self.streets.has_number(street, number, suffix)
+    }
+    fn lists_numbers(&self, street: u32) -> bool {
+        self.streets.lists_numbers(street)
+    }
+    fn has_postcode(&self, street: u32, postcode: &str) -> bool {
+        self.streets.has_postcode(street, postcode)
+    }
+}
+
+impl NamedStreets for Municipality<'_> {
+    fn street_count(&self) -> usize {
+        self.streets.street_count()
+    }
+    fn keys(&self, street: u32) -> &[NameKey] {
+        self.streets.keys(street)
+    }
+    fn name_key(&self, text: &str) -> NameKey {
+        self.streets.name_key(text)
+    }
+    fn by_form(&self, q: &NameKey) -> Vec<u32> {
+        self.streets.by_form(q)
+    }
+    fn by_typo(&self, q: &NameKey) -> Option<Vec<u32>> {
+        self.streets.by_typo(q)
+    }
+    fn by_word(&self, word: &str) -> Option<&[u32]> {
+        self.streets.by_word(word)
+    }
+    fn national(&self) -> bool {
+        false
+    }
+    fn municipality_name(&self, street: u32) -> &str {
+        self.streets.municipality_name(street)
+    }
+    fn words_near(&self, word: &str, distance: u32) -> Vec<&str> {
+        self.streets.words_near(word, distance)
+    }
+}
+
+impl ChoiceFacts for Municipality<'_> {
+    fn rules(&self) -> &'static ChoiceRules {
+        self.streets.rules()
+    }
+    fn municipality_code(&self, street: u32) -> &str {
+        self.streets.municipality_code(street)
+    }
+    fn lists_postcodes(&self, street: u32) -> bool {
+        self.streets.lists_postcodes(street)
+    }
+    fn is_first_name(&self, word: &str) -> bool {
+        (self.first_name)(word)
     }
 }
 
@@ -125,17 +201,24 @@ pub fn choose_in_municipality(
     city: &CityStreets,
     parsed: &ParsedAddress,
     postcode: &str,
+    first_name: &dyn Fn(&str) -> bool,
 ) -> Option<Choice> {
     let number = parsed
         .house_number
         .as_ref()
         .map(|h| (h.number, h.suffix.clone()));
+    let mut name = italian_name_key(parsed.street_type.unwrap_or(""), &parsed.name);
+    name.written = parsed.name.clone();
     let reading = street_choice::Written {
-        name: italian_name_key(parsed.street_type.unwrap_or(""), &parsed.name),
+        name,
         number: number.as_ref(),
     };
     let place = MunicipalityPlace::new(city, postcode);
-    street_choice::choose(city, &place, &[reading])
+    let streets = Municipality {
+        streets: city,
+        first_name,
+    };
+    street_choice::choose(&streets, &place, &[reading])
 }
 
 #[cfg(test)]

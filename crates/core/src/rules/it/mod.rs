@@ -91,7 +91,30 @@ impl CountryRules for Italy {
 /// Via Roma is a STREET_TYPE change, not another street).
 static CHOICE: super::ChoiceRules = super::ChoiceRules {
     type_changes_alone: true,
+    partial_names: Some(super::PartialNames {
+        words: super::key::canonical_tokens,
+        cut_words,
+        is_title,
+        is_title_of_nobility,
+        is_particle,
+        names_a_place,
+    }),
 };
+
+/// Words written cut short with a dot (`C.SO MARTIRI LIBER.`, `VIA CRIST. COLOMBO`): three letters
+/// or more before the dot, and no form the rules already read (`Gen.`, `Card.`, `Prof.`).
+pub fn cut_words(name: &str) -> Vec<String> {
+    name.split_whitespace()
+        .flat_map(|w| w.split_inclusive('.'))
+        .filter_map(|w| {
+            let head = w.strip_suffix('.')?;
+            let folded = crate::normalize::fold(head);
+            let plain = folded.len() >= 3 && folded.chars().all(|c| c.is_ascii_alphabetic());
+            (plain && super::key::canonical_tokens(head) == [folded.clone()] && !is_title(&folded))
+                .then_some(folded)
+        })
+        .collect()
+}
 
 /// Words written after a house number as its suffix: `12 bis`, `3 ter`.
 pub fn is_number_suffix_word(w: &str) -> bool {
