@@ -77,6 +77,30 @@ pub struct ChoiceRules {
     /// How the country's street names are read word by word for partial names (`Garibaldi` for
     /// Via Giuseppe Garibaldi); None where the country has no list of the words people leave out.
     pub partial_names: Option<PartialNames>,
+    /// How far a name written with a typo may be from the register's and still be that street.
+    pub typo: TypoRule,
+}
+
+/// What a typo is in a country's street names (`street_choice::name::typo_edits`): how many edits
+/// a stem of a length allows, which letters must stand, and what must back the correction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TypoRule {
+    /// Letters of the longer stem from which one edit is a typo.
+    pub one_from: usize,
+    /// Letters of the longer stem from which two edits are.
+    pub two_from: usize,
+    /// One edit never changes both the first and the last letter.
+    pub ends_stand: bool,
+    /// Below this many letters, two edits are a typo only where the first letter stands (people
+    /// rarely mistype it; 0: no such rule).
+    pub two_keep_first_below: usize,
+    /// The numbers of the two names are the same (`1 Maggio` is not a typo of `Maggio`).
+    pub digits_alike: bool,
+    /// The two names have as many particles (`Wenkel` is not `Im Winkel`); without it particles
+    /// are not compared (the stems leave them out).
+    pub particles_alike: bool,
+    /// A typo is corrected only where the house number or the postcode written backs it.
+    pub needs_backing: bool,
 }
 
 impl ChoiceRules {
@@ -84,6 +108,15 @@ impl ChoiceRules {
     pub const NONE: ChoiceRules = ChoiceRules {
         type_changes_alone: false,
         partial_names: None,
+        typo: TypoRule {
+            one_from: 6,
+            two_from: 12,
+            ends_stand: true,
+            two_keep_first_below: 0,
+            digits_alike: false,
+            particles_alike: true,
+            needs_backing: true,
+        },
     };
 }
 

@@ -42,19 +42,21 @@ impl NamedStreets for CityStreets {
         v.dedup();
         v
     }
-    /// The deletion index of loose keys, as far as the choice's typo rule reaches (`typo_edits`:
-    /// one edit from six letters, two from twelve); shorter names are scanned by the choice.
+    /// The deletion index of loose keys, as far as Italy's typo rule reaches (`TypoRule`: one
+    /// edit from five letters, two from eight); two substitutions, beyond the deletion index, by
+    /// a scan of the names. Shorter names are scanned by the choice.
     fn by_typo(&self, q: &NameKey) -> Option<Vec<u32>> {
+        let rule = &self.rules().typo;
         let allowed = match q.stem.len() {
-            0..=5 => return None,
-            6..=11 => 1,
-            _ => 2,
+            n if n >= rule.two_from => 2,
+            n if n >= rule.one_from => 1,
+            _ => return None,
         };
-        let mut v: Vec<u32> = self
-            .fuzzy(&q.compact, allowed)
-            .into_iter()
-            .map(|(i, _)| i)
-            .collect();
+        let mut found = self.fuzzy(&q.compact, allowed);
+        if allowed >= 2 && found.iter().all(|(_, e)| *e >= 2) {
+            found = self.fuzzy_scan(&q.compact, allowed);
+        }
+        let mut v: Vec<u32> = found.into_iter().map(|(i, _)| i).collect();
         v.sort_unstable();
         v.dedup();
         Some(v)
@@ -72,12 +74,12 @@ impl NamedStreets for CityStreets {
     fn words_near(&self, word: &str, distance: u32) -> Vec<&str> {
         self.tokens_near(word, distance)
     }
-}
-
-impl ChoiceFacts for CityStreets {
     fn rules(&self) -> &'static ChoiceRules {
         crate::rules::italy().street_choice()
     }
+}
+
+impl ChoiceFacts for CityStreets {
     /// Streets of one name in one municipality are different streets when their localities
     /// (frazioni) differ, and one street listed twice (the national list and a municipal one)
     /// when they do not: the locality is what tells them apart.
@@ -145,12 +147,12 @@ impl NamedStreets for Municipality<'_> {
     fn words_near(&self, word: &str, distance: u32) -> Vec<&str> {
         self.streets.words_near(word, distance)
     }
-}
-
-impl ChoiceFacts for Municipality<'_> {
     fn rules(&self) -> &'static ChoiceRules {
         self.streets.rules()
     }
+}
+
+impl ChoiceFacts for Municipality<'_> {
     fn municipality_code(&self, street: u32) -> &str {
         self.streets.municipality_code(street)
     }

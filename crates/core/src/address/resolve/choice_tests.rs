@@ -68,12 +68,35 @@ fn agrees_with_the_named_steps_where_both_answer() {
             "{line}"
         );
     }
-    // without number or postcode, a typo is not corrected by the choice (the named steps do)
+    // without number or postcode a typo is corrected too: Italy's typo rule (`rules::TypoRule`)
+    // needs no backing, as in the named steps
     let parsed = parse("Via del Fagiolo");
+    let (named, _) = street_explained(&*city, &parsed, "", 3, &first_name);
+    let StreetResolution::Found(want, _) = named else {
+        panic!("the named steps correct the typo")
+    };
     assert_eq!(
         found(choose_in_municipality(&city, &parsed, "", &first_name)),
-        None
+        Some(want)
     );
+}
+
+/// A name written without its first name is the street that holds every word written, not a
+/// street one letter away (`Via Patti` in Milano: Via Adelina Patti, not Via dei Piatti), in the
+/// choice as in the named steps.
+#[test]
+fn a_partial_name_beats_a_typo() {
+    let Some(r) = register() else { return };
+    let Some(city) = r.streets.city("F205") else {
+        return;
+    };
+    let first_name = |w: &str| r.names.known_gender(w).is_some();
+    let parsed = parse("Via Patti 10");
+    let chosen = found(choose_in_municipality(&city, &parsed, "", &first_name))
+        .map(|i| city.name(i).to_string());
+    assert_eq!(chosen.as_deref(), Some("ADELINA PATTI"));
+    let (named, _) = street_explained(&*city, &parsed, "", 3, &first_name);
+    assert!(matches!(named, StreetResolution::Found(i, _) if city.name(i) == "ADELINA PATTI"));
 }
 
 /// The name with a letter dropped from the middle of its longest word (seven letters or more).

@@ -146,7 +146,10 @@ fn by_scores<R: ChoiceFacts, P: StreetPlace>(
     if same.len() > 1 && municipalities.len() > 1 {
         return Decision::Ambiguous(same);
     }
-    if top.score < OWN_FORM && !corroborated(reg, same[0], number, place.postcode()) {
+    if top.score < OWN_FORM
+        && reg.rules().typo.needs_backing
+        && !corroborated(reg, same[0], number, place.postcode())
+    {
         return Decision::Unclear(vec![same[0]]);
     }
     Decision::Found(same[0], top.score)
@@ -196,7 +199,7 @@ fn by_words<R: ChoiceFacts, P: StreetPlace>(
         );
         let of_type = |id: &u32| reg.keys(*id)[0].types == q.types;
         let same: Vec<u32> = v.iter().copied().filter(of_type).collect();
-        let found = |id: u32| Decision::Found(id, street_score(q, reg.keys(id)));
+        let found = |id: u32| Decision::Found(id, street_score(q, reg.keys(id), reg.rules()));
         return Some(match same.len() {
             _ if q.types.is_empty() => match v.len() {
                 1 => found(v[0]),
@@ -294,7 +297,7 @@ pub(super) fn namesakes_holding_number<R: ChoiceFacts, P: StreetPlace>(
                 && place.contains(id)
                 && name_of(reg, id) != found
                 && reg.has_number(id, *n, suffix)
-                && street_score(q, reg.keys(id)) >= ACCEPT
+                && street_score(q, reg.keys(id), reg.rules()) >= ACCEPT
         })
         .collect()
 }

@@ -21,25 +21,27 @@
 //! | `loose` | `by_form` on `core`/`compact`: 0.96, another type 0.82 | `by_words`, where the country's `ChoiceRules::type_changes_alone` (Italy): postcode and number first, the type written chooses among namesakes, one street of another type is still found, several types and none written is `Decision::TypeMissing`; abroad another type stays below `ACCEPT` and names of several types are `Unclear` |
 //! | `any_order` | `by_form` on `sorted`: 0.94 | as `loose` |
 //! | `partial` (`cover.rs::covering`, `partial`) | `partial::covering`: the streets of the rarest written word (one typo beside a word written right), each name scored by its tier, the first names and titles written it lacks, the typos, the words left out; the words people leave out are the country's data (`rules::PartialNames`: titles, titles of nobility, particles, words that name a place, words cut short with a dot) and the register's first names (`ChoiceFacts::is_first_name`), none abroad | `partial::partial`, in `decide` where the country reads partial names and no street has an own form of the name: fewest typos, fewest dropped, tier, type written; postcode then number among one name; `MAX_CANDIDATES` with candidates; a partial name with every word written beats any typo, one with a typo beside the typo's street is an ambiguity; a street found so is not doubted by `namesakes_holding_number` |
-//! | `typo` | `by_typo` (Italy: deletion index, `fuzzy_scan` for two substitutions, first letter kept, digits equal, type written) | Italy corrects a typo at precision ≥ 3 without the record backing it; here only when `corroborated` |
+//! | `typo` | `by_typo` (Italy: deletion index, `fuzzy_scan` for two substitutions) | the country's `rules::TypoRule` in `name::typo_edits_by` (Italy: one edit from five letters, two from eight, under ten only with the first letter, digits alike, corrected without the record backing it; abroad six and twelve, ends standing, particles alike, only when `corroborated`); Italy also takes the fewest edits and the type written, which `rank` does not yet (two names within the margin stay `Unclear`) |
 //! | `typo_or_partial` | both of the above | two names that fit: Italy answers `Ambiguous` with both; here `Decision::Unclear` with the best street of each name |
 //! | Italy's doubts (`keep_elided_particle`, `type_word_as_name`, `Piazza De Ferrari`, `Via Canefri`) | — | rules after the decision, country-specific; `Vicolo Gregoraci` (a type changed while streets of the type written hold every word in a longer name) is part of `by_words` |
 //!
 //! Done: a `Decision` carries its candidates (`Ambiguous`, `Unclear`, `TypeMissing`), and a
-//! country's rules (`rules::ChoiceRules`, read through `ChoiceFacts::rules`; none abroad) say
-//! whether a changed type alone is a change or another street and how partial names are read
-//! (`partial`, Italy's words; `cover.rs` keeps its own copy only until Italy switches). One rule
-//! is the engine's alone: a partial name whose name goes on with words of unknown kind that are
-//! no phrase opened by a particle (`Via Roma` for Via Roma Libera) is a doubt with the street as
-//! candidate, where the named steps correct it (issue 29). What the one engine still needs before
-//! Italy goes through `choose` with the same answers: the precision levels; Italy's typo acceptance
-//! (digits alike, no backing: most of what is left on the typo rows and on initials that stand for
-//! numbers, `Vico P. Blaschi`); the other doubts above as per-country decision rules; the order of
-//! postcode and number and "the spelling with numbers" in `narrow`; and `Step`/`StreetMatch` read
-//! back from the form that scored. `choice_against_named_steps` (ignored, printed) measures the gap
-//! on the four house-number cities in six written forms. Italy's typo acceptance was tried before
-//! `covering` (branch `hE-1357-typo`) and let a typo beat a partial name (`Via Patti` as Via dei
-//! Piatti, not Via Adelina Patti); with `partial` in `decide` a partial name comes first.
+//! country's rules (`rules::ChoiceRules`, read through `NamedStreets::rules`; none abroad) say
+//! whether a changed type alone is a change or another street, how partial names are read
+//! (`partial`, Italy's words; `cover.rs` keeps the named steps' own copy only until Italy
+//! switches) and what a typo is (`TypoRule`). One rule is the engine's alone: a partial name whose
+//! street's name goes on after the words written with words of unknown kind, no phrase opened by a
+//! particle (`Via Roma` for Via Roma Libera), is a doubt with the street as candidate, where the
+//! named steps correct it (issue 29). What the one engine still needs before Italy goes through
+//! `choose` with the same answers: the precision levels; among typo candidates the fewest edits
+//! and the type written (`Via Calizano`: Italy takes Via Calizzano, the choice leaves it with a
+//! second name in the margin); the `Via Mandolfo` doubt (one word, one edit from a name and as near
+//! a word of longer names); the other doubts above as per-country decision rules; the order of
+//! postcode and number and "the spelling with numbers" in `narrow` (outside partial names); and
+//! `Step`/`StreetMatch` read back from the form that scored. `choice_against_named_steps`
+//! (ignored, printed) measures the gap on the four house-number cities in six written forms.
+//! `partial` comes before the typo rule in `decide`: the typo rule alone let a typo beat a partial
+//! name (`Via Patti` as Via dei Piatti, not Via Adelina Patti; `a_partial_name_beats_a_typo`).
 
 pub mod decide;
 pub mod gather;
@@ -77,16 +79,16 @@ pub trait NamedStreets: StreetFacts {
     fn words_near(&self, _word: &str, _distance: u32) -> Vec<&str> {
         Vec::new()
     }
+    /// The rules of the register's country the choice reads (none by default).
+    fn rules(&self) -> &'static ChoiceRules {
+        &ChoiceRules::NONE
+    }
 }
 
 /// What the decision reads besides the names: the municipality a street belongs to (a street
 /// split by locality inside one municipality is one answer); numbers and postcodes come from
 /// `StreetFacts`.
 pub trait ChoiceFacts: NamedStreets {
-    /// The rules of the register's country the decision reads (none by default).
-    fn rules(&self) -> &'static ChoiceRules {
-        &ChoiceRules::NONE
-    }
     /// The code of the street's municipality.
     fn municipality_code(&self, street: u32) -> &str;
     /// Whether the register gives the street any postcode.

@@ -395,12 +395,13 @@ pub fn partial<R: ChoiceFacts + ?Sized>(
     }
     let decision = match v.len() {
         // a street that names a place beside the words written is never the answer, only a
-        // candidate; nor one whose name goes on with words of unknown kind that are no phrase of
-        // their own (`Via Roma` is not surely Via Roma Libera; `Via Sparano` is Via Sparano da
-        // Bari); another type and a partial name: two differences, not a confident match
+        // candidate; nor one whose name goes on after the words written with words of unknown
+        // kind that are no phrase of their own (`Via Roma` is not surely Via Roma Libera; `Via
+        // Sparano` is Via Sparano da Bari, `Via Alamein` Via El Alamein); another type and a
+        // partial name: two differences, not a confident match
         1 if scored.iter().any(|c| {
             c.street == v[0]
-                && (c.tier == 3 || (c.tier == 2 && !ends_in_phrase(reg, rules, q, c.street)))
+                && (c.tier == 3 || (c.tier == 2 && !ends_as_written(reg, rules, q, c.street)))
         }) || (!ty.is_empty() && reg.street_type(v[0]) != ty) =>
         {
             Decision::Ambiguous(v)
@@ -416,10 +417,10 @@ pub fn partial<R: ChoiceFacts + ?Sized>(
     })
 }
 
-/// Whether the words of the street's name that were not written follow the words written as a
-/// phrase of their own, opened by a particle (`da Bari` of Via Sparano da Bari, `di Sopra`): the
-/// name written is then the street's, told apart from a place or a person.
-fn ends_in_phrase<R: ChoiceFacts + ?Sized>(
+/// Whether the street's name ends with the words written, or goes on after them only with a
+/// phrase of its own opened by a particle (`da Bari` of Via Sparano da Bari): the name written is
+/// then the street's, not a place or a person its name adds to (`Via Roma` for Via Roma Libera).
+fn ends_as_written<R: ChoiceFacts + ?Sized>(
     reg: &R,
     rules: &PartialNames,
     q: &NameKey,
@@ -430,8 +431,10 @@ fn ends_in_phrase<R: ChoiceFacts + ?Sized>(
     let Some(last) = full.iter().rposition(written) else {
         return false;
     };
-    full.get(last + 1).is_some_and(|n| (rules.is_particle)(n))
-        && full[last + 1..].iter().all(|n| !written(n))
+    match full.get(last + 1) {
+        None => true,
+        Some(next) => (rules.is_particle)(next) && !full[last + 1..].iter().any(written),
+    }
 }
 
 /// The score of a street found by a partial name (`name::score`'s for every word written being

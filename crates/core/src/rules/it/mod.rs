@@ -88,7 +88,9 @@ impl CountryRules for Italy {
 }
 
 /// Italy's street choice: a street type written differently is one difference (`Viale Roma` for
-/// Via Roma is a STREET_TYPE change, not another street).
+/// Via Roma is a STREET_TYPE change, not another street); a typo is one edit from five letters,
+/// two from eight (under ten only where the first letter stands), the numbers alike, corrected
+/// without the record backing it (the municipality is known and its streets are few).
 static CHOICE: super::ChoiceRules = super::ChoiceRules {
     type_changes_alone: true,
     partial_names: Some(super::PartialNames {
@@ -99,6 +101,15 @@ static CHOICE: super::ChoiceRules = super::ChoiceRules {
         is_particle,
         names_a_place,
     }),
+    typo: super::TypoRule {
+        one_from: 5,
+        two_from: 8,
+        ends_stand: false,
+        two_keep_first_below: 10,
+        digits_alike: true,
+        particles_alike: false,
+        needs_backing: false,
+    },
 };
 
 /// Words written cut short with a dot (`C.SO MARTIRI LIBER.`, `VIA CRIST. COLOMBO`): three letters
