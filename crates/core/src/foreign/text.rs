@@ -276,6 +276,7 @@ impl Expander {
             stem,
             compact,
             types: types.join(" "),
+            written: String::new(),
         }
     }
 }

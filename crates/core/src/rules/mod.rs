@@ -64,7 +64,7 @@ pub trait CountryRules: Sync {
 /// What a country's street choice (`address::street_choice`) decides beyond the names' scores:
 /// data, read by the one choice for every register. A register without rules of its own (the
 /// foreign registers today) chooses by `ChoiceRules::NONE`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct ChoiceRules {
     /// A street is known by the words of its name and its type is checked, not matched: the
     /// name written in full under another type is that street with its type changed (a
@@ -74,13 +74,69 @@ pub struct ChoiceRules {
     /// written hold every word written (`Vicolo Gregoraci`). Without it the type is part of the
     /// name (`Rue X` is not `Avenue X`).
     pub type_changes_alone: bool,
+    /// How the country's street names are read word by word for partial names (`Garibaldi` for
+    /// Via Giuseppe Garibaldi); None where the country has no list of the words people leave out.
+    pub partial_names: Option<PartialNames>,
+    /// How far a name written with a typo may be from the register's and still be that street.
+    pub typo: TypoRule,
+}
+
+/// What a typo is in a country's street names (`street_choice::name::typo_edits`): how many edits
+/// a stem of a length allows, which letters must stand, and what must back the correction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TypoRule {
+    /// Letters of the longer stem from which one edit is a typo.
+    pub one_from: usize,
+    /// Letters of the longer stem from which two edits are.
+    pub two_from: usize,
+    /// One edit never changes both the first and the last letter.
+    pub ends_stand: bool,
+    /// Below this many letters, two edits are a typo only where the first letter stands (people
+    /// rarely mistype it; 0: no such rule).
+    pub two_keep_first_below: usize,
+    /// The numbers of the two names are the same (`1 Maggio` is not a typo of `Maggio`).
+    pub digits_alike: bool,
+    /// The two names have as many particles (`Wenkel` is not `Im Winkel`); without it particles
+    /// are not compared (the stems leave them out).
+    pub particles_alike: bool,
+    /// A typo is corrected only where the house number or the postcode written backs it.
+    pub needs_backing: bool,
 }
 
 impl ChoiceRules {
     /// The choice by the names' scores alone.
     pub const NONE: ChoiceRules = ChoiceRules {
         type_changes_alone: false,
+        partial_names: None,
+        typo: TypoRule {
+            one_from: 6,
+            two_from: 12,
+            ends_stand: true,
+            two_keep_first_below: 0,
+            digits_alike: false,
+            particles_alike: true,
+            needs_backing: true,
+        },
     };
+}
+
+/// The words of a country's street names that people leave out or write otherwise, as the street
+/// choice's partial names read them (`address::street_choice::partial`); first names are the
+/// register's (`ChoiceFacts::is_first_name`). Words are folded.
+#[derive(Debug, Clone, Copy)]
+pub struct PartialNames {
+    /// The canonical words of a name, particles kept (`S.` → `SAN`, `XXII` → `22`).
+    pub words: fn(&str) -> Vec<String>,
+    /// The words of a written name cut short with a dot, folded (`LIBER.` for Liberazione).
+    pub cut_words: fn(&str) -> Vec<String>,
+    /// Titles and words that precede a name and that people leave out (`GENERALE`, `SAN`).
+    pub is_title: fn(&str) -> bool,
+    /// Titles of nobility, after which the place is the person's name (`Conte di Cavour`).
+    pub is_title_of_nobility: fn(&str) -> bool,
+    /// Articles and prepositions (`DELLA`, `DI`).
+    pub is_particle: fn(&str) -> bool,
+    /// Words that make a street name another place when left out (`PORTA`, `MONTE`).
+    pub names_a_place: fn(&str) -> bool,
 }
 
 /// The rules of a country (ISO alpha-2), when the matcher has them.

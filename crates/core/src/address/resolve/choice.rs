@@ -12,7 +12,7 @@ use super::*;
 use crate::address::street_choice::{
     self, Choice, ChoiceFacts, NameKey, NamedStreets, StreetPlace,
 };
-use crate::register::street::{italian_name_key, italian_text_key};
+use crate::register::street::{italian_name_key, italian_text_key, StreetFacts};
 use crate::rules::ChoiceRules;
 
 impl NamedStreets for CityStreets {
@@ -42,19 +42,21 @@ impl NamedStreets for CityStreets {
         v.dedup();
         v
     }
-    /// The deletion index of loose keys, as far as the choice's typo rule reaches (`typo_edits`:
-    /// one edit from six letters, two from twelve); shorter names are scanned by the choice.
+    /// The deletion index of loose keys, as far as Italy's typo rule reaches (`TypoRule`: one
+    /// edit from five letters, two from eight); two substitutions, beyond the deletion index, by
+    /// a scan of the names. Shorter names are scanned by the choice.
     fn by_typo(&self, q: &NameKey) -> Option<Vec<u32>> {
+        let rule = &self.rules().typo;
         let allowed = match q.stem.len() {
-            0..=5 => return None,
-            6..=11 => 1,
-            _ => 2,
+            n if n >= rule.two_from => 2,
+            n if n >= rule.one_from => 1,
+            _ => return None,
         };
-        let mut v: Vec<u32> = self
-            .fuzzy(&q.compact, allowed)
-            .into_iter()
-            .map(|(i, _)| i)
-            .collect();
+        let mut found = self.fuzzy(&q.compact, allowed);
+        if allowed >= 2 && found.iter().all(|(_, e)| *e >= 2) {
+            found = self.fuzzy_scan(&q.compact, allowed);
+        }
+        let mut v: Vec<u32> = found.into_iter().map(|(i, _)| i).collect();
         v.sort_unstable();
         v.dedup();
         Some(v)
@@ -69,12 +71,15 @@ impl NamedStreets for CityStreets {
     fn municipality_name(&self, _street: u32) -> &str {
         ""
     }
-}
-
-impl ChoiceFacts for CityStreets {
+    fn words_near(&self, word: &str, distance: u32) -> Vec<&str> {
+        self.tokens_near(word, distance)
+    }
     fn rules(&self) -> &'static ChoiceRules {
         crate::rules::italy().street_choice()
     }
+}
+
+impl ChoiceFacts for CityStreets {
     /// Streets of one name in one municipality are different streets when their localities
     /// (frazioni) differ, and one street listed twice (the national list and a municipal one)
     /// when they do not: the locality is what tells them apart.
@@ -83,6 +88,79 @@ impl ChoiceFacts for CityStreets {
     }
     fn lists_postcodes(&self, street: u32) -> bool {
         !self.street(street).postcodes.is_empty()
+    }
+}
+
+/// A municipality's streets with the first names of the register's names list, which partial
+/// names leave out (`ChoiceFacts::is_first_name`): what Italy's choice reads.
+pub struct Municipality<'a> {
+    pub streets: &'a CityStreets,
+    pub first_name: &'a dyn Fn(&str) -> bool,
+}
+
+impl StreetFacts for Municipality<'_> {
+    fn street_type(&self, street: u32) -> &str {
+        self.streets.street_type(street)
+    }
+    fn name(&self, street: u32) -> &str {
+        StreetFacts::name(self.streets, street)
+    }
+    fn alt_names(&self, street: u32) -> &[String] {
+        self.streets.alt_names(street)
+    }
+    fn has_number(&self, street: u32, number: u32, suffix: &str) -> bool {
+        self.streets.has_number(street, number, suffix)
+    }
+    fn lists_numbers(&self, street: u32) -> bool {
+        self.streets.lists_numbers(street)
+    }
+    fn has_postcode(&self, street: u32, postcode: &str) -> bool {
+        self.streets.has_postcode(street, postcode)
+    }
+}
+
+impl NamedStreets for Municipality<'_> {
+    fn street_count(&self) -> usize {
+        self.streets.street_count()
+    }
+    fn keys(&self, street: u32) -> &[NameKey] {
+        self.streets.keys(street)
+    }
+    fn name_key(&self, text: &str) -> NameKey {
+        self.streets.name_key(text)
+    }
+    fn by_form(&self, q: &NameKey) -> Vec<u32> {
+        self.streets.by_form(q)
+    }
+    fn by_typo(&self, q: &NameKey) -> Option<Vec<u32>> {
+        self.streets.by_typo(q)
+    }
+    fn by_word(&self, word: &str) -> Option<&[u32]> {
+        self.streets.by_word(word)
+    }
+    fn national(&self) -> bool {
+        false
+    }
+    fn municipality_name(&self, street: u32) -> &str {
+        self.streets.municipality_name(street)
+    }
+    fn words_near(&self, word: &str, distance: u32) -> Vec<&str> {
+        self.streets.words_near(word, distance)
+    }
+    fn rules(&self) -> &'static ChoiceRules {
+        self.streets.rules()
+    }
+}
+
+impl ChoiceFacts for Municipality<'_> {
+    fn municipality_code(&self, street: u32) -> &str {
+        self.streets.municipality_code(street)
+    }
+    fn lists_postcodes(&self, street: u32) -> bool {
+        self.streets.lists_postcodes(street)
+    }
+    fn is_first_name(&self, word: &str) -> bool {
+        (self.first_name)(word)
     }
 }
 
@@ -125,17 +203,24 @@ pub fn choose_in_municipality(
     city: &CityStreets,
     parsed: &ParsedAddress,
     postcode: &str,
+    first_name: &dyn Fn(&str) -> bool,
 ) -> Option<Choice> {
     let number = parsed
         .house_number
         .as_ref()
         .map(|h| (h.number, h.suffix.clone()));
+    let mut name = italian_name_key(parsed.street_type.unwrap_or(""), &parsed.name);
+    name.written = parsed.name.clone();
     let reading = street_choice::Written {
-        name: italian_name_key(parsed.street_type.unwrap_or(""), &parsed.name),
+        name,
         number: number.as_ref(),
     };
     let place = MunicipalityPlace::new(city, postcode);
-    street_choice::choose(city, &place, &[reading])
+    let streets = Municipality {
+        streets: city,
+        first_name,
+    };
+    street_choice::choose(&streets, &place, &[reading])
 }
 
 #[cfg(test)]

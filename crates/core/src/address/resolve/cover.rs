@@ -37,7 +37,7 @@ pub(super) fn covering<A: StreetArea + ?Sized>(
     single_typo: bool,
 ) -> Vec<Cover> {
     let tokens = loose_tokens(name);
-    let truncated = truncated_words(name);
+    let truncated = crate::rules::it::cut_words(name);
     let cut = |t: &String| truncated.contains(t);
     let person = noble_person(name, is_first_name);
     // first names and titles written may be missing from the name: the anchor is another word;
@@ -453,19 +453,4 @@ pub(super) fn type_word_as_name<A: StreetArea + ?Sized>(
     }
     v.push(found);
     Some(v)
-}
-
-/// Words written cut short with a dot (`C.SO MARTIRI LIBER.`, `VIA CRIST. COLOMBO`): three letters or
-/// more before the dot, and no form the country's rules already read (`Gen.`, `Card.`, `Prof.`).
-fn truncated_words(name: &str) -> Vec<String> {
-    name.split_whitespace()
-        .flat_map(|w| w.split_inclusive('.'))
-        .filter_map(|w| {
-            let head = w.strip_suffix('.')?;
-            let folded = fold(head);
-            let plain = folded.len() >= 3 && folded.chars().all(|c| c.is_ascii_alphabetic());
-            (plain && canonical_tokens(head) == [folded.clone()] && !is_title(&folded))
-                .then_some(folded)
-        })
-        .collect()
 }

@@ -7,6 +7,7 @@ use std::collections::HashSet;
 
 use super::gather::{candidates, Candidate, ACCEPT};
 use super::name::{street_score, NameKey};
+use super::partial::{self, Partial};
 use super::{ChoiceFacts, StreetPlace};
 use crate::address::resolve::{narrow, Evidence};
 
@@ -50,18 +51,58 @@ fn name_of<R: ChoiceFacts>(reg: &R, street: u32) -> &str {
     &reg.keys(street)[0].key
 }
 
+/// The decision on one reading, and whether a partial name made it (`partial`). Where the
+/// country reads partial names (`ChoiceRules::partial_names`) and no street has the name in one of
+/// its own forms, a name that holds every word written beats any typo (`Via Corti` is Via Alfonso
+/// or Via Costantino Corti, never Via Orti; `Via C. Colombo` is Via Cristoforo Colombo, not Via dei
+/// Colombi); a partial name with a typo stands beside the typo's street: two streets are an
+/// ambiguity, one either finds is the street.
 pub(super) fn decide<R: ChoiceFacts, P: StreetPlace>(
     reg: &R,
     q: &NameKey,
     ranked: &[Candidate],
     number: Option<&(u32, String)>,
     place: &P,
-) -> Decision {
-    if reg.rules().type_changes_alone {
+) -> (Decision, bool) {
+    let rules = reg.rules();
+    if rules.type_changes_alone {
         if let Some(d) = by_words(reg, q, ranked, number, place) {
-            return d;
+            return (d, false);
         }
     }
+    let own_form = ranked.first().is_some_and(|c| c.score >= 1.0);
+    let partial = match &rules.partial_names {
+        Some(words) if !own_form => {
+            let number = number.map(|(n, suffix)| (*n, suffix.as_str()));
+            partial::partial(reg, words, q, place.postcode(), number)
+        }
+        _ => None,
+    };
+    let d = by_scores(reg, q, ranked, number, place);
+    match partial {
+        Some(p) if p.typos == 0 => (p.decision, true),
+        Some(Partial {
+            decision: Decision::Found(b, s),
+            ..
+        }) => match d {
+            Decision::Found(a, _) if a != b => (Decision::Ambiguous(vec![a, b]), false),
+            Decision::Found(..) => (d, false),
+            _ => (Decision::Found(b, s), true),
+        },
+        Some(p) if d == Decision::NotFound => (p.decision, true),
+        _ => (d, false),
+    }
+}
+
+/// The decision by the names' scores: the best name clear of every other, its streets told
+/// apart by the place, the number and the postcode; a typo only where the record backs it.
+fn by_scores<R: ChoiceFacts, P: StreetPlace>(
+    reg: &R,
+    q: &NameKey,
+    ranked: &[Candidate],
+    number: Option<&(u32, String)>,
+    place: &P,
+) -> Decision {
     let Some(top) = ranked.first() else {
         return Decision::NotFound;
     };
@@ -105,7 +146,10 @@ pub(super) fn decide<R: ChoiceFacts, P: StreetPlace>(
     if same.len() > 1 && municipalities.len() > 1 {
         return Decision::Ambiguous(same);
     }
-    if top.score < OWN_FORM && !corroborated(reg, same[0], number, place.postcode()) {
+    if top.score < OWN_FORM
+        && reg.rules().typo.needs_backing
+        && !corroborated(reg, same[0], number, place.postcode())
+    {
         return Decision::Unclear(vec![same[0]]);
     }
     Decision::Found(same[0], top.score)
@@ -155,7 +199,7 @@ fn by_words<R: ChoiceFacts, P: StreetPlace>(
         );
         let of_type = |id: &u32| reg.keys(*id)[0].types == q.types;
         let same: Vec<u32> = v.iter().copied().filter(of_type).collect();
-        let found = |id: u32| Decision::Found(id, street_score(q, reg.keys(id)));
+        let found = |id: u32| Decision::Found(id, street_score(q, reg.keys(id), reg.rules()));
         return Some(match same.len() {
             _ if q.types.is_empty() => match v.len() {
                 1 => found(v[0]),
@@ -253,7 +297,7 @@ pub(super) fn namesakes_holding_number<R: ChoiceFacts, P: StreetPlace>(
                 && place.contains(id)
                 && name_of(reg, id) != found
                 && reg.has_number(id, *n, suffix)
-                && street_score(q, reg.keys(id)) >= ACCEPT
+                && street_score(q, reg.keys(id), reg.rules()) >= ACCEPT
         })
         .collect()
 }

@@ -60,7 +60,7 @@ pub fn rank<R: NamedStreets>(reg: &R, q: &NameKey, ids: &[u32]) -> Vec<Candidate
         .iter()
         .map(|&id| Candidate {
             street: id,
-            score: street_score(q, reg.keys(id)),
+            score: street_score(q, reg.keys(id), reg.rules()),
         })
         .filter(|c| c.score >= 0.6)
         .collect();

@@ -20,26 +20,33 @@
 //! | `full_as_via`, `name_with_type_word` | a second written form (`VIA` + type + name; the name alone) | found under another type: a STREET_TYPE change |
 //! | `loose` | `by_form` on `core`/`compact`: 0.96, another type 0.82 | `by_words`, where the country's `ChoiceRules::type_changes_alone` (Italy): postcode and number first, the type written chooses among namesakes, one street of another type is still found, several types and none written is `Decision::TypeMissing`; abroad another type stays below `ACCEPT` and names of several types are `Unclear` |
 //! | `any_order` | `by_form` on `sorted`: 0.94 | as `loose` |
-//! | `partial` (`cover.rs::covering`) | `by_word` on the rarest word, scored 0.816 when every word is a name's | `covering`'s tiers, dropped first names and titles (the names dictionary), initials, cut words, particles, `MAX_CANDIDATES` with candidates: none of it in `score`/`decide` |
-//! | `typo` | `by_typo` (Italy: deletion index, `fuzzy_scan` for two substitutions, first letter kept, digits equal, type written) | Italy corrects a typo at precision ≥ 3 without the record backing it; here only when `corroborated` |
+//! | `partial` (`cover.rs::covering`, `partial`) | `partial::covering`: the streets of the rarest written word (one typo beside a word written right), each name scored by its tier, the first names and titles written it lacks, the typos, the words left out; the words people leave out are the country's data (`rules::PartialNames`: titles, titles of nobility, particles, words that name a place, words cut short with a dot) and the register's first names (`ChoiceFacts::is_first_name`), none abroad | `partial::partial`, in `decide` where the country reads partial names and no street has an own form of the name: fewest typos, fewest dropped, tier, type written; postcode then number among one name; `MAX_CANDIDATES` with candidates; a partial name with every word written beats any typo, one with a typo beside the typo's street is an ambiguity; a street found so is not doubted by `namesakes_holding_number` |
+//! | `typo` | `by_typo` (Italy: deletion index, `fuzzy_scan` for two substitutions) | the country's `rules::TypoRule` in `name::typo_edits_by` (Italy: one edit from five letters, two from eight, under ten only with the first letter, digits alike, corrected without the record backing it; abroad six and twelve, ends standing, particles alike, only when `corroborated`); Italy also takes the fewest edits and the type written, which `rank` does not yet (two names within the margin stay `Unclear`) |
 //! | `typo_or_partial` | both of the above | two names that fit: Italy answers `Ambiguous` with both; here `Decision::Unclear` with the best street of each name |
 //! | Italy's doubts (`keep_elided_particle`, `type_word_as_name`, `Piazza De Ferrari`, `Via Canefri`) | — | rules after the decision, country-specific; `Vicolo Gregoraci` (a type changed while streets of the type written hold every word in a longer name) is part of `by_words` |
 //!
 //! Done: a `Decision` carries its candidates (`Ambiguous`, `Unclear`, `TypeMissing`), and a
-//! country's rules (`rules::ChoiceRules`, read through `ChoiceFacts::rules`; none abroad) say
-//! whether a changed type alone is a change or another street. What the one engine still needs
-//! before Italy goes through `choose` with the same answers: `covering` as the partial-name scorer
-//! (it reads Italy's first names and titles, which abroad have no list of); the precision levels;
-//! Italy's typo acceptance; the other doubts above as per-country decision rules; the
-//! order of postcode and number and "the spelling with numbers" in `narrow`; and `Step`/
-//! `StreetMatch` read back from the form that scored. `choice_against_named_steps` (ignored,
-//! printed) measures the gap on the four house-number cities in six written forms. `covering`
-//! comes before Italy's typo acceptance: tried first (branch `hE-1357-typo`), the typo rule lets a
-//! typo beat a partial name (`Via Patti` as Via dei Piatti, not Via Adelina Patti).
+//! country's rules (`rules::ChoiceRules`, read through `NamedStreets::rules`; none abroad) say
+//! whether a changed type alone is a change or another street, how partial names are read
+//! (`partial`, Italy's words; `cover.rs` keeps the named steps' own copy only until Italy
+//! switches) and what a typo is (`TypoRule`). One rule is the engine's alone: a partial name whose
+//! street's name goes on after the words written with words of unknown kind, no phrase opened by a
+//! particle (`Via Roma` for Via Roma Libera), is a doubt with the street as candidate, where the
+//! named steps correct it (issue 29). What the one engine still needs before Italy goes through
+//! `choose` with the same answers: the precision levels; among typo candidates the fewest edits
+//! and the type written (`Via Calizano`: Italy takes Via Calizzano, the choice leaves it with a
+//! second name in the margin); the `Via Mandolfo` doubt (one word, one edit from a name and as near
+//! a word of longer names); the other doubts above as per-country decision rules; the order of
+//! postcode and number and "the spelling with numbers" in `narrow` (outside partial names); and
+//! `Step`/`StreetMatch` read back from the form that scored. `choice_against_named_steps`
+//! (ignored, printed) measures the gap on the four house-number cities in six written forms.
+//! `partial` comes before the typo rule in `decide`: the typo rule alone let a typo beat a partial
+//! name (`Via Patti` as Via dei Piatti, not Via Adelina Patti; `a_partial_name_beats_a_typo`).
 
 pub mod decide;
 pub mod gather;
 pub mod name;
+pub mod partial;
 
 use crate::register::street::StreetFacts;
 use crate::rules::ChoiceRules;
@@ -67,20 +74,30 @@ pub trait NamedStreets: StreetFacts {
     /// The name of the street's municipality (suggestions list one street per name and
     /// municipality).
     fn municipality_name(&self, street: u32) -> &str;
+    /// The words of the register's names within `distance` edits of `word` (a partial name
+    /// written with a typo); none where the register has no index of its words' typos.
+    fn words_near(&self, _word: &str, _distance: u32) -> Vec<&str> {
+        Vec::new()
+    }
+    /// The rules of the register's country the choice reads (none by default).
+    fn rules(&self) -> &'static ChoiceRules {
+        &ChoiceRules::NONE
+    }
 }
 
 /// What the decision reads besides the names: the municipality a street belongs to (a street
 /// split by locality inside one municipality is one answer); numbers and postcodes come from
 /// `StreetFacts`.
 pub trait ChoiceFacts: NamedStreets {
-    /// The rules of the register's country the decision reads (none by default).
-    fn rules(&self) -> &'static ChoiceRules {
-        &ChoiceRules::NONE
-    }
     /// The code of the street's municipality.
     fn municipality_code(&self, street: u32) -> &str;
     /// Whether the register gives the street any postcode.
     fn lists_postcodes(&self, street: u32) -> bool;
+    /// Whether the word is a first name people leave out of a street's name (`Giuseppe` of Via
+    /// Giuseppe Garibaldi), for partial names (`ChoiceRules::partial_names`); none by default.
+    fn is_first_name(&self, _word: &str) -> bool {
+        false
+    }
 }
 
 /// The place a record names (city, postcode) as the choice reads it.
@@ -109,6 +126,8 @@ pub struct Choice {
     pub decision: Decision,
     pub reading: usize,
     pub score: f64,
+    /// The street was chosen by a partial name (`partial`): every word written is in its name.
+    pub by_partial: bool,
 }
 
 /// The reading whose street the place (then the country) answers best, with its decision. A
@@ -127,7 +146,7 @@ pub fn choose<R: ChoiceFacts, P: StreetPlace>(
         }
         let ranked = gather::rank_reading(reg, q, place);
         let top = ranked.first().map(|c| c.score).unwrap_or(0.0);
-        let d = decide::decide(reg, q, &ranked, reading.number, place);
+        let (d, by_partial) = decide::decide(reg, q, &ranked, reading.number, place);
         let better = match &best {
             None => true,
             Some(b) => {
@@ -145,11 +164,14 @@ pub fn choose<R: ChoiceFacts, P: StreetPlace>(
                 decision: d,
                 reading: i,
                 score: top,
+                by_partial,
             });
         }
     }
     let mut choice = best?;
-    if let Decision::Found(id, _) = choice.decision {
+    // a partial name holds every word written: a namesake a typo away is no rival
+    if let (Decision::Found(id, _), false) = (&choice.decision, choice.by_partial) {
+        let id = *id;
         let reading = &readings[choice.reading];
         let others =
             decide::namesakes_holding_number(reg, &reading.name, reading.number, id, place);

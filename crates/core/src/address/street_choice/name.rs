@@ -5,32 +5,50 @@
 
 use crate::register::street::edit_distance;
 pub use crate::register::street::NameKey;
+use crate::rules::{ChoiceRules, TypoRule};
 
 /// Edits (with transpositions) between two stems, None when more than a typo: one edit from
-/// six letters, two from twelve. A single edit cannot change both the first and the last letter,
-/// which keeps the scan of an area cheap. The distance is Italy's (`edit_distance`, bounded).
+/// six letters, two from twelve (`ChoiceRules::NONE`; `typo_edits_by` for a country's rule).
 pub fn typo_edits(a: &str, b: &str) -> Option<usize> {
+    typo_edits_by(a, b, &ChoiceRules::NONE.typo)
+}
+
+/// Edits between two stems as a country's rule allows them. A single edit that cannot change
+/// both the first and the last letter (`ends_stand`) keeps the scan of an area cheap. The
+/// distance is Italy's (`edit_distance`, bounded).
+pub fn typo_edits_by(a: &str, b: &str, rule: &TypoRule) -> Option<usize> {
     let longest = a.len().max(b.len());
     let allowed = match longest {
-        0..=5 => return None,
-        6..=11 => 1,
-        _ => 2,
+        n if n >= rule.two_from => 2,
+        n if n >= rule.one_from => 1,
+        _ => return None,
     };
     if a.len().abs_diff(b.len()) > allowed {
         return None;
     }
-    if allowed == 1
-        && a.as_bytes().first() != b.as_bytes().first()
-        && a.as_bytes().last() != b.as_bytes().last()
-    {
+    let first = |s: &str| s.as_bytes().first().copied();
+    let last = |s: &str| s.as_bytes().last().copied();
+    if rule.ends_stand && allowed == 1 && first(a) != first(b) && last(a) != last(b) {
         return None;
     }
-    edit_distance(a, b, allowed)
+    if rule.digits_alike && digits(a) != digits(b) {
+        return None;
+    }
+    let e = edit_distance(a, b, allowed)?;
+    if e >= 2 && longest < rule.two_keep_first_below && first(a) != first(b) {
+        return None;
+    }
+    Some(e)
+}
+
+/// The digits of a stem, in order.
+fn digits(s: &str) -> String {
+    s.chars().filter(char::is_ascii_digit).collect()
 }
 
 /// How well a written name fits one of the register's names, 0..1. A different street type
 /// (`Rue X` for `Avenue X`, `Eichholzhof` for `Eichholzstrasse`) stays below the answer line.
-pub fn score(q: &NameKey, s: &NameKey) -> f64 {
+pub fn score(q: &NameKey, s: &NameKey, rules: &ChoiceRules) -> f64 {
     if q.key == s.key {
         return 1.0;
     }
@@ -53,10 +71,12 @@ pub fn score(q: &NameKey, s: &NameKey) -> f64 {
     // (`Am Schank` is not `Schangstrasse`)
     let typed = |k: &NameKey| !k.types.is_empty() || k.stem != k.compact;
     if typed(q) != typed(s) {
-    } else if let Some(e) = typo_edits(&q.stem, &s.stem).filter(|_| particles(q) == particles(s)) {
+    } else if let Some(e) = typo_edits_by(&q.stem, &s.stem, &rules.typo)
+        .filter(|_| !rules.typo.particles_alike || particles(q) == particles(s))
+    {
         best = 0.96 * (0.93 - 0.03 * e as f64);
     } else if q.tokens.len() > 1 && q.sorted != q.core {
-        if let Some(e) = typo_edits(&q.sorted_compact, &s.sorted_compact) {
+        if let Some(e) = typo_edits_by(&q.sorted_compact, &s.sorted_compact, &rules.typo) {
             best = 0.94 * (0.93 - 0.03 * e as f64);
         }
     }
@@ -89,6 +109,6 @@ pub(super) fn near(q: &NameKey, k: &NameKey) -> bool {
 
 /// How well a written name fits a street: the best of its names (`keys`, its name then its
 /// other names).
-pub fn street_score(q: &NameKey, keys: &[NameKey]) -> f64 {
-    keys.iter().map(|k| score(q, k)).fold(0.0, f64::max)
+pub fn street_score(q: &NameKey, keys: &[NameKey], rules: &ChoiceRules) -> f64 {
+    keys.iter().map(|k| score(q, k, rules)).fold(0.0, f64::max)
 }

@@ -27,6 +27,9 @@ pub struct NameKey {
     pub stem: String,
     /// the sorted core without spaces
     pub sorted_compact: String,
+    /// a written name as it was written, type left out (`Martiri Liber.`), where the reader keeps
+    /// it for partial names (words cut short with a dot, a lone `S.`); empty otherwise
+    pub written: String,
 }
 
 /// Italy's forms of a name of type `ty` (folded, as the register writes it; empty when none was
@@ -47,6 +50,7 @@ pub fn italian_name_key(ty: &str, name: &str) -> NameKey {
         compact,
         types: ty.to_string(),
         tokens,
+        written: String::new(),
     }
 }
 

@@ -88,10 +88,44 @@ impl CountryRules for Italy {
 }
 
 /// Italy's street choice: a street type written differently is one difference (`Viale Roma` for
-/// Via Roma is a STREET_TYPE change, not another street).
+/// Via Roma is a STREET_TYPE change, not another street); a typo is one edit from five letters,
+/// two from eight (under ten only where the first letter stands), the numbers alike, corrected
+/// without the record backing it (the municipality is known and its streets are few).
 static CHOICE: super::ChoiceRules = super::ChoiceRules {
     type_changes_alone: true,
+    partial_names: Some(super::PartialNames {
+        words: super::key::canonical_tokens,
+        cut_words,
+        is_title,
+        is_title_of_nobility,
+        is_particle,
+        names_a_place,
+    }),
+    typo: super::TypoRule {
+        one_from: 5,
+        two_from: 8,
+        ends_stand: false,
+        two_keep_first_below: 10,
+        digits_alike: true,
+        particles_alike: false,
+        needs_backing: false,
+    },
 };
+
+/// Words written cut short with a dot (`C.SO MARTIRI LIBER.`, `VIA CRIST. COLOMBO`): three letters
+/// or more before the dot, and no form the rules already read (`Gen.`, `Card.`, `Prof.`).
+pub fn cut_words(name: &str) -> Vec<String> {
+    name.split_whitespace()
+        .flat_map(|w| w.split_inclusive('.'))
+        .filter_map(|w| {
+            let head = w.strip_suffix('.')?;
+            let folded = crate::normalize::fold(head);
+            let plain = folded.len() >= 3 && folded.chars().all(|c| c.is_ascii_alphabetic());
+            (plain && super::key::canonical_tokens(head) == [folded.clone()] && !is_title(&folded))
+                .then_some(folded)
+        })
+        .collect()
+}
 
 /// Words written after a house number as its suffix: `12 bis`, `3 ter`.
 pub fn is_number_suffix_word(w: &str) -> bool {
