@@ -344,8 +344,32 @@ pub fn partial<R: ChoiceFacts + ?Sized>(
     // so are an ambiguity, not a choice); other words left out only where nothing else fits
     let rank = |c: &Cover| u8::from(c.tier >= 2);
     let best = scored.iter().map(rank).min()?;
-    scored.retain(|c| rank(c) == best);
     let ty = q.types.as_str();
+    // the best fits all of another type than the one written are two differences each (an
+    // ambiguity whatever follows): a street of the type written with other words left out is as
+    // likely, and is among the candidates (`Viale Ceccarini` in Riccione: Viale Ceccarini Maria
+    // Borman beside Piazzale Ceccarini Vincenzo)
+    let other_type = |c: &Cover| reg.street_type(c.street) != ty;
+    if !ty.is_empty() && scored.iter().filter(|c| rank(c) == best).all(other_type) {
+        let written_type = scored
+            .iter()
+            .filter(|c| rank(c) > best && c.tier == 2 && !other_type(c));
+        let mut v: Vec<u32> = scored
+            .iter()
+            .filter(|c| rank(c) == best)
+            .chain(written_type)
+            .map(|c| c.street)
+            .collect();
+        if v.len() > scored.iter().filter(|c| rank(c) == best).count() {
+            v.sort_unstable();
+            v.dedup();
+            return (v.len() <= MAX_CANDIDATES).then_some(Partial {
+                decision: Decision::Ambiguous(v),
+                typos: fewest,
+            });
+        }
+    }
+    scored.retain(|c| rank(c) == best);
     if !ty.is_empty() {
         let same: Vec<Cover> = scored
             .iter()
@@ -356,7 +380,21 @@ pub fn partial<R: ChoiceFacts + ?Sized>(
             scored = same;
         }
     }
-    let v: Vec<u32> = scored.iter().map(|c| c.street).collect();
+    let mut v: Vec<u32> = scored.iter().map(|c| c.street).collect();
+    // a particle written before its word is part of a surname (`Via De Nicola` is Via Enrico De
+    // Nicola, not Via Nicola Romeo): the streets that hold it come before the postcode and number
+    // are read, which may know the postcode of one street and not the other's
+    let written = (rules.words)(&q.written);
+    let particles_held = |i: u32| {
+        let full = (rules.words)(reg.name(i));
+        written
+            .windows(2)
+            .filter(|pair| (rules.is_particle)(&pair[0]))
+            .all(|pair| full.windows(2).any(|f| f == pair))
+    };
+    if fewest == 0 && v.iter().any(|&i| particles_held(i)) {
+        v.retain(|&i| particles_held(i));
+    }
     let mut v = near_names(reg, v, postcode, number);
     if fewest == 0 {
         // streets of other names that hold every word written: the postcode written tells them
@@ -375,15 +413,9 @@ pub fn partial<R: ChoiceFacts + ?Sized>(
     // Paolo Sarpi, not Via Frà Paolo Sarpi); streets still alike stay an ambiguity (`Via Costa`:
     // Andrea or Paolo Costa)
     if v.len() > 1 && fewest == 0 {
-        let written = (rules.words)(&q.written);
         let as_written = |i: u32| {
-            let full = (rules.words)(reg.name(i));
-            let particles_held = written
-                .windows(2)
-                .filter(|pair| (rules.is_particle)(&pair[0]))
-                .all(|pair| full.windows(2).any(|f| f == pair));
             let extra = scored.iter().find(|c| c.street == i).map_or(1, |c| c.extra);
-            (!particles_held, extra > 0)
+            (!particles_held(i), extra > 0)
         };
         let keyed: Vec<(u32, (bool, bool))> = v.iter().map(|&i| (i, as_written(i))).collect();
         let best = keyed.iter().map(|(_, k)| *k).min()?;
