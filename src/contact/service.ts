@@ -130,27 +130,26 @@ function presented(r: CoreAnswer, language: Language, postalForm: boolean, count
  * The one way into contact verification (single, batch, job, suggest): one contact alone goes by `verifyOne`
  * (the turn's batch, or the pool for a place seen first), more by `verifyBatch`. Objects, or with `'text'`
  * Italian addresses as finished text (`answerText`: the single call's measured speed, issue 14) and foreign
- * ones as `present`'s objects, save in a batch, where they are finished text too (`foreignAnswerText`: issue
- * 30's throughput). Not an async function: the turn batch's own promise is handed on, without one
- * more promise and tick per call.
+ * ones too (`foreignAnswerText`: issue 30's throughput), save where the catalogue lacks the country's code.
+ * Not an async function: the turn batch's own promise is handed on, without one more promise and tick per call.
  */
 function runContacts(items: ContactItem[], ctx: ProcessContext, form?: 'text'): Promise<(ItemResult | ResultText)[]> {
   const language = ctx.language;
   const countryLine = countryLineOf(ctx);
+  // as text, foreign answers too are written from the core's parts (`foreign-answer.ts`)
   const shape =
     form === 'text'
-      ? (r: CoreAnswer, options: Required<VerifyOptions>) => (isParts(r) ? answerText(r, language, OUTCOMES) : present(foreignResult(r), language, options.postal_form, countryLine))
+      ? (r: CoreAnswer, options: Required<VerifyOptions>) =>
+          isParts(r)
+            ? answerText(r, language, OUTCOMES)
+            : ((isForeignParts(r) ? foreignAnswerText(r, language, options.postal_form, countryLine, OUTCOMES) : null) ?? present(foreignResult(r), language, options.postal_form, countryLine))
       : (r: CoreAnswer, options: Required<VerifyOptions>) => presented(r, language, options.postal_form, countryLine);
   if (items.length === 1) {
     const item = items[0] as ContactItem;
     const options = nativeOptions(item);
     return verifyOne(item, options).then((r) => [shape(r, options)]);
   }
-  if (form !== 'text') return verifyBatch(items, shape);
-  // a synchronous batch: foreign answers too as finished text, written from the core's parts (`foreign-answer.ts`)
-  return verifyBatch(items, (r, options) =>
-    isForeignParts(r) ? (foreignAnswerText(r, language, options.postal_form, countryLine, OUTCOMES) ?? present(foreignResult(r), language, options.postal_form, countryLine)) : shape(r, options),
-  );
+  return verifyBatch(items, shape);
 }
 
 /** The core's answers of a batch, each shaped by `shape`: one call to the core per set of options, in request order. */
