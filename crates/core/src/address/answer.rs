@@ -162,10 +162,11 @@ fn js_json_cut(r: &ContactResult) -> crate::Result<(Vec<u8>, Met)> {
     Ok((out.out, met))
 }
 
-/// The output, counting what was written so far (for `Cutter`).
-struct Counted<'a> {
-    out: Vec<u8>,
-    written: &'a Cell<usize>,
+/// The output, counting what was written so far (for a formatter that notes where it wrote a
+/// part: `Cutter` here, `foreign::answer_text`'s).
+pub(crate) struct Counted<'a> {
+    pub(crate) out: Vec<u8>,
+    pub(crate) written: &'a Cell<usize>,
 }
 
 impl io::Write for Counted<'_> {
@@ -303,7 +304,7 @@ pub fn js_json<T: Serialize>(value: &T) -> crate::Result<Vec<u8>> {
     Ok(out)
 }
 
-struct JsNumbers;
+pub(crate) struct JsNumbers;
 
 impl Formatter for JsNumbers {
     fn write_string_fragment<W: ?Sized + io::Write>(

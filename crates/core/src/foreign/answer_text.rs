@@ -21,7 +21,7 @@ use std::io;
 use serde::Serialize;
 use serde_json::ser::Formatter;
 
-use crate::address::answer::js_number;
+use crate::address::answer::{Counted, JsNumbers};
 use crate::address::ContactResult;
 
 /// Fields of an `F` record after its kind (`FOREIGN_FIELDS` in `src/contact/answer.ts`).
@@ -103,24 +103,6 @@ impl Cuts {
             attribution,
             len,
         ]
-    }
-}
-
-/// The output, counting what was written so far (for `Cutter`).
-struct Counted<'a> {
-    out: Vec<u8>,
-    written: &'a Cell<usize>,
-}
-
-impl io::Write for Counted<'_> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.out.extend_from_slice(buf);
-        self.written.set(self.out.len());
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
     }
 }
 
@@ -236,16 +218,11 @@ impl Formatter for Cutter<'_> {
     }
 
     fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
-        // from 1e-6 to 1e21 both write the shortest digits in plain decimal (Rust: `1`, not `1.0`)
-        if (1e-6..1e21).contains(&value.abs()) {
-            return write!(writer, "{value}");
-        }
-        writer.write_all(js_number(value).as_bytes())
+        JsNumbers.write_f64(writer, value)
     }
 
     fn write_f32<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
-        let read: f64 = value.to_string().parse().unwrap_or(f64::from(value));
-        writer.write_all(js_number(read).as_bytes())
+        JsNumbers.write_f32(writer, value)
     }
 }
 
