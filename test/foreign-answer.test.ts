@@ -13,8 +13,7 @@ import { foreignAnswerText } from '../src/contact/foreign-answer.js';
 import { capability, present } from '../src/contact/service.js';
 import { finishResult } from '../src/http/outcomes.js';
 import { LANGUAGES, type Language } from '../src/http/language.js';
-import { fold } from '../src/countries/resolve.js';
-import { native, verifyContactAnswersSync } from '../src/native.js';
+import { foldText as fold, native, verifyContactAnswersSync } from '../src/native.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;

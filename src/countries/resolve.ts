@@ -1,4 +1,4 @@
-import { native } from '../native.js';
+import { foldText as fold } from '../native.js';
 import { CATALOGUE, SPELLINGS, type CountryEntry } from './catalogue.js';
 
 /**
@@ -14,20 +14,6 @@ export function resolveCountry(text: string | undefined | null): CountryEntry | 
 function countryFolded(key: string): CountryEntry | undefined {
   if (!key) return undefined;
   return SPELLINGS.get(key) ?? SPELLINGS.get(key.replace(/^(THE|LA|LE|IL|DIE|EL|LO) /, ''));
-}
-
-const ASCII = /^[\x00-\x7f]*$/;
-const ASCII_WORD = /[A-Z0-9]+/g;
-
-/**
- * The core's fold (`normalize::fold`: letters and digits in upper case, accents dropped, runs of anything
- * else one space, none at the ends). An ASCII text has nothing to decompose, so its fold is written here,
- * as the core writes it, without a call into the addon per text: `countryAtEnd` folds up to four texts
- * of every foreign record of a batch (issue 30's throughput).
- */
-export function fold(text: string): string {
-  if (!ASCII.test(text)) return native.foldText(text);
-  return text.toUpperCase().match(ASCII_WORD)?.join(' ') ?? '';
 }
 
 /** The catalogue entry of an ISO code the core returned (a lookup, not a second resolution). */

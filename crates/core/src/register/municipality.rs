@@ -247,24 +247,22 @@ fn later_part(written: &str) -> Option<Vec<String>> {
     Some(tail)
 }
 
-/// The words of a written name, each marked when it is cut short: closed by a dot, of two
-/// letters or more, not a saint (`S.`, `SS.`, `Sant.` are `name_words`' own). None when no word
-/// is cut or none is whole.
+/// The words of a written name, each marked when it is cut short with a dot (the rules' own
+/// `cut_words`: `Inf.`, `Garf.`). None when no word is cut or none is whole: a lone cut word
+/// (`Mil.`) begins too many names to be read as one.
 fn cut_words(written: &str) -> Option<Vec<(String, bool)>> {
-    let mut out = Vec::new();
-    for token in written.split_whitespace() {
-        // `Nocera Inf.`, `Castel S.Pietro`: a piece that ends with a dot is cut short
-        for piece in token.split_inclusive('.') {
-            let words = name_words(piece);
-            let cut = piece.ends_with('.');
-            match words.as_slice() {
-                [w] if cut && w.len() >= 2 && w != "S" && w != "SS" => out.push((w.clone(), true)),
-                _ => out.extend(words.into_iter().map(|w| (w, false))),
-            }
-        }
+    let cut = crate::rules::it::cut_words(written);
+    if cut.is_empty() {
+        return None;
     }
-    // a lone cut word (`Mil.`) begins too many names to be read as one
-    (out.iter().any(|(_, cut)| *cut) && out.iter().any(|(_, cut)| !*cut)).then_some(out)
+    let words: Vec<(String, bool)> = name_words(written)
+        .into_iter()
+        .map(|w| {
+            let is_cut = cut.contains(&w);
+            (w, is_cut)
+        })
+        .collect();
+    words.iter().any(|(_, is_cut)| !*is_cut).then_some(words)
 }
 
 /// Whether `name` ends with `tail` after at least one word that is not an article.

@@ -295,12 +295,17 @@ pub(super) fn partial<A: StreetArea + ?Sized>(
     // Nicola, not Via Nicola Romeo): the streets that hold it come before the postcode and number
     // are read, which know the postcode of one street and not the other's
     let written = canonical_tokens(name);
+    let particle_pairs: Vec<&[String]> = written
+        .windows(2)
+        .filter(|pair| is_particle(&pair[0]))
+        .collect();
     let particles_held = |i: u32| {
-        let full = canonical_tokens(city.name(i));
-        written
-            .windows(2)
-            .filter(|pair| is_particle(&pair[0]))
-            .all(|pair| full.windows(2).any(|f| f == pair))
+        particle_pairs.is_empty() || {
+            let full = canonical_tokens(city.name(i));
+            particle_pairs
+                .iter()
+                .all(|pair| full.windows(2).any(|f| f == *pair))
+        }
     };
     if fewest == 0 && v.iter().any(|&i| particles_held(i)) {
         v.retain(|&i| particles_held(i));

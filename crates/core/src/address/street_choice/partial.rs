@@ -385,12 +385,17 @@ pub fn partial<R: ChoiceFacts + ?Sized>(
     // Nicola, not Via Nicola Romeo): the streets that hold it come before the postcode and number
     // are read, which may know the postcode of one street and not the other's
     let written = (rules.words)(&q.written);
+    let particle_pairs: Vec<&[String]> = written
+        .windows(2)
+        .filter(|pair| (rules.is_particle)(&pair[0]))
+        .collect();
     let particles_held = |i: u32| {
-        let full = (rules.words)(reg.name(i));
-        written
-            .windows(2)
-            .filter(|pair| (rules.is_particle)(&pair[0]))
-            .all(|pair| full.windows(2).any(|f| f == pair))
+        particle_pairs.is_empty() || {
+            let full = (rules.words)(reg.name(i));
+            particle_pairs
+                .iter()
+                .all(|pair| full.windows(2).any(|f| f == *pair))
+        }
     };
     if fewest == 0 && v.iter().any(|&i| particles_held(i)) {
         v.retain(|&i| particles_held(i));
