@@ -135,6 +135,11 @@ fn names_abbreviated_or_written_in_both_languages() {
         ("Nocera Inf.", "", "Nocera Inferiore", "SA"),
         ("Nocera Sup.", "SA", "Nocera Superiore", "SA"),
         ("Castelnuovo Garf.", "", "Castelnuovo di Garfagnana", "LU"),
+        // contracted, the dot between first and last letters; a joining word by its letter
+        ("Cologno M.se", "MI", "Cologno Monzese", "MI"),
+        ("S. Donato M.se", "", "San Donato Milanese", "MI"),
+        ("Paderno D.no", "MI", "Paderno Dugnano", "MI"),
+        ("Trezzano s/Naviglio", "", "Trezzano sul Naviglio", "MI"),
         // a bilingual name written whole where the register keeps one language only
         ("Aosta/Aoste", "", "Aosta", "AO"),
         // a common first word alone, with the province that leaves one municipality
@@ -145,7 +150,12 @@ fn names_abbreviated_or_written_in_both_languages() {
         assert_municipality(city, province, name, plate);
     }
     // a lone cut word names none; a cut name in another province than the one written neither
-    for (city, province) in [("Mil.", ""), ("Nocera Inf.", "RM")] {
+    for (city, province) in [
+        ("Mil.", ""),
+        ("Nocera Inf.", "RM"),
+        ("M.se", "MI"),
+        ("Cologno M.se", "RM"),
+    ] {
         let r = answer("Via Roma 1", "", city, province);
         assert!(r.municipality.is_none(), "{city} {province}: {r:?}");
     }
