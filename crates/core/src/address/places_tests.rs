@@ -439,3 +439,36 @@ fn a_name_written_with_backticks_reads_and_shows_its_apostrophes() {
         );
     }
 }
+
+#[test]
+fn one_line_input_with_the_city_first_or_a_former_province_code() {
+    if register().is_none() {
+        return;
+    }
+    for (line, name, plate) in [
+        // the city (and postcode) before the street
+        ("Valenza, Via Roma 1", "Valenza", "AL"),
+        ("15048 Valenza Via Roma 1", "Valenza", "AL"),
+        // dashes everywhere, the province by its name
+        (
+            "Via Roma, 1 - 15048 - Valenza - Alessandria",
+            "Valenza",
+            "AL",
+        ),
+        // a former province's code: Pesaro e Urbino's until 1998, Carbonia-Iglesias' until 2016
+        ("Via Roma 1 Pesaro (PS)", "Pesaro", "PU"),
+        ("Via Roma 1, Carbonia CI", "Carbonia", "SU"),
+    ] {
+        let r = answer(line, "", "", "");
+        assert_eq!(
+            municipality(&r),
+            (name.to_string(), plate.to_string()),
+            "{line}: {:?}",
+            r.outcome
+        );
+        assert_eq!(r.normalized.address, "Via Roma 1", "{line}");
+    }
+    // the former code is answered as today's, and said so
+    let r = answer("Via Roma 1", "", "Pesaro", "PS");
+    assert!(r.outcome.iter().any(|o| o == "PROVINCE"), "{:?}", r.outcome);
+}

@@ -54,7 +54,13 @@ pub fn repair(
             r.moved.push("city_field_cleaned");
         }
     }
-    if let Some(t) = split_line_tail(register, address, &r.city) {
+    let tail = split_line_tail(register, address, &r.city).or_else(|| {
+        r.city
+            .is_empty()
+            .then(|| split_line_head(register, address))
+            .flatten()
+    });
+    if let Some(t) = tail {
         r.address = t.head;
         if t.city.is_empty() {
             // only a postcode (and province) at the end of the line
@@ -107,8 +113,8 @@ fn fill(
     }
 }
 
-/// A name people write as their city: a municipality's (today's, former, short), a hamlet's. A
-/// common first word alone (`Torre`, `Villa`) is not: it ends street names too.
+/// A name people write as their city: a municipality's (today's, former, short, shortened:
+/// `Cologno M.se`), a hamlet's. A common first word alone (`Torre`, `Villa`) is not: it ends street names too.
 fn is_municipality(register: &Register, name: &str) -> bool {
     use crate::register::municipality::NameKind;
     // no municipality has a digit in its name, so the runs of words that hold a house number or
@@ -121,7 +127,8 @@ fn is_municipality(register: &Register, name: &str) -> bool {
                 .municipalities
                 .named(name)
                 .iter()
-                .any(|h| h.kind != NameKind::Lead))
+                .any(|h| h.kind != NameKind::Lead)
+            || (name.contains(['.', '/']) && !register.municipalities.abbreviated(name).is_empty()))
 }
 
 fn is_country_word(word: &str) -> bool {
@@ -190,8 +197,17 @@ fn split_city_field(register: &Register, city: &str) -> CityField {
     out
 }
 
+/// The province a text names; a code is kept as written (a former one, `PS`, is read and
+/// answered as today's where the province is checked).
 fn province_code_of(register: &Register, text: &str) -> Option<String> {
-    province_code(register, text.trim_matches(['(', ')']))
+    let bare = text.trim_matches(['(', ')']);
+    let code = province_code(register, bare)?;
+    let written_code = bare.len() == 2 && bare.chars().all(|c| c.is_ascii_alphabetic());
+    Some(if written_code {
+        bare.to_uppercase()
+    } else {
+        code
+    })
 }
 
 /// The province written last: `(AL)`, `(Reggio Emilia)`, `AL`; returns its text and how many
@@ -255,6 +271,13 @@ fn split_line_tail(register: &Register, address: &str, city_field: &str) -> Opti
             }
         }
     }
+    // `…, Gallarate, Varese`, `… - Gallarate - Varese`: a province by its name after the city
+    if province.is_none() {
+        if let Some((code, start)) = province_name_after_city(register, &words, &owned[..end]) {
+            province = Some(code);
+            end = start;
+        }
+    }
     // the longest run of words before that is a municipality's name
     let mut city_len = 0;
     for k in (1..=4.min(end)).rev() {
@@ -270,19 +293,29 @@ fn split_line_tail(register: &Register, address: &str, city_field: &str) -> Opti
     let city = owned[end - city_len..end].join(" ");
     let mut head_end = end - city_len;
     let mut postcode = None;
+    // `Via Roma, 1 - 21013 - Gallarate`: dashes around the postcode
+    let mut dashed = false;
+    while head_end > 1 && is_separator(words[head_end - 1]) {
+        head_end -= 1;
+        dashed = true;
+    }
     if head_end > 0 {
         if let Some(pc) = is_postcode_word(words[head_end - 1]) {
             postcode = Some(normalize_postcode(&pc));
             head_end -= 1;
+            while head_end > 1 && is_separator(words[head_end - 1]) {
+                head_end -= 1;
+            }
         }
     }
     // what separates the street from the city: a comma or dash, a postcode, a number before
-    let separated = head_end > 0
-        && (words[head_end - 1].ends_with([',', ';'])
-            || is_separator(words[head_end - 1])
-            || words
-                .get(head_end)
-                .is_some_and(|w| w.starts_with([',', '-'])));
+    let separated = dashed
+        || head_end > 0
+            && (words[head_end - 1].ends_with([',', ';'])
+                || is_separator(words[head_end - 1])
+                || words
+                    .get(head_end)
+                    .is_some_and(|w| w.starts_with([',', '-'])));
     let number_before = words[..head_end]
         .iter()
         .rev()
@@ -309,6 +342,99 @@ fn split_line_tail(register: &Register, address: &str, city_field: &str) -> Opti
         .to_string();
     Some(LineTail {
         head,
+        city,
+        postcode,
+        province,
+    })
+}
+
+/// A province written by its name after a separator that follows a municipality's name
+/// (`Gallarate, Varese`, `Gallarate - Varese`): the province's code and where the words before
+/// it end. `Via Roma 1, Varese` has no city before the name: Varese stays the city.
+fn province_name_after_city(
+    register: &Register,
+    words: &[&str],
+    owned: &[String],
+) -> Option<(String, usize)> {
+    let end = owned.len();
+    (1..=3.min(end)).rev().find_map(|k| {
+        let start = end - k;
+        let name = owned[start..end].join(" ");
+        if name.bytes().any(|b| b.is_ascii_digit()) || name.len() <= 2 {
+            return None;
+        }
+        let code = province_code_of(register, &name)?;
+        let mut before = start;
+        let mut separated = before > 0 && words[before - 1].ends_with([',', ';']);
+        while before > 1 && is_separator(words[before - 1]) {
+            before -= 1;
+            separated = true;
+        }
+        let city_before = (1..=4.min(before))
+            .any(|n| is_municipality(register, &owned[before - n..before].join(" ")));
+        (separated && city_before).then_some((code, before))
+    })
+}
+
+/// `Gallarate, Via Roma 1`, `21013 Gallarate (VA) Via Roma 1`: the city (with its postcode before
+/// and province after) at the start of the address line, read only when what follows begins with
+/// a street type, so a street named after a place (`Roma 12`) is never taken for one.
+fn split_line_head(register: &Register, address: &str) -> Option<LineTail> {
+    let words: Vec<&str> = address.split_whitespace().collect();
+    let owned: Vec<String> = words
+        .iter()
+        .map(|w| w.trim_matches([',', ';']).to_string())
+        .collect();
+    let mut at = 0;
+    let postcode = is_postcode_word(owned.first()?).map(|pc| normalize_postcode(&pc));
+    if postcode.is_some() {
+        at += 1;
+        while at < words.len() && is_separator(words[at]) {
+            at += 1;
+        }
+    }
+    let rest = words.len().checked_sub(at)?;
+    let city_len = (1..=4.min(rest)).rev().find(|&k| {
+        // a comma closes the city, a bracket opens the province: neither is inside it
+        !words[at..at + k - 1]
+            .iter()
+            .any(|w| w.ends_with([',', ';']))
+            && !words[at..at + k].iter().any(|w| w.starts_with('('))
+            && is_municipality(register, &owned[at..at + k].join(" "))
+    })?;
+    let city = owned[at..at + city_len].join(" ");
+    at += city_len;
+    let mut province = None;
+    if let Some(w) = owned.get(at) {
+        let bracketed = w.starts_with('(') && w.ends_with(')');
+        let bare = w.len() == 2 && w.chars().all(|c| c.is_ascii_uppercase());
+        if bracketed || bare {
+            if let Some(code) = province_code_of(register, w) {
+                province = Some(code);
+                at += 1;
+            }
+        }
+    }
+    while at < words.len() && is_separator(words[at]) {
+        at += 1;
+    }
+    let street = &owned[at..];
+    let typed = street.len() >= 2
+        && (crate::rules::it::street_type::expand(&street[0]).is_some()
+            || crate::rules::it::street_type::multi_word_prefix(
+                &street.iter().map(|w| fold(w)).collect::<Vec<_>>(),
+            )
+            .is_some());
+    // and a name after the type (`Corso 5` is no street)
+    let named = street
+        .iter()
+        .skip(1)
+        .any(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2);
+    if !(typed && named) {
+        return None;
+    }
+    Some(LineTail {
+        head: words[at..].join(" "),
         city,
         postcode,
         province,
@@ -421,6 +547,27 @@ mod tests {
             assert_eq!(r.postcode, pc, "{line}");
             assert_eq!(r.province, prov, "{line}");
         }
+        // dashes around the postcode, the province by its name after the city
+        let r = repair(
+            reg,
+            "Via Pontida, 12 - 15121 - Alessandria - Alessandria",
+            "",
+            "",
+            "",
+        );
+        assert_eq!(
+            (r.address.as_str(), r.postcode.as_str(), r.province.as_str()),
+            ("Via Pontida, 12", "15121", "AL")
+        );
+        assert_eq!(fold(&r.city), "ALESSANDRIA");
+        let r = repair(reg, "Via Roma 1, Valenza, Alessandria", "", "", "");
+        assert_eq!((r.city.as_str(), r.province.as_str()), ("Valenza", "AL"));
+        // a province's name alone after the street is the city
+        let r = repair(reg, "Via Roma 1, Alessandria", "", "", "");
+        assert_eq!((r.city.as_str(), r.province.as_str()), ("Alessandria", ""));
+        // a former province's code (Pesaro e Urbino's until 1998)
+        let r = repair(reg, "Via Roma 1 Pesaro (PS)", "", "", "");
+        assert_eq!((r.city.as_str(), r.province.as_str()), ("Pesaro", "PS"));
         // street names that end in a place name keep it
         for line in [
             "Via Genova",
@@ -431,6 +578,36 @@ mod tests {
             assert_eq!(r.address, line);
             let r = repair(reg, line, "", "", "");
             assert_eq!(r.address, line);
+        }
+    }
+
+    #[test]
+    fn city_at_the_start_of_the_line() {
+        let Some(reg) = crate::address::tests::register() else {
+            return;
+        };
+        for (line, pc, prov) in [
+            ("Valenza, Via Roma 1", "", ""),
+            ("Valenza Via Roma 1", "", ""),
+            ("15048 Valenza (AL) Via Roma 1", "15048", "AL"),
+            ("15048 - Valenza, Via Roma 1", "15048", ""),
+        ] {
+            let r = repair(reg, line, "", "", "");
+            assert_eq!(
+                (
+                    r.address.as_str(),
+                    r.city.as_str(),
+                    r.postcode.as_str(),
+                    r.province.as_str()
+                ),
+                ("Via Roma 1", "Valenza", pc, prov),
+                "{line}"
+            );
+        }
+        // only before a street type: a street named after a place keeps its name
+        for line in ["Valenza 12", "Alessandria Corso 5"] {
+            let r = repair(reg, line, "", "", "");
+            assert_eq!((r.address.as_str(), r.city.as_str()), (line, ""), "{line}");
         }
     }
 }

@@ -32,6 +32,30 @@ impl CityNames {
             provinces.insert(fold(&c.province_name), c.province.clone());
             provinces.insert(c.province.clone(), c.province.clone());
         }
+        // a former province's code (`PS` until 1998, `OT`, `CI`, `VS`, `OG` until 2016, still
+        // written): the province most of its municipalities are in today
+        let mut former: std::collections::HashMap<&str, std::collections::HashMap<&str, usize>> =
+            Default::default();
+        for r in &register.municipalities.records {
+            let Some(c) = &r.current else { continue };
+            for p in &r.periods {
+                if p.province.len() == 2 && !provinces.contains_key(&p.province) {
+                    *former
+                        .entry(p.province.as_str())
+                        .or_default()
+                        .entry(c.province.as_str())
+                        .or_default() += 1;
+                }
+            }
+        }
+        let former: Vec<(String, String)> = former
+            .into_iter()
+            .filter_map(|(code, today)| {
+                let most = today.into_iter().max_by_key(|(p, n)| (*n, *p))?.0;
+                Some((code.to_string(), most.to_string()))
+            })
+            .collect();
+        provinces.extend(former);
         // the names people write for a province: each language of `Bolzano/Bozen`, the name
         // without its joining words (`Reggio Emilia`), and its leading words where only one
         // province starts so (`Monza`, `Pesaro`) — never a code, never a key two provinces share
