@@ -159,6 +159,10 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
         &parsed,
         number_entry,
         &written.postcode,
+        register
+            .municipalities
+            .by_postcode(&written.postcode)
+            .is_empty(),
         &hamlet_postcodes,
         holder_source(&streets),
         &mut out,

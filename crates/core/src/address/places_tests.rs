@@ -472,3 +472,43 @@ fn one_line_input_with_the_city_first_or_a_former_province_code() {
     let r = answer("Via Roma 1", "", "Pesaro", "PS");
     assert!(r.outcome.iter().any(|o| o == "PROVINCE"), "{:?}", r.outcome);
 }
+
+#[test]
+fn a_municipality_written_with_its_hamlet() {
+    if register().is_none() {
+        return;
+    }
+    for city in ["Venezia-Mestre", "Mestre Venezia", "Mestre (Venezia)"] {
+        assert_hamlet_of(city, "", "", "Venezia", "Mestre");
+    }
+}
+
+#[test]
+fn a_postcode_no_list_has_stays_in_its_municipality_area() {
+    if register().is_none() {
+        return;
+    }
+    // Tremezzina's frazioni have CAPs of their own (22019) that the municipality list lacks:
+    // unconfirmed, not replaced by the municipality's 22016
+    let r = answer("Via Roma 1", "22019", "Tremezzina", "CO");
+    assert_eq!(r.normalized.postcode, "22019", "{:?}", r.outcome);
+    assert!(r.outcome.iter().any(|o| o == "POSTCODE_UNCONFIRMED"));
+    // it also names its area between namesakes: Rossano, merged into Corigliano-Rossano (CS),
+    // not Rossano Veneto (VI)
+    assert_municipality_with_postcode("Rossano", "87067", "Corigliano-Rossano", "CS");
+    // a postcode of another area, or another municipality's, is still replaced
+    for pc in ["20121", "22010"] {
+        let r = answer("Via Roma 1", pc, "Tremezzina", "CO");
+        assert_eq!(r.normalized.postcode, "22016", "{pc}: {:?}", r.outcome);
+    }
+}
+
+fn assert_municipality_with_postcode(city: &str, postcode: &str, name: &str, plate: &str) {
+    let r = answer("Via Roma 1", postcode, city, "");
+    assert_eq!(
+        municipality(&r),
+        (name.to_string(), plate.to_string()),
+        "{city} {postcode}: {:?}",
+        r.outcome
+    );
+}

@@ -12,6 +12,7 @@ pub(super) fn postcode(
     house_number: Option<u32>,
     number: Option<&crate::register::street::HouseNumberEntry>,
     given: &str,
+    given_unlisted: bool,
     hamlet: &[&str],
     source: &'static str,
     out: &mut Outcome,
@@ -57,6 +58,23 @@ pub(super) fn postcode(
                 house_numbers: 0,
                 agreement: 1.0,
                 confirmed: true,
+            };
+            return (given.to_string(), check);
+        }
+        // a postcode no list gives any municipality, in this one's postal area (its first three
+        // digits): a frazione's own the data lacks (Tremezzina's 22019) as likely as a typo —
+        // nothing disproves it, so it stays, unconfirmed. Not a round one (`23800`): generic
+        // forms are replaced
+        let same_area =
+            given.len() == 5 && pc.len() == 5 && given[..3] == pc[..3] && !given.ends_with("00");
+        if given_unlisted && same_area && given.bytes().all(|b| b.is_ascii_digit()) {
+            out.condition("POSTCODE_UNCONFIRMED");
+            let check = PostcodeCheck {
+                source: "register",
+                precision: "municipality",
+                house_numbers: 0,
+                agreement: 0.0,
+                confirmed: false,
             };
             return (given.to_string(), check);
         }
@@ -281,6 +299,7 @@ pub(super) fn check_postcode(
     parsed: &ParsedAddress,
     number: Option<&HouseNumberEntry>,
     given: &str,
+    given_unlisted: bool,
     hamlet: &[&str],
     source: &'static str,
     out: &mut Outcome,
@@ -297,6 +316,7 @@ pub(super) fn check_postcode(
         house_number,
         number,
         given,
+        given_unlisted,
         hamlet,
         source,
         out,

@@ -253,8 +253,22 @@ fn split_line_tail(register: &Register, address: &str, city_field: &str) -> Opti
     let owned: Vec<String> = words.iter().map(|w| strip(w)).collect();
     let mut province = None;
     let mut end = owned.len();
+    // `Via Pontida 12 Alessandria 15121`: the postcode after the city, taken with it (below)
+    let postcode_last = (end > 2)
+        .then(|| is_postcode_word(&owned[end - 1]))
+        .flatten()
+        .filter(|pc| {
+            !owned[end - 2].starts_with(|c: char| c.is_ascii_digit())
+                && !register.municipalities.by_postcode(pc).is_empty()
+        });
+    if postcode_last.is_some() {
+        end -= 1;
+        while end > 1 && is_separator(&owned[end - 1]) {
+            end -= 1;
+        }
+    }
     let mut bracketed = false;
-    if let Some((p, n)) = trailing_province(&owned) {
+    if let Some((p, n)) = trailing_province(&owned[..end]) {
         let upper = p.trim_matches(['(', ')']);
         // a bare code only in capitals: `Milano MI`, never the word `Po` of a name
         let bare_ok = p.starts_with('(') || upper.chars().all(|c| c.is_ascii_uppercase());
@@ -262,7 +276,7 @@ fn split_line_tail(register: &Register, address: &str, city_field: &str) -> Opti
             if let Some(code) = province_code_of(register, &p) {
                 // a name that ends in a province code (`San Benedetto Po`) is an exact name: the
                 // short forms and hamlets of the second tier would read `Alessandria (AL)` as one
-                let whole = owned[owned.len().saturating_sub(2)..].join(" ");
+                let whole = owned[end.saturating_sub(2)..end].join(" ");
                 if n != 1 || register.municipalities.by_name(&whole).is_empty() {
                     province = Some(code);
                     end -= n;
@@ -288,18 +302,22 @@ fn split_line_tail(register: &Register, address: &str, city_field: &str) -> Opti
         }
     }
     if city_len == 0 {
-        return postcode_at_the_end(register, &words, &owned[..end], province);
+        // no city before a last postcode: the line is read as if it had not been taken off
+        return match postcode_last {
+            Some(_) => postcode_at_the_end(register, &words, &owned, None),
+            None => postcode_at_the_end(register, &words, &owned[..end], province),
+        };
     }
     let city = owned[end - city_len..end].join(" ");
     let mut head_end = end - city_len;
-    let mut postcode = None;
+    let mut postcode = postcode_last.as_ref().map(|pc| normalize_postcode(pc));
     // `Via Roma, 1 - 21013 - Gallarate`: dashes around the postcode
     let mut dashed = false;
     while head_end > 1 && is_separator(words[head_end - 1]) {
         head_end -= 1;
         dashed = true;
     }
-    if head_end > 0 {
+    if head_end > 0 && postcode.is_none() {
         if let Some(pc) = is_postcode_word(words[head_end - 1]) {
             postcode = Some(normalize_postcode(&pc));
             head_end -= 1;
@@ -329,7 +347,9 @@ fn split_line_tail(register: &Register, address: &str, city_field: &str) -> Opti
         return None;
     }
     let repeated = !city_field.is_empty() && fold(city_field) == fold(&city);
-    if !city_field.is_empty() && !repeated && postcode.is_none() {
+    // a postcode after a place name that is not the city written ends a street's name
+    // (`Via Leonardo da Vinci 50059`, city Bologna): only one before it marks the city
+    if !city_field.is_empty() && !repeated && (postcode.is_none() || postcode_last.is_some()) {
         return None;
     }
     // `Via Roma 12 Milano`: a number, a postcode or a separator stands between the street and the city
@@ -404,6 +424,15 @@ fn split_line_head(register: &Register, address: &str) -> Option<LineTail> {
     })?;
     let city = owned[at..at + city_len].join(" ");
     at += city_len;
+    // `Alessandria 15121 Via Pontida 12`
+    let mut postcode = postcode;
+    if postcode.is_none() {
+        postcode = owned
+            .get(at)
+            .and_then(|w| is_postcode_word(w))
+            .map(|pc| normalize_postcode(&pc));
+        at += usize::from(postcode.is_some());
+    }
     let mut province = None;
     if let Some(w) = owned.get(at) {
         let bracketed = w.starts_with('(') && w.ends_with(')');
@@ -540,6 +569,19 @@ mod tests {
                 "15121",
                 "AL",
             ),
+            // the postcode after the city
+            (
+                "Via Pontida 12 Alessandria 15121",
+                "Via Pontida 12",
+                "15121",
+                "",
+            ),
+            (
+                "Via Pontida 12, Alessandria AL 15121",
+                "Via Pontida 12",
+                "15121",
+                "AL",
+            ),
         ] {
             let r = repair(reg, line, "", "", "");
             assert_eq!(r.address, head, "{line}");
@@ -591,6 +633,7 @@ mod tests {
             ("Valenza Via Roma 1", "", ""),
             ("15048 Valenza (AL) Via Roma 1", "15048", "AL"),
             ("15048 - Valenza, Via Roma 1", "15048", ""),
+            ("Valenza 15048 Via Roma 1", "15048", ""),
         ] {
             let r = repair(reg, line, "", "", "");
             assert_eq!(

@@ -418,6 +418,7 @@ fn a_street_without_postcodes_takes_the_one_its_locality_shares() {
             None,
             None,
             "",
+            false,
             &[],
             "anncsu",
             &mut out,

@@ -65,9 +65,17 @@ pub fn municipality<'r>(
     let pc = normalize_postcode(postcode);
     let pc = (pc.len() == 5 && pc.bytes().all(|b| b.is_ascii_digit())).then_some(pc);
     let constrained = pc.is_some() || province.is_some();
+    // a postcode no list gives any municipality (a frazione's own the data lacks: Rossano's
+    // 87067; a generic x100) still names its postal area, by its first three digits
+    let unlisted_area = pc
+        .as_deref()
+        .filter(|p| register.municipalities.by_postcode(p).is_empty())
+        .map(|p| &p[..3]);
     let agreement = |c: &Municipality| -> u8 {
+        let in_area =
+            unlisted_area.is_some_and(|a| c.postcodes.iter().any(|q| q.get(..3) == Some(a)));
         u8::from(province.as_deref() == Some(c.province.as_str()))
-            + u8::from(pc.as_ref().is_some_and(|p| c.has_postcode(p)))
+            + u8::from(pc.as_ref().is_some_and(|p| c.has_postcode(p)) || in_area)
     };
     // the candidates of a tier that agree best with what else was written (all when nothing was)
     let agreeing = |tier: &[Cand<'r>]| -> Vec<Cand<'r>> {
@@ -311,6 +319,13 @@ pub(super) fn tiers<'r>(
         }
     }
     if first.is_empty() && second.is_empty() {
+        second = municipality_with_hamlet(register, city);
+        second.retain(|(_, c, _)| !contradicted(c));
+        if !second.is_empty() {
+            return (first, second, false);
+        }
+    }
+    if first.is_empty() && second.is_empty() {
         // a guess from the name's shape: never against the postcode written (`Porto d'Ascoli`
         // 63074 is San Benedetto del Tronto's, not Ascoli Piceno's)
         second = named_after_municipality(register, city);
@@ -332,6 +347,37 @@ pub(super) fn tiers<'r>(
         }
     }
     (first, second, false)
+}
+
+/// A municipality's name and one of its hamlets' in either order (`Venezia-Mestre`, `Mestre
+/// Venezia`, `Roma Ostia`): that municipality, the hamlet kept. Both names must be known and the
+/// hamlet must be that municipality's, so it is no guess.
+fn municipality_with_hamlet<'r>(register: &'r Register, city: &str) -> Vec<Cand<'r>> {
+    use crate::register::municipality::NameKind;
+    let folded = fold(city);
+    let words: Vec<&str> = folded.split(' ').filter(|w| !w.is_empty()).collect();
+    let mut out: Vec<Cand<'r>> = Vec::new();
+    for k in 1..words.len() {
+        let (lead, rest) = (words[..k].join(" "), words[k..].join(" "));
+        for (town, place) in [(&lead, &rest), (&rest, &lead)] {
+            let (towns, _) = named(register, town, &|_| false, false, false);
+            if towns.is_empty() {
+                continue;
+            }
+            for hit in register.municipalities.named(place) {
+                let Some(p) = hit.place.filter(|_| hit.kind == NameKind::Place) else {
+                    continue;
+                };
+                let theirs = towns.iter().find(|(r, _, _)| std::ptr::eq(*r, hit.record));
+                if let Some(&(r, c, _)) = theirs {
+                    if !out.iter().any(|(o, _, _)| std::ptr::eq(*o, r)) {
+                        out.push((r, c, Some(p.name.as_str())));
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The municipalities of the province written whose name ends with the city written.
