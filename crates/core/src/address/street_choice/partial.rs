@@ -335,7 +335,8 @@ pub fn partial<R: ChoiceFacts + ?Sized>(
     postcode: &str,
     number: Option<(u32, &str)>,
 ) -> Option<Partial> {
-    let mut scored = covering(reg, rules, q, true, false);
+    // a word with a typo only where the request reads typos (precision 3 up)
+    let mut scored = covering(reg, rules, q, reg.rules().typos(), false);
     let fewest = scored.iter().map(|c| c.typos).min()?;
     scored.retain(|c| c.typos == fewest);
     let dropped = scored.iter().map(|c| c.dropped).min()?;
