@@ -202,6 +202,10 @@ pub struct PartialNames {
     pub is_particle: fn(&str) -> bool,
     /// Words that make a street name another place when left out (`PORTA`, `MONTE`).
     pub names_a_place: fn(&str) -> bool,
+    /// Whether a written name holds an elided particle (`D'Aosta`, `de' Musi`), part of a
+    /// person's or a family's name rather than an article people drop: a street whose names have
+    /// no particle is then no confident match (`street_choice::partial::elided_particle_doubt`).
+    pub has_elided_particle: fn(&str) -> bool,
 }
 
 /// The rules of a country (ISO alpha-2), when the matcher has them.

@@ -24,7 +24,7 @@
 //! | `typo` | `by_typo` (Italy: deletion index, `fuzzy_scan` for two substitutions) | the country's `rules::TypoRule` in `name::typo_edits_by` (Italy: one edit from five letters, two from eight, under ten only with the first letter, digits alike, corrected without the record backing it, the fewest edits winning (`fewest_edits_win`: `Via Calizano` is Via Calizzano); abroad six and twelve, ends standing, particles alike, only when `corroborated`, names within the margin `Unclear`); a typo of the type written only (a typo and another type score 0) |
 //! | precision (the request's 1–5) | `ChoiceRules::precision`, Italy's rules at each level (`CountryRules::street_choice`): below 3 no typo candidates; 4 and 5 one edit more (`TypoRule::more_from`) | below 2 no word order, partial names or `holding_words_of_type`; below 3 no typo, no partial name with a typo, no `namesakes_holding_number` |
 //! | `typo_or_partial` | both of the above | two names that fit: Italy answers `Ambiguous` with both; here `Decision::Unclear` with the best street of each name; one word a typo away from a whole name and as near a word of longer names (`Via Mandolfo`: Via Landolfo or Via Ugo Guido Mondolfo) is `decide::typo_beside_partial_names`: the postcode and number tell them apart, else `Unclear` |
-//! | Italy's doubts (`keep_elided_particle`, `type_word_as_name`, `Piazza De Ferrari`, `Via Canefri`) | — | rules after the decision, country-specific; `Vicolo Gregoraci` (a type changed while streets of the type written hold every word in a longer name) is part of `by_words` |
+//! | Italy's doubts (`keep_elided_particle`, `type_word_as_name`, `Piazza De Ferrari`, `Via Canefri`) | — | rules after the decision, country-specific: `keep_elided_particle` is `partial::elided_particle_doubt` (the country's `PartialNames::has_elided_particle`, read in `choose`); the others are still to come; `Vicolo Gregoraci` (a type changed while streets of the type written hold every word in a longer name) is part of `by_words` |
 //!
 //! Done: a `Decision` carries its candidates (`Ambiguous`, `Unclear`, `TypeMissing`), and a
 //! country's rules (`rules::ChoiceRules`, read through `NamedStreets::rules`; none abroad) say
@@ -34,13 +34,15 @@
 //! street's name goes on after the words written with words of unknown kind, no phrase opened by a
 //! particle (`Via Roma` for Via Roma Libera), is a doubt with the street as candidate, where the
 //! named steps correct it (issue 29). Done since: the precision levels (`ChoiceRules::precision`);
-//! among typo candidates the fewest edits (`TypoRule::fewest_edits_win`); the `Via Mandolfo` doubt.
-//! What the one engine still needs before Italy goes through `choose` with the same answers: the
-//! other doubts above as per-country decision rules (`keep_elided_particle`: `Via D'Aosta` is a
-//! doubt in the named steps, Via Aosta here; `type_word_as_name`; `Via Canefri`); the order of
+//! among typo candidates the fewest edits (`TypoRule::fewest_edits_win`); the `Via Mandolfo` doubt;
+//! an elided particle written that the street lacks (`Via D'Aosta` is no confident Via Aosta:
+//! `partial::elided_particle_doubt`). What the one engine still needs before Italy goes through
+//! `choose` with the same answers: the other doubts above as per-country decision rules
+//! (`type_word_as_name`: `Ponte Bagni`; `Via Canefri`; `Piazza De Ferrari`); the order of
 //! postcode and number and "the spelling with numbers" in `narrow` (outside partial names); and
 //! `Step`/`StreetMatch` read back from the form that scored. `choice_against_named_steps`
-//! (ignored, printed) measures the gap on the four house-number cities in six written forms.
+//! (ignored, printed) measures the gap on the four house-number cities in six written forms, at
+//! every precision.
 //! `partial` comes before the typo rule in `decide`: the typo rule alone let a typo beat a partial
 //! name (`Via Patti` as Via dei Piatti, not Via Adelina Patti; `a_partial_name_beats_a_typo`).
 
@@ -178,6 +180,13 @@ pub fn choose<R: ChoiceFacts, P: StreetPlace>(
             decide::namesakes_holding_number(reg, &reading.name, reading.number, id, place);
         if !others.is_empty() {
             choice.decision = Decision::Ambiguous(std::iter::once(id).chain(others).collect());
+        }
+    }
+    // a particle written elided (`D'Aosta`) that the street's names lack: a word missing
+    if let Decision::Found(id, _) = choice.decision {
+        let q = &readings[choice.reading].name;
+        if let Some(v) = partial::elided_particle_doubt(reg, q, id) {
+            choice.decision = Decision::Ambiguous(v);
         }
     }
     Some(choice)

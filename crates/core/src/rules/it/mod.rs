@@ -101,6 +101,7 @@ const CHOICE: super::ChoiceRules = super::ChoiceRules {
         is_title_of_nobility,
         is_particle,
         names_a_place,
+        has_elided_particle,
     }),
     typo: super::TypoRule {
         one_from: 5,
@@ -124,6 +125,16 @@ static CHOICE_AT: [super::ChoiceRules; 5] = [
     CHOICE.at(4),
     CHOICE.at(5),
 ];
+
+/// Whether the written name holds an elided particle (`D'Aosta`, `de' Musi`): in Italian street
+/// names these are part of a person's or a family's name (Amedeo d'Aosta, the Bologna `de'`
+/// streets), not an article people drop like the `della` of `Via della Chiesa`.
+pub fn has_elided_particle(name: &str) -> bool {
+    let up = name.to_uppercase();
+    up.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .any(|w| ["D'", "D’", "DE'", "DE’"].iter().any(|p| w.starts_with(p)))
+}
 
 /// Words written cut short with a dot (`C.SO MARTIRI LIBER.`, `VIA CRIST. COLOMBO`): three letters
 /// or more before the dot, and no form the rules already read (`Gen.`, `Card.`, `Prof.`).
