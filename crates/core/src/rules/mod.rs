@@ -57,8 +57,9 @@ pub trait CountryRules: Sync {
     fn is_number_marker(&self, word: &str) -> bool;
     /// Words that make a street name another place when left out (`PORTA`, `MONTE`).
     fn names_a_place(&self, word: &str) -> bool;
-    /// How the street choice settles what a written name leaves open in this country.
-    fn street_choice(&self) -> &'static ChoiceRules;
+    /// How the street choice settles what a written name leaves open in this country, at the
+    /// request's precision (1 to 5, 3 by default: `ChoiceRules::precision`).
+    fn street_choice(&self, precision: u8) -> &'static ChoiceRules;
 }
 
 /// What a country's street choice (`address::street_choice`) decides beyond the names' scores:
@@ -79,6 +80,11 @@ pub struct ChoiceRules {
     pub partial_names: Option<PartialNames>,
     /// How far a name written with a typo may be from the register's and still be that street.
     pub typo: TypoRule,
+    /// How far from the name written a request lets the choice go (its `precision`): 1, the
+    /// name's own forms (with its type; without type and particles); 2, also its words in another
+    /// order and partial names; 3 (the default, and the foreign registers'), also typos
+    /// (`typo`) and a partial name's word with a typo; 4 and 5, more edits (`TypoRule::more_from`).
+    pub precision: u8,
 }
 
 /// What a typo is in a country's street names (`street_choice::name::typo_edits`): how many edits
@@ -101,6 +107,35 @@ pub struct TypoRule {
     pub particles_alike: bool,
     /// A typo is corrected only where the house number or the postcode written backs it.
     pub needs_backing: bool,
+    /// Letters of the longer stem from which each one more edit is a typo, beyond `one_from` and
+    /// `two_from` (a request's precision 4 and 5; `usize::MAX`: none).
+    pub more_from: [usize; 2],
+    /// Among names reached through typos the fewest edits win (`Via Calizano` is Via Calizzano,
+    /// one letter away, not a name two letters away); without it names within the choice's
+    /// margin are a doubt.
+    pub fewest_edits_win: bool,
+}
+
+impl TypoRule {
+    /// How many edits a stem of `len` letters (the longer of the two) may carry: 0 when it is too
+    /// short for a typo.
+    pub const fn allowed(&self, len: usize) -> usize {
+        let mut n = 0;
+        let from = [
+            self.one_from,
+            self.two_from,
+            self.more_from[0],
+            self.more_from[1],
+        ];
+        let mut i = 0;
+        while i < from.len() {
+            if len >= from[i] {
+                n += 1;
+            }
+            i += 1;
+        }
+        n
+    }
 }
 
 impl ChoiceRules {
@@ -116,8 +151,38 @@ impl ChoiceRules {
             digits_alike: false,
             particles_alike: true,
             needs_backing: true,
+            more_from: [usize::MAX; 2],
+            fewest_edits_win: false,
         },
+        precision: 3,
     };
+
+    /// The rules as a request's precision loosens them: at 4 one edit more from four letters, at
+    /// 5 another from eight (the named steps' reach, issue 31); below 3 no typo is read at all
+    /// (`precision` is checked where typos are gathered).
+    pub const fn at(self, precision: u8) -> ChoiceRules {
+        let mut typo = self.typo;
+        typo.more_from = match precision {
+            0..=3 => [usize::MAX; 2],
+            4 => [4, usize::MAX],
+            _ => [4, 8],
+        };
+        ChoiceRules {
+            typo,
+            precision,
+            ..self
+        }
+    }
+
+    /// Words in another order, and partial names (precision 2 up).
+    pub const fn any_order(&self) -> bool {
+        self.precision >= 2
+    }
+
+    /// Typos (precision 3 up).
+    pub const fn typos(&self) -> bool {
+        self.precision >= 3
+    }
 }
 
 /// The words of a country's street names that people leave out or write otherwise, as the street
@@ -137,6 +202,10 @@ pub struct PartialNames {
     pub is_particle: fn(&str) -> bool,
     /// Words that make a street name another place when left out (`PORTA`, `MONTE`).
     pub names_a_place: fn(&str) -> bool,
+    /// Whether a written name holds an elided particle (`D'Aosta`, `de' Musi`), part of a
+    /// person's or a family's name rather than an article people drop: a street whose names have
+    /// no particle is then no confident match (`street_choice::partial::elided_particle_doubt`).
+    pub has_elided_particle: fn(&str) -> bool,
 }
 
 /// The rules of a country (ISO alpha-2), when the matcher has them.

@@ -46,20 +46,7 @@ impl NamedStreets for CityStreets {
     /// edit from five letters, two from eight); two substitutions, beyond the deletion index, by
     /// a scan of the names. Shorter names are scanned by the choice.
     fn by_typo(&self, q: &NameKey) -> Option<Vec<u32>> {
-        let rule = &self.rules().typo;
-        let allowed = match q.stem.len() {
-            n if n >= rule.two_from => 2,
-            n if n >= rule.one_from => 1,
-            _ => return None,
-        };
-        let mut found = self.fuzzy(&q.compact, allowed);
-        if allowed >= 2 && found.iter().all(|(_, e)| *e >= 2) {
-            found = self.fuzzy_scan(&q.compact, allowed);
-        }
-        let mut v: Vec<u32> = found.into_iter().map(|(i, _)| i).collect();
-        v.sort_unstable();
-        v.dedup();
-        Some(v)
+        typo_candidates(self, q, self.rules())
     }
     fn by_word(&self, word: &str) -> Option<&[u32]> {
         Some(self.by_token(word)).filter(|v| !v.is_empty())
@@ -75,8 +62,29 @@ impl NamedStreets for CityStreets {
         self.tokens_near(word, distance)
     }
     fn rules(&self) -> &'static ChoiceRules {
-        crate::rules::italy().street_choice()
+        crate::rules::italy().street_choice(3)
     }
+}
+
+/// The deletion index of loose keys, as far as the typo rule reaches at the request's precision;
+/// nothing below precision 3 (no typo is read; the choice still reads the streets of the rarest
+/// word written).
+fn typo_candidates(city: &CityStreets, q: &NameKey, rules: &ChoiceRules) -> Option<Vec<u32>> {
+    if !rules.typos() {
+        return Some(Vec::new());
+    }
+    let allowed = match rules.typo.allowed(q.stem.len()) {
+        0 => return None,
+        n => n as u32,
+    };
+    let mut found = city.fuzzy(&q.compact, allowed);
+    if allowed >= 2 && found.iter().all(|(_, e)| *e >= 2) {
+        found = city.fuzzy_scan(&q.compact, allowed);
+    }
+    let mut v: Vec<u32> = found.into_iter().map(|(i, _)| i).collect();
+    v.sort_unstable();
+    v.dedup();
+    Some(v)
 }
 
 impl ChoiceFacts for CityStreets {
@@ -92,10 +100,12 @@ impl ChoiceFacts for CityStreets {
 }
 
 /// A municipality's streets with the first names of the register's names list, which partial
-/// names leave out (`ChoiceFacts::is_first_name`): what Italy's choice reads.
+/// names leave out (`ChoiceFacts::is_first_name`), and Italy's rules at the request's precision:
+/// what Italy's choice reads.
 pub struct Municipality<'a> {
     pub streets: &'a CityStreets,
     pub first_name: &'a dyn Fn(&str) -> bool,
+    pub rules: &'static ChoiceRules,
 }
 
 impl StreetFacts for Municipality<'_> {
@@ -133,7 +143,7 @@ impl NamedStreets for Municipality<'_> {
         self.streets.by_form(q)
     }
     fn by_typo(&self, q: &NameKey) -> Option<Vec<u32>> {
-        self.streets.by_typo(q)
+        typo_candidates(self.streets, q, self.rules)
     }
     fn by_word(&self, word: &str) -> Option<&[u32]> {
         self.streets.by_word(word)
@@ -148,7 +158,7 @@ impl NamedStreets for Municipality<'_> {
         self.streets.words_near(word, distance)
     }
     fn rules(&self) -> &'static ChoiceRules {
-        self.streets.rules()
+        self.rules
     }
 }
 
@@ -203,6 +213,7 @@ pub fn choose_in_municipality(
     city: &CityStreets,
     parsed: &ParsedAddress,
     postcode: &str,
+    precision: u8,
     first_name: &dyn Fn(&str) -> bool,
 ) -> Option<Choice> {
     let number = parsed
@@ -219,6 +230,7 @@ pub fn choose_in_municipality(
     let streets = Municipality {
         streets: city,
         first_name,
+        rules: crate::rules::italy().street_choice(precision),
     };
     street_choice::choose(&streets, &place, &[reading])
 }

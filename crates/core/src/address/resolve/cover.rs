@@ -387,20 +387,6 @@ pub(super) fn names_a_place(w: &str) -> bool {
     w.chars().any(|c| c.is_ascii_digit()) || crate::rules::italy().names_a_place(w)
 }
 
-/// Whether the written name holds an elided particle (`D'Aosta`, `de' Musi`): in Italian street
-/// names these are part of a person's or a family's name (Amedeo d'Aosta, the Bologna `de'`
-/// streets), not an article people drop like the `della` of `Via della Chiesa`.
-fn has_elided_particle(name: &str) -> bool {
-    let up = name.to_uppercase();
-    let words: Vec<&str> = up
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|w| !w.is_empty())
-        .collect();
-    words
-        .iter()
-        .any(|w| ["D'", "D’", "DE'", "DE’"].iter().any(|p| w.starts_with(p)))
-}
-
 /// A street found without any particle, for a name written with an elided one (`Via D'Aosta` is
 /// not Via Aosta; `Via de' Musi` is not Via Fratelli Musi): a word written is missing from the
 /// street, so the answer is not a confident match but an ambiguity, with the streets that hold
@@ -413,7 +399,7 @@ pub(super) fn keep_elided_particle<A: StreetArea + ?Sized>(
     let StreetResolution::Found(i, _) = r else {
         return r;
     };
-    if !has_elided_particle(name) {
+    if !crate::rules::it::has_elided_particle(name) {
         return r;
     }
     let with_particle = std::iter::once(city.name(i))

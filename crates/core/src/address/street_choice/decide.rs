@@ -72,7 +72,7 @@ pub(super) fn decide<R: ChoiceFacts, P: StreetPlace>(
     }
     let own_form = ranked.first().is_some_and(|c| c.score >= 1.0);
     let partial = match &rules.partial_names {
-        Some(words) if !own_form => {
+        Some(words) if !own_form && rules.any_order() => {
             let number = number.map(|(n, suffix)| (*n, suffix.as_str()));
             partial::partial(reg, words, q, place.postcode(), number)
         }
@@ -90,7 +90,52 @@ pub(super) fn decide<R: ChoiceFacts, P: StreetPlace>(
             _ => (Decision::Found(b, s), true),
         },
         Some(p) if d == Decision::NotFound => (p.decision, true),
-        _ => (d, false),
+        _ => (typo_beside_partial_names(reg, q, d, number, place), false),
+    }
+}
+
+/// One word written, a typo of one street's whole name and as near a word of longer names (`Via
+/// Mandolfo`: Via Landolfo, or Via Ugo Guido Mondolfo?): where the country reads partial names,
+/// the streets of the type written whose name holds the word with at most a typo, nothing but
+/// first names and titles left out, stand beside the typo's street; the postcode and the house
+/// number tell them apart, else the answer is a doubt with them.
+fn typo_beside_partial_names<R: ChoiceFacts, P: StreetPlace>(
+    reg: &R,
+    q: &NameKey,
+    d: Decision,
+    number: Option<&(u32, String)>,
+    place: &P,
+) -> Decision {
+    let (Decision::Found(found, score), Some(words)) = (&d, &reg.rules().partial_names) else {
+        return d;
+    };
+    if *score >= OWN_FORM || q.tokens.len() != 1 || !reg.rules().typos() {
+        return d;
+    }
+    let of_type = |id: u32| q.types.is_empty() || reg.keys(id)[0].types == q.types;
+    let mut v = vec![*found];
+    v.extend(
+        partial::covering(reg, words, q, true, true)
+            .into_iter()
+            .filter(|c| c.street != *found && c.tier == 0 && c.dropped == 0)
+            .map(|c| c.street)
+            .filter(|&id| of_type(id)),
+    );
+    if v.len() == 1 {
+        return d;
+    }
+    let number = number.map(|(n, suffix)| (*n, suffix.as_str()));
+    let v = narrow(
+        reg,
+        v,
+        &[
+            Evidence::Postcode(place.postcode()),
+            Evidence::Number(number),
+        ],
+    );
+    match v[..] {
+        [one] => Decision::Found(one, street_score(q, reg.keys(one), reg.rules())),
+        _ => Decision::Unclear(v),
     }
 }
 
@@ -112,7 +157,7 @@ fn by_scores<R: ChoiceFacts, P: StreetPlace>(
     let top_name = name_of(reg, top.street);
     // another name close to the best: a typo or partial name fits both, or the name was written
     // without the type that tells its streets apart
-    let close = other_names_close(reg, ranked, top);
+    let close = other_names_close(reg, ranked, top, fewest_edits(reg, top));
     if close.len() > 1 {
         let one_name = close.iter().all(|&c| same_words(reg, c, top.street));
         return if q.types.is_empty() && one_name && !typed_alike(reg, &close) {
@@ -179,7 +224,9 @@ fn by_words<R: ChoiceFacts, P: StreetPlace>(
         .collect();
     let loose = |k: &NameKey| k.compact == q.compact;
     let any_order = |k: &NameKey| k.sorted == q.sorted;
-    for form in [&loose as &dyn Fn(&NameKey) -> bool, &any_order] {
+    let forms = [&loose as &dyn Fn(&NameKey) -> bool, &any_order];
+    let reach = if reg.rules().any_order() { 2 } else { 1 };
+    for form in &forms[..reach] {
         let hits: Vec<u32> = in_place
             .iter()
             .copied()
@@ -207,6 +254,7 @@ fn by_words<R: ChoiceFacts, P: StreetPlace>(
                 _ => Decision::Ambiguous(v),
             },
             1 => found(same[0]),
+            0 if v.len() == 1 && !reg.rules().any_order() => found(v[0]),
             0 if v.len() == 1 => match holding_words_of_type(reg, q, v[0]) {
                 others if others.is_empty() => found(v[0]),
                 others => Decision::Ambiguous(std::iter::once(v[0]).chain(others).collect()),
@@ -243,12 +291,24 @@ fn holding_words_of_type<R: ChoiceFacts>(reg: &R, q: &NameKey, found: u32) -> Ve
         .collect()
 }
 
-/// The best street of each name scoring within `MARGIN` of the best, best first (the best's own
-/// street first).
-fn other_names_close<R: ChoiceFacts>(reg: &R, ranked: &[Candidate], top: &Candidate) -> Vec<u32> {
+/// Whether the best was reached through a typo where the country takes the fewest edits
+/// (`TypoRule::fewest_edits_win`): then only names as near are close to it.
+fn fewest_edits<R: ChoiceFacts>(reg: &R, top: &Candidate) -> bool {
+    top.score < OWN_FORM && reg.rules().typo.fewest_edits_win
+}
+
+/// The best street of each name scoring within `MARGIN` of the best (scoring as well, with
+/// `fewest_edits`), best first (the best's own street first).
+fn other_names_close<R: ChoiceFacts>(
+    reg: &R,
+    ranked: &[Candidate],
+    top: &Candidate,
+    fewest_edits: bool,
+) -> Vec<u32> {
+    let margin = if fewest_edits { 1e-9 } else { MARGIN };
     let mut names: Vec<&str> = Vec::new();
     let mut out = Vec::new();
-    for c in ranked.iter().filter(|c| c.score > top.score - MARGIN) {
+    for c in ranked.iter().filter(|c| c.score > top.score - margin) {
         let name = name_of(reg, c.street);
         if !names.contains(&name) {
             names.push(name);
@@ -284,7 +344,8 @@ pub(super) fn namesakes_holding_number<R: ChoiceFacts, P: StreetPlace>(
     let Some((n, suffix)) = number else {
         return Vec::new();
     };
-    if reg.has_number(street, *n, suffix) || place.empty() {
+    // a namesake a typo away is no rival where typos are not read (precision below 3)
+    if reg.has_number(street, *n, suffix) || place.empty() || !reg.rules().typos() {
         return Vec::new();
     }
     let Some(ids) = candidates(reg, q) else {

@@ -21,9 +21,10 @@
 //! | `loose` | `by_form` on `core`/`compact`: 0.96, another type 0.82 | `by_words`, where the country's `ChoiceRules::type_changes_alone` (Italy): postcode and number first, the type written chooses among namesakes, one street of another type is still found, several types and none written is `Decision::TypeMissing`; abroad another type stays below `ACCEPT` and names of several types are `Unclear` |
 //! | `any_order` | `by_form` on `sorted`: 0.94 | as `loose` |
 //! | `partial` (`cover.rs::covering`, `partial`) | `partial::covering`: the streets of the rarest written word (one typo beside a word written right), each name scored by its tier, the first names and titles written it lacks, the typos, the words left out; the words people leave out are the country's data (`rules::PartialNames`: titles, titles of nobility, particles, words that name a place, words cut short with a dot) and the register's first names (`ChoiceFacts::is_first_name`), none abroad | `partial::partial`, in `decide` where the country reads partial names and no street has an own form of the name: fewest typos, fewest dropped, tier, type written; postcode then number among one name; `MAX_CANDIDATES` with candidates; a partial name with every word written beats any typo, one with a typo beside the typo's street is an ambiguity; a street found so is not doubted by `namesakes_holding_number` |
-//! | `typo` | `by_typo` (Italy: deletion index, `fuzzy_scan` for two substitutions) | the country's `rules::TypoRule` in `name::typo_edits_by` (Italy: one edit from five letters, two from eight, under ten only with the first letter, digits alike, corrected without the record backing it; abroad six and twelve, ends standing, particles alike, only when `corroborated`); Italy also takes the fewest edits and the type written, which `rank` does not yet (two names within the margin stay `Unclear`) |
-//! | `typo_or_partial` | both of the above | two names that fit: Italy answers `Ambiguous` with both; here `Decision::Unclear` with the best street of each name |
-//! | Italy's doubts (`keep_elided_particle`, `type_word_as_name`, `Piazza De Ferrari`, `Via Canefri`) | — | rules after the decision, country-specific; `Vicolo Gregoraci` (a type changed while streets of the type written hold every word in a longer name) is part of `by_words` |
+//! | `typo` | `by_typo` (Italy: deletion index, `fuzzy_scan` for two substitutions) | the country's `rules::TypoRule` in `name::typo_edits_by` (Italy: one edit from five letters, two from eight, under ten only with the first letter, digits alike, corrected without the record backing it, the fewest edits winning (`fewest_edits_win`: `Via Calizano` is Via Calizzano); abroad six and twelve, ends standing, particles alike, only when `corroborated`, names within the margin `Unclear`); a typo of the type written only (a typo and another type score 0) |
+//! | precision (the request's 1–5) | `ChoiceRules::precision`, Italy's rules at each level (`CountryRules::street_choice`): below 3 no typo candidates; 4 and 5 one edit more (`TypoRule::more_from`) | below 2 no word order, partial names or `holding_words_of_type`; below 3 no typo, no partial name with a typo, no `namesakes_holding_number` |
+//! | `typo_or_partial` | both of the above | two names that fit: Italy answers `Ambiguous` with both; here `Decision::Unclear` with the best street of each name; one word a typo away from a whole name and as near a word of longer names (`Via Mandolfo`: Via Landolfo or Via Ugo Guido Mondolfo) is `decide::typo_beside_partial_names`: the postcode and number tell them apart, else `Unclear` |
+//! | Italy's doubts (`keep_elided_particle`, `type_word_as_name`, `Piazza De Ferrari`, `Via Canefri`) | — | rules after the decision, country-specific: `keep_elided_particle` is `partial::elided_particle_doubt` (the country's `PartialNames::has_elided_particle`, read in `choose`); the others are still to come; `Vicolo Gregoraci` (a type changed while streets of the type written hold every word in a longer name) is part of `by_words` |
 //!
 //! Done: a `Decision` carries its candidates (`Ambiguous`, `Unclear`, `TypeMissing`), and a
 //! country's rules (`rules::ChoiceRules`, read through `NamedStreets::rules`; none abroad) say
@@ -32,14 +33,16 @@
 //! switches) and what a typo is (`TypoRule`). One rule is the engine's alone: a partial name whose
 //! street's name goes on after the words written with words of unknown kind, no phrase opened by a
 //! particle (`Via Roma` for Via Roma Libera), is a doubt with the street as candidate, where the
-//! named steps correct it (issue 29). What the one engine still needs before Italy goes through
-//! `choose` with the same answers: the precision levels; among typo candidates the fewest edits
-//! and the type written (`Via Calizano`: Italy takes Via Calizzano, the choice leaves it with a
-//! second name in the margin); the `Via Mandolfo` doubt (one word, one edit from a name and as near
-//! a word of longer names); the other doubts above as per-country decision rules; the order of
+//! named steps correct it (issue 29). Done since: the precision levels (`ChoiceRules::precision`);
+//! among typo candidates the fewest edits (`TypoRule::fewest_edits_win`); the `Via Mandolfo` doubt;
+//! an elided particle written that the street lacks (`Via D'Aosta` is no confident Via Aosta:
+//! `partial::elided_particle_doubt`). What the one engine still needs before Italy goes through
+//! `choose` with the same answers: the other doubts above as per-country decision rules
+//! (`type_word_as_name`: `Ponte Bagni`; `Via Canefri`; `Piazza De Ferrari`); the order of
 //! postcode and number and "the spelling with numbers" in `narrow` (outside partial names); and
 //! `Step`/`StreetMatch` read back from the form that scored. `choice_against_named_steps`
-//! (ignored, printed) measures the gap on the four house-number cities in six written forms.
+//! (ignored, printed) measures the gap on the four house-number cities in six written forms, at
+//! every precision.
 //! `partial` comes before the typo rule in `decide`: the typo rule alone let a typo beat a partial
 //! name (`Via Patti` as Via dei Piatti, not Via Adelina Patti; `a_partial_name_beats_a_typo`).
 
@@ -177,6 +180,13 @@ pub fn choose<R: ChoiceFacts, P: StreetPlace>(
             decide::namesakes_holding_number(reg, &reading.name, reading.number, id, place);
         if !others.is_empty() {
             choice.decision = Decision::Ambiguous(std::iter::once(id).chain(others).collect());
+        }
+    }
+    // a particle written elided (`D'Aosta`) that the street's names lack: a word missing
+    if let Decision::Found(id, _) = choice.decision {
+        let q = &readings[choice.reading].name;
+        if let Some(v) = partial::elided_particle_doubt(reg, q, id) {
+            choice.decision = Decision::Ambiguous(v);
         }
     }
     Some(choice)

@@ -18,11 +18,10 @@ pub fn typo_edits(a: &str, b: &str) -> Option<usize> {
 /// distance is Italy's (`edit_distance`, bounded).
 pub fn typo_edits_by(a: &str, b: &str, rule: &TypoRule) -> Option<usize> {
     let longest = a.len().max(b.len());
-    let allowed = match longest {
-        n if n >= rule.two_from => 2,
-        n if n >= rule.one_from => 1,
-        _ => return None,
-    };
+    let allowed = rule.allowed(longest);
+    if allowed == 0 {
+        return None;
+    }
     if a.len().abs_diff(b.len()) > allowed {
         return None;
     }
@@ -56,7 +55,7 @@ pub fn score(q: &NameKey, s: &NameKey, rules: &ChoiceRules) -> f64 {
     if q.core == s.core || q.compact == s.compact {
         return if same_types { 0.96 } else { 0.82 };
     }
-    if q.sorted == s.sorted {
+    if q.sorted == s.sorted && rules.any_order() {
         return if same_types { 0.94 } else { 0.8 };
     }
     if !same_types {
@@ -70,24 +69,37 @@ pub fn score(q: &NameKey, s: &NameKey, rules: &ChoiceRules) -> f64 {
     // a typo is corrected only between names that both carry a type or both lack one
     // (`Am Schank` is not `Schangstrasse`)
     let typed = |k: &NameKey| !k.types.is_empty() || k.stem != k.compact;
-    if typed(q) != typed(s) {
+    if typed(q) != typed(s) || !rules.typos() {
     } else if let Some(e) = typo_edits_by(&q.stem, &s.stem, &rules.typo)
         .filter(|_| !rules.typo.particles_alike || particles(q) == particles(s))
     {
-        best = 0.96 * (0.93 - 0.03 * e as f64);
-    } else if q.tokens.len() > 1 && q.sorted != q.core {
+        best = 0.96 * typo_fit(e);
+    } else if q.tokens.len() > 1 && q.sorted != q.core && rules.any_order() {
         if let Some(e) = typo_edits_by(&q.sorted_compact, &s.sorted_compact, &rules.typo) {
-            best = 0.94 * (0.93 - 0.03 * e as f64);
+            best = 0.94 * typo_fit(e);
         }
     }
     // a name written without a first name or title: every written word is one of the register's
-    if q.compact.len() >= 5
+    if rules.any_order()
+        && q.compact.len() >= 5
         && q.compact.len() * 2 >= s.compact.len()
         && q.tokens.iter().all(|t| s.tokens.contains(t))
     {
         best = best.max(0.85 * 0.96);
     }
     best
+}
+
+/// How well a name fits through `edits` typos, before the form's weight: each of the first two
+/// edits costs 0.03; the edits a request's precision 4 and 5 allow beyond them (`TypoRule::
+/// more_from`) cost a thousandth each, so that a name they reach stays above the answer line
+/// (`ACCEPT`) and still ranks below a nearer one.
+fn typo_fit(edits: usize) -> f64 {
+    let e = edits as f64;
+    match edits {
+        0..=2 => 0.93 - 0.03 * e,
+        _ => 0.87 - 0.001 * (e - 2.0),
+    }
 }
 
 /// The words of a name that are neither its type nor its core (`IM` of `Im Winkel`, `DE` of

@@ -335,7 +335,8 @@ pub fn partial<R: ChoiceFacts + ?Sized>(
     postcode: &str,
     number: Option<(u32, &str)>,
 ) -> Option<Partial> {
-    let mut scored = covering(reg, rules, q, true, false);
+    // a word with a typo only where the request reads typos (precision 3 up)
+    let mut scored = covering(reg, rules, q, reg.rules().typos(), false);
     let fewest = scored.iter().map(|c| c.typos).min()?;
     scored.retain(|c| c.typos == fewest);
     let dropped = scored.iter().map(|c| c.dropped).min()?;
@@ -477,3 +478,61 @@ fn ends_as_written<R: ChoiceFacts + ?Sized>(
 /// The score of a street found by a partial name (`name::score`'s for every word written being
 /// one of the register's).
 pub const PARTIAL: f64 = 0.85 * 0.96;
+
+/// A street found without any particle, for a name written with an elided one (`Via D'Aosta` is
+/// not Via Aosta; `Via de' Musi` is not Via Fratelli Musi; the country's
+/// `PartialNames::has_elided_particle`): a word written is missing from the street, so the answer
+/// is a doubt: the streets of any type whose name holds every word written, then the street
+/// found. None where the country reads no such particle, none was written, or the street's names
+/// have a particle.
+pub fn elided_particle_doubt<R: ChoiceFacts + ?Sized>(
+    reg: &R,
+    q: &NameKey,
+    found: u32,
+) -> Option<Vec<u32>> {
+    let rules = reg.rules().partial_names.as_ref()?;
+    if !(rules.has_elided_particle)(&q.written) {
+        return None;
+    }
+    let with_particle = std::iter::once(reg.name(found))
+        .chain(reg.alt_names(found).iter().map(String::as_str))
+        .any(|n| (rules.words)(n).iter().any(|w| (rules.is_particle)(w)));
+    if with_particle {
+        return None;
+    }
+    let mut v: Vec<u32> = holding_every_word(reg, q)
+        .into_iter()
+        .filter(|&j| j != found)
+        .take(MAX_CANDIDATES - 1)
+        .collect();
+    v.push(found);
+    Some(v)
+}
+
+/// The streets one of whose names holds every word written (an initial fits a word it begins),
+/// whatever their type.
+fn holding_every_word<R: ChoiceFacts + ?Sized>(reg: &R, q: &NameKey) -> Vec<u32> {
+    let Some(anchor) = q
+        .tokens
+        .iter()
+        .max_by_key(|t| t.len())
+        .filter(|t| t.len() >= 3)
+    else {
+        return Vec::new();
+    };
+    let fits = |t: &String, w: &String| w == t || (t.len() == 1 && w.starts_with(t.as_str()));
+    let mut out: Vec<u32> = reg
+        .by_word(anchor)
+        .unwrap_or_default()
+        .iter()
+        .copied()
+        .filter(|&i| {
+            reg.keys(i)
+                .iter()
+                .any(|k| q.tokens.iter().all(|t| k.tokens.iter().any(|w| fits(t, w))))
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}

@@ -82,16 +82,17 @@ impl CountryRules for Italy {
     fn names_a_place(&self, word: &str) -> bool {
         names_a_place(word)
     }
-    fn street_choice(&self) -> &'static super::ChoiceRules {
-        &CHOICE
+    fn street_choice(&self, precision: u8) -> &'static super::ChoiceRules {
+        &CHOICE_AT[usize::from(precision.clamp(1, 5)) - 1]
     }
 }
 
 /// Italy's street choice: a street type written differently is one difference (`Viale Roma` for
 /// Via Roma is a STREET_TYPE change, not another street); a typo is one edit from five letters,
 /// two from eight (under ten only where the first letter stands), the numbers alike, corrected
-/// without the record backing it (the municipality is known and its streets are few).
-static CHOICE: super::ChoiceRules = super::ChoiceRules {
+/// without the record backing it (the municipality is known and its streets are few), the
+/// fewest edits winning.
+const CHOICE: super::ChoiceRules = super::ChoiceRules {
     type_changes_alone: true,
     partial_names: Some(super::PartialNames {
         words: super::key::canonical_tokens,
@@ -100,6 +101,7 @@ static CHOICE: super::ChoiceRules = super::ChoiceRules {
         is_title_of_nobility,
         is_particle,
         names_a_place,
+        has_elided_particle,
     }),
     typo: super::TypoRule {
         one_from: 5,
@@ -109,8 +111,30 @@ static CHOICE: super::ChoiceRules = super::ChoiceRules {
         digits_alike: true,
         particles_alike: false,
         needs_backing: false,
+        more_from: [usize::MAX; 2],
+        fewest_edits_win: true,
     },
+    precision: 3,
 };
+
+/// Italy's choice at each precision a request may ask (1 to 5).
+static CHOICE_AT: [super::ChoiceRules; 5] = [
+    CHOICE.at(1),
+    CHOICE.at(2),
+    CHOICE.at(3),
+    CHOICE.at(4),
+    CHOICE.at(5),
+];
+
+/// Whether the written name holds an elided particle (`D'Aosta`, `de' Musi`): in Italian street
+/// names these are part of a person's or a family's name (Amedeo d'Aosta, the Bologna `de'`
+/// streets), not an article people drop like the `della` of `Via della Chiesa`.
+pub fn has_elided_particle(name: &str) -> bool {
+    let up = name.to_uppercase();
+    up.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .any(|w| ["D'", "D’", "DE'", "DE’"].iter().any(|p| w.starts_with(p)))
+}
 
 /// Words written cut short with a dot (`C.SO MARTIRI LIBER.`, `VIA CRIST. COLOMBO`): three letters
 /// or more before the dot, and no form the rules already read (`Gen.`, `Card.`, `Prof.`).
