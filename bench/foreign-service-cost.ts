@@ -19,8 +19,9 @@
  * (`Runtime_CompileOptimized`, read from each dump with `callgrind_annotate`): on one thread a function
  * optimised again after a deoptimisation is compiled inside whichever request calls it, 70–90 M in one
  * request and none in the next, even after the warm-up. Its share is printed beside each count.
- * What is left of the spread (within 2% between requests of one kind) is scavenges and deoptimised
- * code running before it is compiled again.
+ * What is left of the spread: within 1% between requests of the detect + named and the given rows;
+ * up to 11% between requests of all rows (two core calls, the mix's code deoptimised and run
+ * unoptimised until it is compiled again, and scavenges): read each request's count.
  *
  *   node dist/bench/foreign-service-cost.js [project root] [requests per kind]
  *
