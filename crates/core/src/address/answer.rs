@@ -182,6 +182,19 @@ impl At {
             At::Key(o, _) | At::Value(o, _) | At::End(o) => o,
         }
     }
+
+    fn key(self) -> Option<&'static str> {
+        match self {
+            At::Key(_, k) | At::Value(_, k) => Some(k),
+            At::End(_) => None,
+        }
+    }
+}
+
+/// Whether a name's length is one of a mask's (`Cutter`'s): most keys a result writes have none of
+/// the places' lengths, and are passed without comparing them with each place.
+fn length_in(mask: u64, name: &str) -> bool {
+    mask & 1 << name.len().min(63) != 0
 }
 
 /// A value's JSON as JavaScript's `JSON.stringify` writes it (`js_json`'s; with `latin1`, characters
@@ -201,8 +214,15 @@ pub(crate) fn cut_json<T: Serialize, const N: usize>(
         written: &written,
     };
     let mut found = [None; N];
+    let lengths = |of: fn(At) -> Option<&'static str>| {
+        at.iter()
+            .filter_map(|a| of(*a))
+            .fold(0u64, |m, s| m | 1 << s.len().min(63))
+    };
     let cutter = Cutter {
         written: &written,
+        key_lengths: lengths(At::key),
+        object_lengths: lengths(|a| Some(a.object()).filter(|o| !o.is_empty())),
         at,
         found: &mut found,
         objects: Vec::with_capacity(4),
@@ -240,6 +260,9 @@ impl io::Write for Counted<'_> {
 struct Cutter<'a> {
     written: &'a Cell<usize>,
     at: &'a [At],
+    /// The lengths of the places' keys and of their objects' names, one bit each (`length_in`).
+    key_lengths: u64,
+    object_lengths: u64,
     found: &'a mut [Option<Span>],
     /// The objects open, each by the name `At` gives it; None for one no place is in.
     objects: Vec<Option<&'static str>>,
@@ -266,7 +289,7 @@ impl Formatter for Cutter<'_> {
         let name = match self.objects.len() {
             0 => Some(""),
             // an object the result holds, under the key just written
-            1 if self.named() == Some("") => self
+            1 if self.named() == Some("") && length_in(self.object_lengths, &self.key) => self
                 .at
                 .iter()
                 .map(|a| a.object())
@@ -308,6 +331,9 @@ impl Formatter for Cutter<'_> {
 
     fn end_object_key<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
         self.in_key = false;
+        if !length_in(self.key_lengths, &self.key) {
+            return Ok(());
+        }
         if let Some(name) = self.named() {
             for (i, a) in self.at.iter().enumerate() {
                 if matches!(a, At::Key(o, k) if *o == name && *k == self.key) {
@@ -320,6 +346,9 @@ impl Formatter for Cutter<'_> {
 
     fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         writer.write_all(b":")?;
+        if !length_in(self.key_lengths, &self.key) {
+            return Ok(());
+        }
         if let Some(name) = self.named() {
             let place = self
                 .at
