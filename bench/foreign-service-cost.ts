@@ -4,20 +4,24 @@
  * catalogue, the core call on the libuv pool, the answers read and presented, the batch written and
  * sent), for the three kinds of rows issue 30's throughput bar names, as `foreign-cost.ts` counts the core
  * call alone. Counted by valgrind (callgrind), not timed: the machine is shared, instruction counts do
- * not move with its load. Each counted request starts with a call of `os.loadavg()` (libuv's
- * `uv_loadavg`, which nothing else in the service calls), where callgrind dumps, so every request's
- * instructions (all threads: the pool's core call and the core's own threads) are read apart; every kind
- * is sent five times first, so that the JavaScript is compiled as it is in a running server. So that
- * the count repeats, V8 runs on the main thread alone (`--single-threaded`: no compiler or collector
- * threads whose work would fall into whichever request they happen to run in) and the heap is
- * collected before each counted request (outside its count): a request pays for the collections of
- * its own garbage while it runs, not for a major collection the requests before it made due. **Not
- * deterministic yet**: run without these, counts of the same request moved by up to 2× from one
- * request to the next; with them, still by up to 1.8× (the given batch: 576 / 548 / 318 M at
- * `9e468e2`), and the forced collection's sweeping, left to the next allocations, adds a cost of the
- * heap's size to every request. Each request's count is printed: read the spread before a mean.
- * What is left to try: V8's `--predictable`, or the collector's functions left out of the count
- * (`callgrind_annotate --inclusive=yes` on the dumps kept).
+ * not move with its load. Each counted request is framed by calls of `os.loadavg()` (libuv's
+ * `uv_loadavg`, which nothing else in the service calls), where callgrind dumps: one before the heap
+ * is collected (`gc()`), one after, so that the collection is a dump of its own (printed, not counted:
+ * a dump before only the collection put it into the request before) and the request the next dump;
+ * every request's instructions are counted on every thread (the pool's core call, the core's own
+ * thread). Every kind is sent `FOREIGN_COST_WARMUPS` times first (12), so that the JavaScript is
+ * compiled as in a running server.
+ *
+ * What makes the count repeat (hP-1359; before it the same request moved by up to 1.8×): V8 on the
+ * main thread alone with a fixed collection schedule and young generation, no incremental marking and
+ * no bytecode flushed (`V8_FLAGS`); the core's pool of one thread (`RAYON_NUM_THREADS=1`: idle workers
+ * spin, counted while another thread works); and the optimising compiler left out of the count
+ * (`Runtime_CompileOptimized`, read from each dump with `callgrind_annotate`): on one thread a function
+ * optimised again after a deoptimisation is compiled inside whichever request calls it, 70–90 M in one
+ * request and none in the next, even after the warm-up. Its share is printed beside each count.
+ * What is left of the spread: within 1% between requests of the detect + named and the given rows;
+ * up to 11% between requests of all rows (two core calls, the mix's code deoptimised and run
+ * unoptimised until it is compiled again, and scavenges): read each request's count.
  *
  *   node dist/bench/foreign-service-cost.js [project root] [requests per kind]
  *
@@ -93,14 +97,17 @@ async function counted(root: string, perKind: number): Promise<void> {
     return res.body.length;
   };
   const plan = Object.entries(KINDS).map(([kind, k]) => [kind, body(k)] as const);
-  for (let i = 0; i < 5; i++) for (const [, b] of plan) await send(b);
+  const warmups = Number(process.env.FOREIGN_COST_WARMUPS ?? 12);
+  for (let i = 0; i < warmups; i++) for (const [, b] of plan) await send(b);
   const labels: string[] = [];
   const bytes: Record<string, number> = {};
   const gc = (globalThis as { gc?: () => void }).gc!;
   for (const [kind, b] of plan) {
     for (let i = 0; i < perKind; i++) {
       labels.push(kind);
-      // every request starts from a collected heap, so that none pays for the garbage of those before
+      // every request starts from a collected heap, so that none pays for the garbage of those before;
+      // the collection is counted apart (a dump before it, one after it)
+      os.loadavg();
       gc();
       os.loadavg();
       bytes[kind] = await send(b);
@@ -113,6 +120,41 @@ async function counted(root: string, perKind: number): Promise<void> {
   console.log(JSON.stringify({ labels, bytes }));
 }
 
+/**
+ * V8 as the count needs it to repeat: on the main thread alone (no compiler or collector threads whose
+ * work would fall into whichever request they run in), collections on a fixed schedule (no heap growth
+ * or memory reducer driven by time), a young generation of fixed size, no incremental marking, no
+ * bytecode flushed (a forced collection before each request would flush what the warm-up compiled),
+ * fixed seeds, and `gc()` exposed. `FOREIGN_COST_V8` replaces them (space-separated).
+ */
+const V8_FLAGS = process.env.FOREIGN_COST_V8?.split(' ') ?? [
+  '--single-threaded',
+  '--expose-gc',
+  '--predictable-gc-schedule',
+  '--min-semi-space-size=16',
+  '--max-semi-space-size=16',
+  '--no-incremental-marking',
+  '--no-flush-bytecode',
+  '--random-seed=1',
+];
+
+/**
+ * The instructions of a dump spent in V8's optimising compiler (`Runtime_CompileOptimized`, whole):
+ * with V8 on one thread a function optimised again after a deoptimisation is compiled inside the
+ * request that calls it, tens of millions of instructions in one request and none in the next, long
+ * after the warm-up. The count without it is the one that repeats (the compiler's share is printed).
+ */
+function compilerCost(file: string): number {
+  const out = spawnSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  let sum = 0;
+  for (const line of out.stdout.split('\n')) {
+    // the outermost call only (a recursive one is named with a quote: `…'2`)
+    const m = /^\s*([\d,]+) \([^)]*\)\s+\?\?\?:v8::internal::Runtime_CompileOptimized\(/.exec(line);
+    if (m) sum += Number(m[1]!.replaceAll(',', ''));
+  }
+  return sum;
+}
+
 function measure(root: string, perKind: number): void {
   const keep = process.env.FOREIGN_COST_KEEP;
   if (keep) mkdirSync(keep, { recursive: true });
@@ -120,26 +162,39 @@ function measure(root: string, perKind: number): void {
   const self = fileURLToPath(import.meta.url);
   const run = spawnSync(
     'valgrind',
-    ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${path.join(dir, 'cg')}`, '--dump-before=uv_loadavg', process.execPath, '--single-threaded', '--expose-gc', self, 'counted', root, String(perKind)],
-    { encoding: 'utf8', maxBuffer: 1 << 26, env: { ...process.env, RECAPITO_RATE_SINGLE: '1000000000', RECAPITO_RATE_BATCH: '1000000000' } },
+    ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${path.join(dir, 'cg')}`, '--dump-before=uv_loadavg', process.execPath, ...V8_FLAGS, self, 'counted', root, String(perKind)],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+      // the core's pool of one thread: its workers' idle spinning, counted while another thread works,
+      // moved by millions between requests of the same batch
+      env: { ...process.env, RECAPITO_RATE_SINGLE: '1000000000', RECAPITO_RATE_BATCH: '1000000000', RAYON_NUM_THREADS: process.env.RAYON_NUM_THREADS ?? '1' },
+    },
   );
   if (run.status !== 0) throw new Error(`valgrind: ${run.status}\n${run.stderr.slice(-3000)}`);
   const { labels, bytes } = JSON.parse(run.stdout.trim().split('\n').pop()!) as { labels: string[]; bytes: Record<string, number> };
-  // cg.N is the cost since the dump before: dump 1 holds start-up and warm-up, dump 1 + k the request k
-  const dumps = new Map<number, number>();
-  for (const f of readdirSync(dir)) {
-    const n = Number(/^cg\.(\d+)$/.exec(f)?.[1]);
-    const total = /^(?:summary|totals):\s+(\d+)/m.exec(readFileSync(path.join(dir, f), 'utf8'))?.[1];
-    if (n && total) dumps.set(n, Number(total));
-  }
+  // cg.N is the cost since the dump before: dump 1 is start-up and warm-up, then for request k (from 0)
+  // 2 + 2k its forced collection and 3 + 2k the request
+  const total = (n: number): number => {
+    const file = path.join(dir, `cg.${n}`);
+    if (!existsSync(file)) return NaN;
+    return Number(/^(?:summary|totals):\s+(\d+)/m.exec(readFileSync(file, 'utf8'))?.[1] ?? NaN);
+  };
+  const requests = labels.map((kind, i) => {
+    const all = total(3 + 2 * i);
+    const compiler = compilerCost(path.join(dir, `cg.${3 + 2 * i}`));
+    return { kind, all, compiler, work: all - compiler };
+  });
+  const collections = labels.map((_, i) => total(2 + 2 * i));
   if (!keep) rmSync(dir, { recursive: true, force: true });
-  const per = new Map<string, number[]>();
-  labels.forEach((kind, i) => per.set(kind, [...(per.get(kind) ?? []), dumps.get(2 + i) ?? NaN]));
-  console.log(`${root}: Minstructions per request of 500 (each request), response bytes`);
-  for (const [kind, counts] of per) {
-    const mean = counts.reduce((a, b) => a + b, 0) / counts.length;
-    console.log(`${kind.padEnd(15)} ${(mean / 1e6).toFixed(1).padStart(7)}  (${counts.map((c) => (c / 1e6).toFixed(1)).join(' / ')})  ${bytes[kind]}`);
+  const m = (n: number): string => (n / 1e6).toFixed(1);
+  console.log(`${root}: Minstructions per request of 500 without the optimising compiler (mean, each request; the compiler's share of each), response bytes`);
+  for (const kind of Object.keys(KINDS)) {
+    const of = requests.filter((r) => r.kind === kind);
+    const mean = of.reduce((a, r) => a + r.work, 0) / of.length;
+    console.log(`${kind.padEnd(15)} ${m(mean).padStart(7)}  (${of.map((r) => m(r.work)).join(' / ')}; compiler ${of.map((r) => m(r.compiler)).join(' / ')})  ${bytes[kind]}`);
   }
+  console.log(`forced collections before each request, not counted: ${collections.map(m).join(' / ')}`);
 }
 
 if (process.argv[1]?.endsWith('foreign-service-cost.js')) {

@@ -139,34 +139,109 @@ impl Met {
     }
 }
 
+/// The places of an Italian result's JSON `Met` reads: `normalized.country`'s and `city_type.label`'s
+/// values and the result's `attribution` key.
+const ITALIAN_CUTS: [At; 3] = [
+    At::Value("normalized", "country"),
+    At::Value("city_type", "label"),
+    At::Key("", "attribution"),
+];
+
 /// A result's JSON as `js_json` writes it, with the cuts its serialiser met.
 fn js_json_cut(r: &ContactResult) -> crate::Result<(Vec<u8>, Met)> {
+    let (text, [country, label, end]) = cut_json(r, &ITALIAN_CUTS, true)?;
+    Ok((
+        text,
+        Met {
+            country,
+            label,
+            end: end.map(|(at, _)| at),
+        },
+    ))
+}
+
+/// Where a place was written in a JSON text: from, to (equal for a key or an object's end).
+pub(crate) type Span = (usize, usize);
+
+/// A place in a result's JSON that the serialiser notes as it writes it, named by its object and
+/// key: the object is `""` for the result itself, else the key (in the result) of an object it
+/// holds (`normalized`, `city_type`).
+#[derive(Clone, Copy)]
+pub(crate) enum At {
+    /// Where the key begins: its comma (or its quote when it is the object's first).
+    Key(&'static str, &'static str),
+    /// The key's value, from after its colon to its end.
+    Value(&'static str, &'static str),
+    /// Before the object's closing brace.
+    End(&'static str),
+}
+
+impl At {
+    fn object(self) -> &'static str {
+        match self {
+            At::Key(o, _) | At::Value(o, _) | At::End(o) => o,
+        }
+    }
+
+    fn key(self) -> Option<&'static str> {
+        match self {
+            At::Key(_, k) | At::Value(_, k) => Some(k),
+            At::End(_) => None,
+        }
+    }
+}
+
+/// Whether a name's length is one of a mask's (`Cutter`'s): most keys a result writes have none of
+/// the places' lengths, and are passed without comparing them with each place.
+fn length_in(mask: u64, name: &str) -> bool {
+    mask & 1 << name.len().min(63) != 0
+}
+
+/// A value's JSON as JavaScript's `JSON.stringify` writes it (`js_json`'s; with `latin1`, characters
+/// beyond Latin-1 escaped as `js_json` escapes them, else as they are), and for each place of `at`
+/// where the serialiser wrote it (a key or an object's end as an empty span; None where the value
+/// has no such place). The one formatter of the answers cut into parts (the Italian `P` records here,
+/// the foreign `F` records of `foreign::answer_text`): the places come from the keys it writes,
+/// never from a search of the text, where a string may hold the same characters.
+pub(crate) fn cut_json<T: Serialize, const N: usize>(
+    value: &T,
+    at: &[At; N],
+    latin1: bool,
+) -> crate::Result<(Vec<u8>, [Option<Span>; N])> {
     let written = Cell::new(0);
     let mut out = Counted {
         out: Vec::with_capacity(2048),
         written: &written,
     };
-    let mut met = Met::default();
+    let mut found = [None; N];
+    let lengths = |of: fn(At) -> Option<&'static str>| {
+        at.iter()
+            .filter_map(|a| of(*a))
+            .fold(0u64, |m, s| m | 1 << s.len().min(63))
+    };
     let cutter = Cutter {
         written: &written,
+        key_lengths: lengths(At::key),
+        object_lengths: lengths(|a| Some(a.object()).filter(|o| !o.is_empty())),
+        at,
+        found: &mut found,
         objects: Vec::with_capacity(4),
         key: String::new(),
         in_key: false,
         key_start: 0,
-        value_start: None,
-        met: &mut met,
+        value: None,
+        latin1,
     };
     let mut ser = serde_json::Serializer::with_formatter(&mut out, cutter);
-    r.serialize(&mut ser)?;
+    value.serialize(&mut ser)?;
     drop(ser);
-    Ok((out.out, met))
+    Ok((out.out, found))
 }
 
-/// The output, counting what was written so far (for a formatter that notes where it wrote a
-/// part: `Cutter` here, `foreign::answer_text`'s).
-pub(crate) struct Counted<'a> {
-    pub(crate) out: Vec<u8>,
-    pub(crate) written: &'a Cell<usize>,
+/// The output, counting what was written so far (for `Cutter`, which notes where it wrote a part).
+struct Counted<'a> {
+    out: Vec<u8>,
+    written: &'a Cell<usize>,
 }
 
 impl io::Write for Counted<'_> {
@@ -181,43 +256,59 @@ impl io::Write for Counted<'_> {
     }
 }
 
-/// Which object the serialiser is writing: the result, its `normalized`, its `city_type`, another.
-#[derive(Clone, Copy, PartialEq)]
-enum Object {
-    Result,
-    Normalized,
-    CityType,
-    Other,
-}
-
-/// `JsNumbers` that also notes where `normalized.country`'s and `city_type.label`'s values and
-/// the result's `attribution` key begin and end, from the keys it writes.
+/// `JsNumbers` that also notes where it wrote the places of `at`, from the keys it writes.
 struct Cutter<'a> {
     written: &'a Cell<usize>,
-    objects: Vec<Object>,
+    at: &'a [At],
+    /// The lengths of the places' keys and of their objects' names, one bit each (`length_in`).
+    key_lengths: u64,
+    object_lengths: u64,
+    found: &'a mut [Option<Span>],
+    /// The objects open, each by the name `At` gives it; None for one no place is in.
+    objects: Vec<Option<&'static str>>,
     /// The key being written, then the last one written.
     key: String,
     in_key: bool,
-    /// Where the last key of the result began (its comma).
+    /// Where the last key of a named object began (its comma).
     key_start: usize,
-    value_start: Option<usize>,
-    met: &'a mut Met,
+    /// The place whose value is being written: its index in `at`, where the value began, and the
+    /// depth of its object (a value's own keys end values too).
+    value: Option<(usize, usize, usize)>,
+    latin1: bool,
+}
+
+impl Cutter<'_> {
+    /// The name of the object being written, when some place is in one so named.
+    fn named(&self) -> Option<&'static str> {
+        self.objects.last().copied().flatten()
+    }
 }
 
 impl Formatter for Cutter<'_> {
     fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        let object = match (self.objects.len(), self.key.as_str()) {
-            (0, _) => Object::Result,
-            (1, "normalized") => Object::Normalized,
-            (1, "city_type") => Object::CityType,
-            _ => Object::Other,
+        let name = match self.objects.len() {
+            0 => Some(""),
+            // an object the result holds, under the key just written
+            1 if self.named() == Some("") && length_in(self.object_lengths, &self.key) => self
+                .at
+                .iter()
+                .map(|a| a.object())
+                .find(|o| !o.is_empty() && *o == self.key),
+            _ => None,
         };
-        self.objects.push(object);
+        self.objects.push(name);
         writer.write_all(b"{")
     }
 
     fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.objects.pop();
+        if let Some(Some(name)) = self.objects.pop() {
+            let at = self.written.get();
+            for (i, a) in self.at.iter().enumerate() {
+                if matches!(a, At::End(o) if *o == name) {
+                    self.found[i] = Some((at, at));
+                }
+            }
+        }
         writer.write_all(b"}")
     }
 
@@ -226,7 +317,7 @@ impl Formatter for Cutter<'_> {
         writer: &mut W,
         first: bool,
     ) -> io::Result<()> {
-        if self.objects.last() == Some(&Object::Result) {
+        if self.named().is_some() {
             self.key_start = self.written.get();
         }
         self.in_key = true;
@@ -240,31 +331,41 @@ impl Formatter for Cutter<'_> {
 
     fn end_object_key<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
         self.in_key = false;
-        if self.objects.last() == Some(&Object::Result) && self.key == "attribution" {
-            self.met.end = Some(self.key_start);
+        if !length_in(self.key_lengths, &self.key) {
+            return Ok(());
+        }
+        if let Some(name) = self.named() {
+            for (i, a) in self.at.iter().enumerate() {
+                if matches!(a, At::Key(o, k) if *o == name && *k == self.key) {
+                    self.found[i] = Some((self.key_start, self.key_start));
+                }
+            }
         }
         Ok(())
     }
 
     fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         writer.write_all(b":")?;
-        let cut = match self.objects.last() {
-            Some(Object::Normalized) => self.key == "country",
-            Some(Object::CityType) => self.key == "label",
-            _ => false,
-        };
-        if cut {
-            self.value_start = Some(self.written.get());
+        if !length_in(self.key_lengths, &self.key) {
+            return Ok(());
+        }
+        if let Some(name) = self.named() {
+            let place = self
+                .at
+                .iter()
+                .position(|a| matches!(a, At::Value(o, k) if *o == name && *k == self.key));
+            if let Some(i) = place {
+                self.value = Some((i, self.written.get(), self.objects.len()));
+            }
         }
         Ok(())
     }
 
     fn end_object_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
-        if let Some(start) = self.value_start.take() {
-            let span = Some((start, self.written.get()));
-            match self.objects.last() {
-                Some(Object::Normalized) => self.met.country = span,
-                _ => self.met.label = span,
+        if let Some((i, start, depth)) = self.value {
+            if depth == self.objects.len() {
+                self.found[i] = Some((start, self.written.get()));
+                self.value = None;
             }
         }
         Ok(())
@@ -278,7 +379,11 @@ impl Formatter for Cutter<'_> {
         if self.in_key {
             self.key.push_str(fragment);
         }
-        JsNumbers.write_string_fragment(writer, fragment)
+        if self.latin1 {
+            JsNumbers.write_string_fragment(writer, fragment)
+        } else {
+            writer.write_all(fragment.as_bytes())
+        }
     }
 
     fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
@@ -304,7 +409,7 @@ pub fn js_json<T: Serialize>(value: &T) -> crate::Result<Vec<u8>> {
     Ok(out)
 }
 
-pub(crate) struct JsNumbers;
+struct JsNumbers;
 
 impl Formatter for JsNumbers {
     fn write_string_fragment<W: ?Sized + io::Write>(

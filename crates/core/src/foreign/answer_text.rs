@@ -15,39 +15,39 @@
 //! `}`), up to `postal_lines`, the key `,"postal_lines":`, its value, up to `attribution`, and from
 //! `attribution` to the end. A part the result does not have is an empty slice.
 
-use std::cell::Cell;
-use std::io;
-
-use serde::Serialize;
-use serde_json::ser::Formatter;
-
-use crate::address::answer::{Counted, JsNumbers};
+use crate::address::answer::{cut_json, At};
 use crate::address::ContactResult;
 
 /// Fields of an `F` record after its kind (`FOREIGN_FIELDS` in `src/contact/answer.ts`).
 pub const SLICES: usize = 12;
 
+/// The places the service fills in, in `Cuts`' order: the outcome's value, `normalized.country`'s
+/// and `normalized_postal.country`'s values, the end of `normalized_postal`, the key
+/// `postal_lines` and its value, the key `attribution`.
+const FOREIGN_CUTS: [At; 7] = [
+    At::Value("", "outcome"),
+    At::Value("normalized", "country"),
+    At::Value("normalized_postal", "country"),
+    At::End("normalized_postal"),
+    At::Key("", "postal_lines"),
+    At::Value("", "postal_lines"),
+    At::Key("", "attribution"),
+];
+
 /// The record's fields after its kind, each ready to be followed by the field end.
 pub fn foreign_fields(r: &ContactResult) -> crate::Result<Vec<Vec<u8>>> {
-    let written = Cell::new(0);
-    let mut out = Counted {
-        out: Vec::with_capacity(2048),
-        written: &written,
+    // characters beyond Latin-1 as they are: as `JSON.stringify` writes them
+    let (text, [outcome, country, postal_country, postal_end, lines_key, lines_value, attribution]) =
+        cut_json(r, &FOREIGN_CUTS, false)?;
+    let cuts = Cuts {
+        outcome,
+        country,
+        postal_country,
+        postal_end: postal_end.map(|(at, _)| at),
+        lines_key: lines_key.map(|(at, _)| at),
+        lines_value,
+        attribution: attribution.map(|(at, _)| at),
     };
-    let mut cuts = Cuts::default();
-    let formatter = Cutter {
-        written: &written,
-        objects: Vec::with_capacity(4),
-        key: String::new(),
-        in_key: false,
-        key_start: 0,
-        value_start: None,
-        cuts: &mut cuts,
-    };
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
-    r.serialize(&mut ser)?;
-    drop(ser);
-    let text = out.out;
     let positions = cuts.positions(text.len());
     let mut fields = Vec::with_capacity(4 + SLICES);
     fields.push(r.outcome.join(",").into_bytes());
@@ -103,126 +103,6 @@ impl Cuts {
             attribution,
             len,
         ]
-    }
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Object {
-    Result,
-    Normalized,
-    Postal,
-    Other,
-}
-
-/// serde_json's compact JSON with JavaScript's numbers, noting the cuts from the keys it writes.
-struct Cutter<'a> {
-    written: &'a Cell<usize>,
-    objects: Vec<Object>,
-    key: String,
-    in_key: bool,
-    /// Where the last key of the result began (its comma).
-    key_start: usize,
-    value_start: Option<usize>,
-    cuts: &'a mut Cuts,
-}
-
-impl Cutter<'_> {
-    fn in_result(&self) -> bool {
-        self.objects.last() == Some(&Object::Result)
-    }
-}
-
-impl Formatter for Cutter<'_> {
-    fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        let object = match (self.objects.len(), self.key.as_str()) {
-            (0, _) => Object::Result,
-            (1, "normalized") => Object::Normalized,
-            (1, "normalized_postal") => Object::Postal,
-            _ => Object::Other,
-        };
-        self.objects.push(object);
-        writer.write_all(b"{")
-    }
-
-    fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        if self.objects.pop() == Some(Object::Postal) {
-            self.cuts.postal_end = Some(self.written.get());
-        }
-        writer.write_all(b"}")
-    }
-
-    fn begin_object_key<W: ?Sized + io::Write>(
-        &mut self,
-        writer: &mut W,
-        first: bool,
-    ) -> io::Result<()> {
-        if self.in_result() {
-            self.key_start = self.written.get();
-        }
-        self.in_key = true;
-        self.key.clear();
-        if first {
-            Ok(())
-        } else {
-            writer.write_all(b",")
-        }
-    }
-
-    fn end_object_key<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
-        self.in_key = false;
-        if self.in_result() {
-            match self.key.as_str() {
-                "attribution" => self.cuts.attribution = Some(self.key_start),
-                "postal_lines" => self.cuts.lines_key = Some(self.key_start),
-                _ => {}
-            }
-        }
-        Ok(())
-    }
-
-    fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        writer.write_all(b":")?;
-        let cut = match self.objects.last() {
-            Some(Object::Result) => self.key == "outcome" || self.key == "postal_lines",
-            Some(Object::Normalized | Object::Postal) => self.key == "country",
-            _ => false,
-        };
-        if cut {
-            self.value_start = Some(self.written.get());
-        }
-        Ok(())
-    }
-
-    fn end_object_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
-        if let Some(start) = self.value_start.take() {
-            let span = Some((start, self.written.get()));
-            match self.objects.last() {
-                Some(Object::Normalized) => self.cuts.country = span,
-                Some(Object::Postal) => self.cuts.postal_country = span,
-                _ if self.key == "outcome" => self.cuts.outcome = span,
-                _ => self.cuts.lines_value = span,
-            }
-        }
-        Ok(())
-    }
-
-    fn write_string_fragment<W: ?Sized + io::Write>(
-        &mut self,
-        writer: &mut W,
-        fragment: &str,
-    ) -> io::Result<()> {
-        if self.in_key {
-            self.key.push_str(fragment);
-        }
-        writer.write_all(fragment.as_bytes())
-    }
-
-    fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
-        JsNumbers.write_f64(writer, value)
-    }
-
-    fn write_f32<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
-        JsNumbers.write_f32(writer, value)
     }
 }
 

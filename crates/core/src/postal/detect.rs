@@ -299,7 +299,12 @@ fn postcode_and_place(
         let judgement = &mut judged[at];
         let up = pc.to_uppercase();
         let abroad = |code: &str| !matches!(code, "IT" | "VA");
-        if place.split_whitespace().next().is_some() && judgement.may_take_any() {
+        // no country may take the written form: neither a place nor the form alone finds one
+        // (`may_fit` of every group and every prefix would say no)
+        if !judgement.may_take_any() {
+            continue;
+        }
+        if place.split_whitespace().next().is_some() {
             let world = world.get_or_init(crate::foreign::current).as_deref();
             let runs = runs(formats, world, &place);
             let mut italian: Option<bool> = None;

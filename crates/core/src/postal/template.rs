@@ -140,14 +140,21 @@ fn write(pieces: &[Piece], components: &Components, out: &mut String) {
                 }
             }
             Piece::First(alternatives) => {
+                // each alternative written in place, trimmed there, taken back when empty: no
+                // string of its own per alternative (two renders per foreign record)
+                let start = out.len();
                 for alt in alternatives {
-                    let mut s = String::new();
-                    write(alt, components, &mut s);
-                    let s = s.trim();
-                    if !s.is_empty() {
-                        out.push_str(s);
-                        break;
+                    write(alt, components, out);
+                    let written = &out[start..];
+                    let trimmed = written.trim().len();
+                    if trimmed == 0 {
+                        out.truncate(start);
+                        continue;
                     }
+                    let lead = written.len() - written.trim_start().len();
+                    out.truncate(start + lead + trimmed);
+                    out.drain(start..start + lead);
+                    break;
                 }
             }
         }
