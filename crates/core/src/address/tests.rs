@@ -462,6 +462,14 @@ fn every_word_written_beats_an_edit() {
             .starts_with("Corso Vittorio Emanuele II 15"),
         "{r:?}"
     );
+    // Modena has Via Reggio Emilia and Via Emilia Centro, Est and Ovest: a word of unknown kind
+    // before the name written is no surer than words after it
+    let r = check("Via Emilia 100", "41121", "Modena", "");
+    assert!(has(&r, "STREET_AMBIGUOUS"), "{r:?}");
+    let names = candidate_names(&r);
+    for name in ["Via Emilia Centro", "Via Reggio Emilia"] {
+        assert!(names.contains(&name), "{names:?}");
+    }
     // Riccione has Viale Ceccarini Maria Borman and Piazzale Ceccarini Vincenzo: another type is a
     // difference, other words of the type written one too: both are candidates, none taken
     let r = check("Viale Ceccarini 50", "", "Riccione", "RN");

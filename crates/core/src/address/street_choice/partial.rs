@@ -370,6 +370,29 @@ pub fn partial<R: ChoiceFacts + ?Sized>(
             });
         }
     }
+    // a word of unknown kind before the name written (`Via Reggio Emilia` for `Via Emilia` in
+    // Modena) is no surer than words after it where the name written begins other streets (Via
+    // Emilia Centro, Est, Ovest): all of them are candidates
+    if best == 0 && scored.iter().filter(|c| rank(c) == 0).all(|c| c.tier == 1) {
+        let written = (rules.words)(&q.written);
+        let continued = scored
+            .iter()
+            .filter(|c| c.tier == 2 && (rules.words)(reg.name(c.street)).starts_with(&written));
+        let mut v: Vec<u32> = scored
+            .iter()
+            .filter(|c| c.tier == 1)
+            .chain(continued)
+            .map(|c| c.street)
+            .collect();
+        if v.len() > scored.iter().filter(|c| c.tier == 1).count() {
+            v.sort_unstable();
+            v.dedup();
+            return (v.len() <= MAX_CANDIDATES).then_some(Partial {
+                decision: Decision::Ambiguous(v),
+                typos: fewest,
+            });
+        }
+    }
     scored.retain(|c| rank(c) == best);
     if !ty.is_empty() {
         let same: Vec<Cover> = scored
