@@ -135,6 +135,30 @@ fn one_word_typo_beside_a_longer_name() {
     }
 }
 
+/// An elided particle written that the street found lacks (`Via D'Aosta`: Milano's Via Aosta) is
+/// a word missing: a doubt in both engines, never Via Aosta with confidence.
+#[test]
+fn an_elided_particle_the_street_lacks_is_a_doubt() {
+    let Some(r) = register() else { return };
+    let Some(city) = r.streets.city("F205") else {
+        return;
+    };
+    let first_name = |w: &str| r.names.known_gender(w).is_some();
+    let parsed = parse("Via D'Aosta 3");
+    let chosen = chosen_answer(choose_in_municipality(&city, &parsed, "", 3, &first_name));
+    let named = named_answer(street_explained(&*city, &parsed, "", 3, &first_name).0);
+    for (engine, answer) in [("choice", &chosen), ("named steps", &named)] {
+        match answer {
+            Answer::Doubt(v) => assert!(
+                v.iter().any(|&i| city.name(i) == "AOSTA"),
+                "{engine}: Via Aosta not among the candidates"
+            ),
+            Answer::Found(i) => panic!("{engine}: {} with confidence", city.name(*i)),
+            Answer::None => panic!("{engine}: no street"),
+        }
+    }
+}
+
 /// A request's precision reaches as far in the choice as in the named steps: at 1 the name's own
 /// forms only (a particle left out, not a first name, not a typo); at 2 also partial names; at 3
 /// typos; at 4 and 5 more edits (a name of Bologna with three letters dropped).
