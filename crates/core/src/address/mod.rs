@@ -159,10 +159,7 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
         &parsed,
         number_entry,
         &written.postcode,
-        register
-            .municipalities
-            .by_postcode(&written.postcode)
-            .is_empty(),
+        !register.municipalities.lists_postcode(&written.postcode),
         &hamlet_postcodes,
         holder_source(&streets),
         &mut out,

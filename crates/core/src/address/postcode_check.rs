@@ -65,8 +65,7 @@ pub(super) fn postcode(
         // digits): a frazione's own the data lacks (Tremezzina's 22019) as likely as a typo —
         // nothing disproves it, so it stays, unconfirmed. Not a round one (`23800`): generic
         // forms are replaced
-        let same_area =
-            given.len() == 5 && pc.len() == 5 && given[..3] == pc[..3] && !given.ends_with("00");
+        let same_area = super::resolve::same_postal_area(given, &pc) && !given.ends_with("00");
         if given_unlisted && same_area && given.bytes().all(|b| b.is_ascii_digit()) {
             out.condition("POSTCODE_UNCONFIRMED");
             let check = PostcodeCheck {

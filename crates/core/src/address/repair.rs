@@ -128,7 +128,7 @@ fn is_municipality(register: &Register, name: &str) -> bool {
                 .named(name)
                 .iter()
                 .any(|h| h.kind != NameKind::Lead)
-            || (name.contains(['.', '/']) && !register.municipalities.abbreviated(name).is_empty()))
+            || !register.municipalities.abbreviated(name).is_empty())
 }
 
 fn is_country_word(word: &str) -> bool {
@@ -259,13 +259,10 @@ fn split_line_tail(register: &Register, address: &str, city_field: &str) -> Opti
         .flatten()
         .filter(|pc| {
             !owned[end - 2].starts_with(|c: char| c.is_ascii_digit())
-                && !register.municipalities.by_postcode(pc).is_empty()
+                && register.municipalities.lists_postcode(pc)
         });
     if postcode_last.is_some() {
-        end -= 1;
-        while end > 1 && is_separator(&owned[end - 1]) {
-            end -= 1;
-        }
+        end = before_separators(&owned, end - 1);
     }
     let mut bracketed = false;
     if let Some((p, n)) = trailing_province(&owned[..end]) {
@@ -309,21 +306,14 @@ fn split_line_tail(register: &Register, address: &str, city_field: &str) -> Opti
         };
     }
     let city = owned[end - city_len..end].join(" ");
-    let mut head_end = end - city_len;
     let mut postcode = postcode_last.as_ref().map(|pc| normalize_postcode(pc));
     // `Via Roma, 1 - 21013 - Gallarate`: dashes around the postcode
-    let mut dashed = false;
-    while head_end > 1 && is_separator(words[head_end - 1]) {
-        head_end -= 1;
-        dashed = true;
-    }
+    let mut head_end = before_separators(&words, end - city_len);
+    let dashed = head_end < end - city_len;
     if head_end > 0 && postcode.is_none() {
         if let Some(pc) = is_postcode_word(words[head_end - 1]) {
             postcode = Some(normalize_postcode(&pc));
-            head_end -= 1;
-            while head_end > 1 && is_separator(words[head_end - 1]) {
-                head_end -= 1;
-            }
+            head_end = before_separators(&words, head_end - 1);
         }
     }
     // what separates the street from the city: a comma or dash, a postcode, a number before
@@ -384,12 +374,8 @@ fn province_name_after_city(
             return None;
         }
         let code = province_code_of(register, &name)?;
-        let mut before = start;
-        let mut separated = before > 0 && words[before - 1].ends_with([',', ';']);
-        while before > 1 && is_separator(words[before - 1]) {
-            before -= 1;
-            separated = true;
-        }
+        let before = before_separators(words, start);
+        let separated = before < start || (before > 0 && words[before - 1].ends_with([',', ';']));
         let city_before = (1..=4.min(before))
             .any(|n| is_municipality(register, &owned[before - n..before].join(" ")));
         (separated && city_before).then_some((code, before))
@@ -408,10 +394,7 @@ fn split_line_head(register: &Register, address: &str) -> Option<LineTail> {
     let mut at = 0;
     let postcode = is_postcode_word(owned.first()?).map(|pc| normalize_postcode(&pc));
     if postcode.is_some() {
-        at += 1;
-        while at < words.len() && is_separator(words[at]) {
-            at += 1;
-        }
+        at = after_separators(&words, 1);
     }
     let rest = words.len().checked_sub(at)?;
     let city_len = (1..=4.min(rest)).rev().find(|&k| {
@@ -444,9 +427,7 @@ fn split_line_head(register: &Register, address: &str) -> Option<LineTail> {
             }
         }
     }
-    while at < words.len() && is_separator(words[at]) {
-        at += 1;
-    }
+    let at = after_separators(&words, at);
     let street = &owned[at..];
     let typed = street.len() >= 2
         && (crate::rules::it::street_type::expand(&street[0]).is_some()
@@ -470,6 +451,23 @@ fn split_line_head(register: &Register, address: &str) -> Option<LineTail> {
     })
 }
 
+/// Where the words before `end` end once the separators (`-`, `,`) just before it are left out;
+/// the first word always stays.
+fn before_separators<W: AsRef<str>>(words: &[W], mut end: usize) -> usize {
+    while end > 1 && is_separator(words[end - 1].as_ref()) {
+        end -= 1;
+    }
+    end
+}
+
+/// The first word from `at` on that is no separator.
+fn after_separators<W: AsRef<str>>(words: &[W], mut at: usize) -> usize {
+    while at < words.len() && is_separator(words[at].as_ref()) {
+        at += 1;
+    }
+    at
+}
+
 /// `Strada Maggiore 20 40125 BO`, `Via Roma 1, 40125`: no city at the end of the line, but a
 /// postcode (and the province) after the street and its number: they leave the line, and the
 /// postcode names the municipality. Five digits are a postcode only after a house number or a
@@ -487,7 +485,7 @@ fn postcode_at_the_end(
     let after_number_or_separator = before.ends_with([',', ';'])
         || is_separator(before)
         || before.chars().any(|c| c.is_ascii_digit());
-    if !after_number_or_separator || register.municipalities.by_postcode(&postcode).is_empty() {
+    if !after_number_or_separator || !register.municipalities.lists_postcode(&postcode) {
         return None;
     }
     let head_words = &words[..last];

@@ -319,7 +319,7 @@ fn postcode_and_place(
                 };
                 // a postcode Italy has: only a place whose postcodes agree takes it abroad
                 let italian = *italian.get_or_insert_with(|| {
-                    judgement.fits("IT") && !register.municipalities.by_postcode(&up).is_empty()
+                    judgement.fits("IT") && register.municipalities.lists_postcode(&up)
                 });
                 let strength = place_agrees(world, f, &pc, &pc_compact, &runs);
                 if strength >= if italian { 2 } else { 1 } && !agreeing.iter().any(|a| a == code) {

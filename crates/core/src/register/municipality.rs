@@ -685,6 +685,10 @@ impl Municipalities {
     /// shortened word stands for the name's word in its place. Read only when no name matched: a
     /// shortened word is a weak sign.
     pub fn abbreviated(&self, written: &str) -> Vec<&MunicipalityRecord> {
+        // every shortened form holds a dot or a slash: the common case costs one scan
+        if !written.contains(['.', '/']) {
+            return Vec::new();
+        }
         let Some(words) = shortened_words(written) else {
             return Vec::new();
         };
@@ -763,6 +767,14 @@ impl Municipalities {
             .get(&fold(name))
             .map(|v| v.iter().map(|&i| &self.records[i]).collect())
             .unwrap_or_default()
+    }
+
+    /// Whether some municipality has the postcode (its list, or a place's own): `by_postcode`
+    /// without collecting the records.
+    pub fn lists_postcode(&self, postcode: &str) -> bool {
+        self.by_postcode
+            .get(postcode.trim())
+            .is_some_and(|v| !v.is_empty())
     }
 
     pub fn by_postcode(&self, postcode: &str) -> Vec<&MunicipalityRecord> {

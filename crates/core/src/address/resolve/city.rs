@@ -65,15 +65,14 @@ pub fn municipality<'r>(
     let pc = normalize_postcode(postcode);
     let pc = (pc.len() == 5 && pc.bytes().all(|b| b.is_ascii_digit())).then_some(pc);
     let constrained = pc.is_some() || province.is_some();
-    // a postcode no list gives any municipality (a frazione's own the data lacks: Rossano's
-    // 87067; a generic x100) still names its postal area, by its first three digits
-    let unlisted_area = pc
+    let pc_known = pc
         .as_deref()
-        .filter(|p| register.municipalities.by_postcode(p).is_empty())
-        .map(|p| &p[..3]);
+        .is_some_and(|p| register.municipalities.lists_postcode(p));
+    // a postcode no list gives any municipality (a frazione's own the data lacks: Rossano's
+    // 87067; a generic x100) still names its postal area
+    let unlisted = pc.as_deref().filter(|_| !pc_known);
     let agreement = |c: &Municipality| -> u8 {
-        let in_area =
-            unlisted_area.is_some_and(|a| c.postcodes.iter().any(|q| q.get(..3) == Some(a)));
+        let in_area = unlisted.is_some_and(|p| c.postcodes.iter().any(|q| same_postal_area(p, q)));
         u8::from(province.as_deref() == Some(c.province.as_str()))
             + u8::from(pc.as_ref().is_some_and(|p| c.has_postcode(p)) || in_area)
     };
@@ -96,9 +95,6 @@ pub fn municipality<'r>(
     let mut cands: Vec<Cand<'r>>;
     let mut probe = true;
     if !fold(&city).is_empty() {
-        let pc_known = pc
-            .as_ref()
-            .is_some_and(|p| !register.municipalities.by_postcode(p).is_empty());
         let contradicted =
             |c: &Municipality| pc_known && !pc.as_ref().is_some_and(|p| c.has_postcode(p));
         let (first, mut second, only_a_guess) = tiers(register, &city, &contradicted, constrained);
@@ -755,6 +751,12 @@ pub(super) fn by_postcode<'r>(
         }
     }
     out
+}
+
+/// Two postcodes of one postal area: the same first three digits (Tremezzina's 22016 and its
+/// frazioni's 22019).
+pub fn same_postal_area(a: &str, b: &str) -> bool {
+    a.len() == 5 && b.len() == 5 && a.get(..3).is_some_and(|head| b.starts_with(head))
 }
 
 /// Postcodes lose their leading zeros in spreadsheets: `118` → `00118`.
