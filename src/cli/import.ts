@@ -67,7 +67,7 @@ export async function runImport(source: string = defaultSourceDir(), dataDir: st
     throw new Error(
       `The open data folder ${src} does not exist.\n` +
         'Put the published files there (see docs/data.md for the list and where to download each), or pass --source DIR.\n' +
-        'Minimum: it/comuni/anpr_archivio_comuni.csv.gz (ANPR), it/comuni/istat_elenco_comuni_2023-11.csv.gz (ISTAT), it/esteri/anpr_stati_esteri.csv (ANPR).',
+        'Minimum: it/comuni/anpr_archivio_comuni.csv.gz (ANPR), it/comuni/Elenco-comuni-italiani.csv (ISTAT, as downloaded; or a dated copy istat_elenco_comuni_<yyyy-mm>.csv.gz), it/esteri/anpr_stati_esteri.csv (ANPR).',
     );
   }
   const bar = quiet || !process.stderr.isTTY

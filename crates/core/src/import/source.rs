@@ -11,8 +11,8 @@ pub const REQUIRED: &[(&str, &str)] = &[
         "ANPR archivio storico dei comuni (ANPR_archivio_comuni.csv, gzip it): https://github.com/italia/anpr/tree/master/src/archivi",
     ),
     (
-        "it/comuni/istat_elenco_comuni_2023-11.csv.gz",
-        "ISTAT Elenco comuni italiani (Elenco-comuni-italiani.csv, UTF-8, gzip it): https://www.istat.it/classificazione/codici-dei-comuni-delle-province-e-delle-regioni/",
+        "it/comuni/Elenco-comuni-italiani.csv",
+        "ISTAT Elenco comuni italiani, as downloaded (or a UTF-8 copy named istat_elenco_comuni_<yyyy-mm>.csv[.gz]; the downloaded file wins, then the newest copy): https://www.istat.it/classificazione/codici-dei-comuni-delle-province-e-delle-regioni/",
     ),
     (
         "it/esteri/anpr_stati_esteri.csv",
@@ -45,10 +45,19 @@ pub const OPTIONAL: &[(&str, &str)] = &[
     ),
 ];
 
+/// Whether a required file is there: ISTAT's list under its published name or a dated copy.
+fn present(source: &Path, rel: &str) -> bool {
+    let istat_dir = source.join("it/comuni");
+    if source.join(rel) == istat_dir.join(crate::import::it::istat::PUBLISHED) {
+        return crate::import::it::istat::list_in(&istat_dir).is_some();
+    }
+    source.join(rel).exists()
+}
+
 pub fn check(source: &Path) -> Result<()> {
     let missing: Vec<String> = REQUIRED
         .iter()
-        .filter(|(rel, _)| !source.join(rel).exists())
+        .filter(|(rel, _)| !present(source, rel))
         .map(|(rel, how)| format!("  {} — {}", source.join(rel).display(), how))
         .collect();
     if missing.is_empty() {

