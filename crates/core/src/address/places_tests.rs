@@ -512,3 +512,86 @@ fn assert_municipality_with_postcode(city: &str, postcode: &str, name: &str, pla
         r.outcome
     );
 }
+
+/// `St.` for Saint and Sankt, a joining word left out (`Castelnovo Monti`), the older j
+/// (`Cassano Jonio`), the later part of a dashed name (`Igea Marina`), and towns that are their
+/// municipality's seat under a name of their own (GeoNames `PPLA3`: `Porto Santo Stefano`).
+#[test]
+fn older_spellings_and_seats_named_otherwise() {
+    if register().is_none() {
+        return;
+    }
+    assert_municipality("St. Vincent", "AO", "Saint-Vincent", "AO");
+    assert_municipality("Pont St. Martin", "AO", "Pont-Saint-Martin", "AO");
+    assert_municipality("Castelnovo Monti", "RE", "Castelnovo ne' Monti", "RE");
+    assert_municipality("Cassano Jonio", "CS", "Cassano all'Ionio", "CS");
+    assert_municipality("Igea Marina", "RN", "Bellaria-Igea Marina", "RN");
+    assert_hamlet_of(
+        "Porto Santo Stefano",
+        "",
+        "GR",
+        "Monte Argentario",
+        "Porto Santo Stefano",
+    );
+    assert_hamlet_of("Intra", "", "VB", "Verbania", "Intra");
+    // a town of that name is what people write, not a locality one street register names
+    assert_hamlet_of(
+        "Castiglioncello",
+        "",
+        "LI",
+        "Rosignano Marittimo",
+        "Castiglioncello",
+    );
+}
+
+/// `Fraz. Spinetta Marengo`, `Loc. Fregene`: a hamlet by its marker, never a municipality.
+#[test]
+fn a_hamlet_written_with_its_marker() {
+    if register().is_none() {
+        return;
+    }
+    assert_hamlet_of(
+        "Fraz. Spinetta Marengo",
+        "",
+        "AL",
+        "Alessandria",
+        "Spinetta Marengo",
+    );
+    assert_hamlet_of(
+        "frazione Spinetta Marengo",
+        "",
+        "",
+        "Alessandria",
+        "Spinetta Marengo",
+    );
+    assert_hamlet_of("Loc. Fregene", "", "RM", "Fiumicino", "Fregene");
+    // neither Montecchio Emilia (its short form) nor Montecchio (TR) is a frazione Montecchio
+    let r = answer("Via Roma 1", "", "Fraz. Montecchio", "RE");
+    assert!(r.municipality.is_none(), "{:?}", r.municipality);
+}
+
+/// A hamlet named after its municipality (`Torrette di Fano`) is that municipality's when the
+/// province agrees, only suggested without it; a harbour is named after a town not its own.
+#[test]
+fn a_hamlet_named_after_its_municipality() {
+    if register().is_none() {
+        return;
+    }
+    assert_hamlet_of("Torrette di Fano", "", "PU", "Fano", "Torrette di Fano");
+    assert_suggested("Sottomarina di Chioggia", "", "Chioggia");
+    let r = answer("Via Roma 1", "", "Porto d'Ascoli", "AP");
+    assert_ne!(r.municipality.as_deref(), Some("Ascoli Piceno"));
+}
+
+/// A municipality's name with the province of another region is no slip of the province: the
+/// writer may mean a hamlet of that name there (`Valverde` FC is Cesenatico's). A province of the
+/// same region, or the municipality's former one, is.
+#[test]
+fn a_province_of_another_region_is_no_slip() {
+    if register().is_none() {
+        return;
+    }
+    assert_suggested("Valverde", "FC", "Valverde");
+    assert_municipality("Segrate", "MB", "Segrate", "MI");
+    assert_municipality("Sappada", "BL", "Sappada", "UD");
+}

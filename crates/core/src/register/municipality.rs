@@ -181,7 +181,7 @@ const PARTICLES: &[&str] = &[
     "DI", "DEL", "DELLA", "DELLO", "DELL", "DEI", "DEGLI", "DELLE", "D", "NEL", "NELL", "NELLA",
     "NELLO", "NEI", "NEGLI", "NELLE", "SUL", "SULL", "SULLA", "SULLO", "SUI", "SUGLI", "SULLE",
     "IN", "AL", "ALL", "ALLA", "ALLO", "AI", "AGLI", "ALLE", "A", "DA", "CON", "ED", "E", "SU",
-    "AN", "DER", "IM", "AM", "BEI", "DE", "LA", "LE", "LO", "IL",
+    "NE", "AN", "DER", "IM", "AM", "BEI", "DE", "LA", "LE", "LO", "IL",
 ];
 
 /// First words too common to name one municipality by themselves (`Monte`, `Castel`, `Porto`).
@@ -233,14 +233,15 @@ const GENERIC_LAST: &[&str] = &[
 ];
 
 /// The words written as the later part of a compound name, or None when they cannot be one:
-/// beginning with a joining word, a saint, an article or a common first word, holding a word that
-/// ends many names (`Terme`, `Marina`), or fewer than five letters.
+/// beginning with a joining word, a saint, an article, a common first word or a word that ends
+/// many names (`Terme`, `Marina`), or fewer than five letters. Such a word after the first is
+/// the part's own (`Igea Marina` of Bellaria-Igea Marina).
 fn later_part(written: &str) -> Option<Vec<String>> {
     let tail = name_words(written);
     let letters: usize = tail.iter().map(|w| w.len()).sum();
     let head = tail.first()?;
     if letters < 5
-        || tail.iter().any(|w| GENERIC_LAST.contains(&w.as_str()))
+        || GENERIC_LAST.contains(&head.as_str())
         || PARTICLES.contains(&head.as_str())
         || GENERIC_FIRST.contains(&head.as_str())
         || ARTICLES.contains(&head.as_str())
@@ -258,13 +259,15 @@ fn ends_with_part(name: &str, tail: &[String]) -> bool {
 }
 
 /// The words of a name as compared: folded, with the saints written one way (`S.`, `San`,
-/// `Santa`, `Sant'`, `St.` → `S`; `SS.`, `Santi` → `SS`).
+/// `Santa`, `Sant'`, `St.` → `S`, and French and German `Saint`, `Sankt` too, as `St.` stands for
+/// them in the Aosta Valley and South Tyrol; `SS.`, `Santi` → `SS`).
 fn name_words(name: &str) -> Vec<String> {
     fold(name)
         .split(' ')
         .filter(|w| !w.is_empty())
         .map(|w| match w {
-            "S" | "SAN" | "SANTO" | "SANTA" | "SANT" | "STO" | "STA" | "ST" => "S".to_string(),
+            "S" | "SAN" | "SANTO" | "SANTA" | "SANT" | "STO" | "STA" | "ST" | "SAINT"
+            | "SAINTE" | "SANKT" => "S".to_string(),
             "SS" | "SANTI" => "SS".to_string(),
             _ => w.to_string(),
         })
@@ -564,16 +567,12 @@ impl Municipalities {
         // the words folded once: the key and the key without joining words are both built
         // from them (a one-line address asks for up to four runs of words per record)
         let words = name_words(written);
-        let found = self.by_key.get(&words.concat()).or_else(|| {
-            let kept: String = words
-                .iter()
-                .enumerate()
-                .filter(|(i, w)| *i == 0 || !PARTICLES.contains(&w.as_str()))
-                .map(|(_, w)| w.as_str())
-                .collect();
-            (kept.len() < words.concat().len())
-                .then(|| self.by_key.get(&kept))
-                .flatten()
+        let found = self.keyed(&words).or_else(|| {
+            // `Cassano Jonio`: the older spelling of an i between vowels or at the start, which
+            // ISTAT's names no longer use (Cassano all'Ionio); names still written with a j
+            // (`Jesolo`, `Jesi`) are found above
+            let with_i: Vec<String> = words.iter().map(|w| w.replace('J', "I")).collect();
+            (with_i != words).then(|| self.keyed(&with_i)).flatten()
         });
         found
             .map(|v| {
@@ -586,6 +585,22 @@ impl Municipalities {
                     .collect()
             })
             .unwrap_or_default()
+    }
+
+    /// The hits of a name's words, whole or without their joining words (`Colle Val d'Elsa`).
+    fn keyed(&self, words: &[String]) -> Option<&Vec<(usize, NameKind, usize)>> {
+        let whole = words.concat();
+        self.by_key.get(&whole).or_else(|| {
+            let kept: String = words
+                .iter()
+                .enumerate()
+                .filter(|(i, w)| *i == 0 || !PARTICLES.contains(&w.as_str()))
+                .map(|(_, w)| w.as_str())
+                .collect();
+            (kept.len() < whole.len())
+                .then(|| self.by_key.get(&kept))
+                .flatten()
+        })
     }
 
     /// The municipalities of `province` whose today's name ends with the words written after

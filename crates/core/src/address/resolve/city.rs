@@ -43,7 +43,8 @@ pub(super) type Cand<'r> = (&'r MunicipalityRecord, &'r Municipality, Option<&'r
 /// Names are tried in two tiers: today's and former names of a municipality first; then the short
 /// forms (`Montecatini`), hamlets (`Mestre`) and merged municipalities (`Rossano`). Where a
 /// postcode or province is written, a tier's candidates that agree with it win; the first tier
-/// also stands when nothing agrees (the province written is then corrected). A name reached only
+/// also stands when nothing agrees (the province written is then corrected, when it is of the
+/// municipality's region or was its province; the postcode always). A name reached only
 /// by a typo must agree with the postcode or province to be taken: otherwise it is only suggested.
 pub fn municipality<'r>(
     register: &'r Register,
@@ -97,11 +98,28 @@ pub fn municipality<'r>(
     if !fold(&city).is_empty() {
         let contradicted =
             |c: &Municipality| pc_known && !pc.as_ref().is_some_and(|p| c.has_postcode(p));
-        let (first, mut second, only_a_guess) = tiers(register, &city, &contradicted, constrained);
+        // `Fraz. Spinetta Marengo`, `Loc. Fregene`: a hamlet by its marker, so never a
+        // municipality of that name (`Frazione Montecchio` is no municipality Montecchio)
+        let marked = without_hamlet_marker(&city).map(str::to_string);
+        let marked_hamlet = marked.is_some();
+        let city = marked.unwrap_or_else(|| city.clone());
+        let (mut first, mut second, only_a_guess) =
+            tiers(register, &city, &contradicted, constrained);
+        if marked_hamlet {
+            first.clear();
+            let localities = register.streets.hamlet(&city);
+            second
+                .retain(|(r, _, place)| place.is_some() || localities.contains(&r.cadastral_code));
+        }
         if first.is_empty() && second.is_empty() {
             // the later words of a compound name (`Paestum` SA: Capaccio Paestum), only among
             // the province's municipalities: never a guess across the country
             second = later_words(register, &city, province.as_deref(), &contradicted);
+        }
+        if marked_hamlet && second.is_empty() {
+            // a hamlet the registers do not know is no municipality of a name like it
+            return by_postcode_alone(register, pc.as_deref(), province.as_deref())
+                .unwrap_or(CityResolution::NotFound);
         }
         if only_a_guess && !constrained {
             // `Marina di Milano`: a place named after a municipality is only a guess from the
@@ -119,7 +137,19 @@ pub fn municipality<'r>(
             probe = false;
         }
         if cands.is_empty() && !first.is_empty() {
-            // the name is a municipality's: the province or postcode written is what is wrong
+            // the name is a municipality's: the province or postcode written is what is wrong.
+            // A province written is a slip near the place (its region, or its former province:
+            // `Sappada` BL); one of another region is as likely a hamlet of that name there
+            // (`Valverde` FC is Cesenatico's, not Valverde CT): suggested, not taken. A postcode
+            // is five digits, often mistyped (`Milano` 15146 for 20146): the name stays first
+            let slip = |(r, c, _): &Cand<'r>| {
+                province
+                    .as_deref()
+                    .is_none_or(|p| province_in_region(register, r, c, p))
+            };
+            if !first.iter().any(slip) {
+                return CityResolution::Suggested(distinct(first.iter().map(|(r, _, _)| *r)));
+            }
             cands = first.clone();
             how = official_match(&cands, &city);
         }
@@ -277,6 +307,43 @@ pub fn municipality<'r>(
     CityResolution::Found(r, c, how, hamlet)
 }
 
+/// The name after a hamlet's marker written before it (`Fraz.`, `Frazione`, `Loc.`, `Località`),
+/// or None: nothing follows, or a joining word does (`Frazione di Camaiore` names the municipality,
+/// read by the name's shape).
+fn without_hamlet_marker(city: &str) -> Option<&str> {
+    let t = city.trim_start();
+    let end = t
+        .find(|c: char| c == '.' || c.is_whitespace())
+        .unwrap_or(t.len());
+    if !matches!(
+        fold(&t[..end]).as_str(),
+        "FRAZ" | "FRAZIONE" | "LOC" | "LOCALITA"
+    ) {
+        return None;
+    }
+    let rest = t[end..].trim_start_matches(|c: char| c == '.' || c.is_whitespace());
+    let next = rest.split_whitespace().next().map(fold)?;
+    (!PLACE_LINKS.contains(&next.as_str())).then_some(rest)
+}
+
+/// Whether the province written is of the municipality's region, or was its province once.
+fn province_in_region(
+    register: &Register,
+    record: &MunicipalityRecord,
+    c: &Municipality,
+    province: &str,
+) -> bool {
+    record
+        .periods
+        .iter()
+        .any(|period| period.province == province)
+        || register.municipalities.records.iter().any(|r| {
+            r.current
+                .as_ref()
+                .is_some_and(|o| o.province == province && o.region_code == c.region_code)
+        })
+}
+
 /// The two tiers of `municipality`: today's and former names (and the old key, which also holds
 /// names the register lists only in its history); then short forms, hamlets and merged
 /// municipalities, with the frazioni and località of the street register.
@@ -297,7 +364,11 @@ pub(super) fn tiers<'r>(
     let ms = &register.municipalities;
     let (first, mut second) = named(register, city, contradicted, true, constrained);
     let named_elsewhere = !second.is_empty();
-    if first.is_empty() {
+    // a populated place or a municipality merged away of that name is what people write as their
+    // city; a locality only a street register names is no rival to it (`Castiglioncello` LI is
+    // Rosignano Marittimo's town, not Castagneto Carducci's `Località Castiglioncello`)
+    let a_place_named = second.iter().any(|(_, _, place)| place.is_some());
+    if first.is_empty() && !a_place_named {
         for code in register.streets.hamlet(city) {
             if let Some(r) = ms.by_cadastral(code) {
                 if let Some(c) = r.current.as_ref().filter(|c| !contradicted(c)) {
@@ -523,32 +594,32 @@ fn with_region_dropped<'r>(
     either_tier(register, rest, contradicted)
 }
 
-/// Words that head a place named after its municipality (`Lido di Camaiore`, `Marina di
-/// Pietrasanta`), with the linking word after them; and words that follow it (`Vibo Marina`,
-/// `Catanzaro Lido`). `Marittima`, `Terme`, `Alta` are not among them: `Milano Marittima` is Cervia's.
-/// `Porto` is not among them: harbours are often named after another town (`Porto d'Ascoli` is
-/// San Benedetto del Tronto's, `Porto Garibaldi` Comacchio's).
-const PLACE_HEADS: &[&str] = &[
-    "LIDO",
-    "MARINA",
-    "BORGO",
-    "VILLAGGIO",
-    "FRAZIONE",
-    "LOCALITA",
-];
+/// First words of places often named after a town that is not theirs: harbours, bridges and
+/// stations serve a town across a border (`Porto d'Ascoli` is San Benedetto del Tronto's,
+/// `Ponte di Brenta` Padova's).
+const HEADS_NAMED_OTHERWISE: &[&str] = &["PORTO", "PONTE", "STAZIONE", "SCALO", "BIVIO"];
+/// The joining words after a place's own name (`Lido di Camaiore`); and the words that follow a
+/// municipality's name in its hamlets' (`Vibo Marina`, `Catanzaro Lido`). `Marittima`, `Terme`,
+/// `Alta` are not among them: `Milano Marittima` is Cervia's; nor `Porto`: `Porto Garibaldi` is
+/// Comacchio's.
 const PLACE_LINKS: &[&str] = &["DI", "D", "DEL", "DELLA", "DELLO", "DEI", "DEGLI", "DELLE"];
 const PLACE_TAILS: &[&str] = &["MARINA", "LIDO", "SCALO", "STAZIONE"];
 
 /// The municipality a place not in the register is named after, by today's, former or short name
-/// (`Lido di Camaiore` → Camaiore, `Vibo Marina` → Vibo Valentia): a hamlet of it, as Italian
-/// seaside and station hamlets are named. Places (hamlets, merged municipalities) do not count
+/// (`Lido di Camaiore` → Camaiore, `Torrette di Fano` → Fano, `Vibo Marina` → Vibo Valentia): a
+/// hamlet of it, as Italian seaside and station hamlets and many others are named. Places (hamlets, merged municipalities) do not count
 /// as the name: `Lido di Ostia` is not named after the hamlet Ostia here.
 pub(super) fn named_after_municipality<'r>(register: &'r Register, city: &str) -> Vec<Cand<'r>> {
     let folded = fold(city);
     let words: Vec<&str> = folded.split(' ').collect();
     let n = words.len();
-    let name = if n >= 3 && PLACE_HEADS.contains(&words[0]) && PLACE_LINKS.contains(&words[1]) {
-        words[2..].join(" ")
+    // the words after the first joining word: `Lido di Camaiore`, and any hamlet so named
+    // (`Torrette di Fano`, `Santa Maria di Castellabate`)
+    let link = (1..n.saturating_sub(1)).find(|&i| PLACE_LINKS.contains(&words[i]));
+    let head_names_its_town =
+        words[0].chars().all(char::is_alphabetic) && !HEADS_NAMED_OTHERWISE.contains(&words[0]);
+    let name = if let Some(i) = link.filter(|_| head_names_its_town) {
+        words[i + 1..].join(" ")
     } else if n >= 2 && PLACE_TAILS.contains(&words[n - 1]) {
         words[..n - 1].join(" ")
     } else {

@@ -293,6 +293,8 @@ fn read_dump(path: &Path, each: &mut dyn FnMut(&csv::StringRecord)) -> Result<()
 /// Reads rows of either layout into places, each (name, municipality) once.
 struct PlaceReader<'r> {
     cadastral_by_istat: HashMap<&'r str, &'r str>,
+    /// Today's name of each municipality by ISTAT code (the seat rows are told from it).
+    name_by_istat: HashMap<&'r str, &'r str>,
     municipality_names: HashSet<String>,
     /// The places of the extract, by name key and municipality: a dump holds them again.
     extract_places: HashSet<(String, String)>,
@@ -307,6 +309,14 @@ impl<'r> PlaceReader<'r> {
                     r.current
                         .as_ref()
                         .map(|c| (c.istat_code.as_str(), r.cadastral_code.as_str()))
+                })
+                .collect(),
+            name_by_istat: records
+                .iter()
+                .filter_map(|r| {
+                    r.current
+                        .as_ref()
+                        .map(|c| (c.istat_code.as_str(), c.name.as_str()))
                 })
                 .collect(),
             municipality_names: records
@@ -365,7 +375,14 @@ impl<'r> PlaceReader<'r> {
                     .or_insert((la, lo));
             }
         }
-        if !matches!(get("feature_code"), "PPL" | "PPLX" | "PPLL") {
+        let place = match get("feature_code") {
+            "PPL" | "PPLX" | "PPLL" => true,
+            "PPLA3" => {
+                self.seat_named_otherwise(get("name"), get("admin3_code"), get("population"))
+            }
+            _ => false,
+        };
+        if !place {
             return;
         }
         let Some(&code) = self.cadastral_by_istat.get(get("admin3_code")) else {
@@ -396,6 +413,55 @@ impl<'r> PlaceReader<'r> {
         }
     }
 }
+
+impl PlaceReader<'_> {
+    /// Whether a municipality's seat (`PPLA3`) is a town of its own name that people write as
+    /// their city: `Porto Santo Stefano` is Monte Argentario's, `Pallanza-Intra-Suna` Verbania's,
+    /// `Tor Lupara` Fonte Nuova's. Not when it shares a word with the municipality's name (a
+    /// spelling of that name: `Reggio Emilia`, `Cinque Frondi`), is under 1,000 inhabitants (as
+    /// the other places of the extract), is a municipality's name, or begins with a street type
+    /// or is one common word (`Piazza Roma`, `Chiesa`, `Villa`: the census names some seats so).
+    fn seat_named_otherwise(&self, name: &str, istat: &str, population: &str) -> bool {
+        let Some(municipality) = self.name_by_istat.get(istat) else {
+            return false;
+        };
+        let significant = |n: &str| -> HashSet<String> {
+            fold(n)
+                .split(' ')
+                .filter(|w| w.len() >= 3)
+                .map(str::to_string)
+                .collect()
+        };
+        let words = significant(name);
+        let first = fold(name).split(' ').next().unwrap_or("").to_string();
+        population.parse::<u64>().is_ok_and(|p| p >= 1_000)
+            && !words.is_empty()
+            && words.is_disjoint(&significant(municipality))
+            && !self.municipality_names.contains(&fold(name))
+            && crate::rules::it::street_type::expand(&first).is_none()
+            && !(words.len() == 1 && COMMON_SEAT_WORDS.contains(&first.as_str()))
+    }
+}
+
+/// One-word census names of seats that name no town (`Chiesa`, `Piazza`, `Centro`).
+const COMMON_SEAT_WORDS: &[&str] = &[
+    "CHIESA",
+    "PIAZZA",
+    "CENTRO",
+    "CENTRALE",
+    "VILLA",
+    "CASTELLO",
+    "BORGO",
+    "MERCATO",
+    "SALA",
+    "PIANO",
+    "STRADA",
+    "CASALI",
+    "FORNACI",
+    "BETTOLA",
+    "ANNUNZIATA",
+    "PROGRESSO",
+];
 
 /// The places a GeoNames name holds besides itself: each of several joined by dashes (ISTAT's
 /// census localities: `Acilia-Castel Fusano-Ostia Antica` is Acilia, Castel Fusano and Ostia
