@@ -80,6 +80,16 @@ pub struct ChoiceRules {
     pub partial_names: Option<PartialNames>,
     /// How far a name written with a typo may be from the register's and still be that street.
     pub typo: TypoRule,
+    /// Streets of one name are told apart by the postcode written before the house number (Italy:
+    /// a municipality's namesakes lie in different postal areas, and its number lists are
+    /// incomplete); without it the number first (of one name split by postcode, Bern's
+    /// `Bottigenstrasse` in 3019 and 3020, a wrong postcode must not pick the part where the
+    /// number is not).
+    pub postcode_before_number: bool,
+    /// Of one street listed twice in one place (a spelling from the national list and one from a
+    /// municipal list, as Italy's register holds them), the one that carries house numbers is the
+    /// street; without it the first.
+    pub spelling_with_numbers: bool,
     /// How far from the name written a request lets the choice go (its `precision`): 1, the
     /// name's own forms (with its type; without type and particles); 2, also its words in another
     /// order and partial names; 3 (the default, and the foreign registers'), also typos
@@ -154,6 +164,8 @@ impl ChoiceRules {
             more_from: [usize::MAX; 2],
             fewest_edits_win: false,
         },
+        postcode_before_number: false,
+        spelling_with_numbers: false,
         precision: 3,
     };
 

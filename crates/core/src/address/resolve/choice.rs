@@ -10,7 +10,7 @@
 
 use super::*;
 use crate::address::street_choice::{
-    self, Choice, ChoiceFacts, NameKey, NamedStreets, StreetPlace,
+    self, Choice, ChoiceFacts, Decision, NameKey, NamedStreets, StreetPlace,
 };
 use crate::register::street::{italian_name_key, italian_text_key, StreetFacts};
 use crate::rules::ChoiceRules;
@@ -232,7 +232,21 @@ pub fn choose_in_municipality(
         first_name,
         rules: crate::rules::italy().street_choice(precision),
     };
-    street_choice::choose(&streets, &place, &[reading])
+    let mut choice = street_choice::choose(&streets, &place, &[reading])?;
+    // Italy's parser reads a word that names a place (`Ponte`, `Monte`) as a street type: a
+    // street found under another type, while others hold that word beside every word written, is
+    // no confident match (`type_word_as_name`: `Ponte Bagni`)
+    // (not where the street's own name holds that word: `Campo dei Fiori` is Via Campo dei Fiori)
+    if let Decision::Found(id, _) = choice.decision {
+        let word = compact(&parsed.street_type_raw);
+        let holds_word = canonical_tokens(StreetFacts::name(city, id)).contains(&word);
+        if !holds_word {
+            if let Some(v) = type_word_as_name(city, parsed, id) {
+                choice.decision = Decision::Ambiguous(v);
+            }
+        }
+    }
+    Some(choice)
 }
 
 #[cfg(test)]

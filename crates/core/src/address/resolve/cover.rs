@@ -2,6 +2,7 @@
 //! partial names (`Garibaldi` for `Via Giuseppe Garibaldi`).
 
 use super::*;
+use crate::address::street_choice::partial::of_type_written;
 
 /// How the words of one street's name hold the words written (`covering`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -302,11 +303,12 @@ pub(super) fn partial<A: StreetArea + ?Sized>(
     }
     scored.retain(|c| rank(c) == best);
     if !ty.is_empty() {
-        let same: Vec<Cover> = scored
-            .iter()
-            .copied()
-            .filter(|c| city.street_type(c.street) == ty)
-            .collect();
+        let same = of_type_written(
+            &scored,
+            |c| city.street_type(c.street) == ty,
+            |c| c.tier,
+            |c| sorted_key(city.name(c.street)),
+        );
         if !same.is_empty() {
             scored = same;
         }

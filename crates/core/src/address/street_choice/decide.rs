@@ -67,7 +67,7 @@ pub(super) fn decide<R: ChoiceFacts, P: StreetPlace>(
     let rules = reg.rules();
     if rules.type_changes_alone {
         if let Some(d) = by_words(reg, q, ranked, number, place) {
-            return (d, false);
+            return d;
         }
     }
     let own_form = ranked.first().is_some_and(|c| c.score >= 1.0);
@@ -171,19 +171,31 @@ fn by_scores<R: ChoiceFacts, P: StreetPlace>(
         .filter(|c| name_of(reg, c.street) == top_name && c.score >= top.score - 1e-9)
         .map(|c| c.street)
         .collect();
-    // the place written; the city written outweighs a postcode of another place; the number
-    // written before the postcode: of one name split by postcode (Bern's `Bottigenstrasse` in 3019
-    // and 3020), a wrong postcode must not pick the part where the number is not
+    // the place written; the city written outweighs a postcode of another place; then the number
+    // and the postcode, in the order the country's register makes them reliable
+    // (`ChoiceRules::postcode_before_number`)
     let in_place = |id: u32| place.contains(id);
     let in_city = |id: u32| place.in_city(id);
+    let house = number.map(|(n, suffix)| (*n, suffix.as_str()));
+    let (first, then) = if reg.rules().postcode_before_number {
+        (
+            Evidence::Postcode(place.postcode()),
+            Evidence::Number(house),
+        )
+    } else {
+        (
+            Evidence::Number(house),
+            Evidence::Postcode(place.postcode()),
+        )
+    };
     let same = narrow(
         reg,
         same,
         &[
             Evidence::Within(&in_place),
             Evidence::Within(&in_city),
-            Evidence::Number(number.map(|(n, suffix)| (*n, suffix.as_str()))),
-            Evidence::Postcode(place.postcode()),
+            first,
+            then,
         ],
     );
     // the same street split by locality inside one municipality is one answer
@@ -191,13 +203,22 @@ fn by_scores<R: ChoiceFacts, P: StreetPlace>(
     if same.len() > 1 && municipalities.len() > 1 {
         return Decision::Ambiguous(same);
     }
+    // one street listed twice: the spelling that carries house numbers, where the country's
+    // register lists streets so (`ChoiceRules::spelling_with_numbers`)
+    let mut one = same[0];
+    if same.len() > 1 && reg.rules().spelling_with_numbers {
+        let mut with_numbers = same.iter().copied().filter(|&id| reg.lists_numbers(id));
+        if let (Some(id), None) = (with_numbers.next(), with_numbers.next()) {
+            one = id;
+        }
+    }
     if top.score < OWN_FORM
         && reg.rules().typo.needs_backing
-        && !corroborated(reg, same[0], number, place.postcode())
+        && !corroborated(reg, one, number, place.postcode())
     {
-        return Decision::Unclear(vec![same[0]]);
+        return Decision::Unclear(vec![one]);
     }
-    Decision::Found(same[0], top.score)
+    Decision::Found(one, top.score)
 }
 
 /// Where a country's type changes alone (`ChoiceRules::type_changes_alone`) and no street has the
@@ -205,15 +226,16 @@ fn by_scores<R: ChoiceFacts, P: StreetPlace>(
 /// then in any order, whatever their type. The postcode and the house number tell them apart; the
 /// type written chooses among the rest; one left is the street (its type changed when another,
 /// unless streets of the type written hold every word: `holding_words_of_type`);
-/// several types and none written is `TypeMissing`; else an ambiguity. None when no street has the
-/// words written.
+/// several types and none written is `TypeMissing`; else an ambiguity, unless a partial name
+/// settles it (`partial_of_type_written`; then with `true`, as `decide` answers). None when no
+/// street has the words written.
 fn by_words<R: ChoiceFacts, P: StreetPlace>(
     reg: &R,
     q: &NameKey,
     ranked: &[Candidate],
     number: Option<&(u32, String)>,
     place: &P,
-) -> Option<Decision> {
+) -> Option<(Decision, bool)> {
     if ranked.first().is_some_and(|c| c.score >= 1.0) {
         return None;
     }
@@ -246,24 +268,58 @@ fn by_words<R: ChoiceFacts, P: StreetPlace>(
         );
         let of_type = |id: &u32| reg.keys(*id)[0].types == q.types;
         let same: Vec<u32> = v.iter().copied().filter(of_type).collect();
-        let found = |id: u32| Decision::Found(id, street_score(q, reg.keys(id), reg.rules()));
+        let found = |id: u32| {
+            let d = Decision::Found(id, street_score(q, reg.keys(id), reg.rules()));
+            (d, false)
+        };
+        // several streets of the name, and none or several of the type written: a partial name
+        // of the type written may still settle it (`Piazza De Ferrari`)
+        let doubt = |v: Vec<u32>| match partial_of_type_written(reg, q, number, place) {
+            Some(p) => (p, true),
+            None => (Decision::Ambiguous(v), false),
+        };
         return Some(match same.len() {
             _ if q.types.is_empty() => match v.len() {
                 1 => found(v[0]),
-                _ if !typed_alike(reg, &v) => Decision::TypeMissing(v),
-                _ => Decision::Ambiguous(v),
+                _ if !typed_alike(reg, &v) => (Decision::TypeMissing(v), false),
+                _ => (Decision::Ambiguous(v), false),
             },
             1 => found(same[0]),
             0 if v.len() == 1 && !reg.rules().any_order() => found(v[0]),
             0 if v.len() == 1 => match holding_words_of_type(reg, q, v[0]) {
                 others if others.is_empty() => found(v[0]),
-                others => Decision::Ambiguous(std::iter::once(v[0]).chain(others).collect()),
+                others => (
+                    Decision::Ambiguous(std::iter::once(v[0]).chain(others).collect()),
+                    false,
+                ),
             },
-            0 => Decision::Ambiguous(v),
-            _ => Decision::Ambiguous(same),
+            0 => doubt(v),
+            _ => doubt(same),
         });
     }
     None
+}
+
+/// The name written is the whole name of streets of other types only, none of which it settles
+/// on, while a partial name settles on one street of the type written with every word as written
+/// (`Piazza De Ferrari` in Genova: Piazza Raffaele De Ferrari, not Vico Ferrari or Sottopassaggio
+/// de Ferrari): that street. None where the country reads no partial names or no word order
+/// (precision below 2), or no type was written.
+fn partial_of_type_written<R: ChoiceFacts, P: StreetPlace>(
+    reg: &R,
+    q: &NameKey,
+    number: Option<(u32, &str)>,
+    place: &P,
+) -> Option<Decision> {
+    if q.types.is_empty() || !reg.rules().any_order() {
+        return None;
+    }
+    let words = reg.rules().partial_names.as_ref()?;
+    let p = partial::partial(reg, words, q, place.postcode(), number)?;
+    match p.decision {
+        Decision::Found(j, _) if p.typos == 0 && reg.street_type(j) == q.types => Some(p.decision),
+        _ => None,
+    }
 }
 
 /// A street found under another type than the one written is no confident match while streets

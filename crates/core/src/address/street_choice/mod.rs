@@ -24,7 +24,9 @@
 //! | `typo` | `by_typo` (Italy: deletion index, `fuzzy_scan` for two substitutions) | the country's `rules::TypoRule` in `name::typo_edits_by` (Italy: one edit from five letters, two from eight, under ten only with the first letter, digits alike, corrected without the record backing it, the fewest edits winning (`fewest_edits_win`: `Via Calizano` is Via Calizzano); abroad six and twelve, ends standing, particles alike, only when `corroborated`, names within the margin `Unclear`); a typo of the type written only (a typo and another type score 0) |
 //! | precision (the request's 1–5) | `ChoiceRules::precision`, Italy's rules at each level (`CountryRules::street_choice`): below 3 no typo candidates; 4 and 5 one edit more (`TypoRule::more_from`) | below 2 no word order, partial names or `holding_words_of_type`; below 3 no typo, no partial name with a typo, no `namesakes_holding_number` |
 //! | `typo_or_partial` | both of the above | two names that fit: Italy answers `Ambiguous` with both; here `Decision::Unclear` with the best street of each name; one word a typo away from a whole name and as near a word of longer names (`Via Mandolfo`: Via Landolfo or Via Ugo Guido Mondolfo) is `decide::typo_beside_partial_names`: the postcode and number tell them apart, else `Unclear` |
-//! | Italy's doubts (`keep_elided_particle`, `type_word_as_name`, `Piazza De Ferrari`, `Via Canefri`) | — | rules after the decision, country-specific: `keep_elided_particle` is `partial::elided_particle_doubt` (the country's `PartialNames::has_elided_particle`, read in `choose`); the others are still to come; `Vicolo Gregoraci` (a type changed while streets of the type written hold every word in a longer name) is part of `by_words` |
+//! | Italy's doubts (`keep_elided_particle`, `type_word_as_name`, `Piazza De Ferrari`, `Via Canefri`) | — | country-specific rules: `keep_elided_particle` is `partial::elided_particle_doubt` (the country's `PartialNames::has_elided_particle`, read in `choose`); `type_word_as_name` reads the parser's raw type word, so Italy's `choose_in_municipality` applies it after `choose`; `Piazza De Ferrari` is `decide::partial_of_type_written` (no street of the type written has the name, one does as a partial name with every word as written); `Vicolo Gregoraci` and `Via Canefri` (a type changed while streets of the type written hold every word in a longer name) are `by_words`' `holding_words_of_type` |
+//! | `disambiguate` (postcode, then number; the spelling with numbers) | — | `by_scores`' `narrow`, in the order of the country's `ChoiceRules::postcode_before_number` (Italy: postcode first), and `ChoiceRules::spelling_with_numbers` (Italy: of one street listed twice, the one that lists numbers) |
+//! | the type written among partial names | `partial::covering` | `partial::of_type_written`, read by both engines: the type written does not outweigh a word of unknown kind left out (`Via Garibaldi`, Pesaro: Via Brigata Garibaldi or Piazzale Giuseppe Garibaldi, a doubt; issue 29 item 6); among fits that leave out first names only, it decides |
 //!
 //! Done: a `Decision` carries its candidates (`Ambiguous`, `Unclear`, `TypeMissing`), and a
 //! country's rules (`rules::ChoiceRules`, read through `NamedStreets::rules`; none abroad) say
@@ -36,11 +38,13 @@
 //! named steps correct it (issue 29). Done since: the precision levels (`ChoiceRules::precision`);
 //! among typo candidates the fewest edits (`TypoRule::fewest_edits_win`); the `Via Mandolfo` doubt;
 //! an elided particle written that the street lacks (`Via D'Aosta` is no confident Via Aosta:
-//! `partial::elided_particle_doubt`). What the one engine still needs before Italy goes through
-//! `choose` with the same answers: the other doubts above as per-country decision rules
-//! (`type_word_as_name`: `Ponte Bagni`; `Via Canefri`; `Piazza De Ferrari`); the order of
-//! postcode and number and "the spelling with numbers" in `narrow` (outside partial names); and
-//! `Step`/`StreetMatch` read back from the form that scored. `choice_against_named_steps`
+//! `partial::elided_particle_doubt`); `type_word_as_name` (`Ponte Bagni`), `Piazza De Ferrari`,
+//! the order of postcode and number and the spelling with numbers (`ChoiceRules`), the type
+//! written among partial names (`partial::of_type_written`). What the one engine still needs
+//! before Italy goes through `choose` with the same answers: the known rows the meter prints
+//! (`Via Dell'Oro` without its apostrophe, `Via Antonio Rosini`, Milano's no-type rows, Lamezia's
+//! type-changed rows found by the engine alone, `Strada Cascinagrossa`), and `Step`/`StreetMatch`
+//! read back from the form that scored. `choice_against_named_steps`
 //! (ignored, printed) measures the gap on the four house-number cities in six written forms, at
 //! every precision.
 //! `partial` comes before the typo rule in `decide`: the typo rule alone let a typo beat a partial

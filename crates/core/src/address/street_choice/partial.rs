@@ -313,6 +313,37 @@ fn near_names<R: ChoiceFacts + ?Sized>(
     v
 }
 
+/// The partial fits the type written chooses among `scored` (`is_of_type`): those of the type
+/// written; and where each of them left out a word of unknown kind (`tier` 1), also the fits of
+/// another type that left out nothing but first names and titles (`tier` 0) from another name
+/// (`name`: its words without type and particles, sorted). A leading word of unknown kind left
+/// out is a weaker fit than a first name, and a changed type a second difference: `Via
+/// Garibaldi` in Pesaro (or Tortona) is Via Brigata Garibaldi or Piazzale (Corso) Giuseppe
+/// Garibaldi, a doubt with both (a street of another type is never found by a partial name
+/// alone). Where a street of the type written left out only first names and titles, the type
+/// decides (`Corso Garibaldi` in Reggio di Calabria is Corso Giuseppe Garibaldi, not Via Anita
+/// Garibaldi; `Via Amendola` in Pagani is Via Giovanni Amendola, not Traversa Alfonso Amendola);
+/// one person under two types is no rival (Via Giacomo Matteotti and Piazza Matteotti Giacomo in
+/// Borgo Virgilio). Empty when no fit is of the type written. Italy's named steps (`cover.rs`)
+/// read it too, until they go (issue 29, item 6).
+pub(crate) fn of_type_written<T: Copy, K: PartialEq>(
+    scored: &[T],
+    is_of_type: impl Fn(&T) -> bool,
+    tier: impl Fn(&T) -> u8,
+    name: impl Fn(&T) -> K,
+) -> Vec<T> {
+    let same: Vec<T> = scored.iter().copied().filter(&is_of_type).collect();
+    if same.is_empty() || same.iter().any(|c| tier(c) != 1) {
+        return same;
+    }
+    let names: Vec<K> = same.iter().map(&name).collect();
+    let rivals = scored
+        .iter()
+        .filter(|c| !is_of_type(c) && tier(c) == 0)
+        .filter(|c| !names.contains(&name(c)));
+    same.iter().chain(rivals).copied().collect()
+}
+
 /// What a partial name answers, and how many written words needed a typo.
 pub struct Partial {
     pub decision: Decision,
@@ -395,11 +426,12 @@ pub fn partial<R: ChoiceFacts + ?Sized>(
     }
     scored.retain(|c| rank(c) == best);
     if !ty.is_empty() {
-        let same: Vec<Cover> = scored
-            .iter()
-            .copied()
-            .filter(|c| reg.street_type(c.street) == ty)
-            .collect();
+        let same = of_type_written(
+            &scored,
+            |c| reg.street_type(c.street) == ty,
+            |c| c.tier,
+            |c| reg.keys(c.street)[0].sorted.as_str(),
+        );
         if !same.is_empty() {
             scored = same;
         }

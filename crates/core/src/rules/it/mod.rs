@@ -114,6 +114,8 @@ const CHOICE: super::ChoiceRules = super::ChoiceRules {
         more_from: [usize::MAX; 2],
         fewest_edits_win: true,
     },
+    postcode_before_number: true,
+    spelling_with_numbers: true,
     precision: 3,
 };
 
