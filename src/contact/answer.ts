@@ -45,9 +45,9 @@ export interface ForeignParts {
   foreignCodes: string;
   /** `normalized.country_code` as the core wrote it. */
   code: string;
-  /** The register the record was verified in, or nothing (JSON string content). */
+  /** The register the record was verified in, or nothing. */
   verifiedIn: string;
-  /** The attribution lines joined by `; ` (JSON string content). */
+  /** The attribution lines joined by `; `. */
   attribution: string;
   /** The result's JSON, joined: up to the outcome, the outcome, up to `normalized.country`, its value, up to `normalized_postal.country`, its value, up to the end of `normalized_postal`, up to `postal_lines`, its key, its value, up to `attribution`, the rest. */
   slices: string[];

@@ -1,11 +1,9 @@
 /**
  * A foreign address's finished answer for a synchronous batch, written from the core's parts
- * (`ForeignParts`, `foreign::answer_text` in crates/core) as text: the text `latin1Json` gives for
- * `finishResult(present(result))` (service.ts; `JSON.stringify`'s, characters beyond Latin-1 written as
- * `\uXXXX` escapes as in the Italian answers, so that a batch's text stays one byte a character), without
- * parsing the core's JSON into objects, copying them to present them and writing them out again (issue 30:
- * with detected and named rows answered abroad, that was most of the service's own cost of a foreign
- * batch). What depends on the request is
+ * (`ForeignParts`, `foreign::answer_text` in crates/core) as text: the text `JSON.stringify` gives for
+ * `finishResult(present(result))` (service.ts), without parsing the core's JSON into objects, copying
+ * them to present them and writing them out again (issue 30: with detected and named rows answered
+ * abroad, that was most of the service's own cost of a foreign batch). What depends on the request is
  * put into the cuts: the outcome without `FOREIGN` for clients other than Italian ones, the country's
  * name (or envelope line with `postal_form`), the envelope's country line and lines, the message, the
  * outcome's label and reason. `null` where `present` would not find the country by its code: the
@@ -16,7 +14,7 @@ import { countryByCode } from '../countries/resolve.js';
 import { attributionIn } from '../http/attribution.js';
 import type { Language } from '../http/language.js';
 import { labelOf, reasonOf, type OutcomeTable } from '../http/outcomes.js';
-import { latin1Json, ResultText } from '../http/result-text.js';
+import { ResultText } from '../http/result-text.js';
 import type { ForeignParts } from './answer.js';
 import { FORM_ONLY, FORM_ONLY_REASON, MAP_CHECKED, REGISTER_CHECKED, REGISTER_VERIFIED, verifiedOutcome } from './texts.js';
 
@@ -45,7 +43,7 @@ function countryTexts(code: string, language: Language, countryLine: Language, c
     // `present` rewrites normalized.country_code to the catalogue's code: the text keeps the core's
     if (!country || country.iso2 !== code) return null;
     const name = country.names[language] ?? (JSON.parse(coreName) as string);
-    return { name: latin1Json(name), line: latin1Json((country.names[countryLine] ?? name).toUpperCase()) };
+    return { name: JSON.stringify(name), line: JSON.stringify((country.names[countryLine] ?? name).toUpperCase()) };
   });
 }
 
@@ -73,7 +71,7 @@ function finishOf(codes: string, language: Language, formOnly: boolean, table: O
       label = labelOf(outcome, table);
       reason = reasonOf(outcome, language, table);
     }
-    return { outcome: latin1Json(outcome), end: `,"outcome_label":${latin1Json(label)},"reason":${latin1Json(reason)}` };
+    return { outcome: JSON.stringify(outcome), end: `,"outcome_label":${JSON.stringify(label)},"reason":${JSON.stringify(reason)}` };
   });
 }
 
@@ -84,17 +82,14 @@ function messageOf(p: ForeignParts, language: Language): string {
   return remembered(messages, `${language}|${p.foreignCodes}|${p.verifiedIn}|${p.attribution}`, () => {
     let message: string;
     if (p.verifiedIn) {
-      // the register and the attribution come as JSON string content
-      const verifiedIn = JSON.parse(`"${p.verifiedIn}"`) as string;
-      const attribution = JSON.parse(`"${p.attribution}"`) as string;
       // OpenStreetMap stands in where a country publishes no register (the core names such registers "OpenStreetMap…")
       const codes = p.foreignCodes === '' ? [] : p.foreignCodes.split(',');
-      const head = verifiedIn.startsWith('OpenStreetMap') ? MAP_CHECKED : verifiedOutcome(codes) ? REGISTER_VERIFIED : REGISTER_CHECKED;
-      message = `${head[language]} (${verifiedIn}). ${attributionIn(attribution, language)}.`;
+      const head = p.verifiedIn.startsWith('OpenStreetMap') ? MAP_CHECKED : verifiedOutcome(codes) ? REGISTER_VERIFIED : REGISTER_CHECKED;
+      message = `${head[language]} (${p.verifiedIn}). ${attributionIn(p.attribution, language)}.`;
     } else {
       message = FORM_ONLY[language];
     }
-    return `,"message":${latin1Json(message)}`;
+    return `,"message":${JSON.stringify(message)}`;
   });
 }
 

@@ -1,25 +1,21 @@
 //! A foreign address's answer record (`address::answer`'s `F`): the result's JSON as JavaScript's
-//! `JSON.stringify` writes it (numbers as JavaScript writes them, strings escaped alike), save that a
-//! character beyond Latin-1 is written as its `\uXXXX` escape, as the Italian records write it
-//! (`address::answer::js_json`: the same value read back; V8 keeps the batch's text, and the answer
-//! written from it, one byte a character: one `–` of an attribution or `ł` of a street made the whole
-//! batch's text two bytes a character, on its way from the core and to the socket), cut where
-//! `src/contact/answer.ts` puts in what depends on the request (the outcome without
+//! `JSON.stringify` writes it (numbers as JavaScript writes them, strings escaped alike, characters
+//! beyond Latin-1 as they are: what the service sent when it parsed the core's JSON and wrote it out
+//! again), cut where `src/contact/answer.ts` puts in what depends on the request (the outcome without
 //! `FOREIGN`, the country's name and envelope line in a language, the envelope lines, the message,
 //! the outcome's label and reason). So a batch's foreign answers are not parsed into objects,
 //! copied to be presented and written out again (issue 30: that was most of the service's own
 //! cost of a foreign batch, against the Italian answers' parts).
 //!
 //! The record: `F`, the outcome codes joined by commas, `normalized.country_code`, the register the
-//! record was verified in (or nothing) and the attribution lines joined by `; ` (these two as JSON
-//! string content, escaped alike), then the JSON text in
+//! record was verified in (or nothing), the attribution lines joined by `; `, then the JSON text in
 //! twelve consecutive slices (joined, the whole result's JSON): up to the outcome's value, the
 //! outcome's value, up to `normalized.country`'s value, that value, up to
 //! `normalized_postal.country`'s value, that value, up to the end of `normalized_postal` (before its
 //! `}`), up to `postal_lines`, the key `,"postal_lines":`, its value, up to `attribution`, and from
 //! `attribution` to the end. A part the result does not have is an empty slice.
 
-use crate::address::answer::{cut_json, js_json, At};
+use crate::address::answer::{cut_json, At};
 use crate::address::ContactResult;
 
 /// Fields of an `F` record after its kind (`FOREIGN_FIELDS` in `src/contact/answer.ts`).
@@ -40,9 +36,9 @@ const FOREIGN_CUTS: [At; 7] = [
 
 /// The record's fields after its kind, each ready to be followed by the field end.
 pub fn foreign_fields(r: &ContactResult) -> crate::Result<Vec<Vec<u8>>> {
-    // characters beyond Latin-1 escaped, as the Italian records' (see the module)
+    // characters beyond Latin-1 as they are: as `JSON.stringify` writes them
     let (text, [outcome, country, postal_country, postal_end, lines_key, lines_value, attribution]) =
-        cut_json(r, &FOREIGN_CUTS, true)?;
+        cut_json(r, &FOREIGN_CUTS, false)?;
     let cuts = Cuts {
         outcome,
         country,
@@ -56,22 +52,14 @@ pub fn foreign_fields(r: &ContactResult) -> crate::Result<Vec<Vec<u8>>> {
     let mut fields = Vec::with_capacity(4 + SLICES);
     fields.push(r.outcome.join(",").into_bytes());
     fields.push(r.normalized.country_code.as_bytes().to_vec());
-    fields.push(string_content(r.verified_in.unwrap_or(""))?);
-    fields.push(string_content(&r.attribution.join("; "))?);
+    fields.push(r.verified_in.unwrap_or("").as_bytes().to_vec());
+    fields.push(r.attribution.join("; ").into_bytes());
     let mut from = 0;
     for to in positions {
         fields.push(text[from..to].to_vec());
         from = to;
     }
     Ok(fields)
-}
-
-/// A text as JSON string content (its JSON string without the quotes), beyond Latin-1 escaped.
-fn string_content(text: &str) -> crate::Result<Vec<u8>> {
-    let mut quoted = js_json(&text)?;
-    quoted.pop();
-    quoted.remove(0);
-    Ok(quoted)
 }
 
 /// Where the serialiser wrote the parts the service fills in.
@@ -179,11 +167,7 @@ mod tests {
         // `48` reads back as an integer, serde's own `48.0` as a float: the same number
         assert_eq!(floats(read), floats(serde_json::to_value(r).unwrap()));
         assert!(whole.contains(r#""lat":48,"lon":2.35"#), "{whole}");
-        assert!(
-            whole.contains(r"A \u2013 b"),
-            "beyond Latin-1 escaped: {whole}"
-        );
-        assert!(whole.is_ascii(), "{whole}");
+        assert!(whole.contains("A – b"), "beyond Latin-1 as it is: {whole}");
         s
     }
 
@@ -195,7 +179,7 @@ mod tests {
         assert_eq!(fields[0], b"FOREIGN,POSTCODE_ADDED");
         assert_eq!(fields[1], b"FR");
         assert_eq!(fields[2], b"BAN");
-        assert_eq!(fields[3], r"Fonte: A \u2013 b; Fonte: C".as_bytes());
+        assert_eq!(fields[3], "Fonte: A – b; Fonte: C".as_bytes());
         assert_eq!(s[0], r#"{"ok":true,"outcome":"#);
         assert_eq!(s[1], r#"["FOREIGN","POSTCODE_ADDED"]"#);
         assert_eq!(s[3], r#""Francia""#);
