@@ -81,10 +81,29 @@ impl Task for AnswersTask {
 
     fn resolve(&mut self, env: Env, output: Self::Output) -> Result<JsString> {
         match output {
-            Ok(text) => env.create_string_from_std(text),
+            Ok(text) => js_text(&env, text),
             Err(failure) => Err(failure.into_js(&env)),
         }
     }
+}
+
+/// The answers' text as a JavaScript string. The Italian records write every character beyond
+/// Latin-1 as its `\uXXXX` escape (`address::answer::js_json`), so a batch's text is mostly Latin-1:
+/// such a text is made from its Latin-1 bytes (V8 copies them) instead of from UTF-8, which V8
+/// decodes character by character wherever a character is not ASCII (an `é`, a `ü`); a text with a
+/// character beyond Latin-1 is made from its UTF-8 as before.
+fn js_text(env: &Env, text: String) -> Result<JsString> {
+    if text.is_ascii() {
+        return env.create_string_latin1(text.as_bytes());
+    }
+    let mut latin1 = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        match u8::try_from(u32::from(c)) {
+            Ok(b) => latin1.push(b),
+            Err(_) => return env.create_string_from_std(text),
+        }
+    }
+    env.create_string_latin1(&latin1)
 }
 
 fn answers_text(input: &[u8]) -> recapito_core::Result<String> {
@@ -97,8 +116,9 @@ fn answers_text(input: &[u8]) -> recapito_core::Result<String> {
 #[napi(
     ts_args_type = "batch: string & { readonly __json?: import('./core-types.js').ContactBatch }"
 )]
-pub fn verify_contact_answers_sync(env: Env, batch: String) -> Result<String> {
-    crate::sync(&env, || answers_text(batch.as_bytes()))
+pub fn verify_contact_answers_sync(env: Env, batch: String) -> Result<JsString> {
+    let text = crate::sync(&env, || answers_text(batch.as_bytes()))?;
+    js_text(&env, text)
 }
 
 fn verify_abroad(input: &[u8]) -> recapito_core::Result<Vec<u8>> {

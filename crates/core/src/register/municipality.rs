@@ -12,7 +12,7 @@ use crate::normalize::fold;
 use crate::Result;
 
 mod shortened;
-use shortened::shortened_words;
+use shortened::{shortened_words, WrittenWord};
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -167,6 +167,9 @@ pub struct Municipalities {
     by_postcode: FxHashMap<String, Vec<usize>>,
     /// `name_key` → (record, kind, place index or `NO_PLACE`).
     by_key: FxHashMap<String, Vec<(usize, NameKind, usize)>>,
+    /// Each word (`name_words`) of today's names (either language) → the records, in order: the
+    /// candidates of `abbreviated`, whose every form holds a word written whole.
+    by_word: FxHashMap<String, Vec<usize>>,
 }
 
 const NO_PLACE: usize = usize::MAX;
@@ -494,6 +497,18 @@ impl Municipalities {
             }
         }
         self.by_key = by_key;
+        for (i, r) in self.records.iter().enumerate() {
+            let Some(c) = &r.current else { continue };
+            for w in name_words(&c.name)
+                .into_iter()
+                .chain(name_words(&c.alt_name))
+            {
+                let v = self.by_word.entry(w).or_default();
+                if v.last() != Some(&i) {
+                    v.push(i);
+                }
+            }
+        }
     }
 
     /// Every way `written` names a municipality of today (see `NameKind`); a name with joining
@@ -649,8 +664,22 @@ impl Municipalities {
                 .collect();
             fits_words(&all) || fits_words(&kept)
         };
-        self.records
+        // a name fits only when it holds the words written whole, each in its place: the records
+        // with the first of them in a name (in records' order), not every record's name folded
+        // and split (that scan cost a foreign batch of 500 with a dot in its lines ~490,000
+        // instructions a record)
+        let Some(whole) = words.iter().find_map(|w| match w {
+            WrittenWord::Whole(w) => Some(w),
+            _ => None,
+        }) else {
+            return Vec::new();
+        };
+        self.by_word
+            .get(whole)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
             .iter()
+            .map(|&i| &self.records[i])
             .filter(|r| {
                 r.current
                     .as_ref()
