@@ -11,6 +11,7 @@ mod choice;
 mod city;
 mod cover;
 mod number;
+mod place_shapes;
 mod same_name;
 mod street_match;
 
@@ -18,6 +19,7 @@ pub use choice::{choose_in_municipality, MunicipalityPlace};
 pub use city::*;
 use cover::*;
 pub use number::*;
+pub(crate) use place_shapes::*;
 pub use same_name::*;
 pub use street_match::*;
 
