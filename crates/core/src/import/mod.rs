@@ -206,6 +206,22 @@ pub fn run_with(
     Ok(summary)
 }
 
+/// The newest of the dated files in `dir` whose name begins with `prefix` and ends with one of
+/// `endings` (`gi_cap_2026-01-31.csv`): their dates sort as their names do.
+pub fn newest_dated(dir: &Path, prefix: &str, endings: &[&str]) -> Option<std::path::PathBuf> {
+    let mut found: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(prefix) && endings.iter().any(|e| n.ends_with(e)))
+        })
+        .collect();
+    found.sort();
+    found.pop()
+}
+
 /// Opens the text every importer reads: gunzipped when the name says so, BOM skipped.
 pub fn open_text(path: &Path) -> Result<Box<dyn std::io::BufRead>> {
     use std::io::BufRead;

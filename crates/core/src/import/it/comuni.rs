@@ -9,7 +9,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::{geonames, istat};
-use crate::import::{csv_reader, open_text, ImportContext, PROGRESS};
+use crate::import::{csv_reader, newest_dated, open_text, ImportContext, PROGRESS};
 use crate::normalize::fold;
 use crate::register::municipality::{
     Municipality, MunicipalityPeriod, MunicipalityRecord, Place, PlaceKind,
@@ -72,7 +72,7 @@ pub fn import(ctx: &mut ImportContext) -> Result<()> {
         ctx.record("municipality_centres", &wd, n, "");
     }
 
-    if let Some(gi) = newest_gi_cap(&ctx.source.join("it/comuni")) {
+    if let Some(gi) = newest_dated(&ctx.source.join("it/comuni"), GI_CAP_PREFIX, &[".csv"]) {
         let n = read_gi_cap(&gi, &mut records)?;
         ctx.record(
             "municipality_postcodes_current",
@@ -189,20 +189,6 @@ fn merge_places(
             }
         }
     }
-}
-
-fn newest_gi_cap(dir: &Path) -> Option<std::path::PathBuf> {
-    let mut found: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with(GI_CAP_PREFIX) && n.ends_with(".csv"))
-        })
-        .collect();
-    found.sort();
-    found.pop()
 }
 
 /// The cadastral code of each current municipality by its ISTAT code (owned: the readers change

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::import::{open_text, PROGRESS};
+use crate::import::{newest_dated, open_text, PROGRESS};
 use crate::register::municipality::{Municipality, MunicipalityRecord};
 use crate::Result;
 
@@ -28,17 +28,7 @@ pub fn list_in(dir: &Path) -> Option<PathBuf> {
             return Some(path);
         }
     }
-    let mut dated: Vec<PathBuf> = std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
-                n.starts_with(DATED_PREFIX) && (n.ends_with(".csv") || n.ends_with(".csv.gz"))
-            })
-        })
-        .collect();
-    dated.sort();
-    dated.pop()
+    newest_dated(dir, DATED_PREFIX, &[".csv", ".csv.gz"])
 }
 
 /// The text of the list: UTF-8 as saved by hand, or Windows-1252 as ISTAT publishes it.
