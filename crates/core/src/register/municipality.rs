@@ -585,9 +585,12 @@ impl Municipalities {
         let found = self.keyed(&words).or_else(|| {
             // `Cassano Jonio`: the older spelling of an i between vowels or at the start, which
             // ISTAT's names no longer use (Cassano all'Ionio); names still written with a j
-            // (`Jesolo`, `Jesi`) are found above
-            let with_i: Vec<String> = words.iter().map(|w| w.replace('J', "I")).collect();
-            (with_i != words).then(|| self.keyed(&with_i)).flatten()
+            // (`Jesolo`, `Jesi`) are found above. Tried only for a name with a j: the one-line
+            // reader asks for many runs of words that name none
+            words.iter().any(|w| w.contains('J')).then(|| {
+                let with_i: Vec<String> = words.iter().map(|w| w.replace('J', "I")).collect();
+                self.keyed(&with_i)
+            })?
         });
         found
             .map(|v| {
