@@ -231,7 +231,8 @@ test.serial('a dedupe saved on node A is read, reviewed, extended and cancelled 
   const again = await dedupe(a, token, 'DELETE', `?job=${second.body.job}`);
   t.is(again.body.refunded, 0);
   t.is((await current(state, 'dd', 'dedupe')).used_total - usedBefore, used);
-  t.is((await dedupe(a, token, 'GET', `?job=${second.body.job}`)).body.state, cancelled.body.state);
+  const afterCancel = await dedupe(a, token, 'GET', `?job=${second.body.job}`);
+  t.is(afterCancel.body.state, cancelled.body.state, `${afterCancel.status} ${JSON.stringify(afterCancel.body).slice(0, 300)}`);
 });
 
 test.serial('a node with another register build refuses to start; running nodes stop reporting ready', async (t) => {

@@ -534,6 +534,23 @@ fn older_spellings_and_seats_named_otherwise() {
         "Porto Santo Stefano",
     );
     assert_hamlet_of("Intra", "", "VB", "Verbania", "Intra");
+    // a region word names the region: Rossano of Calabria is Corigliano-Rossano's, no Rossano Veneto
+    assert_municipality("Rossano Calabro", "CS", "Corigliano-Rossano", "CS");
+    assert_municipality("Conegliano Veneto", "TV", "Conegliano", "TV");
+    // the municipality's own name, written apart or with its old region word, is no hamlet
+    for (city, province, name) in [
+        ("San Remo", "IM", "Sanremo"),
+        ("Pizzo Calabro", "VV", "Pizzo"),
+    ] {
+        let r = answer("Via Roma 1", "", city, province);
+        assert_eq!(
+            r.municipality.as_deref(),
+            Some(name),
+            "{city}: {:?}",
+            r.outcome
+        );
+        assert_eq!(r.hamlet, None, "{city}");
+    }
     // a town of that name is what people write, not a locality one street register names
     assert_hamlet_of(
         "Castiglioncello",

@@ -116,6 +116,13 @@ pub fn municipality<'r>(
             // the province's municipalities: never a guess across the country
             second = later_words(register, &city, province.as_deref(), &contradicted);
         }
+        if first.is_empty() && second.is_empty() {
+            // and of the name without its region word (`Rossano Calabro` CS: Corigliano-Rossano)
+            if let Some((rest, region)) = without_region_word(&city) {
+                second = later_words(register, &rest, province.as_deref(), &contradicted);
+                second.retain(|(_, c, _)| c.region_code == region);
+            }
+        }
         if marked_hamlet && second.is_empty() {
             // a hamlet the registers do not know is no municipality of a name like it
             return by_postcode_alone(register, pc.as_deref(), province.as_deref())

@@ -89,7 +89,8 @@ pub(super) fn last_words(name: &str, n: usize) -> &str {
 /// A municipality's name followed by a quarter or locality of it (`Roma EUR`, `Bari Palese`,
 /// `Segrate Milano 2`): the longest leading words that are a municipality's today's or former
 /// name, and the rest, folded. Nothing when the rest is itself a municipality's name or a
-/// province (two places written, and nothing says which one the record means) or holds no word.
+/// province (two places written, and nothing says which one the record means), a region word, or
+/// holds no word.
 pub(super) fn municipality_and_quarter<'r>(
     register: &'r Register,
     city: &str,
@@ -102,10 +103,12 @@ pub(super) fn municipality_and_quarter<'r>(
             continue;
         }
         let rest = words[k..].join(" ");
+        // a region word after the name is the name's old official form (`Pizzo Calabro`), no quarter
         let names_a_place = !named(register, &rest, &|_| false, false, false)
             .0
             .is_empty()
-            || register.city_names().province_code(&rest).is_some();
+            || register.city_names().province_code(&rest).is_some()
+            || region_of_word(&rest).is_some();
         let letters = rest.chars().filter(|c| c.is_alphabetic()).count();
         return (!names_a_place && letters >= 2).then_some((first, rest));
     }
@@ -133,55 +136,71 @@ pub(crate) fn quarter_of(
 }
 
 /// Region names and their adjectives that people add to a municipality's name (`Conegliano
-/// Veneto`, an old official form; `Cervia Romagna`) where the register has none.
-const REGION_WORDS: &[&str] = &[
-    "VENETO",
-    "EMILIA",
-    "ROMAGNA",
-    "LOMBARDIA",
-    "LOMBARDO",
-    "PIEMONTE",
-    "LIGURE",
-    "LIGURIA",
-    "TOSCANA",
-    "TOSCANO",
-    "MARCHE",
-    "UMBRIA",
-    "UMBRO",
-    "LAZIO",
-    "ABRUZZO",
-    "MOLISE",
-    "CAMPANIA",
-    "PUGLIA",
-    "BASILICATA",
-    "LUCANO",
-    "CALABRIA",
-    "CALABRO",
-    "SICILIA",
-    "SICULO",
-    "SARDEGNA",
-    "SARDO",
-    "FRIULI",
-    "TRENTINO",
-    "SALENTO",
-    "SALENTINO",
+/// Veneto`, an old official form; `Cervia Romagna`; `Pizzo Calabro`) where the register has none,
+/// with the ISTAT code of the region each names.
+const REGION_WORDS: &[(&str, &str)] = &[
+    ("PIEMONTE", "01"),
+    ("LOMBARDIA", "03"),
+    ("LOMBARDO", "03"),
+    ("TRENTINO", "04"),
+    ("VENETO", "05"),
+    ("FRIULI", "06"),
+    ("LIGURE", "07"),
+    ("LIGURIA", "07"),
+    ("EMILIA", "08"),
+    ("ROMAGNA", "08"),
+    ("TOSCANA", "09"),
+    ("TOSCANO", "09"),
+    ("UMBRIA", "10"),
+    ("UMBRO", "10"),
+    ("MARCHE", "11"),
+    ("LAZIO", "12"),
+    ("ABRUZZO", "13"),
+    ("MOLISE", "14"),
+    ("CAMPANIA", "15"),
+    ("PUGLIA", "16"),
+    ("SALENTO", "16"),
+    ("SALENTINO", "16"),
+    ("BASILICATA", "17"),
+    ("LUCANO", "17"),
+    ("CALABRIA", "18"),
+    ("CALABRO", "18"),
+    ("SICILIA", "19"),
+    ("SICULO", "19"),
+    ("SARDEGNA", "20"),
+    ("SARDO", "20"),
 ];
 
+fn region_of_word(word: &str) -> Option<&'static str> {
+    REGION_WORDS
+        .iter()
+        .find(|(w, _)| *w == word)
+        .map(|(_, region)| *region)
+}
+
+/// A name with a region word at its end, folded: the words before it (at least three letters) and
+/// the region's code.
+pub(super) fn without_region_word(city: &str) -> Option<(String, &'static str)> {
+    let folded = fold(city);
+    let (rest, last) = folded.rsplit_once(' ')?;
+    let region = region_of_word(last)?;
+    (rest.chars().filter(|c| c.is_alphabetic()).count() >= 3).then(|| (rest.to_string(), region))
+}
+
 /// The municipality a name with a region word at its end names without it (`Conegliano Veneto` →
-/// Conegliano), by today's, former or short name: tried only when the whole name is nothing.
+/// Conegliano), by today's, former or short name, in that region only (`Rossano Calabro` is no
+/// Rossano Veneto): tried only when the whole name is nothing.
 pub(super) fn with_region_dropped<'r>(
     register: &'r Register,
     city: &str,
     contradicted: &dyn Fn(&Municipality) -> bool,
 ) -> Vec<Cand<'r>> {
-    let folded = fold(city);
-    let Some((rest, last)) = folded.rsplit_once(' ') else {
+    let Some((rest, region)) = without_region_word(city) else {
         return Vec::new();
     };
-    if !REGION_WORDS.contains(&last) || rest.chars().filter(|c| c.is_alphabetic()).count() < 3 {
-        return Vec::new();
-    }
-    either_tier(register, rest, contradicted)
+    let mut named = either_tier(register, &rest, contradicted);
+    named.retain(|(_, c, _)| c.region_code == region);
+    named
 }
 
 /// First words of places often named after a town that is not theirs: harbours, bridges and

@@ -417,8 +417,8 @@ impl<'r> PlaceReader<'r> {
 impl PlaceReader<'_> {
     /// Whether a municipality's seat (`PPLA3`) is a town of its own name that people write as
     /// their city: `Porto Santo Stefano` is Monte Argentario's, `Pallanza-Intra-Suna` Verbania's,
-    /// `Tor Lupara` Fonte Nuova's. Not when it shares a word with the municipality's name (a
-    /// spelling of that name: `Reggio Emilia`, `Cinque Frondi`), is under 1,000 inhabitants (as
+    /// `Tor Lupara` Fonte Nuova's. Not when it shares a word with the municipality's name or is
+    /// that name written apart (a spelling of it: `Reggio Emilia`, `Cinque Frondi`, `San Remo`), is under 1,000 inhabitants (as
     /// the other places of the extract), is a municipality's name, or begins with a street type
     /// or is one common word (`Piazza Roma`, `Chiesa`, `Villa`: the census names some seats so).
     fn seat_named_otherwise(&self, name: &str, istat: &str, population: &str) -> bool {
@@ -432,11 +432,14 @@ impl PlaceReader<'_> {
                 .map(str::to_string)
                 .collect()
         };
+        // the name without its spaces: `San Remo` is Sanremo's own name written apart
+        let compact = |n: &str| fold(n).replace(' ', "");
         let words = significant(name);
         let first = fold(name).split(' ').next().unwrap_or("").to_string();
         population.parse::<u64>().is_ok_and(|p| p >= 1_000)
             && !words.is_empty()
             && words.is_disjoint(&significant(municipality))
+            && compact(name) != compact(municipality)
             && !self.municipality_names.contains(&fold(name))
             && crate::rules::it::street_type::expand(&first).is_none()
             && !(words.len() == 1 && COMMON_SEAT_WORDS.contains(&first.as_str()))
