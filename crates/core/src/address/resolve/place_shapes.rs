@@ -89,8 +89,8 @@ pub(super) fn last_words(name: &str, n: usize) -> &str {
 /// A municipality's name followed by a quarter or locality of it (`Roma EUR`, `Bari Palese`,
 /// `Segrate Milano 2`): the longest leading words that are a municipality's today's or former
 /// name, and the rest, folded. Nothing when the rest is itself a municipality's name or a
-/// province (two places written, and nothing says which one the record means), a region word, or
-/// holds no word.
+/// province, also after `con`/`e` (two places written, and nothing says which one the record
+/// means), a region word, or holds no word.
 pub(super) fn municipality_and_quarter<'r>(
     register: &'r Register,
     city: &str,
@@ -103,12 +103,17 @@ pub(super) fn municipality_and_quarter<'r>(
             continue;
         }
         let rest = words[k..].join(" ");
+        // `X con Y`, `X e Y` of two municipalities is a merger's name (`Uggiate con Ronago`, 2025)
+        // the register may not know yet: two places written, never X with a quarter `con Y`
+        let joined = ["CON ", "E ", "ED "]
+            .iter()
+            .find_map(|j| rest.strip_prefix(j))
+            .unwrap_or(&rest);
         // a region word after the name is the name's old official form (`Pizzo Calabro`), no quarter
-        let names_a_place = !named(register, &rest, &|_| false, false, false)
-            .0
-            .is_empty()
-            || register.city_names().province_code(&rest).is_some()
-            || region_of_word(&rest).is_some();
+        let names_a_place = [rest.as_str(), joined].iter().any(|r| {
+            !named(register, r, &|_| false, false, false).0.is_empty()
+                || register.city_names().province_code(r).is_some()
+        }) || region_of_word(&rest).is_some();
         let letters = rest.chars().filter(|c| c.is_alphabetic()).count();
         return (!names_a_place && letters >= 2).then_some((first, rest));
     }
