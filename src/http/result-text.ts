@@ -57,7 +57,19 @@ export function sendBatchText(req: FastifyRequest, reply: FastifyReply, results:
     const written = result instanceof ResultText ? `${result.text}}` : JSON.stringify(finish(result));
     text += `${i === 0 ? '' : ','}{"id":${JSON.stringify(ids[i])},"result":${written}}`;
   }
-  return sendText(req, reply, `${text}],"credit":${creditJson(req, charge)}}`);
+  return sendText(req, reply, `${text}],"credit":${creditJson(req, charge)}}`, true);
+}
+
+/**
+ * A text as its UTF-8 bytes, written once into room for its longest form (three bytes a UTF-16 unit) instead
+ * of measured first: Fastify sends a string by asking its UTF-8 length (`Buffer.byteLength`, content-length)
+ * and then writing it, and a batch's text is two bytes a character wherever one of its characters is beyond
+ * Latin-1 (every foreign postal-form message holds a `’`), where V8 measures it character by character
+ * (issue 30: 15.6 M instructions per foreign batch of 500). A Buffer is sent as it is, its length its own.
+ */
+function utf8(text: string): Buffer {
+  const bytes = Buffer.allocUnsafe(text.length * 3);
+  return bytes.subarray(0, bytes.write(text, 'utf8'));
 }
 
 /** The credit object in the request's language, as JSON. */
@@ -67,7 +79,8 @@ function creditJson(req: FastifyRequest, charge: CreditCharge): string {
 }
 
 /** An answer written as English JSON text, sent in the request's key set. */
-function sendText(req: FastifyRequest, reply: FastifyReply, text: string): FastifyReply {
+function sendText(req: FastifyRequest, reply: FastifyReply, text: string, large = false): FastifyReply {
   contentLanguage(req, reply);
-  return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(req.ctx.italian ? italianJson(text) : text);
+  const keyed = req.ctx.italian ? italianJson(text) : text;
+  return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(large ? utf8(keyed) : keyed);
 }
