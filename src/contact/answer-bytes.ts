@@ -47,7 +47,10 @@ export function readAnswerBytes(core: Buffer): AnswerRecord[] {
     const at = new Array<number>(n + 1);
     for (let k = 0; k < n; k++) {
       at[k] = pos;
-      pos = bytes.indexOf(FIELD, pos) + 1;
+      const end = bytes.indexOf(FIELD, pos);
+      // every field of the core's records ends with FIELD: a record cut short is a bug, not a loop
+      if (end < 0) throw new Error(`the core's answers end inside a record (field ${k} of ${n})`);
+      pos = end + 1;
     }
     at[n] = pos;
     out.push({ kind, bytes, at });
