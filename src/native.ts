@@ -72,6 +72,14 @@ export function verifyContactAnswers(batch: core.ContactBatch): Promise<string> 
 }
 
 /**
+ * `verifyContactAnswers` for a synchronous batch: the same records as UTF-8 bytes (`answer-bytes.ts` sends
+ * them as bytes, never decoding the text into a string).
+ */
+export function verifyContactAnswerBytes(batch: core.ContactBatch): Promise<Buffer> {
+  return native.verifyContactAnswerBytes(encode(batch));
+}
+
+/**
  * The same on the calling thread, as text each way (as `verifyContactsSync`): the single contacts of an
  * event-loop turn, verified on the event loop (`src/contact/turn-batch.ts`).
  */

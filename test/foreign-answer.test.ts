@@ -8,12 +8,13 @@
 import test from 'ava';
 
 import { evalSets, firstTries } from '../bench/foreign-rows.js';
-import { foreignResult, isForeignParts, readAnswers } from '../src/contact/answer.js';
+import { answerText, foreignResult, isForeignParts, isParts, readAnswers } from '../src/contact/answer.js';
+import { answerBytes, foreignRecordResult, readAnswerBytes } from '../src/contact/answer-bytes.js';
 import { foreignAnswerText } from '../src/contact/foreign-answer.js';
 import { capability, present } from '../src/contact/service.js';
 import { finishResult } from '../src/http/outcomes.js';
 import { LANGUAGES, type Language } from '../src/http/language.js';
-import { foldText as fold, native, verifyContactAnswersSync } from '../src/native.js';
+import { foldText as fold, native, verifyContactAnswerBytes, verifyContactAnswersSync } from '../src/native.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -54,6 +55,36 @@ test('a foreign answer written from its parts is the presented result as JSON.st
   t.true(compared > 5_000, `${compared}`);
   t.true(formOnly > 100, `${formOnly}`);
   t.true(withLines > 100, `${withLines}`);
+});
+
+test("a batch's answers written as bytes are the answers written as text, Italian and foreign", async (t) => {
+  // the synchronous batch's path (answer-bytes.ts): the core's records as bytes, the request's texts put in
+  // as bytes; the text path's answers are the presented results' JSON (the test above)
+  let italian = 0;
+  let foreign = 0;
+  for (const group of [...firstTries(), ...evalSets(2)]) {
+    for (const postal_form of [false, true]) {
+      const batch = { items: group.items, options: { foreign: group.foreign, postal_form } };
+      const texts = readAnswers(verifyContactAnswersSync(batch));
+      const records = readAnswerBytes(await verifyContactAnswerBytes(batch));
+      t.is(records.length, texts.length);
+      for (const [i, a] of texts.entries()) {
+        const r = records[i]!;
+        for (const language of LANGUAGES) {
+          for (const countryLine of ['it', 'en', 'fr'] as Language[]) {
+            const bytes = answerBytes(r, language, postal_form, countryLine, capability.outcomes);
+            const want = isParts(a) ? answerText(a, language, capability.outcomes) : isForeignParts(a) ? foreignAnswerText(a, language, postal_form, countryLine, capability.outcomes) : null;
+            t.is(bytes?.text ?? null, want?.text ?? null, `${group.name} ${language}/${countryLine} ${i}`);
+            if (!isParts(a)) t.deepEqual(foreignRecordResult(r), foreignResult(a));
+          }
+        }
+        if (isParts(a)) italian++;
+        else foreign++;
+      }
+    }
+  }
+  t.true(italian > 20, `${italian}`);
+  t.true(foreign > 200, `${foreign}`);
 });
 
 test("the countries' fold of an ASCII text is the core's, and a text beyond ASCII is the core's own", (t) => {

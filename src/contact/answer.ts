@@ -93,7 +93,7 @@ export function readAnswers(text: string): CoreAnswer[] {
 }
 
 /** The texts of one language, as JSON (a value) or JSON string content (the message's head). */
-interface LanguageTexts {
+export interface LanguageTexts {
   country: string;
   messageHead: string;
   /** The head when the outcome leaves something to check (`CHECKED`). */
@@ -113,7 +113,7 @@ function languageTexts(language: Language): LanguageTexts {
 }
 
 let texts: Map<Language, LanguageTexts> | null = null;
-function textsOf(language: Language): LanguageTexts {
+export function textsOf(language: Language): LanguageTexts {
   texts ??= new Map(LANGUAGES.map((l) => [l, languageTexts(l)]));
   return texts.get(language)!;
 }
@@ -125,7 +125,7 @@ function textsOf(language: Language): LanguageTexts {
 const finishes = new Map<string, string>();
 const FINISHES_CAP = 10_000;
 
-function finish(codes: string, language: Language, table: OutcomeTable): string {
+export function finish(codes: string, language: Language, table: OutcomeTable): string {
   const key = `${language}|${codes}`;
   let text = finishes.get(key);
   if (text === undefined) {
@@ -140,7 +140,7 @@ function finish(codes: string, language: Language, table: OutcomeTable): string 
 /** Whether an outcome's codes (joined by commas) leave the address verified, remembered: answers repeat a few. */
 const verifiedCodes = new Map<string, boolean>();
 
-function verified(codes: string): boolean {
+export function verified(codes: string): boolean {
   let v = verifiedCodes.get(codes);
   if (v === undefined) {
     v = verifiedOutcome(codes === '' ? [] : codes.split(','));
@@ -151,7 +151,7 @@ function verified(codes: string): boolean {
 }
 
 /** A word as JSON string content, Latin-1 as the core writes (the attribution's lead word). */
-const content = (word: string): string => latin1Json(word).slice(1, -1);
+export const content = (word: string): string => latin1Json(word).slice(1, -1);
 
 /** The presented result's text in a language, without its closing brace: the country's name, the city type's label (null for a kind without texts, as `present`), the message (verified, or only checked when the outcome leaves something to check). */
 function presentedText(p: AnswerParts, language: Language): string {

@@ -14,7 +14,7 @@ import { countryByCode } from '../countries/resolve.js';
 import { attributionIn } from '../http/attribution.js';
 import type { Language } from '../http/language.js';
 import { labelOf, reasonOf, type OutcomeTable } from '../http/outcomes.js';
-import { ResultText } from '../http/result-text.js';
+import { KEPT, ResultText } from '../http/result-text.js';
 import type { ForeignParts } from './answer.js';
 import { FORM_ONLY, FORM_ONLY_REASON, MAP_CHECKED, REGISTER_CHECKED, REGISTER_VERIFIED, verifiedOutcome } from './texts.js';
 
@@ -34,6 +34,10 @@ function remembered<T>(memo: Map<string, T>, key: string, make: () => T): T {
 interface CountryTexts {
   name: string;
   line: string;
+  /** The envelope's lines when the core wrote none: `,"lines":[line]`. */
+  lineAlone: string;
+  /** The end of the envelope's lines after the core's: `,line]`. */
+  lineLast: string;
 }
 const countries = new Map<string, CountryTexts | null>();
 
@@ -43,7 +47,8 @@ function countryTexts(code: string, language: Language, countryLine: Language, c
     // `present` rewrites normalized.country_code to the catalogue's code: the text keeps the core's
     if (!country || country.iso2 !== code) return null;
     const name = country.names[language] ?? (JSON.parse(coreName) as string);
-    return { name: JSON.stringify(name), line: JSON.stringify((country.names[countryLine] ?? name).toUpperCase()) };
+    const line = JSON.stringify((country.names[countryLine] ?? name).toUpperCase());
+    return { name: JSON.stringify(name), line, lineAlone: `${LINES}[${line}]`, lineLast: `,${line}]` };
   });
 }
 
@@ -78,7 +83,7 @@ function finishOf(codes: string, language: Language, formOnly: boolean, table: O
 /** `,"message":…` as `present` writes it. */
 const messages = new Map<string, string>();
 
-function messageOf(p: ForeignParts, language: Language): string {
+function messageOf(p: ForeignHead, language: Language): string {
   return remembered(messages, `${language}|${p.foreignCodes}|${p.verifiedIn}|${p.attribution}`, () => {
     let message: string;
     if (p.verifiedIn) {
@@ -93,18 +98,77 @@ function messageOf(p: ForeignParts, language: Language): string {
   });
 }
 
-/** The finished answer's text without its closing brace (as `answerText`'s), or null: see the module. */
-export function foreignAnswerText(p: ForeignParts, language: Language, postalForm: boolean, countryLine: Language, table: OutcomeTable): ResultText | null {
-  const s = p.slices;
-  const country = countryTexts(p.code, language, countryLine, s[3]!);
-  if (country === null) return null;
-  const postal = s[5] !== '';
+/** The key of the envelope's lines. */
+const LINES = ',"lines":';
+
+/** A foreign record's fields other than its slices (`ForeignParts` without `slices`). */
+export type ForeignHead = Omit<ForeignParts, 'slices'>;
+
+/**
+ * Where a foreign answer is written: the core's twelve slices by number (as text or as bytes) and the request's
+ * texts between them (each one of a few remembered strings: `answer-bytes.ts` keeps their bytes by them).
+ */
+export interface ForeignOut {
+  /** Slice `k`; `open`: without its last character (the `]` of the envelope's lines). */
+  slice(k: number, open?: boolean): void;
+  empty(k: number): boolean;
+  text(text: string): void;
+}
+
+/**
+ * The finished answer without its closing brace (as `answerText`'s) written to `out`, or false (nothing written)
+ * where `present` would not find the country by its code: see the module.
+ */
+export function writeForeignAnswer(p: ForeignHead, coreName: string, out: ForeignOut, language: Language, postalForm: boolean, countryLine: Language, table: OutcomeTable): boolean {
+  const country = countryTexts(p.code, language, countryLine, coreName);
+  if (country === null) return false;
+  const postal = !out.empty(5);
   const finish = finishOf(p.foreignCodes, language, !p.verifiedIn && postal, table);
-  let text = `${s[0]}${finish.outcome}${s[2]}${postalForm ? country.line : country.name}${s[4]}`;
+  out.slice(0);
+  out.text(finish.outcome);
+  out.slice(2);
+  out.text(postalForm ? country.line : country.name);
+  out.slice(4);
   if (postal) {
     // the envelope: its lines in the country's order, then the country line
-    const lines = s[9] === '' ? `[${country.line}]` : `${s[9]!.slice(0, -1)},${country.line}]`;
-    text += `${country.line}${s[6]},"lines":${lines}`;
+    out.text(country.line);
+    out.slice(6);
+    if (out.empty(9)) {
+      out.text(country.lineAlone);
+    } else {
+      out.text(LINES);
+      out.slice(9, true);
+      out.text(country.lineLast);
+    }
   }
-  return new ResultText(`${text}${s[7]}${s[10]}${messageOf(p, language)}${finish.end}`);
+  out.slice(7);
+  out.slice(10);
+  out.text(messageOf(p, language));
+  out.text(finish.end);
+  return true;
+}
+
+/** A foreign answer written as one string. */
+class TextOut implements ForeignOut {
+  written = '';
+  constructor(private readonly slices: string[]) {}
+  slice(k: number, open = false): void {
+    const s = this.slices[k]!;
+    this.written += open ? s.slice(0, -1) : s;
+  }
+  empty(k: number): boolean {
+    return this.slices[k] === '';
+  }
+  text(text: string): void {
+    this.written += text;
+  }
+}
+
+// one kept for the life of the process (see `KEPT` in result-text.ts)
+KEPT.push(new TextOut([]));
+
+/** The finished answer's text without its closing brace (as `answerText`'s), or null: see the module. */
+export function foreignAnswerText(p: ForeignParts, language: Language, postalForm: boolean, countryLine: Language, table: OutcomeTable): ResultText | null {
+  const out = new TextOut(p.slices);
+  return writeForeignAnswer(p, p.slices[3]!, out, language, postalForm, countryLine, table) ? new ResultText(out.written) : null;
 }

@@ -4,7 +4,8 @@ import { attributionIn } from '../http/attribution.js';
 import { labelOf, outcomeTable, reasonOf } from '../http/outcomes.js';
 import type { Language } from '../http/language.js';
 import type { ResultText } from '../http/result-text.js';
-import { verifyContactAnswers, type ContactInput, type ContactResult, type VerifyOptions } from '../native.js';
+import { verifyContactAnswerBytes, verifyContactAnswers, type ContactInput, type ContactResult, type VerifyOptions } from '../native.js';
+import { answerBytes, foreignRecordResult, readAnswerBytes } from './answer-bytes.js';
 import { answerText, foreignResult, isForeignParts, isParts, presentedObject, readAnswers, type CoreAnswer } from './answer.js';
 import { foreignAnswerText } from './foreign-answer.js';
 import { CONTACT_OUTCOMES } from './outcomes.js';
@@ -179,6 +180,15 @@ async function verifyBatch(items: ContactItem[], language: Language, countryLine
   for (const { options, at } of groups.values()) {
     const inputs = new Array<ContactInput>(at.length);
     for (let k = 0; k < at.length; k++) inputs[k] = nativeContact(items[at[k] as number] as ContactItem);
+    if (text) {
+      // a synchronous batch: its answers are sent as bytes (`answer-bytes.ts`)
+      const records = readAnswerBytes(await verifyContactAnswerBytes({ items: inputs, options }));
+      for (let k = 0; k < records.length; k++) {
+        const r = records[k]!;
+        results[at[k] as number] = answerBytes(r, language, options.postal_form, countryLine, OUTCOMES) ?? present(foreignRecordResult(r), language, options.postal_form, countryLine);
+      }
+      continue;
+    }
     const out = readAnswers(await verifyContactAnswers({ items: inputs, options }));
     for (let k = 0; k < out.length; k++) results[at[k] as number] = shaped(out[k] as CoreAnswer, options, language, countryLine, text);
   }
