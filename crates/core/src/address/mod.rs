@@ -33,6 +33,7 @@ use country::{detect_country, foreign_country, postcode_country, ForeignCountry}
 use outcome::{Change, Outcome};
 use parse::{NumberStatus, ParsedAddress};
 use resolve::{CityMatch, CityResolution, StreetMatch, StreetResolution};
+use street_choice::RegisterWords;
 
 /// Batches below this size are verified on the calling thread. The service's single contacts reach
 /// the core in batches of one event-loop turn (a few to a few dozen, ~15 µs each): handing them to
@@ -89,16 +90,10 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
     if written.address.is_empty() && written.city.is_empty() && written.postcode.is_empty() {
         return stop(r, out, "INCOMPLETE_DATA");
     }
-    let first_name = |w: &str| register.names.known_gender(w).is_some();
+    let first_name: &dyn RegisterWords = register;
     let detect = options.foreign == Foreign::Detect;
     let (record, m, how) = match locate_municipality(
-        register,
-        input,
-        &written,
-        &parsed,
-        precision,
-        &first_name,
-        detect,
+        register, input, &written, &parsed, precision, first_name, detect,
     ) {
         Located::Found(record, m, how, hamlet) => {
             r.hamlet = hamlet.map(str::to_string).or_else(|| {
@@ -137,7 +132,7 @@ pub fn verify(register: &Register, input: &ContactInput, options: &VerifyOptions
         &parsed,
         &written,
         precision,
-        &first_name,
+        first_name,
     );
     let found = street.as_ref().and_then(|s| s.found);
     let (number_entry, geo) = match (streets.as_deref(), found) {
@@ -320,13 +315,13 @@ fn locate_municipality<'r>(
     written: &Written,
     parsed: &ParsedAddress,
     precision: u8,
-    first_name: &dyn Fn(&str) -> bool,
+    first_name: &dyn RegisterWords,
     detect: bool,
 ) -> Located<'r> {
     let probe = |cadastral: &str| -> bool {
         register.streets.city(cadastral).is_some_and(|c| {
             matches!(
-                resolve::street(&c, parsed, "", precision, first_name),
+                resolve::street_chosen(&c, parsed, "", precision, first_name).0,
                 StreetResolution::Found(..)
             )
         })
@@ -435,7 +430,7 @@ fn match_street<'c>(
     parsed: &ParsedAddress,
     written: &Written,
     precision: u8,
-    first_name: &dyn Fn(&str) -> bool,
+    first_name: &dyn RegisterWords,
 ) -> Option<StreetAnswer<'c>> {
     if let Some(po_box) = &parsed.po_box {
         out.condition("PO_BOX");
@@ -653,11 +648,11 @@ fn resolve_street<'c>(
     parsed: &ParsedAddress,
     postcode: &str,
     precision: u8,
-    is_first_name: &dyn Fn(&str) -> bool,
+    is_first_name: &dyn RegisterWords,
     out: &mut Outcome,
 ) -> StreetAnswer<'c> {
     let (resolution, step) =
-        resolve::street_explained(city, parsed, postcode, precision, is_first_name);
+        resolve::street_chosen(city, parsed, postcode, precision, is_first_name);
     let candidates = match &resolution {
         StreetResolution::Ambiguous(v) | StreetResolution::TypeMissing(v) => v.clone(),
         _ => Vec::new(),

@@ -124,6 +124,10 @@ pub struct TypoRule {
     /// one letter away, not a name two letters away); without it names within the choice's
     /// margin are a doubt.
     pub fewest_edits_win: bool,
+    /// The edits allowed are counted from the letters written, not from the longer of the two
+    /// stems (`Via Piae` is too short for a typo of Via Piave: a letter dropped from four letters
+    /// reaches too many names).
+    pub on_written: bool,
 }
 
 impl TypoRule {
@@ -163,6 +167,7 @@ impl ChoiceRules {
             needs_backing: true,
             more_from: [usize::MAX; 2],
             fewest_edits_win: false,
+            on_written: false,
         },
         postcode_before_number: false,
         spelling_with_numbers: false,

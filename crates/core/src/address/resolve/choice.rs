@@ -5,12 +5,14 @@
 //! typo candidates in its deletion index, words in its token index. The place is the
 //! municipality the city step resolved: every one of its streets lies in it.
 //!
-//! Italy's answers are still chosen by the named steps (`street_match.rs`); this is the first
-//! half of one engine (see the design note in `street_choice/mod.rs` for what is left).
+//! Italy's answers are chosen here (`street_chosen`, called by the contact flow): the readings of
+//! the line (`readings`), the choice, and what the answer reports read back from the form that
+//! scored (`explain`). The named steps (`street_match.rs`) stay only as the meter's reference
+//! (see the design note in `street_choice/mod.rs` for what is left).
 
 use super::*;
 use crate::address::street_choice::{
-    self, Choice, ChoiceFacts, Decision, NameKey, NamedStreets, StreetPlace,
+    self, By, Choice, ChoiceFacts, Decision, NameKey, NamedStreets, RegisterWords, StreetPlace,
 };
 use crate::register::street::{italian_name_key, italian_text_key, StreetFacts};
 use crate::rules::ChoiceRules;
@@ -99,12 +101,12 @@ impl ChoiceFacts for CityStreets {
     }
 }
 
-/// A municipality's streets with the first names of the register's names list, which partial
-/// names leave out (`ChoiceFacts::is_first_name`), and Italy's rules at the request's precision:
-/// what Italy's choice reads.
+/// A municipality's streets with the register's words partial names are read with (its first
+/// names, which partial names leave out, and its municipalities' names: `RegisterWords`), and
+/// Italy's rules at the request's precision: what Italy's choice reads.
 pub struct Municipality<'a> {
     pub streets: &'a CityStreets,
-    pub first_name: &'a dyn Fn(&str) -> bool,
+    pub words: &'a dyn RegisterWords,
     pub rules: &'static ChoiceRules,
 }
 
@@ -170,7 +172,24 @@ impl ChoiceFacts for Municipality<'_> {
         self.streets.lists_postcodes(street)
     }
     fn is_first_name(&self, word: &str) -> bool {
-        (self.first_name)(word)
+        self.words.is_first_name(word)
+    }
+    fn names_a_municipality(&self, word: &str) -> bool {
+        self.words.names_a_municipality(word)
+    }
+    fn numbers_complete(&self) -> bool {
+        self.streets.record.complete_numbers
+    }
+}
+
+/// The register's words: the first names of its names list, the names of its municipalities
+/// (today's, former and second-language ones).
+impl RegisterWords for Register {
+    fn is_first_name(&self, word: &str) -> bool {
+        self.names.known_gender(word).is_some()
+    }
+    fn names_a_municipality(&self, word: &str) -> bool {
+        !self.municipalities.by_name(word).is_empty()
     }
 }
 
@@ -214,39 +233,252 @@ pub fn choose_in_municipality(
     parsed: &ParsedAddress,
     postcode: &str,
     precision: u8,
-    first_name: &dyn Fn(&str) -> bool,
+    words: &dyn RegisterWords,
+) -> Option<Choice> {
+    choose_readings(
+        city,
+        parsed,
+        postcode,
+        precision,
+        words,
+        readings(city, parsed),
+    )
+}
+
+/// `choose_in_municipality` on the readings of the line (`readings`).
+fn choose_readings(
+    city: &CityStreets,
+    parsed: &ParsedAddress,
+    postcode: &str,
+    precision: u8,
+    words: &dyn RegisterWords,
+    names: Vec<NameKey>,
 ) -> Option<Choice> {
     let number = parsed
         .house_number
         .as_ref()
         .map(|h| (h.number, h.suffix.clone()));
-    let mut name = italian_name_key(parsed.street_type.unwrap_or(""), &parsed.name);
-    name.written = parsed.name.clone();
-    let reading = street_choice::Written {
-        name,
-        number: number.as_ref(),
-    };
+    let readings: Vec<street_choice::Written> = names
+        .into_iter()
+        .map(|name| street_choice::Written {
+            name,
+            number: number.as_ref(),
+        })
+        .collect();
     let place = MunicipalityPlace::new(city, postcode);
     let streets = Municipality {
         streets: city,
-        first_name,
+        words,
         rules: crate::rules::italy().street_choice(precision),
     };
-    let mut choice = street_choice::choose(&streets, &place, &[reading])?;
+    let mut choice = street_choice::choose(&streets, &place, &readings)?;
     // Italy's parser reads a word that names a place (`Ponte`, `Monte`) as a street type: a
     // street found under another type, while others hold that word beside every word written, is
     // no confident match (`type_word_as_name`: `Ponte Bagni`)
     // (not where the street's own name holds that word: `Campo dei Fiori` is Via Campo dei Fiori)
     if let Decision::Found(id, _) = choice.decision {
-        let word = compact(&parsed.street_type_raw);
-        let holds_word = canonical_tokens(StreetFacts::name(city, id)).contains(&word);
-        if !holds_word {
-            if let Some(v) = type_word_as_name(city, parsed, id) {
+        if let Some(v) = type_word_as_name(city, parsed, id) {
+            let word = compact(&parsed.street_type_raw);
+            if !canonical_tokens(StreetFacts::name(city, id)).contains(&word) {
                 choice.decision = Decision::Ambiguous(v);
             }
         }
     }
     Some(choice)
+}
+
+/// The ways the street line may be read: the name with the type written; and where the register
+/// writes it so in full, the type written as a word of a name typed `Via` (`Salita della Chiesa`
+/// registered as Via Salita della Chiesa), or the name alone with a type word of its own (`Corso
+/// Italia` written with no type, `Via Bastioni di Porta Nuova` where the type is Bastioni). A
+/// reading the register does not write in full is no reading (the first is always one).
+fn readings(city: &CityStreets, parsed: &ParsedAddress) -> Vec<NameKey> {
+    let ty = parsed.street_type.unwrap_or("");
+    let name = parsed.name.as_str();
+    let mut name_key = italian_name_key(ty, name);
+    name_key.written = parsed.name.clone();
+    // the name with the type written as the register writes it: no other reading (the named
+    // steps' first)
+    if !CityStreets::by_key(city, KeyKind::Full, &name_key.key.replace(' ', "")).is_empty() {
+        return vec![name_key];
+    }
+    let mut out = vec![name_key];
+    let written_in_full =
+        |text: &str| !CityStreets::by_key(city, KeyKind::Full, &full_key(text)).is_empty();
+    if !ty.is_empty() && ty != "VIA" {
+        let text = format!("VIA {ty} {name}");
+        if written_in_full(&text) {
+            let mut k = italian_name_key("VIA", &format!("{ty} {name}"));
+            k.written = format!("{ty} {name}");
+            out.push(k);
+        }
+    }
+    // only after a plain `Via`: `Vico Via Calia` is Vico di Via Calia, not Via Calia
+    let own_type_not_via = || {
+        let own_type = street_type::split(name).0;
+        !own_type.is_empty() && own_type != "VIA"
+    };
+    if (ty.is_empty() || (ty == "VIA" && own_type_not_via())) && written_in_full(name) {
+        let mut k = italian_text_key(name);
+        k.written = street_type::split(name).1;
+        out.push(k);
+    }
+    out
+}
+
+/// The street of a parsed Italian address in one municipality, as the contact flow reads it: the
+/// one engine's choice (`choose_in_municipality`) with what the answer reports, read back from
+/// the form that scored (`explain`).
+pub fn street_chosen(
+    city: &CityStreets,
+    parsed: &ParsedAddress,
+    postcode: &str,
+    precision: u8,
+    words: &dyn RegisterWords,
+) -> (StreetResolution, Step) {
+    let names = readings(city, parsed);
+    // the name with the type written, as the register's index of full names keys it
+    let full = names[0].key.replace(' ', "");
+    let choice = choose_readings(city, parsed, postcode, precision, words, names);
+    explain(city, parsed, &full, choice)
+}
+
+/// The choice as the answer reports it: the street with how it was found (`StreetMatch`: the name
+/// as registered, another form of it, or a changed street) and the step that found it.
+fn explain(
+    city: &CityStreets,
+    parsed: &ParsedAddress,
+    full: &str,
+    choice: Option<Choice>,
+) -> (StreetResolution, Step) {
+    let Some(choice) = choice else {
+        return (
+            StreetResolution::NotFound,
+            Step {
+                name: "none",
+                edits: 0,
+            },
+        );
+    };
+    let by = choice.by;
+    match choice.decision {
+        Decision::Found(id, _) => {
+            let step = step_of(city, parsed, full, id, by);
+            (
+                StreetResolution::Found(id, street_match(city, parsed, id, &step)),
+                step,
+            )
+        }
+        Decision::Ambiguous(v) | Decision::Unclear(v) => (
+            StreetResolution::Ambiguous(v),
+            Step {
+                name: "ambiguous",
+                edits: 0,
+            },
+        ),
+        Decision::TypeMissing(v) => {
+            let step = step_of(city, parsed, full, v[0], by);
+            (StreetResolution::TypeMissing(v), step)
+        }
+        Decision::NotFound => (
+            StreetResolution::NotFound,
+            Step {
+                name: "none",
+                edits: 0,
+            },
+        ),
+    }
+}
+
+/// The form of the name written that holds the street, in the order the answer names them: the
+/// name with its type as registered (`full`), the type written as a word of the name
+/// (`full_as_via`), the name alone with a type word of its own (`name_with_type_word`), without
+/// type and particles (`loose`), in another word order (`any_order`); else a partial name
+/// (`partial`), a typo (`typo`), or both agreeing (`typo_or_partial`), with the edits between the
+/// words written and the name.
+fn step_of(city: &CityStreets, parsed: &ParsedAddress, full: &str, id: u32, by: By) -> Step {
+    let ty = parsed.street_type.unwrap_or("");
+    let name = parsed.name.as_str();
+    let holds = |kind: KeyKind, key: &str| CityStreets::by_key(city, kind, key).contains(&id);
+    let name_of = |n: &'static str| Step { name: n, edits: 0 };
+    if holds(KeyKind::Full, full) {
+        return name_of("full");
+    }
+    if !ty.is_empty() && ty != "VIA" && holds(KeyKind::Full, &full_key(&format!("VIA {ty} {name}")))
+    {
+        return name_of("full_as_via");
+    }
+    if holds(KeyKind::Full, &full_key(name)) {
+        return name_of("name_with_type_word");
+    }
+    if holds(KeyKind::Loose, &loose_key(name)) {
+        return name_of("loose");
+    }
+    if holds(KeyKind::Sorted, &sorted_key(name)) {
+        return name_of("any_order");
+    }
+    let written = loose_key(name);
+    let names = std::iter::once(StreetFacts::name(city, id))
+        .chain(city.alt_names(id).iter().map(String::as_str));
+    if by == By::Partial {
+        // the words written that the name holds only with a typo
+        let tokens = city.name_tokens(id);
+        let typos = loose_tokens(name)
+            .iter()
+            .filter(|t| {
+                t.len() > 1
+                    && !tokens
+                        .iter()
+                        .any(|st| st.iter().any(|w| w.starts_with(t.as_str())))
+            })
+            .count();
+        return Step {
+            name: "partial",
+            edits: typos as u32,
+        };
+    }
+    let edits = names
+        .filter_map(|n| edit_distance(&loose_key(n), &written, 4))
+        .min()
+        .unwrap_or(0);
+    Step {
+        name: if by == By::NamesAndPartial {
+            "typo_or_partial"
+        } else {
+            "typo"
+        },
+        edits: edits as u32,
+    }
+}
+
+/// How a street found differs from what was written: the same name and type (`Same`), the name
+/// with its type as registered written otherwise (`Form`: case, accents, abbreviations, or no
+/// type written), or another street name or type (`Changed`).
+fn street_match(city: &CityStreets, parsed: &ParsedAddress, id: u32, step: &Step) -> StreetMatch {
+    let ty = parsed.street_type.unwrap_or("");
+    match step.name {
+        "full" => {
+            // of one type the names alone are compared (most answers); else the type and name
+            // as one text (a type the parser left in the name: `Mura di Porta Galliera`)
+            let name = StreetFacts::name(city, id);
+            let same_text = if city.street_type(id) == ty {
+                fold(name) == fold(&parsed.name)
+            } else {
+                fold(&format!("{} {name}", city.street_type(id)))
+                    == fold(&format!("{ty} {}", parsed.name))
+            };
+            let same = same_text
+                && (parsed.street_type_raw.is_empty()
+                    || fold(&parsed.street_type_raw) == city.street_type(id));
+            if same {
+                StreetMatch::Same
+            } else {
+                StreetMatch::Form
+            }
+        }
+        "name_with_type_word" if ty.is_empty() => StreetMatch::Form,
+        _ => StreetMatch::Changed,
+    }
 }
 
 #[cfg(test)]

@@ -2,8 +2,9 @@
 //! street within it; then the house number. Each step says how sure it is, and a step that is
 //! not sure answers "not found" or "ambiguous" rather than a guess.
 //!
-//! One file per step: `city` (the municipality), `street_match` (the street, in the named steps of
-//! `street_steps`, over any `StreetArea`), `cover` (names read word by word), `same_name` (streets
+//! One file per step: `city` (the municipality), `choice` (the street, through the one engine
+//! `address::street_choice`), `street_match` (the former named steps of `street_steps`, kept as
+//! the measure `choice` is compared with), `cover` (names read word by word), `same_name` (streets
 //! of one name told apart by the evidence written, for every country), `number` (the house number
 //! and its point).
 
@@ -15,7 +16,7 @@ mod place_shapes;
 mod same_name;
 mod street_match;
 
-pub use choice::{choose_in_municipality, MunicipalityPlace};
+pub use choice::{choose_in_municipality, street_chosen, MunicipalityPlace};
 pub use city::*;
 use cover::*;
 pub use number::*;

@@ -51,7 +51,18 @@ fn name_of<R: ChoiceFacts>(reg: &R, street: u32) -> &str {
     &reg.keys(street)[0].key
 }
 
-/// The decision on one reading, and whether a partial name made it (`partial`). Where the
+/// How a decision was reached: by the names' own forms or typos (`Names`), by a partial name
+/// (`Partial`: every word written is in the street's name), or by both agreeing on the street (a
+/// typo and a partial name with a typo, or a typo one word away from a whole name and a word of
+/// longer names that the postcode and number settled).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum By {
+    Names,
+    Partial,
+    NamesAndPartial,
+}
+
+/// The decision on one reading, and how it was reached (`By`). Where the
 /// country reads partial names (`ChoiceRules::partial_names`) and no street has the name in one of
 /// its own forms, a name that holds every word written beats any typo (`Via Corti` is Via Alfonso
 /// or Via Costantino Corti, never Via Orti; `Via C. Colombo` is Via Cristoforo Colombo, not Via dei
@@ -63,7 +74,7 @@ pub(super) fn decide<R: ChoiceFacts, P: StreetPlace>(
     ranked: &[Candidate],
     number: Option<&(u32, String)>,
     place: &P,
-) -> (Decision, bool) {
+) -> (Decision, By) {
     let rules = reg.rules();
     if rules.type_changes_alone {
         if let Some(d) = by_words(reg, q, ranked, number, place) {
@@ -80,17 +91,17 @@ pub(super) fn decide<R: ChoiceFacts, P: StreetPlace>(
     };
     let d = by_scores(reg, q, ranked, number, place);
     match partial {
-        Some(p) if p.typos == 0 => (p.decision, true),
+        Some(p) if p.typos == 0 => (p.decision, By::Partial),
         Some(Partial {
             decision: Decision::Found(b, s),
             ..
         }) => match d {
-            Decision::Found(a, _) if a != b => (Decision::Ambiguous(vec![a, b]), false),
-            Decision::Found(..) => (d, false),
-            _ => (Decision::Found(b, s), true),
+            Decision::Found(a, _) if a != b => (Decision::Ambiguous(vec![a, b]), By::Names),
+            Decision::Found(..) => (d, By::NamesAndPartial),
+            _ => (Decision::Found(b, s), By::Partial),
         },
-        Some(p) if d == Decision::NotFound => (p.decision, true),
-        _ => (typo_beside_partial_names(reg, q, d, number, place), false),
+        Some(p) if d == Decision::NotFound => (p.decision, By::Partial),
+        _ => typo_beside_partial_names(reg, q, d, number, place),
     }
 }
 
@@ -105,12 +116,12 @@ fn typo_beside_partial_names<R: ChoiceFacts, P: StreetPlace>(
     d: Decision,
     number: Option<&(u32, String)>,
     place: &P,
-) -> Decision {
+) -> (Decision, By) {
     let (Decision::Found(found, score), Some(words)) = (&d, &reg.rules().partial_names) else {
-        return d;
+        return (d, By::Names);
     };
     if *score >= OWN_FORM || q.tokens.len() != 1 || !reg.rules().typos() {
-        return d;
+        return (d, By::Names);
     }
     let of_type = |id: u32| q.types.is_empty() || reg.keys(id)[0].types == q.types;
     let mut v = vec![*found];
@@ -122,7 +133,7 @@ fn typo_beside_partial_names<R: ChoiceFacts, P: StreetPlace>(
             .filter(|&id| of_type(id)),
     );
     if v.len() == 1 {
-        return d;
+        return (d, By::Names);
     }
     let number = number.map(|(n, suffix)| (*n, suffix.as_str()));
     let v = narrow(
@@ -134,8 +145,11 @@ fn typo_beside_partial_names<R: ChoiceFacts, P: StreetPlace>(
         ],
     );
     match v[..] {
-        [one] => Decision::Found(one, street_score(q, reg.keys(one), reg.rules())),
-        _ => Decision::Unclear(v),
+        [one] => (
+            Decision::Found(one, street_score(q, reg.keys(one), reg.rules())),
+            By::NamesAndPartial,
+        ),
+        _ => (Decision::Unclear(v), By::Names),
     }
 }
 
@@ -154,11 +168,16 @@ fn by_scores<R: ChoiceFacts, P: StreetPlace>(
     if top.score < ACCEPT {
         return Decision::NotFound;
     }
-    let top_name = name_of(reg, top.street);
     // another name close to the best: a typo or partial name fits both, or the name was written
     // without the type that tells its streets apart
-    let close = other_names_close(reg, ranked, top, fewest_edits(reg, top));
-    if close.len() > 1 {
+    let close = other_names_close(
+        reg,
+        ranked,
+        top,
+        fewest_edits(reg, top) || own_name(reg, top),
+    );
+    let told = exact_names_told_apart(reg, ranked, top, &close, number, place);
+    if told.is_none() && close.len() > 1 {
         let one_name = close.iter().all(|&c| same_words(reg, c, top.street));
         return if q.types.is_empty() && one_name && !typed_alike(reg, &close) {
             Decision::TypeMissing(close)
@@ -166,6 +185,8 @@ fn by_scores<R: ChoiceFacts, P: StreetPlace>(
             Decision::Unclear(close)
         };
     }
+    let top = told.unwrap_or(top);
+    let top_name = name_of(reg, top.street);
     let same: Vec<u32> = ranked
         .iter()
         .filter(|c| name_of(reg, c.street) == top_name && c.score >= top.score - 1e-9)
@@ -227,7 +248,7 @@ fn by_scores<R: ChoiceFacts, P: StreetPlace>(
 /// type written chooses among the rest; one left is the street (its type changed when another,
 /// unless streets of the type written hold every word: `holding_words_of_type`);
 /// several types and none written is `TypeMissing`; else an ambiguity, unless a partial name
-/// settles it (`partial_of_type_written`; then with `true`, as `decide` answers). None when no
+/// settles it (`partial_of_type_written`; then `By::Partial`, as `decide` answers). None when no
 /// street has the words written.
 fn by_words<R: ChoiceFacts, P: StreetPlace>(
     reg: &R,
@@ -235,7 +256,7 @@ fn by_words<R: ChoiceFacts, P: StreetPlace>(
     ranked: &[Candidate],
     number: Option<&(u32, String)>,
     place: &P,
-) -> Option<(Decision, bool)> {
+) -> Option<(Decision, By)> {
     if ranked.first().is_some_and(|c| c.score >= 1.0) {
         return None;
     }
@@ -266,23 +287,24 @@ fn by_words<R: ChoiceFacts, P: StreetPlace>(
                 Evidence::Number(number),
             ],
         );
+        let v = one_spelling(reg, v);
         let of_type = |id: &u32| reg.keys(*id)[0].types == q.types;
         let same: Vec<u32> = v.iter().copied().filter(of_type).collect();
         let found = |id: u32| {
             let d = Decision::Found(id, street_score(q, reg.keys(id), reg.rules()));
-            (d, false)
+            (d, By::Names)
         };
         // several streets of the name, and none or several of the type written: a partial name
         // of the type written may still settle it (`Piazza De Ferrari`)
         let doubt = |v: Vec<u32>| match partial_of_type_written(reg, q, number, place) {
-            Some(p) => (p, true),
-            None => (Decision::Ambiguous(v), false),
+            Some(p) => (p, By::Partial),
+            None => (Decision::Ambiguous(v), By::Names),
         };
         return Some(match same.len() {
             _ if q.types.is_empty() => match v.len() {
                 1 => found(v[0]),
-                _ if !typed_alike(reg, &v) => (Decision::TypeMissing(v), false),
-                _ => (Decision::Ambiguous(v), false),
+                _ if !typed_alike(reg, &v) => (Decision::TypeMissing(v), By::Names),
+                _ => (Decision::Ambiguous(v), By::Names),
             },
             1 => found(same[0]),
             0 if v.len() == 1 && !reg.rules().any_order() => found(v[0]),
@@ -290,7 +312,7 @@ fn by_words<R: ChoiceFacts, P: StreetPlace>(
                 others if others.is_empty() => found(v[0]),
                 others => (
                     Decision::Ambiguous(std::iter::once(v[0]).chain(others).collect()),
-                    false,
+                    By::Names,
                 ),
             },
             0 => doubt(v),
@@ -298,6 +320,22 @@ fn by_words<R: ChoiceFacts, P: StreetPlace>(
         });
     }
     None
+}
+
+/// One street listed twice, under two spellings of its type and name (`Piazzale Atleti Azzurri
+/// d'Italia` and `P.le Atleti Azzurri d'Italia`, the national list's and a municipal list's): the
+/// spelling that carries house numbers, where the country's register lists streets so
+/// (`ChoiceRules::spelling_with_numbers`); the streets as they were otherwise.
+fn one_spelling<R: ChoiceFacts>(reg: &R, v: Vec<u32>) -> Vec<u32> {
+    if v.len() < 2 || !reg.rules().spelling_with_numbers {
+        return v;
+    }
+    let full = |id: u32| reg.keys(id)[0].key.replace(' ', "");
+    let mut with_numbers = v.iter().copied().filter(|&id| reg.lists_numbers(id));
+    match (with_numbers.next(), with_numbers.next()) {
+        (Some(id), None) if v.iter().all(|&j| full(j) == full(id)) => vec![id],
+        _ => v,
+    }
 }
 
 /// The name written is the whole name of streets of other types only, none of which it settles
@@ -353,6 +391,50 @@ fn fewest_edits<R: ChoiceFacts>(reg: &R, top: &Candidate) -> bool {
     top.score < OWN_FORM && reg.rules().typo.fewest_edits_win
 }
 
+/// Streets of several names that each have the name written as one of their names, with its
+/// type as written, where the country's type changes alone (`own_name`: `Vittorio Emanuele II` in
+/// Milano, the other name of Corso and of Galleria Vittorio Emanuele II): the postcode and the
+/// house number tell them apart as they tell apart streets of one name, and the best of the one
+/// name they leave is the best. None where they leave several names (a doubt) or there are none.
+fn exact_names_told_apart<'c, R: ChoiceFacts, P: StreetPlace>(
+    reg: &R,
+    ranked: &'c [Candidate],
+    top: &'c Candidate,
+    close: &[u32],
+    number: Option<&(u32, String)>,
+    place: &P,
+) -> Option<&'c Candidate> {
+    if close.len() < 2 || !own_name(reg, top) {
+        return None;
+    }
+    let exact: Vec<u32> = ranked
+        .iter()
+        .filter(|c| c.score >= top.score - 1e-9)
+        .map(|c| c.street)
+        .collect();
+    let house = number.map(|(n, suffix)| (*n, suffix.as_str()));
+    let kept = narrow(
+        reg,
+        exact,
+        &[
+            Evidence::Postcode(place.postcode()),
+            Evidence::Number(house),
+        ],
+    );
+    let first = name_of(reg, kept[0]);
+    if kept.iter().any(|&id| name_of(reg, id) != first) {
+        return None;
+    }
+    ranked.iter().find(|c| c.street == kept[0])
+}
+
+/// Whether the best is the name with its type as registered where the country's type changes
+/// alone (`ChoiceRules::type_changes_alone`, Italy): then only names as near are close to it (`La
+/// Castiglia` in Bologna is the street registered with no type, not also Via La Castiglia).
+fn own_name<R: ChoiceFacts>(reg: &R, top: &Candidate) -> bool {
+    top.score >= 1.0 && reg.rules().type_changes_alone
+}
+
 /// The best street of each name scoring within `MARGIN` of the best (scoring as well, with
 /// `fewest_edits`), best first (the best's own street first).
 fn other_names_close<R: ChoiceFacts>(
@@ -389,7 +471,7 @@ fn typed_alike<R: ChoiceFacts>(reg: &R, ids: &[u32]) -> bool {
 /// The streets of the place one typo away from the name written, of another name, that hold the
 /// number written while the street found lacks it: the name may be a typo of one of them (`29M,
 /// An Urbech` in Buschdorf, whose `An Uerbech` has 29M), and two names are never settled by the
-/// number. Empty when the street found holds the number (or none was written).
+/// number. Empty when the street found holds the number, lists none, or none was written.
 pub(super) fn namesakes_holding_number<R: ChoiceFacts, P: StreetPlace>(
     reg: &R,
     q: &NameKey,
@@ -400,22 +482,72 @@ pub(super) fn namesakes_holding_number<R: ChoiceFacts, P: StreetPlace>(
     let Some((n, suffix)) = number else {
         return Vec::new();
     };
-    // a namesake a typo away is no rival where typos are not read (precision below 3)
-    if reg.has_number(street, *n, suffix) || place.empty() || !reg.rules().typos() {
+    // a namesake a typo away is no rival where typos are not read (precision below 3); nor where
+    // the register lists no number of the street found (the number is unknown there, not missing)
+    if !reg.lists_numbers(street)
+        || reg.has_number(street, *n, suffix)
+        || place.empty()
+        || !reg.rules().typos()
+    {
         return Vec::new();
     }
     let Some(ids) = candidates(reg, q) else {
         return Vec::new();
     };
     let found = name_of(reg, street);
+    // where the fewest edits win (`TypoRule::fewest_edits_win`), a name farther than the one found
+    // is no rival (`Via Antonio Rosini 1` is Via Antonio Rosmini, one letter away, whatever the
+    // numbers of Via Antonio Jorini, two away)
+    let least = if reg.rules().typo.fewest_edits_win {
+        street_score(q, reg.keys(street), reg.rules()) - 1e-9
+    } else {
+        ACCEPT
+    };
     ids.into_iter()
         .filter(|&id| {
             id != street
                 && place.contains(id)
                 && name_of(reg, id) != found
                 && reg.has_number(id, *n, suffix)
-                && street_score(q, reg.keys(id), reg.rules()) >= ACCEPT
+                && street_score(q, reg.keys(id), reg.rules()) >= least.max(ACCEPT)
         })
+        .collect()
+}
+
+/// Streets of the type written (any type, when the street found has another) whose longer name
+/// holds every word written, leaving out nothing but first names and titles, that hold the house
+/// number written while the street found lacks it, where the register's numbers are complete
+/// (`ChoiceFacts::numbers_complete`): the words may stand for that name (`Via Lodi 196`: Via Lodi
+/// has no 196, Via Luigi Lodi has; `Via Torre 5`: Via della Torre, or Via Carlo Torre?). Up to
+/// two, to stand beside the street found; empty where the country reads no partial names or no
+/// typos (precision below 3).
+pub(super) fn longer_names_holding_number<R: ChoiceFacts>(
+    reg: &R,
+    q: &NameKey,
+    number: Option<&(u32, String)>,
+    street: u32,
+) -> Vec<u32> {
+    let (Some((n, suffix)), Some(words)) = (number, &reg.rules().partial_names) else {
+        return Vec::new();
+    };
+    if !reg.rules().typos()
+        || !reg.numbers_complete()
+        || !reg.lists_numbers(street)
+        || reg.has_number(street, *n, suffix)
+    {
+        return Vec::new();
+    }
+    let of_type = |id: u32| reg.street_type(street) != q.types || reg.street_type(id) == q.types;
+    let named: Vec<u32> = partial::covering(reg, words, q, reg.rules().typos(), false)
+        .into_iter()
+        .filter(|c| c.typos == 0 && c.tier == 0 && c.dropped == 0)
+        .map(|c| c.street)
+        .collect();
+    partial::holding_every_word(reg, q)
+        .into_iter()
+        .filter(|&id| id != street && of_type(id) && named.contains(&id))
+        .filter(|&id| reg.has_number(id, *n, suffix))
+        .take(2)
         .collect()
 }
 

@@ -11,8 +11,10 @@
 //! `foreign/choice.rs`, Italy's municipalities in `address/resolve/choice.rs`), so the choice
 //! depends on no register's model.
 //!
-//! Italy still answers with its named steps (`address/resolve/street_match.rs`); how each maps
-//! onto the stages here, and what the one engine still needs (issue 31, item 1):
+//! Italy answers through this engine (`address/resolve/choice.rs::street_chosen`, since stop 48);
+//! its former named steps (`address/resolve/street_match.rs`, `cover.rs`) stay only as the
+//! meter's reference (`choice_against_named_steps`) until they are deleted. How each maps onto the
+//! stages here (issue 31, item 1):
 //!
 //! | Italy's step | gather (forms, candidates) | decide |
 //! |---|---|---|
@@ -40,13 +42,21 @@
 //! an elided particle written that the street lacks (`Via D'Aosta` is no confident Via Aosta:
 //! `partial::elided_particle_doubt`); `type_word_as_name` (`Ponte Bagni`), `Piazza De Ferrari`,
 //! the order of postcode and number and the spelling with numbers (`ChoiceRules`), the type
-//! written among partial names (`partial::of_type_written`). What the one engine still needs
-//! before Italy goes through `choose` with the same answers: the known rows the meter prints
-//! (`Via Dell'Oro` without its apostrophe, `Via Antonio Rosini`, Milano's no-type rows, Lamezia's
-//! type-changed rows found by the engine alone, `Strada Cascinagrossa`), and `Step`/`StreetMatch`
-//! read back from the form that scored. `choice_against_named_steps`
-//! (ignored, printed) measures the gap on the four house-number cities in six written forms, at
-//! every precision.
+//! written among partial names (`partial::of_type_written`). Done in stop 48: a partial name
+//! whose street's name goes on after the words written is a doubt only after a municipality's
+//! name (`ChoiceFacts::names_a_municipality`: `Via Roma` for Via Roma Imperiale), not after a
+//! person's name (`Via Dante` for Via Dante Alighieri); the meter's rows (a particle run together
+//! with its word is the name's own form, `name::score`; a farther typo is no rival,
+//! `namesakes_holding_number`; the named steps' `conflict` as
+//! `decide::longer_names_holding_number`; exact other names told apart by postcode and number,
+//! `decide::exact_names_told_apart`; one street under two spellings, `decide::one_spelling`; a
+//! typo's reach counted on the letters written, `TypoRule::on_written`); the other readings of
+//! the line (`full_as_via`, `name_with_type_word`: `choice.rs::readings`); and `Step` /
+//! `StreetMatch` read back from the form that scored (`choice.rs::explain`, with `decide::By`).
+//! Left: deleting the named steps (`street_match.rs`, `cover.rs`; `same_name.rs`'s `narrow` moves
+//! here), moving `type_word_as_name` and `mistyped_type` beside `choice.rs`, and rewriting the
+//! tests that compare both engines as tests of this one; the meter's rows still apart are
+//! explained in `choice_tests.rs::the_rows_the_meter_printed`.
 //! `partial` comes before the typo rule in `decide`: the typo rule alone let a typo beat a partial
 //! name (`Via Patti` as Via dei Piatti, not Via Adelina Patti; `a_partial_name_beats_a_typo`).
 
@@ -58,7 +68,7 @@ pub mod partial;
 use crate::register::street::StreetFacts;
 use crate::rules::ChoiceRules;
 
-pub use decide::Decision;
+pub use decide::{By, Decision};
 pub use name::NameKey;
 
 /// The streets of a register as the choice reads them: their comparison forms and the indexes
@@ -105,6 +115,33 @@ pub trait ChoiceFacts: NamedStreets {
     fn is_first_name(&self, _word: &str) -> bool {
         false
     }
+    /// Whether the register holds every house number of the streets (only then is a number
+    /// absent from a street's list evidence against it: `decide::longer_names_holding_number`);
+    /// not by default.
+    fn numbers_complete(&self) -> bool {
+        false
+    }
+    /// Whether the word is a municipality's whole name (`Roma`): a street's name that goes on
+    /// after it names another place, not a person (`partial`); none by default.
+    fn names_a_municipality(&self, _word: &str) -> bool {
+        false
+    }
+}
+
+/// The words of a register the choice reads partial names with: its first names and its
+/// municipalities' names (`ChoiceFacts::is_first_name`, `names_a_municipality`). A closure is
+/// first names alone.
+pub trait RegisterWords {
+    fn is_first_name(&self, word: &str) -> bool;
+    fn names_a_municipality(&self, _word: &str) -> bool {
+        false
+    }
+}
+
+impl<F: Fn(&str) -> bool> RegisterWords for F {
+    fn is_first_name(&self, word: &str) -> bool {
+        self(word)
+    }
 }
 
 /// The place a record names (city, postcode) as the choice reads it.
@@ -133,8 +170,9 @@ pub struct Choice {
     pub decision: Decision,
     pub reading: usize,
     pub score: f64,
-    /// The street was chosen by a partial name (`partial`): every word written is in its name.
-    pub by_partial: bool,
+    /// How the decision was reached: by a partial name (`partial`: every word written is in
+    /// the street's name), by the names' forms or typos, or both agreeing.
+    pub by: By,
 }
 
 /// The reading whose street the place (then the country) answers best, with its decision. A
@@ -153,7 +191,7 @@ pub fn choose<R: ChoiceFacts, P: StreetPlace>(
         }
         let ranked = gather::rank_reading(reg, q, place);
         let top = ranked.first().map(|c| c.score).unwrap_or(0.0);
-        let (d, by_partial) = decide::decide(reg, q, &ranked, reading.number, place);
+        let (d, by) = decide::decide(reg, q, &ranked, reading.number, place);
         let better = match &best {
             None => true,
             Some(b) => {
@@ -171,17 +209,20 @@ pub fn choose<R: ChoiceFacts, P: StreetPlace>(
                 decision: d,
                 reading: i,
                 score: top,
-                by_partial,
+                by,
             });
         }
     }
     let mut choice = best?;
     // a partial name holds every word written: a namesake a typo away is no rival
-    if let (Decision::Found(id, _), false) = (&choice.decision, choice.by_partial) {
+    if let (Decision::Found(id, _), false) = (&choice.decision, choice.by == By::Partial) {
         let id = *id;
         let reading = &readings[choice.reading];
-        let others =
+        let mut others =
             decide::namesakes_holding_number(reg, &reading.name, reading.number, id, place);
+        if others.is_empty() {
+            others = decide::longer_names_holding_number(reg, &reading.name, reading.number, id);
+        }
         if !others.is_empty() {
             choice.decision = Decision::Ambiguous(std::iter::once(id).chain(others).collect());
         }

@@ -13,11 +13,16 @@ pub fn typo_edits(a: &str, b: &str) -> Option<usize> {
     typo_edits_by(a, b, &ChoiceRules::NONE.typo)
 }
 
-/// Edits between two stems as a country's rule allows them. A single edit that cannot change
+/// Edits between two stems (`a` written, `b` the register's) as a country's rule allows them. A single edit that cannot change
 /// both the first and the last letter (`ends_stand`) keeps the scan of an area cheap. The
 /// distance is Italy's (`edit_distance`, bounded).
 pub fn typo_edits_by(a: &str, b: &str, rule: &TypoRule) -> Option<usize> {
-    let longest = a.len().max(b.len());
+    // the written stem (`a`) where the country measures a typo's reach on what was written
+    let longest = if rule.on_written {
+        a.len()
+    } else {
+        a.len().max(b.len())
+    };
     let allowed = rule.allowed(longest);
     if allowed == 0 {
         return None;
@@ -52,6 +57,12 @@ pub fn score(q: &NameKey, s: &NameKey, rules: &ChoiceRules) -> f64 {
         return 1.0;
     }
     let same_types = q.types.is_empty() || s.types.is_empty() || q.types == s.types;
+    // every word written, run together where the register parts them (`Via Delloro` for Via
+    // Dell'Oro: the particle and its word as one; `Strada ComunalePer Spigno` for Strada Comunale
+    // per Spigno, the type's word too): the name's own form
+    if without_spaces(&q.key).eq(without_spaces(&s.key)) {
+        return 0.96;
+    }
     if q.core == s.core || q.compact == s.compact {
         return if same_types { 0.96 } else { 0.82 };
     }
@@ -88,6 +99,11 @@ pub fn score(q: &NameKey, s: &NameKey, rules: &ChoiceRules) -> f64 {
         best = best.max(0.85 * 0.96);
     }
     best
+}
+
+/// The letters of a key without its spaces.
+fn without_spaces(key: &str) -> impl Iterator<Item = u8> + '_ {
+    key.bytes().filter(|&b| b != b' ')
 }
 
 /// How well a name fits through `edits` typos, before the form's weight: each of the first two

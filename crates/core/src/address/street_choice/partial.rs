@@ -488,13 +488,12 @@ pub fn partial<R: ChoiceFacts + ?Sized>(
     }
     let decision = match v.len() {
         // a street that names a place beside the words written is never the answer, only a
-        // candidate; nor one whose name goes on after the words written with words of unknown
-        // kind that are no phrase of their own (`Via Roma` is not surely Via Roma Libera; `Via
-        // Sparano` is Via Sparano da Bari, `Via Alamein` Via El Alamein); another type and a
-        // partial name: two differences, not a confident match
+        // candidate; nor one whose name goes on after a municipality's name written (`Via Roma`
+        // is not surely Via Roma Imperiale, nor Via Roma Libera: a place, not a person's name
+        // the words after complete); another type and a partial name: two differences, not a
+        // confident match
         1 if scored.iter().any(|c| {
-            c.street == v[0]
-                && (c.tier == 3 || (c.tier == 2 && !ends_as_written(reg, rules, q, c.street)))
+            c.street == v[0] && (c.tier == 3 || goes_on_after_a_place(reg, rules, q, c.street))
         }) || (!ty.is_empty() && reg.street_type(v[0]) != ty) =>
         {
             Decision::Ambiguous(v)
@@ -510,23 +509,38 @@ pub fn partial<R: ChoiceFacts + ?Sized>(
     })
 }
 
-/// Whether the street's name ends with the words written, or goes on after them only with a
-/// phrase of its own opened by a particle (`da Bari` of Via Sparano da Bari): the name written is
-/// then the street's, not a place or a person its name adds to (`Via Roma` for Via Roma Libera).
-fn ends_as_written<R: ChoiceFacts + ?Sized>(
+/// Whether the street's name goes on after the words written, the last of which names a
+/// municipality (`ChoiceFacts::names_a_municipality`), with words that are no phrase of their own
+/// opened by a particle: `Via Roma` for Via Roma Imperiale or Via Roma Libera (a first name, yet
+/// after a place's name no person's), where the name written is a place the street's name adds
+/// to. A surname or a first name written, and the words after it, are a person's name (`Via
+/// Dante` for Via Dante Alighieri, `Via Galilei` for Via Galilei Galileo, `Via Tintoretto` for Via
+/// Tintoretto Jacopo Robusti): no doubt; nor `Via Sparano` for Via Sparano da Bari.
+fn goes_on_after_a_place<R: ChoiceFacts + ?Sized>(
     reg: &R,
     rules: &PartialNames,
     q: &NameKey,
     street: u32,
 ) -> bool {
     let full = (rules.words)(reg.name(street));
-    let written = |n: &String| q.tokens.iter().any(|t| t == n);
+    // an initial written stands for the word it begins (`Via S. Vignola` for Via Vignola Stella)
+    let initial_s = fold(&q.written).split(' ').any(|w| w == "S");
+    let written = |n: &String| {
+        q.tokens.iter().any(|t| {
+            t == n
+                || (t.len() == 1 && n.starts_with(t.as_str()))
+                || (initial_s && t == "SAN" && n.starts_with('S'))
+        })
+    };
     let Some(last) = full.iter().rposition(written) else {
         return false;
     };
+    let after_particle =
+        |next: &String| (rules.is_particle)(next) && !full[last + 1..].iter().any(written);
     match full.get(last + 1) {
-        None => true,
-        Some(next) => (rules.is_particle)(next) && !full[last + 1..].iter().any(written),
+        None => false,
+        Some(next) if after_particle(next) => false,
+        Some(_) => reg.names_a_municipality(&full[last]),
     }
 }
 
@@ -566,7 +580,7 @@ pub fn elided_particle_doubt<R: ChoiceFacts + ?Sized>(
 
 /// The streets one of whose names holds every word written (an initial fits a word it begins),
 /// whatever their type.
-fn holding_every_word<R: ChoiceFacts + ?Sized>(reg: &R, q: &NameKey) -> Vec<u32> {
+pub(super) fn holding_every_word<R: ChoiceFacts + ?Sized>(reg: &R, q: &NameKey) -> Vec<u32> {
     let Some(anchor) = q
         .tokens
         .iter()

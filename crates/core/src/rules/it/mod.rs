@@ -88,8 +88,8 @@ impl CountryRules for Italy {
 }
 
 /// Italy's street choice: a street type written differently is one difference (`Viale Roma` for
-/// Via Roma is a STREET_TYPE change, not another street); a typo is one edit from five letters,
-/// two from eight (under ten only where the first letter stands), the numbers alike, corrected
+/// Via Roma is a STREET_TYPE change, not another street); a typo is one edit from five letters
+/// written, two from eight (under ten only where the first letter stands), the numbers alike, corrected
 /// without the record backing it (the municipality is known and its streets are few), the
 /// fewest edits winning.
 const CHOICE: super::ChoiceRules = super::ChoiceRules {
@@ -113,6 +113,7 @@ const CHOICE: super::ChoiceRules = super::ChoiceRules {
         needs_backing: false,
         more_from: [usize::MAX; 2],
         fewest_edits_win: true,
+        on_written: true,
     },
     postcode_before_number: true,
     spelling_with_numbers: true,
