@@ -44,6 +44,18 @@ fn assert_hamlet_of(city: &str, postcode: &str, province: &str, name: &str, haml
     assert_eq!(r.hamlet.as_deref(), Some(hamlet), "{city}");
 }
 
+/// `city` answers the municipality `name`, with `hamlet` or none.
+fn assert_municipality_and_hamlet(city: &str, province: &str, name: &str, hamlet: Option<&str>) {
+    let r = answer("Via Roma 1", "", city, province);
+    assert_eq!(
+        r.municipality.as_deref(),
+        Some(name),
+        "{city}: {:?}",
+        r.outcome
+    );
+    assert_eq!(r.hamlet.as_deref(), hamlet, "{city}");
+}
+
 /// `city` is CITY_NOT_FOUND with the municipality `name` among the candidates.
 fn assert_suggested(city: &str, province: &str, name: &str) {
     let r = answer("Via Roma 1", "", city, province);
@@ -316,14 +328,7 @@ fn each_place_of_a_joined_geonames_name_is_a_hamlet() {
         ("Ostia Antica", "RM", "Roma"),
         ("Pomposa", "FE", "Comacchio"),
     ] {
-        let r = answer("Via Roma 1", "", city, province);
-        assert_eq!(
-            r.municipality.as_deref(),
-            Some(name),
-            "{city}: {:?}",
-            r.outcome
-        );
-        assert_eq!(r.hamlet.as_deref(), Some(city), "{city}");
+        assert_municipality_and_hamlet(city, province, name, Some(city));
     }
 }
 
@@ -538,19 +543,8 @@ fn older_spellings_and_seats_named_otherwise() {
     assert_municipality("Rossano Calabro", "CS", "Corigliano-Rossano", "CS");
     assert_municipality("Conegliano Veneto", "TV", "Conegliano", "TV");
     // the municipality's own name, written apart or with its old region word, is no hamlet
-    for (city, province, name) in [
-        ("San Remo", "IM", "Sanremo"),
-        ("Pizzo Calabro", "VV", "Pizzo"),
-    ] {
-        let r = answer("Via Roma 1", "", city, province);
-        assert_eq!(
-            r.municipality.as_deref(),
-            Some(name),
-            "{city}: {:?}",
-            r.outcome
-        );
-        assert_eq!(r.hamlet, None, "{city}");
-    }
+    assert_municipality_and_hamlet("San Remo", "IM", "Sanremo", None);
+    assert_municipality_and_hamlet("Pizzo Calabro", "VV", "Pizzo", None);
     // a town of that name is what people write, not a locality one street register names
     assert_hamlet_of(
         "Castiglioncello",
