@@ -177,8 +177,19 @@ pub fn expand(raw: &str) -> Option<&'static str> {
     if compact.is_empty() {
         return None;
     }
-    expansions().get(compact.as_str()).copied()
+    expansions().get(compact.as_str()).copied().or_else(|| {
+        // short forms that are only a type with their dots (`C.O`, as the Ministry of Education
+        // writes Corso): without them they are words of their own (`CO`, Como's province code)
+        let dotted = raw.trim().trim_end_matches('.').to_uppercase();
+        DOTTED_ONLY
+            .iter()
+            .find(|(short, _)| dotted == *short)
+            .map(|(_, full)| *full)
+    })
 }
+
+/// Short forms read as a type only as written with their dots (any case, the last dot optional).
+const DOTTED_ONLY: &[(&str, &str)] = &[("C.O", "CORSO")];
 
 /// Every single-word full type and every abbreviation, folded and without spaces, with its full
 /// type: built once, where `expand` (asked of nearly every word of every address line) walked
@@ -291,10 +302,14 @@ mod tests {
             ("STR.", "STRADA"),
             ("C.DA", "CONTRADA"),
             ("c.da", "CONTRADA"),
+            ("C.O", "CORSO"),
+            ("c.o.", "CORSO"),
         ] {
             assert_eq!(expand(raw), Some(full), "{raw}");
         }
         assert_eq!(expand("ROMA"), None);
+        // Como's province code is no Corso
+        assert_eq!(expand("CO"), None);
         assert_eq!(
             split("VIA DEL FAGGIOLO"),
             ("VIA".into(), "DEL FAGGIOLO".into())
