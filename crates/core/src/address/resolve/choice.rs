@@ -177,6 +177,9 @@ impl ChoiceFacts for Municipality<'_> {
     fn names_a_municipality(&self, word: &str) -> bool {
         self.words.names_a_municipality(word)
     }
+    fn names_a_provincial_capital(&self, word: &str) -> bool {
+        self.words.names_a_provincial_capital(word)
+    }
     fn numbers_complete(&self) -> bool {
         self.streets.record.complete_numbers
     }
@@ -190,6 +193,13 @@ impl RegisterWords for Register {
     }
     fn names_a_municipality(&self, word: &str) -> bool {
         !self.municipalities.by_name(word).is_empty()
+    }
+    fn names_a_provincial_capital(&self, word: &str) -> bool {
+        self.municipalities.by_name(word).iter().any(|r| {
+            r.current
+                .as_ref()
+                .is_some_and(|c| c.provincial_capital == Some(true))
+        })
     }
 }
 

@@ -567,6 +567,31 @@ fn a_name_going_on_after_a_place_is_a_doubt_after_a_person_is_not() {
     }
 }
 
+/// A provincial capital's name written as the street, where the municipality has only a person
+/// of that surname (`Via Milano` in Gasperina, which has Via Raffaele Milano and no Via Milano),
+/// is a doubt with the person's street as candidate: people writing a city's name mean the street
+/// named after the city. A municipality that is no capital stays a surname (`Via Galilei`, above).
+#[test]
+fn a_capital_written_is_no_confident_person_of_that_surname() {
+    let Some(r) = register() else { return };
+    for (code, line, person) in [
+        ("D932", "Via Milano 1", "VIA RAFFAELE MILANO"),
+        ("B903", "Via Palermo 1", "VIA GIUSEPPE PALERMO"),
+    ] {
+        let Some((answer, _)) = chosen_in(r, code, line, "") else {
+            continue;
+        };
+        match answer {
+            Answer::Doubt(v) => assert!(
+                v.iter().any(|&i| full_name(r, code, i) == person),
+                "{line} in {code}"
+            ),
+            Answer::Found(i) => panic!("{line} in {code} as {}", full_name(r, code, i)),
+            Answer::None => panic!("{line} in {code}: no candidate"),
+        }
+    }
+}
+
 /// The rows the named steps and the choice answered apart (the meter, `choice_against_named_
 /// steps`), as the choice answers them now: a particle run together with its word is the name's
 /// own form (`Via Delloro`, Bologna: Via Dell'Oro); among typos the nearer name wins whatever the

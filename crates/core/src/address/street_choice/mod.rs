@@ -44,7 +44,9 @@
 //! the order of postcode and number and the spelling with numbers (`ChoiceRules`), the type
 //! written among partial names (`partial::of_type_written`). Done in stop 48: a partial name
 //! whose street's name goes on after the words written is a doubt only after a municipality's
-//! name (`ChoiceFacts::names_a_municipality`: `Via Roma` for Via Roma Imperiale), not after a
+//! name (`ChoiceFacts::names_a_municipality`: `Via Roma` for Via Roma Imperiale), and a person's
+//! street is a doubt for a provincial capital's name written alone (`partial::a_person_named_as_a_city`,
+//! `ChoiceFacts::names_a_provincial_capital`: `Via Roma` for Via Giulio Roma), not after a
 //! person's name (`Via Dante` for Via Dante Alighieri); the meter's rows (a particle run together
 //! with its word is the name's own form, `name::score`; a farther typo is no rival,
 //! `namesakes_holding_number`; the named steps' `conflict` as
@@ -126,6 +128,12 @@ pub trait ChoiceFacts: NamedStreets {
     fn names_a_municipality(&self, _word: &str) -> bool {
         false
     }
+    /// Whether the word is a provincial capital's whole name (`Roma`, `Aosta`): a street that
+    /// puts first names before it honours a person named so, not the city people mean by it
+    /// (`partial`); none by default.
+    fn names_a_provincial_capital(&self, _word: &str) -> bool {
+        false
+    }
 }
 
 /// The words of a register the choice reads partial names with: its first names and its
@@ -134,6 +142,9 @@ pub trait ChoiceFacts: NamedStreets {
 pub trait RegisterWords {
     fn is_first_name(&self, word: &str) -> bool;
     fn names_a_municipality(&self, _word: &str) -> bool {
+        false
+    }
+    fn names_a_provincial_capital(&self, _word: &str) -> bool {
         false
     }
 }

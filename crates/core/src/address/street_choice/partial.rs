@@ -493,7 +493,10 @@ pub fn partial<R: ChoiceFacts + ?Sized>(
         // the words after complete); another type and a partial name: two differences, not a
         // confident match
         1 if scored.iter().any(|c| {
-            c.street == v[0] && (c.tier == 3 || goes_on_after_a_place(reg, rules, q, c.street))
+            c.street == v[0]
+                && (c.tier == 3
+                    || goes_on_after_a_place(reg, rules, q, c.street)
+                    || a_person_named_as_a_city(reg, rules, q, c.street))
         }) || (!ty.is_empty() && reg.street_type(v[0]) != ty) =>
         {
             Decision::Ambiguous(v)
@@ -542,6 +545,37 @@ fn goes_on_after_a_place<R: ChoiceFacts + ?Sized>(
         Some(next) if after_particle(next) => false,
         Some(_) => reg.names_a_municipality(&full[last]),
     }
+}
+
+/// Whether the name written is one word, a provincial capital's name, that the street's name puts
+/// words before (`Via Roma` for Via Giulio Roma in Fiumicino, which has no Via Roma): people
+/// writing a city's name as a street mean the street named after the city, which that
+/// municipality lacks, so the person's street is only a candidate. A capital only: `Via Cavour`
+/// (Cavour is a municipality of Turin's province) is Via Camillo Benso Conte di Cavour, and an
+/// initial written (`Via G. Milano`) names the person.
+fn a_person_named_as_a_city<R: ChoiceFacts + ?Sized>(
+    reg: &R,
+    rules: &PartialNames,
+    q: &NameKey,
+    street: u32,
+) -> bool {
+    let [written] = q.tokens.as_slice() else {
+        return false;
+    };
+    // an initial written beside it (`Via G. Milano`) says a person is meant
+    if fold(&q.written)
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .count()
+        > 1
+    {
+        return false;
+    }
+    let full = (rules.words)(reg.name(street));
+    full.iter()
+        .position(|w| w == written)
+        .is_some_and(|at| at > 0)
+        && reg.names_a_provincial_capital(written)
 }
 
 /// The score of a street found by a partial name (`name::score`'s for every word written being
