@@ -180,10 +180,11 @@ pub fn expand(raw: &str) -> Option<&'static str> {
     expansions().get(compact.as_str()).copied().or_else(|| {
         // short forms that are only a type with their dots (`C.O`, as the Ministry of Education
         // writes Corso): without them they are words of their own (`CO`, Como's province code)
-        let dotted = raw.trim().trim_end_matches('.').to_uppercase();
+        // compared in place: `expand` misses on most words of every line, so nothing is allocated
+        let dotted = raw.trim().trim_end_matches('.');
         DOTTED_ONLY
             .iter()
-            .find(|(short, _)| dotted == *short)
+            .find(|(short, _)| dotted.eq_ignore_ascii_case(short))
             .map(|(_, full)| *full)
     })
 }
