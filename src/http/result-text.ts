@@ -152,9 +152,7 @@ export function sendBatchText(req: FastifyRequest, reply: FastifyReply, results:
     }
   }
   w.text(`],"credit":${creditJson(req, charge)}}`);
-  contentLanguage(req, reply);
-  const bytes = w.written();
-  return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(req.ctx.italian ? utf8(italianJson(bytes.toString('utf8'))) : bytes);
+  return sendText(req, reply, w.written());
 }
 
 /** A text as its UTF-8 bytes (`ByteWriter`: written once, not measured first). */
@@ -179,7 +177,9 @@ function creditJson(req: FastifyRequest, charge: CreditCharge): string {
 }
 
 /** An answer written as English JSON text, sent in the request's key set. */
-function sendText(req: FastifyRequest, reply: FastifyReply, text: string): FastifyReply {
+function sendText(req: FastifyRequest, reply: FastifyReply, body: string | Buffer): FastifyReply {
   contentLanguage(req, reply);
-  return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(req.ctx.italian ? italianJson(text) : text);
+  // Italian keys are written over the text; a batch's bytes are decoded for it and encoded again
+  const sent = !req.ctx.italian ? body : typeof body === 'string' ? italianJson(body) : utf8(italianJson(body.toString('utf8')));
+  return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(sent);
 }
